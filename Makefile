@@ -1,0 +1,104 @@
+# clustersim build.
+#
+#   make            build build/clustersim
+#   make run        install missing packages, build, run experiments/default.json
+#   make test       install missing packages, build and run the Criterion suite
+#   make bench      the benchmark table (bench/bench.sh)
+#   make SANITIZE=address,undefined test    the suite under sanitizers
+#   make WERROR=1   warnings are errors (CI sets this)
+#
+# Policies are discovered: every policies/*.c is compiled in and registered
+# under its file stem.  Adding a file is the only edit.
+
+CC       ?= cc
+OPT      ?= -O2
+SANITIZE ?=
+WERROR   ?=
+
+PKGS     := gsl libcjson nettle
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wpointer-arith -Wformat=2 -Wvla -Wno-unused-parameter
+ifneq ($(WERROR),)
+WARN     += -Werror
+endif
+
+BUILD    := build
+ifneq ($(SANITIZE),)
+BUILD    := build/san
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+CPPFLAGS += -Iinclude -Isim -I$(BUILD)/gen -D_GNU_SOURCE
+CFLAGS   += -std=c11 $(OPT) -g $(WARN) $(SANFLAGS) $(PKG_CFLAGS)
+LDFLAGS  += $(SANFLAGS) -rdynamic
+LDLIBS   += $(PKG_LIBS) -lcsv -lz -lm -ldl -lpthread
+
+LIB_SRC  := $(filter-out sim/main.c,$(wildcard sim/*.c))
+POL_SRC  := $(sort $(wildcard policies/*.c))
+POLICIES := $(basename $(notdir $(POL_SRC)))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(POL_SRC:%.c=$(BUILD)/%.o) \
+            $(BUILD)/gen/policy_registry.o
+TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/testlib.c
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+BIN      := $(BUILD)/clustersim
+LIB      := $(BUILD)/libclustersim.a
+TESTBIN  := $(BUILD)/tests/run_tests
+PLUGIN   := $(BUILD)/plugin/example_plugin.so
+
+.PHONY: all deps run test check-tests bench clean plugin-example
+all: $(BIN)
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The registry is regenerated whenever the set of policy files changes.
+$(BUILD)/gen/policies.list: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(POLICIES)' | cmp -s - $@ || echo '$(POLICIES)' > $@
+$(BUILD)/gen/policy_registry.c: $(BUILD)/gen/policies.list
+	@scripts/gen-registry.sh $(POLICIES) > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/policy_registry.o: $(BUILD)/gen/policy_registry.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+FORCE:
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(BUILD)/sim/main.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $< -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
+
+$(TESTBIN): $(TEST_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS) -lcriterion
+
+run: deps
+	$(MAKE) $(BIN)
+	$(BIN) run experiments/default.json
+
+test: deps
+	$(MAKE) $(BIN) $(TESTBIN) $(PLUGIN)
+	CLUSTERSIM_BIN=$(BIN) CLUSTERSIM_PLUGIN_SO=$(PLUGIN) $(TESTBIN)
+
+# A policy built out of tree, as a user would: used by the plug-in tests.
+$(PLUGIN): tests/plugin/example_plugin.c include/clustersim/*.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra $(if $(WERROR),-Werror) -Iinclude -fPIC -shared \
+	  -DCLUSTERSIM_PLUGIN -o $@ $<
+
+bench: deps
+	$(MAKE) $(BIN)
+	bench/bench.sh $(BIN)
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,72 @@
+/*
+ * clustersim public types: the simulated clock, jobs and errors.
+ *
+ * Everything a policy author sees is in this header and in policy.h.  The
+ * engine hands policies const views of these records; only engine calls
+ * change them, and every such call is validated.
+ */
+#ifndef CLUSTERSIM_CLUSTERSIM_H
+#define CLUSTERSIM_CLUSTERSIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Simulated time: integer microseconds since the workload's start. */
+typedef int64_t sim_time_t;
+
+#define SIM_USEC ((sim_time_t)1)
+#define SIM_SEC ((sim_time_t)1000000)
+/* "no such time": a job that has not started has start == SIM_TIME_NONE. */
+#define SIM_TIME_NONE INT64_MIN
+#define SIM_TIME_MAX INT64_MAX
+
+/* Job life cycle.  FUTURE jobs have not been submitted yet; FINISHED,
+ * KILLED and REJECTED are ends. */
+enum job_state {
+	JOB_FUTURE = 0,
+	JOB_PENDING,
+	JOB_RUNNING,
+	JOB_FINISHED,
+	JOB_KILLED,   /* ended by its walltime (overrun = kill) */
+	JOB_REJECTED, /* can never fit on the cluster: counted, never run */
+	JOB_NSTATES
+};
+
+/* Job flags. */
+enum {
+	JOB_HAS_ESTIMATE = 1 << 0, /* the trace gave a user estimate */
+	JOB_KILL_AT_ESTIMATE = 1 << 1, /* actual run was cut to the estimate */
+};
+
+/*
+ * One job: what the workload asked for, then what the engine did with it.
+ * Requests are totals over the whole job.  New fields are only appended.
+ */
+struct job {
+	int64_t id;          /* the trace's job id (unique in a workload) */
+	uint32_t idx;        /* dense index, in (submit, id) order */
+	uint32_t cpus;       /* CPUs (SWF processors) requested in total */
+	uint32_t gpus;       /* whole GPUs requested in total; 0 for CPU jobs */
+	uint32_t nodes;      /* nodes requested; 0 = the placement decides */
+	int32_t user;        /* user id, -1 when unknown */
+	int32_t group;       /* group or virtual cluster, -1 when unknown */
+	sim_time_t submit;   /* submit time */
+	sim_time_t run;      /* work: run time at reference speed */
+	sim_time_t estimate; /* user estimate (walltime) that backfilling
+	                        uses; equal to run where the trace has none */
+	uint32_t flags;      /* JOB_HAS_ESTIMATE, JOB_KILL_AT_ESTIMATE */
+	/* Engine state. */
+	uint8_t state;       /* enum job_state */
+	sim_time_t start;    /* start time, SIM_TIME_NONE until it starts */
+	sim_time_t end;      /* end time, SIM_TIME_NONE until it ends */
+};
+
+/* Errors: library code never prints; it fills one of these and returns a
+ * negative code.  Messages follow "FILE:LINE: message" for traces and
+ * "FILE: $.json.path: message" for experiment files. */
+struct sim_error {
+	char msg[1024];
+};
+
+#endif

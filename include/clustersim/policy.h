@@ -1,0 +1,178 @@
+/*
+ * The policy contract: what a scheduling policy is, and the engine calls it
+ * may make.
+ *
+ * A policy is one table of callbacks, declared at the end of its own file
+ * with CLUSTERSIM_POLICY().  The engine calls them; the policy acts only
+ * through the sim_*() calls below, each of which is validated (a refused
+ * call returns a negative code and is counted in the run's "bad_calls").
+ * Policies see jobs through const pointers and keep their own state in the
+ * pointer that init() sets, never in globals, so many simulations can run
+ * in one process.
+ *
+ * Compatibility: abi is the first field and fields are only ever appended;
+ * CLUSTERSIM_ABI_VERSION changes when an existing field or call changes
+ * meaning.  A plug-in built against another ABI version is refused.
+ */
+#ifndef CLUSTERSIM_POLICY_H
+#define CLUSTERSIM_POLICY_H
+
+#include "clustersim.h"
+
+#define CLUSTERSIM_ABI_VERSION 1u
+
+struct sim;
+struct profile;
+
+/* A parameter a policy accepts, given in the experiment file as
+ * "params": { name: value }.  Unknown names are errors. */
+enum policy_param_type { PARAM_INT, PARAM_DOUBLE, PARAM_BOOL, PARAM_STRING };
+
+struct policy_param {
+	const char *name;            /* NULL ends the list */
+	enum policy_param_type type;
+	const char *def;             /* default, as text ("1", "true") */
+	const char *help;            /* one line, with the unit */
+};
+
+struct policy_ops {
+	/* Always CLUSTERSIM_ABI_VERSION; set by CLUSTERSIM_POLICY. */
+	uint32_t abi;
+	/* Name in experiment files; the file stem for built-in policies. */
+	const char *name;
+	/* One line for `clustersim policies`. */
+	const char *summary;
+	/* Accepted parameters, ended by an entry with a NULL name (or NULL). */
+	const struct policy_param *params;
+
+	/*
+	 * Order of the pending queue that sim_queue_at() walks: negative when
+	 * a goes before b.  NULL keeps submit order.  The engine breaks every
+	 * tie by submit time, then job id.  The key must not change while a
+	 * job is pending.
+	 */
+	int (*order)(const struct job *a, const struct job *b);
+
+	/*
+	 * Called once before the first event.  May read parameters and
+	 * allocate *state.  On failure returns non-zero with a message in
+	 * err; fini() is still called.
+	 */
+	int (*init)(struct sim *sim, void **state, struct sim_error *err);
+	/* Called once at the end, even when init() failed.  Frees state. */
+	void (*fini)(struct sim *sim, void *state);
+
+	/* Notifications, after the fact.  They may not start jobs. */
+	void (*job_submitted)(struct sim *sim, void *state,
+			      const struct job *job);
+	void (*job_finished)(struct sim *sim, void *state,
+			     const struct job *job);
+
+	/*
+	 * The one decision point.  Called once after every timestamp's events
+	 * have been applied (and again while it creates new events at the same
+	 * timestamp).  Starts jobs with sim_job_start(); may ask to be called
+	 * again later with sim_wakeup_at().
+	 */
+	void (*schedule)(struct sim *sim, void *state);
+};
+
+/* Declares a policy at the end of its file.  Built in, it becomes
+ * clustersim_policy_<name> and the Makefile registers it; built with
+ * -DCLUSTERSIM_PLUGIN as a shared object, it is the one exported symbol
+ * "clustersim_policy" that --plugin loads. */
+#ifdef CLUSTERSIM_PLUGIN
+#define CLUSTERSIM_POLICY(pname, ...)                                        \
+	__attribute__((visibility("default")))                               \
+	const struct policy_ops clustersim_policy = {                        \
+		.abi = CLUSTERSIM_ABI_VERSION, .name = #pname, __VA_ARGS__ }
+#else
+#define CLUSTERSIM_POLICY(pname, ...)                                        \
+	const struct policy_ops clustersim_policy_##pname = {                \
+		.abi = CLUSTERSIM_ABI_VERSION, .name = #pname, __VA_ARGS__ }
+#endif
+
+/* ---- Engine calls a policy may make ------------------------------------ */
+
+/* The current simulated time. */
+sim_time_t sim_now(const struct sim *sim);
+
+/* Pending jobs in the policy's order; i < sim_queue_len(). */
+size_t sim_queue_len(const struct sim *sim);
+const struct job *sim_queue_at(const struct sim *sim, size_t i);
+
+/* Running jobs in order of start + estimate (ties by submit order);
+ * i < sim_running_len(). */
+size_t sim_running_len(const struct sim *sim);
+const struct job *sim_running_at(const struct sim *sim, size_t i);
+
+/*
+ * When the engine expects a running job to end, from its estimate:
+ * start + estimate, or the next microsecond when the job is already past
+ * its estimate.  This is what backfilling plans with.
+ */
+sim_time_t sim_expected_end(const struct sim *sim, const struct job *job);
+
+/* Free allocation units now: CPUs, or idle nodes when nodes are
+ * exclusive (the unit of profile_demand()). */
+uint64_t sim_free_units(const struct sim *sim);
+
+/* Would the job fit now (with the cluster's placement rule)? */
+bool sim_job_fits(const struct sim *sim, const struct job *job);
+
+/*
+ * Starts a pending job now, placed by the cluster's placement rule.
+ * Returns 0, or a negative code (not pending, does not fit) and counts a
+ * bad call.  Invalidates queue indexes: the job leaves the queue.
+ */
+int sim_job_start(struct sim *sim, const struct job *job);
+
+/*
+ * Starts pending jobs from the head of the queue, in order, while the head
+ * fits; stops at the first that does not.  Returns how many started.  The
+ * first step of FCFS, SJF and the backfilling policies.
+ */
+size_t sim_start_head(struct sim *sim);
+
+/* Calls schedule() again at time t (t > now).  Returns 0 or negative. */
+int sim_wakeup_at(struct sim *sim, sim_time_t t);
+
+/* Parameters, already checked against the policy's declaration. */
+int64_t sim_param_int(const struct sim *sim, const char *name);
+double sim_param_double(const struct sim *sim, const char *name);
+bool sim_param_bool(const struct sim *sim, const char *name);
+const char *sim_param_str(const struct sim *sim, const char *name);
+
+/* The run's seed, for randomised policies. */
+uint64_t sim_seed(const struct sim *sim);
+
+/* ---- Free-resource profile (for backfilling) --------------------------- */
+
+/*
+ * A step function of free resources over time from now on, built from the
+ * running jobs' expected ends.  Units are the cluster's allocation unit
+ * (CPUs, or whole nodes when nodes are exclusive); profile_demand() gives
+ * a job's.  The profile is the engine's scratch space: it stays valid
+ * until the next call of sim_profile() and is not updated by
+ * sim_job_start(), so a policy records what it starts with
+ * profile_reserve(p, job, now, duration).
+ */
+struct profile *sim_profile(struct sim *sim);
+uint64_t profile_demand(const struct profile *p, const struct job *job);
+/* Free units at time t (t >= now). */
+uint64_t profile_free_at(const struct profile *p, sim_time_t t);
+/*
+ * The earliest time t >= now at which the job's demand is free during the
+ * whole of [t, t + duration).  Always exists for a job that fits the
+ * empty cluster (SIM_TIME_MAX otherwise).
+ */
+sim_time_t profile_earliest(const struct profile *p, const struct job *job,
+			    sim_time_t duration);
+/* Does the job fit during [t, t + duration)? */
+bool profile_fits(const struct profile *p, const struct job *job,
+		  sim_time_t t, sim_time_t duration);
+/* Takes the job's demand during [t, t + duration). */
+void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
+		     sim_time_t duration);
+
+#endif

@@ -1,0 +1,48 @@
+# metrics_bars.gp: grouped bars comparing the runs of a results folder
+# (summary.csv): left, mean and 95th percentile wait (s); right, mean and
+# 95th percentile bounded slowdown.  One group per run, named by its
+# folder "<label>-s<seed>".
+#
+# Variables (set with -e by clustersim): outdir (results folder), term
+# ("png" or "svg"), out (output file); runs and labels are not needed, as
+# every row of summary.csv is a run.  A metric that does not apply (empty
+# cell) draws no bar.
+
+if (!exists("term")) term = "png"
+if (!exists("out")) out = "metrics_bars.".term
+if (term eq "svg") {
+	set terminal svg size 1000,560 enhanced font "Sans,12" background rgb "white"
+} else {
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size 1000,560 enhanced font "Sans,11"
+	} else {
+		set terminal png size 1000,560
+	}
+}
+set output out
+
+set datafile separator ","
+set datafile columnheaders
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set yrange [0:*]
+set grid ytics
+set key above horizontal
+set xtics rotate by -25 noenhanced
+set bmargin 6
+
+run(x) = stringcolumn("label")."-s".stringcolumn("seed")
+f = outdir."/summary.csv"
+
+set multiplot layout 1,2 title "Policies compared"
+set title "Wait"
+set ylabel "seconds"
+plot f using (column("wait_mean")):xtic(run(0)) title "mean", \
+     f using (column("wait_p95")) title "p95"
+set title "Bounded slowdown"
+set ylabel "bounded slowdown"
+plot f using (column("bsld_mean")):xtic(run(0)) title "mean", \
+     f using (column("bsld_p95")) title "p95"
+unset multiplot

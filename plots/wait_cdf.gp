@@ -1,0 +1,42 @@
+# wait_cdf.gp: the empirical CDF of job waits (jobs.csv column "wait"),
+# one curve per run.  y: the fraction of jobs that waited at most x.
+#
+# Variables (set with -e by clustersim): outdir (results folder), runs
+# (run folders, space-separated), labels (legend texts, same order),
+# term ("png" or "svg"), out (output file).
+#
+# x is wait + 1 s on a log axis: waits span seconds to days, so a log axis
+# is needed, and many jobs wait 0 s, which a log axis cannot show; adding
+# 1 s puts them at x = 1.  Values are rounded up to 1/100 of a decade
+# before the cumulative sum, so a run of millions of jobs draws a few
+# hundred points; at every drawn x the curve is exact.  Jobs that never
+# started (rejected) have an empty wait cell and are left out.
+
+if (!exists("term")) term = "png"
+if (!exists("out")) out = "wait_cdf.".term
+if (term eq "svg") {
+	set terminal svg size 900,560 enhanced font "Sans,12" background rgb "white"
+} else {
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size 900,560 enhanced font "Sans,11"
+	} else {
+		set terminal png size 900,560
+	}
+}
+set output out
+
+set datafile separator ","
+set datafile columnheaders
+set title "Job wait time, CDF"
+set xlabel "wait + 1 (s, log scale)"
+set ylabel "fraction of jobs"
+set logscale x
+set format x "10^{%L}"
+set yrange [0:1.02]
+set grid
+set key bottom right opaque
+
+bin(v) = 10**(ceil(log10(v + 1) * 100) / 100.0)
+plot for [i=1:words(runs)] outdir."/".word(runs, i)."/jobs.csv" \
+	using (bin(column("wait"))):(1.0) smooth cnormal with lines lw 2 \
+	title word(labels, i) noenhanced

@@ -1,0 +1,74 @@
+/*
+ * Experiment files (JSON, read with cJSON): everything needed to reproduce
+ * a result.  The cJSON tree is turned into these typed structs and deleted
+ * before anything runs.  experiments/README.md is the contract for every
+ * key, default and unit.
+ */
+#ifndef CLUSTERSIM_EXP_H
+#define CLUSTERSIM_EXP_H
+
+#include "cluster.h"
+#include "workload.h"
+
+enum param_value_type { PV_NUMBER, PV_BOOL, PV_STRING };
+
+/* One policy parameter as written in the file; checked against the
+ * policy's declared parameters by the policy registry. */
+struct param_value {
+	char *key;
+	char *json_path; /* "$.policies[1].params.key" */
+	enum param_value_type type;
+	double num;
+	bool b;
+	char *str;
+};
+
+struct policy_spec {
+	char *name;      /* registry name, or a path ending in .so */
+	char *label;     /* unique run label; the name when not given */
+	char *json_path; /* "$.policies[i]" */
+	struct param_value *params;
+	size_t nparams;
+};
+
+struct workload_spec {
+	bool generated;        /* a generator rather than a trace */
+	char *trace;           /* resolved path (relative to the file) */
+	struct trace_opts opts;
+	struct gen_spec gen;
+	char *name;            /* the trace's file name or "generated" */
+};
+
+struct experiment {
+	char *path;            /* the file as given */
+	char *name;            /* "name" (default: file stem) */
+	struct cluster_spec cluster;
+	bool cluster_from_trace;
+	struct workload_spec workload;
+	struct policy_spec *policies;
+	size_t npolicies;
+	uint64_t *seeds;       /* default [1] */
+	size_t nseeds;
+	char *output;          /* resolved results folder */
+	char **plugins;        /* resolved .so paths */
+	size_t nplugins;
+	sim_time_t timeline_interval; /* sampling period; 0 = automatic */
+	sim_time_t bsld_tau;   /* bounded-slowdown threshold, default 10 s */
+	bool check;            /* invariant checker on */
+	char *resolved_json;   /* the fully resolved config, printed with
+	                          every default filled in (for the manifest) */
+};
+
+/*
+ * Reads and checks an experiment file.  Unknown keys, wrong types and bad
+ * values are errors "FILE: $.path: message" (with a "did you mean" where a
+ * known key is close).  Relative paths are resolved against the file's
+ * folder.  Returns 0 or a negative code.
+ */
+int exp_load(const char *path, struct experiment *e, struct sim_error *err);
+/* Same, from text; path names it in messages and anchors relative paths. */
+int exp_parse(const char *text, const char *path, struct experiment *e,
+	      struct sim_error *err);
+void exp_release(struct experiment *e);
+
+#endif

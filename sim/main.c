@@ -1,0 +1,121 @@
+/*
+ * clustersim command line.  Only this file prints errors and picks exit
+ * codes: 0 ok, 1 a run failed, 2 bad usage or bad input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out.h"
+#include "runner.h"
+#include "util.h"
+#include "version.h"
+
+static const char usage[] =
+	"usage: clustersim <command> [options]\n"
+	"\n"
+	"commands:\n"
+	"  run FILE        run an experiment file (results under its \"output\")\n"
+	"  validate FILE   check an experiment file without running it\n"
+	"  policies        list the policies, their summaries and parameters\n"
+	"  plot DIR        redraw the plots of a results folder\n"
+	"  version         print the version\n"
+	"\n"
+	"options of run and validate:\n"
+	"  -o DIR          write results to DIR (relative to the current folder)\n"
+	"  --policy NAME   run only the policy with this label or name\n"
+	"  --plugin FILE   load a policy plug-in (.so); may repeat\n"
+	"  --quiet         no report and no summary table\n"
+	"  --check         run the invariant checker (slow)\n"
+	"  --lenient       skip malformed trace lines, counting them\n"
+	"  --no-plots      do not call gnuplot\n"
+	"  --stats         print timing and memory lines (used by make bench)\n"
+	"\n"
+	"Experiment files are described in experiments/README.md.\n";
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "clustersim: %s%s%s%s\n(try 'clustersim help')\n",
+		what, *arg ? " '" : "", arg, *arg ? "'" : "");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage_error("no command given", "");
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+		printf("clustersim %s\n", CLUSTERSIM_VERSION);
+		return 0;
+	}
+	struct run_opts o = { .out = stdout, .msg = stderr };
+	const char *plugins[64];
+	const char *file = NULL;
+	o.plugins = plugins;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		bool has_next = i + 1 < argc;
+		if (!strcmp(a, "-o") || !strcmp(a, "--policy") ||
+		    !strcmp(a, "--plugin")) {
+			if (!has_next)
+				return usage_error("this option needs a value:", a);
+			const char *v = argv[++i];
+			if (!strcmp(a, "-o"))
+				o.outdir = v;
+			else if (!strcmp(a, "--policy"))
+				o.only = v;
+			else if (o.nplugins == ARRAY_SIZE(plugins))
+				return usage_error("too many plug-ins", "");
+			else
+				plugins[o.nplugins++] = v;
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			o.quiet = true;
+		} else if (!strcmp(a, "--check")) {
+			o.check = true;
+		} else if (!strcmp(a, "--lenient")) {
+			o.lenient = true;
+		} else if (!strcmp(a, "--no-plots")) {
+			o.no_plots = true;
+		} else if (!strcmp(a, "--stats")) {
+			o.stats = true;
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("unknown option", a);
+		} else if (!file) {
+			file = a;
+		} else {
+			return usage_error("unexpected argument", a);
+		}
+	}
+	struct sim_error err = { .msg = "" };
+	int code;
+	if (!strcmp(cmd, "run") || !strcmp(cmd, "validate")) {
+		if (!file)
+			return usage_error("this command needs an experiment file:", cmd);
+		o.file = file;
+		o.validate_only = !strcmp(cmd, "validate");
+		code = runner_run(&o, &err);
+	} else if (!strcmp(cmd, "policies")) {
+		code = runner_list_policies(o.plugins, o.nplugins, stdout, &err);
+	} else if (!strcmp(cmd, "plot")) {
+		if (!file)
+			return usage_error("plot needs a results folder", "");
+		int rc = plot_results(file, &err);
+		code = rc < 0 ? 1 : 0;
+		if (rc > 0) {
+			fprintf(stderr, "clustersim: warning: %s\n", err.msg);
+			err.msg[0] = '\0';
+		} else if (rc == 0) {
+			printf("plots: %s/plots/\n", file);
+		}
+	} else {
+		return usage_error("unknown command", cmd);
+	}
+	if (code != 0 && err.msg[0])
+		fprintf(stderr, "clustersim: %s\n", err.msg);
+	return code;
+}

@@ -1,0 +1,649 @@
+/*
+ * The engine: one discrete-event loop over a priority queue.
+ *
+ * Same-timestamp rules (each pinned by a test in tests/test_sim.c):
+ *  1. Events are applied in (time, phase, insertion) order; the phases at
+ *     one time are job end, node change, job submit, policy timer, sample.
+ *  2. When every end, node, submit and timer event of the current time has
+ *     been applied, the policy's schedule() runs once (if any fired).
+ *  3. Events that schedule() creates at the same time (a zero-length job
+ *     ends at once) are applied next, then schedule() runs again, until
+ *     the time is quiet.
+ *  4. The statistics sample of that time is taken last.
+ * Pending jobs are kept in the policy's order (submit order by default),
+ * every tie broken by (submit, job id).  Only the next submit of the
+ * workload is in the queue at any time.
+ *
+ * The engine validates every call a policy makes; a refused call is
+ * counted and returns a negative code (the sched_ext way), never aborts.
+ */
+#include "sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evq.h"
+#include "util.h"
+
+struct sim {
+	struct sim_config cfg;
+	const struct policy_ops *ops;
+	void *pstate;                 /* the policy's */
+	struct job *jobs;             /* this run's copy of the workload */
+	size_t njobs;
+	struct cluster *cluster;
+	struct evq q;
+	sim_time_t now;
+	size_t next_submit;           /* next job to submit */
+	size_t ended;                 /* jobs in an end state */
+
+	/* Pending queue in policy order: queue[qhead .. qhead + qlen). */
+	uint32_t *queue;
+	size_t qhead, qlen, qcap;
+	uint64_t queued_cpus;         /* CPUs the pending jobs ask for */
+
+	/* Running jobs, sorted by (start + estimate, idx). */
+	uint32_t *running;
+	size_t nrun, runcap;
+	struct placement *plc;        /* per job; storage kept while running */
+	uint64_t busy_cpus;           /* allocated CPUs (whole nodes when
+	                                 nodes are exclusive) */
+
+	struct profile *profile;      /* backfilling scratch */
+	sim_time_t *prof_ends;        /* scratch for profile_build */
+	uint64_t *prof_demand;
+	size_t prof_cap;
+
+	/* Statistics. */
+	struct sample *samples;
+	size_t nsamples, scap;
+	sim_time_t interval;          /* timeline period */
+	double area_at_sample;        /* busy_area at the previous sample */
+	sim_time_t last_sample_t;
+	sim_time_t area_t;            /* areas integrated up to here */
+	bool started;                 /* the first event was applied */
+	struct run_counters counters;
+	uint64_t capacity_cpus;
+	bool in_schedule;             /* schedule() is running */
+	bool in_notify;               /* a notification is running */
+};
+
+/* ---- Ordering ------------------------------------------------------- */
+
+static inline sim_time_t planned_end(const struct job *j)
+{
+	return j->estimate > SIM_TIME_MAX - j->start ? SIM_TIME_MAX
+						     : j->start + j->estimate;
+}
+
+/* Running order: (start + estimate, idx). */
+static inline bool run_before(const struct job *a, const struct job *b)
+{
+	sim_time_t ea = planned_end(a), eb = planned_end(b);
+	return ea < eb || (ea == eb && a->idx < b->idx);
+}
+
+/* Queue order: the policy's key, then (submit, id) which idx follows. */
+static inline int queue_cmp(const struct sim *s, const struct job *a,
+			    const struct job *b)
+{
+	if (s->ops->order) {
+		int c = s->ops->order(a, b);
+		if (c)
+			return c;
+	}
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* ---- Construction --------------------------------------------------- */
+
+sim_time_t sim_auto_interval(const struct workload *w)
+{
+	if (w->n < 2)
+		return SIM_SEC;
+	sim_time_t span = w->jobs[w->n - 1].submit - w->jobs[0].submit;
+	sim_time_t iv = span / 500;
+	iv = (iv + SIM_SEC - 1) / SIM_SEC * SIM_SEC;
+	return iv < SIM_SEC ? SIM_SEC : iv;
+}
+
+struct sim *sim_new(const struct sim_config *cfg)
+{
+	struct sim *s = xcalloc(1, sizeof(*s));
+	s->cfg = *cfg;
+	s->ops = cfg->policy;
+	s->njobs = cfg->workload->n;
+	s->jobs = xmalloc(s->njobs * sizeof(*s->jobs));
+	memcpy(s->jobs, cfg->workload->jobs, s->njobs * sizeof(*s->jobs));
+	for (size_t i = 0; i < s->njobs; i++) {
+		struct job *j = &s->jobs[i];
+		j->state = JOB_FUTURE;
+		j->start = j->end = SIM_TIME_NONE;
+	}
+	s->plc = xcalloc(s->njobs, sizeof(*s->plc));
+	s->cluster = cluster_new(cfg->cluster);
+	s->capacity_cpus = cluster_total_cpus(s->cluster);
+	s->profile = profile_new();
+	evq_init(&s->q);
+	s->interval = cfg->sample_interval > 0 ? cfg->sample_interval
+					       : sim_auto_interval(cfg->workload);
+	return s;
+}
+
+void sim_free(struct sim *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->njobs; i++)
+		placement_release(&s->plc[i]);
+	free(s->plc);
+	free(s->jobs);
+	free(s->queue);
+	free(s->running);
+	free(s->prof_ends);
+	free(s->prof_demand);
+	free(s->samples);
+	profile_free(s->profile);
+	cluster_free(s->cluster);
+	evq_release(&s->q);
+	free(s);
+}
+
+/* ---- Queue and running set ------------------------------------------ */
+
+static void queue_insert(struct sim *s, struct job *j)
+{
+	/* Make room at the tail, compacting when the head has drifted. */
+	if (s->qhead + s->qlen + 1 > s->qcap && s->qhead > 0) {
+		memmove(s->queue, s->queue + s->qhead,
+			s->qlen * sizeof(*s->queue));
+		s->qhead = 0;
+	}
+	xgrow(&s->queue, &s->qcap, s->qhead + s->qlen + 1, sizeof(*s->queue));
+	uint32_t *q = s->queue + s->qhead;
+	/* Upper bound: after every job that goes before or ties. */
+	size_t lo = 0, hi = s->qlen;
+	if (s->ops->order || (hi && j->idx < q[hi - 1])) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (queue_cmp(s, &s->jobs[q[mid]], j) <= 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	} else {
+		lo = hi; /* submit order: appends */
+	}
+	memmove(q + lo + 1, q + lo, (s->qlen - lo) * sizeof(*q));
+	q[lo] = j->idx;
+	s->qlen++;
+	s->queued_cpus += j->cpus;
+	if (s->qlen > s->counters.queue_max)
+		s->counters.queue_max = (uint32_t)s->qlen;
+}
+
+/* Position of a pending job in the queue (it is there). */
+static size_t queue_find(const struct sim *s, const struct job *j)
+{
+	const uint32_t *q = s->queue + s->qhead;
+	if (s->qlen && q[0] == j->idx)
+		return 0;
+	size_t lo = 0, hi = s->qlen;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (queue_cmp(s, &s->jobs[q[mid]], j) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	SIM_ASSERT(lo < s->qlen && q[lo] == j->idx);
+	return lo;
+}
+
+static void queue_remove(struct sim *s, const struct job *j)
+{
+	size_t i = queue_find(s, j);
+	if (i == 0) {
+		s->qhead++;
+	} else {
+		uint32_t *q = s->queue + s->qhead;
+		memmove(q + i, q + i + 1, (s->qlen - i - 1) * sizeof(*q));
+	}
+	s->qlen--;
+	if (!s->qlen)
+		s->qhead = 0;
+	s->queued_cpus -= j->cpus;
+}
+
+static size_t running_lower_bound(const struct sim *s, const struct job *j)
+{
+	size_t lo = 0, hi = s->nrun;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (run_before(&s->jobs[s->running[mid]], j))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void running_insert(struct sim *s, const struct job *j)
+{
+	xgrow(&s->running, &s->runcap, s->nrun + 1, sizeof(*s->running));
+	size_t i = running_lower_bound(s, j);
+	memmove(s->running + i + 1, s->running + i,
+		(s->nrun - i) * sizeof(*s->running));
+	s->running[i] = j->idx;
+	s->nrun++;
+}
+
+static void running_remove(struct sim *s, const struct job *j)
+{
+	size_t i = running_lower_bound(s, j);
+	SIM_ASSERT(i < s->nrun && s->running[i] == j->idx);
+	memmove(s->running + i, s->running + i + 1,
+		(s->nrun - i - 1) * sizeof(*s->running));
+	s->nrun--;
+}
+
+/* ---- Events ---------------------------------------------------------- */
+
+static void push_submit(struct sim *s)
+{
+	if (s->next_submit < s->njobs) {
+		const struct job *j = &s->jobs[s->next_submit];
+		evq_push(&s->q, j->submit, EV_SUBMIT, j->idx);
+	}
+}
+
+static void end_job(struct sim *s, struct job *j)
+{
+	j->end = s->now;
+	j->state = (j->flags & JOB_KILL_AT_ESTIMATE) ? JOB_KILLED
+						     : JOB_FINISHED;
+	running_remove(s, j);
+	cluster_release(s->cluster, &s->plc[j->idx]);
+	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
+	placement_release(&s->plc[j->idx]);
+	s->ended++;
+	if (s->ops->job_finished) {
+		s->in_notify = true;
+		s->ops->job_finished(s, s->pstate, j);
+		s->in_notify = false;
+	}
+}
+
+static void submit_job(struct sim *s, struct job *j)
+{
+	SIM_ASSERT(j->idx == s->next_submit);
+	s->next_submit++;
+	push_submit(s);
+	if (!cluster_can_ever_fit(s->cluster, j)) {
+		j->state = JOB_REJECTED;
+		s->counters.rejected++;
+		s->ended++;
+		return;
+	}
+	j->state = JOB_PENDING;
+	queue_insert(s, j);
+	if (s->ops->job_submitted) {
+		s->in_notify = true;
+		s->ops->job_submitted(s, s->pstate, j);
+		s->in_notify = false;
+	}
+}
+
+static void apply(struct sim *s, enum ev_phase ph, uint32_t payload)
+{
+	s->counters.events++;
+	switch (ph) {
+	case EV_END:
+		end_job(s, &s->jobs[payload]);
+		break;
+	case EV_SUBMIT:
+		submit_job(s, &s->jobs[payload]);
+		break;
+	case EV_TIMER:
+		break;
+	case EV_NODE:
+	case EV_SAMPLE:
+	case EV_NPHASES:
+		SIM_BUG("unexpected event phase %d", (int)ph);
+	}
+}
+
+/* Integrates the busy and queue step functions up to t. */
+static void advance_to(struct sim *s, sim_time_t t)
+{
+	SIM_ASSERT(t >= s->now);
+	if (s->started) {
+		double dt = (double)(t - s->area_t) / (double)SIM_SEC;
+		s->counters.busy_area += (double)s->busy_cpus * dt;
+		s->counters.queue_area += (double)s->qlen * dt;
+	}
+	s->area_t = t;
+	s->now = t;
+}
+
+static void take_sample(struct sim *s)
+{
+	xgrow(&s->samples, &s->scap, s->nsamples + 1, sizeof(*s->samples));
+	struct sample *x = &s->samples[s->nsamples++];
+	double cap = (double)s->capacity_cpus;
+	double dt = (double)(s->now - s->last_sample_t) / (double)SIM_SEC;
+	x->t = s->now;
+	x->busy_cpus = s->busy_cpus;
+	x->util = (double)s->busy_cpus / cap;
+	x->util_avg = dt > 0 ? (s->counters.busy_area - s->area_at_sample) /
+				       (cap * dt)
+			     : x->util;
+	x->running = (uint32_t)s->nrun;
+	x->queued = (uint32_t)s->qlen;
+	x->queued_cpus = s->queued_cpus;
+	s->area_at_sample = s->counters.busy_area;
+	s->last_sample_t = s->now;
+}
+
+/* ---- Invariants ----------------------------------------------------- */
+
+static void check_invariants(struct sim *s)
+{
+	struct sim_error e;
+	if (evq_check(&s->q) != 0)
+		SIM_BUG("event queue is not a heap at t=%lld", (long long)s->now);
+	if (cluster_check(s->cluster, &e) != 0)
+		SIM_BUG("cluster: %s", e.msg);
+	uint64_t busy = 0;
+	for (size_t i = 0; i < s->nrun; i++) {
+		const struct job *j = &s->jobs[s->running[i]];
+		if (j->state != JOB_RUNNING)
+			SIM_BUG("job %lld in the running set is in state %d",
+				(long long)j->id, j->state);
+		if (i && !run_before(&s->jobs[s->running[i - 1]], j))
+			SIM_BUG("running set out of order");
+		busy += j->cpus;
+	}
+	if (!cluster_exclusive(s->cluster) && busy != s->busy_cpus)
+		SIM_BUG("busy CPUs %llu, running jobs hold %llu",
+			(unsigned long long)s->busy_cpus,
+			(unsigned long long)busy);
+	uint64_t free_units = cluster_free_units(s->cluster);
+	if (free_units > cluster_capacity(s->cluster))
+		SIM_BUG("more free units than capacity");
+	uint64_t qcpus = 0;
+	const uint32_t *q = s->queue + s->qhead;
+	for (size_t i = 0; i < s->qlen; i++) {
+		const struct job *j = &s->jobs[q[i]];
+		if (j->state != JOB_PENDING)
+			SIM_BUG("job %lld in the queue is in state %d",
+				(long long)j->id, j->state);
+		if (i && queue_cmp(s, &s->jobs[q[i - 1]], j) >= 0)
+			SIM_BUG("pending queue out of order");
+		qcpus += j->cpus;
+	}
+	if (qcpus != s->queued_cpus)
+		SIM_BUG("queued CPUs do not add up");
+	/* Every submitted job is in exactly one state. */
+	if (s->next_submit != s->qlen + s->nrun + s->ended)
+		SIM_BUG("%zu jobs submitted but %zu pending + %zu running + "
+			"%zu ended", s->next_submit, s->qlen, s->nrun, s->ended);
+}
+
+/* ---- The loop -------------------------------------------------------- */
+
+static void call_schedule(struct sim *s)
+{
+	s->counters.schedule_calls++;
+	s->in_schedule = true;
+	s->ops->schedule(s, s->pstate);
+	s->in_schedule = false;
+}
+
+int sim_run(struct sim *s, struct sim_error *err)
+{
+	struct sim_error perr = { .msg = "" };
+	int rc = 0;
+	if (s->ops->init && s->ops->init(s, &s->pstate, &perr) != 0) {
+		rc = err_setc(err, -SIM_EINPUT, "policy '%s' failed to start: %s",
+			      s->ops->name, perr.msg[0] ? perr.msg : "no reason given");
+		goto fini;
+	}
+	push_submit(s);
+	if (s->njobs) {
+		s->now = s->last_sample_t = s->area_t = s->jobs[0].submit;
+		evq_push(&s->q, s->now, EV_SAMPLE, 0);
+	}
+	size_t progress_mark = 0;
+	sim_time_t t;
+	enum ev_phase ph;
+	uint32_t payload;
+	while (evq_peek(&s->q, &t, &ph)) {
+		advance_to(s, t);
+		s->started = true;
+		if (ph == EV_SAMPLE) {
+			evq_pop(&s->q, &t, &ph, &payload);
+			take_sample(s);
+			if (s->ended < s->njobs)
+				evq_push(&s->q, t + s->interval, EV_SAMPLE, 0);
+			continue;
+		}
+		for (;;) {
+			bool fired = false;
+			while (evq_peek(&s->q, &t, &ph) && t == s->now &&
+			       ph < EV_SAMPLE) {
+				evq_pop(&s->q, &t, &ph, &payload);
+				apply(s, ph, payload);
+				fired = true;
+			}
+			if (!fired)
+				break;
+			call_schedule(s);
+		}
+		if (s->cfg.check)
+			check_invariants(s);
+		if (s->cfg.progress && s->ended >= progress_mark) {
+			s->cfg.progress(s->cfg.progress_ctx, s->ended, s->njobs);
+			progress_mark = s->ended + s->njobs / 100 + 1;
+		}
+		/* Jobs waiting with nothing left to happen: the policy will
+		 * never start them. */
+		if (s->qlen && s->nrun == 0 && evq_len(&s->q) <= 1 &&
+		    s->next_submit == s->njobs) {
+			rc = err_setc(err, -SIM_ESTATE,
+				      "policy '%s' left %zu jobs pending with "
+				      "nothing running and no event to come "
+				      "(first: job %lld)",
+				      s->ops->name, s->qlen,
+				      (long long)s->jobs[s->queue[s->qhead]].id);
+			goto fini;
+		}
+	}
+	if (s->nsamples == 0 || s->samples[s->nsamples - 1].t != s->now)
+		take_sample(s);
+	if (s->cfg.progress)
+		s->cfg.progress(s->cfg.progress_ctx, s->ended, s->njobs);
+fini:
+	if (s->ops->fini)
+		s->ops->fini(s, s->pstate);
+	s->pstate = NULL;
+	return rc;
+}
+
+const struct job *sim_jobs(const struct sim *s, size_t *n)
+{
+	*n = s->njobs;
+	return s->jobs;
+}
+
+const struct sample *sim_samples(const struct sim *s, size_t *n)
+{
+	*n = s->nsamples;
+	return s->samples;
+}
+
+const struct run_counters *sim_counters(const struct sim *s)
+{
+	return &s->counters;
+}
+
+uint64_t sim_capacity_cpus(const struct sim *s)
+{
+	return s->capacity_cpus;
+}
+
+/* ---- Calls a policy makes -------------------------------------------- */
+
+sim_time_t sim_now(const struct sim *s)
+{
+	return s->now;
+}
+
+uint64_t sim_seed(const struct sim *s)
+{
+	return s->cfg.seed;
+}
+
+size_t sim_queue_len(const struct sim *s)
+{
+	return s->qlen;
+}
+
+const struct job *sim_queue_at(const struct sim *s, size_t i)
+{
+	SIM_ASSERT(i < s->qlen);
+	return &s->jobs[s->queue[s->qhead + i]];
+}
+
+size_t sim_running_len(const struct sim *s)
+{
+	return s->nrun;
+}
+
+const struct job *sim_running_at(const struct sim *s, size_t i)
+{
+	SIM_ASSERT(i < s->nrun);
+	return &s->jobs[s->running[i]];
+}
+
+sim_time_t sim_expected_end(const struct sim *s, const struct job *j)
+{
+	sim_time_t e = planned_end(j);
+	return e > s->now ? e : s->now + 1;
+}
+
+/* Is j one of this simulation's jobs? */
+static bool own_job(const struct sim *s, const struct job *j)
+{
+	return j >= s->jobs && j < s->jobs + s->njobs;
+}
+
+uint64_t sim_free_units(const struct sim *s)
+{
+	return cluster_free_units(s->cluster);
+}
+
+bool sim_job_fits(const struct sim *s, const struct job *j)
+{
+	return cluster_fits(s->cluster, j);
+}
+
+int sim_job_start(struct sim *s, const struct job *cj)
+{
+	if (!own_job(s, cj) || cj->state != JOB_PENDING || !s->in_schedule) {
+		s->counters.bad_calls++;
+		return -SIM_ESTATE;
+	}
+	struct job *j = &s->jobs[cj->idx];
+	if (cluster_alloc(s->cluster, j, &s->plc[j->idx]) != 0) {
+		s->counters.bad_calls++;
+		return -SIM_ESTATE;
+	}
+	queue_remove(s, j);
+	j->state = JOB_RUNNING;
+	j->start = s->now;
+	running_insert(s, j);
+	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
+	evq_push(&s->q, s->now + j->run, EV_END, j->idx);
+	return 0;
+}
+
+size_t sim_start_head(struct sim *s)
+{
+	size_t started = 0;
+	while (s->qlen) {
+		const struct job *head = sim_queue_at(s, 0);
+		if (!cluster_fits(s->cluster, head) || sim_job_start(s, head))
+			break;
+		started++;
+	}
+	return started;
+}
+
+int sim_wakeup_at(struct sim *s, sim_time_t t)
+{
+	if (t <= s->now) {
+		s->counters.bad_calls++;
+		return -SIM_ESTATE;
+	}
+	evq_push(&s->q, t, EV_TIMER, 0);
+	return 0;
+}
+
+static const struct pval *param(const struct sim *s, const char *name,
+				enum policy_param_type type)
+{
+	for (size_t i = 0; i < s->cfg.nparams; i++) {
+		const struct pval *p = &s->cfg.params[i];
+		if (strcmp(p->name, name) == 0) {
+			if (p->type != type)
+				SIM_BUG("policy '%s' reads parameter '%s' with "
+					"the wrong type", s->ops->name, name);
+			return p;
+		}
+	}
+	SIM_BUG("policy '%s' reads undeclared parameter '%s'", s->ops->name,
+		name);
+}
+
+int64_t sim_param_int(const struct sim *s, const char *name)
+{
+	return param(s, name, PARAM_INT)->i;
+}
+
+double sim_param_double(const struct sim *s, const char *name)
+{
+	return param(s, name, PARAM_DOUBLE)->d;
+}
+
+bool sim_param_bool(const struct sim *s, const char *name)
+{
+	return param(s, name, PARAM_BOOL)->b;
+}
+
+const char *sim_param_str(const struct sim *s, const char *name)
+{
+	return param(s, name, PARAM_STRING)->s;
+}
+
+struct profile *sim_profile(struct sim *s)
+{
+	if (s->nrun > s->prof_cap) {
+		size_t cap = s->prof_cap;
+		xgrow(&s->prof_ends, &cap, s->nrun, sizeof(*s->prof_ends));
+		cap = s->prof_cap;
+		xgrow(&s->prof_demand, &cap, s->nrun, sizeof(*s->prof_demand));
+		s->prof_cap = cap;
+	}
+	/* The running set is sorted by start + estimate; clamping to now + 1
+	 * keeps it sorted. */
+	for (size_t i = 0; i < s->nrun; i++) {
+		const struct job *j = &s->jobs[s->running[i]];
+		s->prof_ends[i] = sim_expected_end(s, j);
+		s->prof_demand[i] = cluster_demand(s->cluster, j);
+	}
+	profile_build(s->profile, s->cluster, s->now, s->prof_ends,
+		      s->prof_demand, s->nrun);
+	return s->profile;
+}

@@ -1,0 +1,68 @@
+/*
+ * The engine's own interface (what the runner and tests use; policies use
+ * include/clustersim/policy.h).  One struct sim holds everything about one
+ * simulation, so any number can run in one process, in any threads.
+ */
+#ifndef CLUSTERSIM_SIM_H
+#define CLUSTERSIM_SIM_H
+
+#include "clustersim/policy.h"
+#include "cluster.h"
+#include "stats.h"
+#include "workload.h"
+
+/* A policy parameter's resolved value. */
+struct pval {
+	const char *name;            /* the policy's declared name */
+	enum policy_param_type type;
+	int64_t i;
+	double d;
+	bool b;
+	const char *s;               /* not owned */
+};
+
+struct sim_config {
+	const struct workload *workload;    /* read only; outlives the sim */
+	const struct cluster_spec *cluster;
+	const struct policy_ops *policy;
+	const struct pval *params;          /* every declared parameter */
+	size_t nparams;
+	uint64_t seed;
+	sim_time_t sample_interval;         /* timeline period; 0 = automatic */
+	bool check;                         /* invariant checker */
+	/* Called now and then with jobs ended so far (may be NULL). */
+	void (*progress)(void *ctx, size_t ended, size_t total);
+	void *progress_ctx;
+};
+
+struct sim *sim_new(const struct sim_config *cfg);
+void sim_free(struct sim *s);
+
+/*
+ * Runs the simulation to the end.  Returns 0, or a negative code with a
+ * message: -SIM_EINPUT when the policy's init() refused its parameters,
+ * -SIM_ESTATE when jobs were left pending with no event to come (a policy
+ * that never starts them).
+ */
+int sim_run(struct sim *s, struct sim_error *err);
+
+/* Results, valid until sim_free(). */
+const struct job *sim_jobs(const struct sim *s, size_t *n);
+const struct sample *sim_samples(const struct sim *s, size_t *n);
+const struct run_counters *sim_counters(const struct sim *s);
+uint64_t sim_capacity_cpus(const struct sim *s);
+
+/* The automatic timeline period for a workload: about 500 samples over
+ * its submit span, at least 1 s, rounded up to a whole second. */
+sim_time_t sim_auto_interval(const struct workload *w);
+
+/* The free-resource profile (profile.c); the engine owns one. */
+struct profile *profile_new(void);
+void profile_free(struct profile *p);
+/* Rebuilds p at time now from the free units and the running jobs'
+ * demands and expected ends (ends sorted ascending). */
+void profile_build(struct profile *p, const struct cluster *c,
+		   sim_time_t now, const sim_time_t *ends,
+		   const uint64_t *demands, size_t n);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * Metrics of one run, exactly as docs/metrics.md defines them:
+ *   wait = start - submit; response = end - submit; run = end - start;
+ *   slowdown = response / run; bounded slowdown = max(1, response /
+ *   max(run, tau)); utilization = sum(run x cpus) / (capacity x (last end -
+ *   first submit)); makespan = last end - first submit.
+ * Statistics over jobs (mean, median, p90, p95, p99, max) use GSL.  Jobs
+ * that never started (rejected) take no part in wait/response/slowdown.
+ */
+#ifndef CLUSTERSIM_STATS_H
+#define CLUSTERSIM_STATS_H
+
+#include "clustersim/clustersim.h"
+
+/* A point of the timeline, taken in the statistics phase (last at its
+ * timestamp). */
+struct sample {
+	sim_time_t t;
+	uint64_t busy_cpus;  /* CPUs allocated at t */
+	double util;         /* busy_cpus / capacity at t */
+	double util_avg;     /* time-weighted utilization since the previous
+	                        sample */
+	uint32_t running;    /* running jobs */
+	uint32_t queued;     /* pending jobs */
+	uint64_t queued_cpus;/* CPUs the pending jobs ask for */
+};
+
+/* What the engine measured besides the job records. */
+struct run_counters {
+	uint64_t events;        /* events applied */
+	uint64_t schedule_calls;/* calls of the policy's schedule() */
+	uint64_t bad_calls;     /* engine calls of the policy refused */
+	uint64_t rejected;      /* jobs that could never fit */
+	double busy_area;       /* integral of allocated CPUs, CPU x seconds */
+	double queue_area;      /* integral of queue length, job x seconds */
+	uint32_t queue_max;     /* longest queue */
+};
+
+enum metric_kind { MK_COUNT, MK_SECONDS, MK_RATIO };
+
+enum metric_id {
+	M_JOBS, M_FINISHED, M_KILLED, M_REJECTED,
+	M_WAIT_MEAN, M_WAIT_MEDIAN, M_WAIT_P90, M_WAIT_P95, M_WAIT_P99,
+	M_WAIT_MAX,
+	M_RESP_MEAN, M_RESP_MEDIAN, M_RESP_P95, M_RESP_P99, M_RESP_MAX,
+	M_SLD_MEAN,
+	M_BSLD_MEAN, M_BSLD_MEDIAN, M_BSLD_P95, M_BSLD_P99, M_BSLD_MAX,
+	M_UTIL, M_UTIL_ALLOC, M_MAKESPAN,
+	M_QUEUE_MEAN, M_QUEUE_MAX,
+	M_NMETRICS
+};
+
+struct metric_def {
+	const char *name; /* column / key name */
+	enum metric_kind kind;
+	const char *doc;  /* one line, with the unit */
+};
+
+extern const struct metric_def metric_defs[M_NMETRICS];
+
+struct metrics {
+	double v[M_NMETRICS];
+	bool set[M_NMETRICS]; /* false: does not apply (empty cell) */
+};
+
+/*
+ * Computes every metric.  capacity is the cluster's CPU count; tau the
+ * bounded-slowdown threshold.
+ */
+void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
+		   sim_time_t tau, const struct run_counters *rc,
+		   struct metrics *m);
+
+/* Per-job derived values, shared by the metrics and jobs.csv. */
+double stats_slowdown(const struct job *j);               /* NaN if n/a */
+double stats_bounded_slowdown(const struct job *j, sim_time_t tau);
+
+#endif

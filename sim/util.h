@@ -1,0 +1,88 @@
+/*
+ * Small shared helpers: allocation that aborts on exhaustion, error
+ * messages, exact time formatting and atomic file writes.
+ */
+#ifndef CLUSTERSIM_UTIL_H
+#define CLUSTERSIM_UTIL_H
+
+#include <stdio.h>
+
+#include "clustersim/clustersim.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Error codes returned (negated) by library functions. */
+enum {
+	SIM_EINPUT = 2, /* bad input: a trace, experiment or cluster */
+	SIM_EIO = 3,    /* an operating-system error reading or writing */
+	SIM_ESTATE = 4, /* a call that is not valid now (policy errors) */
+};
+
+/* Out of memory aborts with a message: there is nothing sensible to do. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Grows *p (an array of *cap elements of size sz) to hold at least want. */
+void xgrow(void *pp, size_t *cap, size_t want, size_t sz);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Fills err (if not NULL) and returns -SIM_EINPUT. */
+int err_set(struct sim_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Same, with an explicit negative return code. */
+int err_setc(struct sim_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A broken invariant: prints and aborts.  Never compiled out. */
+_Noreturn void sim_bug(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define SIM_BUG(...) sim_bug(__FILE__, __LINE__, __VA_ARGS__)
+#define SIM_ASSERT(cond)                                                     \
+	do {                                                                 \
+		if (!(cond))                                                 \
+			SIM_BUG("assertion failed: %s", #cond);              \
+	} while (0)
+
+/*
+ * Writes t (microseconds) as seconds, an exact decimal with trailing zeros
+ * trimmed: 10000000 -> "10", 10500000 -> "10.5", -1 -> "-0.000001".
+ * buf must hold 32 bytes.  Returns the length.
+ */
+int fmt_time(char *buf, sim_time_t t);
+/* A ratio or fraction: six decimals, trailing zeros trimmed ("1.25"),
+ * exponent form when that would not fit.  buf must hold 32 bytes. */
+int fmt_double(char *buf, double v);
+
+/* Parses seconds given as a decimal string ("1.5", "-1", "2e3") into
+ * microseconds, rounding to the nearest microsecond.  0 or -1 on error. */
+int parse_seconds(const char *s, sim_time_t *out);
+/* Seconds as a double to microseconds, rounded; -1 if out of range. */
+int seconds_to_time(double s, sim_time_t *out);
+
+/*
+ * Atomic file writes: output goes to "PATH.tmp.PID" and is renamed over
+ * PATH by afile_commit(), so a crash never leaves a half-written file that
+ * looks whole.  afile_abort() removes the temporary.
+ */
+struct afile {
+	FILE *f;    /* write here */
+	char *path; /* final name */
+	char *tmp;  /* temporary name */
+};
+int afile_open(struct afile *af, const char *path, struct sim_error *err);
+int afile_commit(struct afile *af, struct sim_error *err);
+void afile_abort(struct afile *af);
+/* Writes a whole string to path atomically. */
+int write_file_atomic(const char *path, const char *text,
+		      struct sim_error *err);
+
+/* mkdir -p; 0 or -SIM_EIO. */
+int mkdir_p(const char *path, struct sim_error *err);
+/* Joins a directory and a relative path; an absolute path is returned as
+ * is.  The caller frees. */
+char *path_join(const char *dir, const char *rel);
+/* The directory part of path ("." when none).  The caller frees. */
+char *path_dirname(const char *path);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * Workloads: jobs read from a trace (SWF, native CSV) or generated from
+ * named distributions.  A workload is loaded once, sorted by (submit, id)
+ * and then shared read-only by every run of an experiment; each run copies
+ * the job records it changes.
+ */
+#ifndef CLUSTERSIM_WORKLOAD_H
+#define CLUSTERSIM_WORKLOAD_H
+
+#include "clustersim/clustersim.h"
+
+enum trace_format { TRACE_SWF = 0, TRACE_CSV };
+
+/* Which SWF processor count a job asks for. */
+enum procs_field {
+	PROCS_ALLOCATED = 0, /* allocated (field 5) when > 0, else requested */
+	PROCS_REQUESTED,     /* requested (field 8) when > 0, else allocated */
+};
+
+/* What to do with a run time beyond the user estimate. */
+enum overrun_mode {
+	OVERRUN_CLIP = 0, /* run = estimate; the job finishes normally */
+	OVERRUN_KILL,     /* run = estimate; the job ends killed */
+	OVERRUN_ALLOW,    /* the job runs its whole run time */
+};
+
+/* Loader options, applied in this order: per job (procs, drop, overrun),
+ * then time window, first N jobs, load scaling. */
+struct trace_opts {
+	enum trace_format format;
+	enum procs_field procs;
+	enum overrun_mode overrun;
+	bool drop_invalid;       /* drop run <= 0 or processors <= 0 (else
+	                            such a job is an error) */
+	bool lenient;            /* skip malformed lines, counting them */
+	uint64_t limit;          /* keep the first N jobs (by submit); 0 = all */
+	sim_time_t window_start; /* keep submit >= this; SIM_TIME_NONE = open */
+	sim_time_t window_end;   /* keep submit < this; SIM_TIME_NONE = open */
+	double load_scale;       /* divide inter-arrival gaps by this; 1 = off */
+};
+
+/* Sets the documented defaults. */
+void trace_opts_default(struct trace_opts *o);
+
+/* What the loader did, every action counted; reported after loading. */
+struct trace_report {
+	uint64_t lines;          /* lines read (including comments) */
+	uint64_t jobs_read;      /* job lines parsed */
+	uint64_t malformed;      /* bad lines skipped under lenient */
+	uint64_t dropped_run;    /* dropped: run time <= 0 */
+	uint64_t dropped_procs;  /* dropped: processors <= 0 */
+	uint64_t procs_fallback; /* chosen processor field missing, other used */
+	uint64_t no_estimate;    /* no estimate: the run time was used */
+	uint64_t clipped;        /* run cut to the estimate (clip) */
+	uint64_t killed;         /* run cut to the estimate, ends killed */
+	uint64_t overran;        /* run beyond the estimate, allowed */
+	uint64_t outside_window; /* dropped by the time window */
+	uint64_t beyond_limit;   /* dropped by the first-N limit */
+	uint64_t jobs;           /* jobs kept */
+};
+
+struct workload {
+	struct job *jobs;   /* sorted by (submit, id); jobs[i].idx == i */
+	size_t n;
+	int64_t max_procs;  /* SWF header MaxProcs, -1 when absent */
+	int64_t max_nodes;  /* SWF header MaxNodes, -1 when absent */
+	bool has_estimates; /* at least one job has a user estimate */
+	struct trace_report report;
+};
+
+/*
+ * Reads a trace (plain or .gz, by content) into w.  Errors are
+ * "FILE:LINE: what is wrong"; returns 0 or a negative code.
+ */
+int trace_load(const char *path, const struct trace_opts *o,
+	       struct workload *w, struct sim_error *err);
+int trace_load_swf(const char *path, const struct trace_opts *o,
+		   struct workload *w, struct sim_error *err);
+int trace_load_csv(const char *path, const struct trace_opts *o,
+		   struct workload *w, struct sim_error *err);
+
+/*
+ * Shared tail of every reader and the generator: sorts jobs by
+ * (submit, id), rejects duplicate ids, applies window, limit and load
+ * scale, and sets idx.  path names the source in error messages.
+ */
+int workload_finish(struct workload *w, const struct trace_opts *o,
+		    const char *path, struct sim_error *err);
+void workload_release(struct workload *w);
+/* One line per non-zero counter, "  name: N", into buf (NUL-terminated). */
+void trace_report_format(const struct trace_report *r, char *buf, size_t n);
+
+/*
+ * For readers: applies the per-job options to a job whose fields were
+ * read (run, estimate <= 0 meaning none): drops a job whose run or procs
+ * (the processor count the reader chose) is <= 0, else sets the estimate
+ * and applies the overrun mode; sets the engine fields.  Returns 1 to
+ * keep the job, 0 when it was dropped (counted in r), or a negative code
+ * with "FILE:LINE: ..." in err when drop_invalid is off.
+ */
+int trace_job_finish(struct job *j, int64_t procs, const struct trace_opts *o,
+		     struct trace_report *r, const char *path, uint64_t line,
+		     struct sim_error *err);
+
+/* A named distribution with its parameters. */
+enum dist_kind {
+	DIST_CONSTANT = 0, /* p[0] = value */
+	DIST_UNIFORM,      /* p[0] = min, p[1] = max */
+	DIST_EXPONENTIAL,  /* p[0] = mean */
+	DIST_LOGNORMAL,    /* p[0] = mu, p[1] = sigma (of the log) */
+	DIST_WEIBULL,      /* p[0] = shape, p[1] = scale */
+	DIST_GAMMA,        /* p[0] = shape, p[1] = scale */
+	DIST_HYPERGAMMA,   /* p[0] = prob of first, p[1..2] = shape, scale of
+	                      the first gamma, p[3..4] of the second */
+	DIST_POW2,         /* 2^k, k uniform integer in [log2 p[0], log2 p[1]] */
+	DIST_DISCRETE,     /* values[i] with probability weights[i] */
+	DIST_NKINDS
+};
+
+struct dist {
+	enum dist_kind kind;
+	double p[5];
+	double *values;  /* DIST_DISCRETE only, owned */
+	double *weights; /* DIST_DISCRETE only, owned */
+	size_t nvalues;
+};
+
+/* Synthetic workload: times in seconds, sizes in CPUs. */
+struct gen_spec {
+	uint64_t jobs;              /* number of jobs */
+	struct dist interarrival;   /* seconds between submits */
+	struct dist runtime;        /* run time, seconds */
+	struct dist cpus;           /* CPUs per job (rounded, at least 1) */
+	struct dist estimate_factor;/* estimate = run * factor (>= 1) */
+	uint32_t users;             /* users drawn uniformly in [0, users) */
+	uint32_t max_cpus;          /* clamp job sizes to this; 0 = none */
+};
+
+void gen_spec_release(struct gen_spec *g);
+/* Validates parameters; err names the problem with a "$.path" prefix. */
+int dist_check(const struct dist *d, const char *json_path,
+	       struct sim_error *err);
+/* Generates g->jobs jobs with seed (GSL mt19937) into w. */
+int gen_workload(const struct gen_spec *g, uint64_t seed,
+		 const struct trace_opts *o, struct workload *w,
+		 struct sim_error *err);
+
+#endif

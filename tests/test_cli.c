@@ -1,0 +1,256 @@
+/*
+ * The command line as a user meets it: exit codes (0 ok, 1 run failed,
+ * 2 bad usage or input), error messages that name the file and line or
+ * JSON path, byte-identical reruns, and plug-ins.  Runs the built binary
+ * ($CLUSTERSIM_BIN, default build/clustersim) in a temporary folder.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static char tmp[256];
+static char bin[512];
+static char plugin[512];
+
+static void setup(void)
+{
+	const char *b = getenv("CLUSTERSIM_BIN");
+	const char *p = getenv("CLUSTERSIM_PLUGIN_SO");
+	char cwd[256];
+	cr_assert(getcwd(cwd, sizeof(cwd)));
+	snprintf(bin, sizeof(bin), "%s/%s", cwd, b ? b : "build/clustersim");
+	snprintf(plugin, sizeof(plugin), "%s/%s", cwd,
+		 p ? p : "build/plugin/example_plugin.so");
+	snprintf(tmp, sizeof(tmp), "/tmp/clustersim-cli-XXXXXX");
+	cr_assert(mkdtemp(tmp));
+	if (access(bin, X_OK) != 0)
+		cr_skip_test("%s is not built (run make test)", bin);
+}
+
+static void teardown(void)
+{
+	char *cmd = xasprintf("rm -rf '%s'", tmp);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+}
+
+static void put(const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", tmp, name);
+	FILE *f = fopen(path, "w");
+	cr_assert(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+/* Runs "clustersim ARGS" in tmp; returns the exit code, stderr in *err
+ * (caller frees). */
+static int cli(char **err, const char *args)
+{
+	char *cmd = xasprintf("cd '%s' && '%s' %s >out.txt 2>err.txt", tmp,
+			      bin, args);
+	int st = system(cmd);
+	free(cmd);
+	char *path = xasprintf("%s/err.txt", tmp);
+	FILE *f = fopen(path, "r");
+	free(path);
+	static char buf[8192];
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+	if (err)
+		*err = xstrdup(buf);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void expect_error(const char *args, int code, const char *needle)
+{
+	char *err;
+	int rc = cli(&err, args);
+	cr_expect_eq(rc, code, "clustersim %s: exit %d, want %d; stderr: %s",
+		     args, rc, code, err);
+	cr_expect(strstr(err, needle), "clustersim %s: stderr lacks '%s': %s",
+		  args, needle, err);
+	free(err);
+}
+
+/* Three jobs on one CPU: A [0, 10), B submitted at 1, C at 2, 10 s each. */
+static const char trace3[] =
+	"; MaxProcs: 1\n"
+	"; MaxNodes: 1\n"
+	"1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	"2 1 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	"3 2 -1 10 1 -1 -1 1 10 -1 1 2 1 -1 -1 -1 -1 -1\n";
+
+static void experiment(const char *name, const char *policies,
+		       const char *extra)
+{
+	char *text = xasprintf(
+		"{ \"name\": \"t\",\n"
+		"  \"cluster\": { \"nodes\": [ { \"count\": 1, \"cpus\": 1 } ] },\n"
+		"  \"workload\": { \"trace\": \"t.swf\" %s },\n"
+		"  \"policies\": [ %s ],\n"
+		"  \"output\": \"out\" }\n", extra, policies);
+	put(name, text);
+	free(text);
+}
+
+TestSuite(cli, .init = setup, .fini = teardown);
+
+Test(cli, usage_errors_exit_2)
+{
+	expect_error("", 2, "no command given");
+	expect_error("frobnicate", 2, "unknown command 'frobnicate'");
+	expect_error("run", 2, "needs an experiment file");
+	expect_error("run x.json --bogus", 2, "unknown option '--bogus'");
+	expect_error("run missing.json", 2, "missing.json: cannot open");
+}
+
+Test(cli, experiment_errors_name_the_json_path)
+{
+	put("t.swf", trace3);
+	experiment("a.json", "\"fcfs\"", ", \"overrn\": \"clip\"");
+	expect_error("run a.json", 2,
+		     "a.json: $.workload: unknown key 'overrn'");
+	expect_error("validate a.json", 2, "did you mean 'overrun'");
+	experiment("b.json", "\"fifo\"", "");
+	expect_error("run b.json", 2, "$.policies[0]: unknown policy 'fifo'");
+	experiment("c.json",
+		   "{ \"name\": \"easy\", \"params\": { \"depth\": 2 } }", "");
+	expect_error("run c.json", 2,
+		     "$.policies[0].params.depth: policy 'easy' has no "
+		     "parameter 'depth'");
+	experiment("d.json",
+		   "{ \"name\": \"easy\", \"params\": "
+		   "{ \"backfill_order\": \"random\" } }", "");
+	expect_error("run d.json", 2, "backfill_order must be 'queue' or "
+		     "'sjf', got 'random'");
+	put("e.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 0, "
+		      "\"cpus\": 1 } ] }, \"workload\": { \"trace\": "
+		      "\"t.swf\" }, \"policies\": [ \"fcfs\" ] }");
+	expect_error("validate e.json", 2, "$.cluster.nodes[0].count");
+	put("f.json", "{ \"policies\": [ \"fcfs\" ],\n \"seeds\": [ 1, ] }");
+	expect_error("validate f.json", 2, "f.json:2");
+}
+
+Test(cli, malformed_trace_line_names_file_and_line)
+{
+	put("t.swf", "; MaxProcs: 1\n"
+		     "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
+		     "2 1 -1 ten 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
+	experiment("a.json", "\"fcfs\"", "");
+	expect_error("run a.json", 2, "t.swf:3:");
+	/* --lenient skips it, counting it, and the run succeeds. */
+	char *err;
+	cr_assert_eq(cli(&err, "run a.json --lenient --no-plots"), 0, "%s", err);
+	free(err);
+}
+
+Test(cli, validate_and_policies)
+{
+	put("t.swf", trace3);
+	experiment("a.json", "\"fcfs\", \"easy\"", "");
+	expect_error("validate a.json", 0, "");
+	expect_error("policies", 0, "");
+	char *path = xasprintf("%s/out.txt", tmp);
+	FILE *f = fopen(path, "r");
+	char buf[4096];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	free(path);
+	cr_expect(strstr(buf, "easy "), "%s", buf);
+	cr_expect(strstr(buf, "backfill_order = queue"), "%s", buf);
+	cr_expect(strstr(buf, "conservative "), "%s", buf);
+}
+
+static char *slurp(const char *rel)
+{
+	char *path = xasprintf("%s/%s", tmp, rel);
+	FILE *f = fopen(path, "rb");
+	free(path);
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = xmalloc((size_t)n + 1);
+	cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+	s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+Test(cli, reruns_are_byte_identical)
+{
+	put("t.swf", trace3);
+	experiment("a.json", "\"fcfs\", \"easy\", \"conservative\"", "");
+	char *err;
+	cr_assert_eq(cli(&err, "run a.json -o r1 --quiet --no-plots"), 0, "%s",
+		     err);
+	free(err);
+	cr_assert_eq(cli(&err, "run a.json -o r2 --quiet --no-plots"), 0, "%s",
+		     err);
+	free(err);
+	const char *files[] = {
+		"manifest.json", "summary.csv", "fcfs-s1/jobs.csv",
+		"fcfs-s1/timeline.csv", "fcfs-s1/summary.json",
+		"easy-s1/jobs.csv", "conservative-s1/jobs.csv",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char *p1 = xasprintf("r1/%s", files[i]);
+		char *p2 = xasprintf("r2/%s", files[i]);
+		char *a = slurp(p1), *b = slurp(p2);
+		cr_assert(a && b, "%s missing", files[i]);
+		cr_expect_str_eq(a, b, "%s differs between reruns", files[i]);
+		free(a);
+		free(b);
+		free(p1);
+		free(p2);
+	}
+}
+
+Test(cli, plugin_policy_runs_by_name)
+{
+	/* lifo on one CPU: A runs [0, 10); at 10 B and C wait and the later
+	 * one, C, goes first: C [10, 20), B [20, 30). */
+	put("t.swf", trace3);
+	experiment("a.json", "\"lifo\"", "");
+	char *args = xasprintf("run a.json --plugin '%s' --quiet --no-plots",
+			       plugin);
+	char *err;
+	cr_assert_eq(cli(&err, args), 0, "%s", err);
+	free(err);
+	free(args);
+	char *jobs = slurp("out/lifo-s1/jobs.csv");
+	cr_assert(jobs);
+	cr_expect(strstr(jobs, "\n2,1,20,30,"), "%s", jobs);
+	cr_expect(strstr(jobs, "\n3,2,10,20,"), "%s", jobs);
+	free(jobs);
+	/* The same through "plugins" in the file, relative to it. */
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"count\": 1, \"cpus\": 1 } ] },"
+		" \"workload\": { \"trace\": \"t.swf\" }, \"plugins\": [ \"%s\" ],"
+		" \"policies\": [ \"lifo\" ], \"output\": \"out2\" }", plugin);
+	put("b.json", text);
+	free(text);
+	expect_error("run b.json --quiet --no-plots", 0, "");
+}
+
+Test(cli, bad_plugins_are_refused_with_a_reason)
+{
+	put("t.swf", trace3);
+	experiment("a.json", "\"fcfs\"", "");
+	put("not.so", "this is not a shared object\n");
+	expect_error("run a.json --plugin ./not.so", 2,
+		     "./not.so: cannot load plug-in");
+	expect_error("run a.json --plugin ./absent.so", 2,
+		     "./absent.so: cannot load plug-in");
+}

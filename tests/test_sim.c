@@ -1,0 +1,312 @@
+/*
+ * The engine's same-timestamp rules, each pinned, plus rejection,
+ * refused calls, a policy that never starts jobs, and two simulations at
+ * once in one process.
+ */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+#include "testlib.h"
+#include "util.h"
+
+/* A policy that records what it sees at each schedule() call and behaves
+ * like fcfs. */
+struct seen {
+	sim_time_t t;
+	size_t queued, running;
+};
+
+struct recorder {
+	struct seen calls[64];
+	size_t n;
+	uint64_t submitted, finished;
+};
+
+static int rec_init(struct sim *sim, void **state, struct sim_error *err)
+{
+	*state = calloc(1, sizeof(struct recorder));
+	return 0;
+}
+
+/* The recorder of the last run, kept by fini for the test to read. */
+static __thread struct recorder last_rec;
+
+static void rec_fini(struct sim *sim, void *state)
+{
+	last_rec = *(struct recorder *)state;
+	free(state);
+}
+
+static void rec_submitted(struct sim *sim, void *state, const struct job *j)
+{
+	((struct recorder *)state)->submitted++;
+}
+
+static void rec_finished(struct sim *sim, void *state, const struct job *j)
+{
+	((struct recorder *)state)->finished++;
+}
+
+static void rec_schedule(struct sim *sim, void *state)
+{
+	struct recorder *r = state;
+	if (r->n < 64)
+		r->calls[r->n++] = (struct seen){ sim_now(sim),
+						  sim_queue_len(sim),
+						  sim_running_len(sim) };
+	sim_start_head(sim);
+}
+
+static const struct policy_ops recorder_ops = {
+	.abi = CLUSTERSIM_ABI_VERSION, .name = "recorder",
+	.init = rec_init, .fini = rec_fini,
+	.job_submitted = rec_submitted, .job_finished = rec_finished,
+	.schedule = rec_schedule,
+};
+
+Test(sim_rules, end_before_submit_and_one_schedule_per_time)
+{
+	/* 1 CPU.  A runs [0, 10).  B and C are submitted at 10, when A
+	 * ends.  Rule 1: A's end is applied before the submits, rule 2:
+	 * schedule() runs once at 10, seeing B and C pending and nothing
+	 * running; B starts at 10, C at 15. */
+	struct tjob t[] = {
+		{ 1, 0, 10, 10, 1 }, { 2, 10, 5, 5, 1 }, { 3, 10, 5, 5, 1 },
+	};
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 3);
+	tl_cluster(&c, 1, 1);
+	struct sim *s = tl_run_ops(&recorder_ops, &w, &c);
+	struct recorder *r = &last_rec;
+	/* Calls: t=0 (A submitted), t=10 (A ended + B, C submitted),
+	 * t=15 (B ended), t=20 (C ended). */
+	cr_assert_eq(r->n, 4);
+	cr_assert_eq(r->calls[1].t, 10 * SIM_SEC);
+	cr_assert_eq(r->calls[1].queued, 2);
+	cr_assert_eq(r->calls[1].running, 0);
+	cr_assert_eq(r->submitted, 3);
+	cr_assert_eq(r->finished, 3);
+	cr_assert_eq(tl_start(s, 2), 10.0);
+	cr_assert_eq(tl_start(s, 3), 15.0);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+Test(sim_rules, zero_length_job_ends_at_once_and_schedule_runs_again)
+{
+	/* 1 CPU.  A (run 0) and B (run 5) are submitted at 0.  schedule()
+	 * starts A; its end is at 0, applied next (rule 3), and schedule()
+	 * runs again at 0 and starts B at 0. */
+	struct tjob t[] = { { 1, 0, 0, 0, 1 }, { 2, 0, 5, 5, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 1);
+	struct sim *s = tl_run_ops(&recorder_ops, &w, &c);
+	struct recorder *r = &last_rec;
+	cr_assert_eq(r->n, 3); /* t=0, t=0 again, t=5 */
+	cr_assert_eq(r->calls[0].t, 0);
+	cr_assert_eq(r->calls[1].t, 0);
+	cr_assert_eq(r->calls[1].queued, 1);
+	cr_assert_eq(r->calls[1].running, 0);
+	cr_assert_eq(tl_start(s, 2), 0.0);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+Test(sim_rules, sample_is_taken_after_schedule)
+{
+	/* 4 CPUs; A (2 CPUs) submitted at 0 and started by schedule() at 0:
+	 * the sample at 0 (rule 4) already sees it running. */
+	struct tjob t[] = { { 1, 0, 100, 100, 2 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 1);
+	tl_cluster(&c, 1, 4);
+	struct sim *s = tl_run("fcfs", &w, &c);
+	size_t n;
+	const struct sample *x = sim_samples(s, &n);
+	cr_assert_geq(n, 2);
+	cr_assert_eq(x[0].t, 0);
+	cr_assert_eq(x[0].busy_cpus, 2);
+	cr_assert_eq(x[0].running, 1);
+	cr_assert_eq(x[0].queued, 0);
+	cr_assert_float_eq(x[0].util, 0.5, 1e-12);
+	/* The last sample is at the last end, idle; the one before covers
+	 * time when 2 of 4 CPUs were busy. */
+	cr_assert_eq(x[n - 1].t, 100 * SIM_SEC);
+	cr_assert_float_eq(x[n - 1].util_avg, 0.5, 1e-12);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+Test(sim_rules, queue_ties_broken_by_submit_then_id)
+{
+	/* sjf with equal estimates keeps (submit, id) order: ids 7, 3, 5 all
+	 * at t=1 with estimate 10 run one at a time on 1 CPU after A, in id
+	 * order 3, 5, 7.  A job 9 with a shorter estimate goes first. */
+	struct tjob t[] = {
+		{ 1, 0, 10, 10, 1 }, { 7, 1, 10, 10, 1 }, { 3, 1, 10, 10, 1 },
+		{ 5, 1, 10, 10, 1 }, { 9, 2, 1, 1, 1 },
+	};
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 5);
+	tl_cluster(&c, 1, 1);
+	struct sim *s = tl_run("sjf", &w, &c);
+	cr_assert_eq(tl_start(s, 9), 10.0);
+	cr_assert_eq(tl_start(s, 3), 11.0);
+	cr_assert_eq(tl_start(s, 5), 21.0);
+	cr_assert_eq(tl_start(s, 7), 31.0);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+Test(sim_rules, job_larger_than_cluster_is_rejected_and_counted)
+{
+	struct tjob t[] = { { 1, 0, 10, 10, 5 }, { 2, 0, 10, 10, 4 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 2, 2); /* 4 CPUs */
+	struct sim *s = tl_run("fcfs", &w, &c);
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	cr_assert_eq(j[0].state, JOB_REJECTED);
+	cr_assert_eq(j[0].start, SIM_TIME_NONE);
+	cr_assert_eq(j[1].state, JOB_FINISHED);
+	cr_assert_eq(sim_counters(s)->rejected, 1);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/* Tries to start a job that does not fit, and a finished one. */
+static void bad_schedule(struct sim *sim, void *state)
+{
+	if (sim_queue_len(sim) == 0)
+		return;
+	const struct job *j = sim_queue_at(sim, 0);
+	if (!sim_job_fits(sim, j))
+		cr_assert_lt(sim_job_start(sim, j), 0);
+	else
+		cr_assert_eq(sim_job_start(sim, j), 0);
+	cr_assert_lt(sim_job_start(sim, j), 0); /* no longer pending */
+	cr_assert_lt(sim_wakeup_at(sim, sim_now(sim)), 0);
+}
+
+static const struct policy_ops bad_ops = {
+	.abi = CLUSTERSIM_ABI_VERSION, .name = "bad",
+	.schedule = bad_schedule,
+};
+
+Test(sim_rules, refused_calls_are_counted)
+{
+	/* 1 CPU: A starts at 0; at 0 B does not fit.  Calls refused: at 0,
+	 * A again + wakeup (2); at 1, B does not fit + B again + wakeup (3);
+	 * at 10 B starts, then B again + wakeup (2).  Total 7. */
+	struct tjob t[] = { { 1, 0, 10, 10, 1 }, { 2, 1, 5, 5, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 1);
+	struct sim *s = tl_run_ops(&bad_ops, &w, &c);
+	cr_assert_eq(sim_counters(s)->bad_calls, 7);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+static void idle_schedule(struct sim *sim, void *state) {}
+
+static const struct policy_ops idle_ops = {
+	.abi = CLUSTERSIM_ABI_VERSION, .name = "idle",
+	.schedule = idle_schedule,
+};
+
+Test(sim_rules, policy_that_never_starts_jobs_is_an_error)
+{
+	struct tjob t[] = { { 1, 0, 10, 10, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 1);
+	tl_cluster(&c, 1, 1);
+	struct sim_config cfg = { .workload = &w, .cluster = &c,
+				  .policy = &idle_ops, .check = true };
+	struct sim *s = sim_new(&cfg);
+	struct sim_error err;
+	cr_assert_eq(sim_run(s, &err), -SIM_ESTATE);
+	cr_assert(strstr(err.msg, "left 1 jobs pending"), "%s", err.msg);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/* Two simulations at once, in two threads, must not interact: each gives
+ * the same bytes as when it runs alone. */
+struct thread_run {
+	const char *policy;
+	struct workload w;
+	struct cluster_spec c;
+	struct job *out;
+	size_t n;
+};
+
+static void *run_thread(void *arg)
+{
+	struct thread_run *tr = arg;
+	for (size_t i = 0; policy_builtin[i]; i++) {
+		if (strcmp(policy_builtin[i]->name, tr->policy))
+			continue;
+		struct pval *params;
+		size_t np;
+		struct sim_error err;
+		policy_params_resolve(policy_builtin[i], NULL, 0, "", &params,
+				      &np, &err);
+		struct sim_config cfg = { .workload = &tr->w, .cluster = &tr->c,
+					  .policy = policy_builtin[i],
+					  .params = params, .nparams = np };
+		struct sim *s = sim_new(&cfg);
+		if (sim_run(s, &err) == 0) {
+			const struct job *j = sim_jobs(s, &tr->n);
+			tr->out = malloc(tr->n * sizeof(*j));
+			memcpy(tr->out, j, tr->n * sizeof(*j));
+		}
+		sim_free(s);
+		free(params);
+	}
+	return NULL;
+}
+
+Test(sim_rules, two_simulations_in_one_process_do_not_interact)
+{
+	struct thread_run a = { .policy = "easy" }, b = { .policy = "conservative" };
+	tl_random_workload(&a.w, 3000, 32, 7);
+	tl_random_workload(&b.w, 3000, 16, 8);
+	tl_cluster(&a.c, 16, 4);
+	tl_cluster(&b.c, 4, 8);
+	struct thread_run a1 = a, b1 = b;
+	run_thread(&a1); /* alone */
+	run_thread(&b1);
+	pthread_t ta, tb;
+	pthread_create(&ta, NULL, run_thread, &a);
+	pthread_create(&tb, NULL, run_thread, &b);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	cr_assert(a.out && b.out && a1.out && b1.out);
+	cr_assert_eq(memcmp(a.out, a1.out, a.n * sizeof(struct job)), 0);
+	cr_assert_eq(memcmp(b.out, b1.out, b.n * sizeof(struct job)), 0);
+	free(a.out); free(b.out); free(a1.out); free(b1.out);
+	workload_release(&a.w);
+	workload_release(&b.w);
+	cluster_spec_release(&a.c);
+	cluster_spec_release(&b.c);
+}

@@ -1,0 +1,129 @@
+/* Test helpers; see testlib.h. */
+#include "testlib.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+#include "util.h"
+
+static int by_submit(const void *pa, const void *pb)
+{
+	const struct job *a = pa, *b = pb;
+	if (a->submit != b->submit)
+		return a->submit < b->submit ? -1 : 1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static void finish(struct workload *w)
+{
+	qsort(w->jobs, w->n, sizeof(*w->jobs), by_submit);
+	for (size_t i = 0; i < w->n; i++)
+		w->jobs[i].idx = (uint32_t)i;
+	w->max_procs = w->max_nodes = -1;
+	w->report.jobs = w->n;
+}
+
+void tl_workload(struct workload *w, const struct tjob *t, size_t n)
+{
+	memset(w, 0, sizeof(*w));
+	w->jobs = xcalloc(n, sizeof(*w->jobs));
+	w->n = n;
+	for (size_t i = 0; i < n; i++) {
+		struct job *j = &w->jobs[i];
+		j->id = t[i].id;
+		j->submit = (sim_time_t)(t[i].submit * SIM_SEC);
+		j->run = (sim_time_t)(t[i].run * SIM_SEC);
+		if (t[i].estimate >= 0) {
+			j->estimate = (sim_time_t)(t[i].estimate * SIM_SEC);
+			j->flags |= JOB_HAS_ESTIMATE;
+		} else {
+			j->estimate = j->run;
+		}
+		j->cpus = t[i].cpus;
+		j->user = j->group = -1;
+	}
+	finish(w);
+}
+
+void tl_random_workload(struct workload *w, size_t n, uint32_t max_cpus,
+			uint64_t seed)
+{
+	memset(w, 0, sizeof(*w));
+	w->jobs = xcalloc(n, sizeof(*w->jobs));
+	w->n = n;
+	uint64_t x = seed * 2862933555777941757ull + 3037000493ull;
+	sim_time_t t = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct job *j = &w->jobs[i];
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		uint32_t r = (uint32_t)(x >> 33);
+		t += (sim_time_t)(r % 50) * SIM_SEC;  /* bursts at equal times */
+		j->id = (int64_t)i + 1;
+		j->submit = t;
+		j->run = (sim_time_t)(1 + (r >> 8) % 400) * SIM_SEC;
+		/* Estimates 1x-4x the run; every 7th job runs past it. */
+		j->estimate = j->run * (1 + (r >> 4) % 4);
+		if (i % 7 == 3)
+			j->estimate = j->run / 2;
+		if (i % 11 == 5)
+			j->run = 0; /* zero-length jobs */
+		j->flags = JOB_HAS_ESTIMATE;
+		j->cpus = 1 + (r >> 16) % max_cpus;
+		j->user = (int32_t)(r % 5);
+		j->group = -1;
+	}
+	finish(w);
+}
+
+void tl_cluster(struct cluster_spec *c, uint32_t nodes, uint32_t cpus)
+{
+	memset(c, 0, sizeof(*c));
+	c->groups = xcalloc(1, sizeof(*c->groups));
+	c->groups[0] = (struct node_group){ .name = xstrdup("test"),
+					    .count = nodes, .cpus = cpus };
+	c->ngroups = 1;
+}
+
+struct sim *tl_run_ops(const struct policy_ops *ops, const struct workload *w,
+		       const struct cluster_spec *c)
+{
+	struct pval *params;
+	size_t np;
+	struct sim_error err;
+	cr_assert_eq(policy_params_resolve(ops, NULL, 0, "", &params, &np,
+					   &err), 0);
+	struct sim_config cfg = {
+		.workload = w, .cluster = c, .policy = ops,
+		.params = params, .nparams = np, .seed = 1, .check = true,
+	};
+	struct sim *s = sim_new(&cfg);
+	int rc = sim_run(s, &err);
+	free(params);
+	cr_assert_eq(rc, 0, "%s: %s", ops->name, err.msg);
+	return s;
+}
+
+struct sim *tl_run(const char *policy, const struct workload *w,
+		   const struct cluster_spec *c)
+{
+	for (size_t i = 0; policy_builtin[i]; i++)
+		if (strcmp(policy_builtin[i]->name, policy) == 0)
+			return tl_run_ops(policy_builtin[i], w, c);
+	cr_assert_fail("no policy '%s'", policy);
+	return NULL;
+}
+
+double tl_start(const struct sim *s, int64_t id)
+{
+	size_t n;
+	const struct job *jobs = sim_jobs(s, &n);
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].id == id)
+			return jobs[i].start == SIM_TIME_NONE
+				       ? -1
+				       : (double)jobs[i].start / SIM_SEC;
+	cr_assert_fail("no job %lld", (long long)id);
+	return -1;
+}

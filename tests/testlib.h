@@ -1,0 +1,38 @@
+/*
+ * Test helpers: small workloads written as tables, and one call that runs
+ * a policy on them.
+ */
+#ifndef CLUSTERSIM_TESTLIB_H
+#define CLUSTERSIM_TESTLIB_H
+
+#include "sim.h"
+
+/* A job as a test writes it: times in seconds. */
+struct tjob {
+	int64_t id;
+	double submit, run, estimate; /* estimate < 0: none */
+	uint32_t cpus;
+};
+
+/* Builds a workload (sorted, idx set) from a table.  Jobs whose estimate
+ * is below the run time keep running past it (overrun "allow"). */
+void tl_workload(struct workload *w, const struct tjob *t, size_t n);
+
+/* Random workload: n jobs, sizes 1..max_cpus, fixed seed. */
+void tl_random_workload(struct workload *w, size_t n, uint32_t max_cpus,
+			uint64_t seed);
+
+/* One group of nodes x cpus. */
+void tl_cluster(struct cluster_spec *c, uint32_t nodes, uint32_t cpus);
+
+/* Runs a policy (registry name or ops) with default parameters and the
+ * invariant checker on; returns the finished sim (caller frees). */
+struct sim *tl_run_ops(const struct policy_ops *ops, const struct workload *w,
+		       const struct cluster_spec *c);
+struct sim *tl_run(const char *policy, const struct workload *w,
+		   const struct cluster_spec *c);
+
+/* Start time in seconds of the job with this id (-1 if it never ran). */
+double tl_start(const struct sim *s, int64_t id);
+
+#endif
