@@ -41,10 +41,28 @@
 
 #include "clustersim/policy.h"
 
+/* The head's reservation as the backfilling rule needs it. */
+struct shadow {
+	sim_time_t t;   /* the head's start by the running jobs' estimates */
+	uint64_t extra; /* units free at t beside the head, not yet promised */
+};
+
 struct easy {
-	bool sjf;                      /* backfill shortest estimate first */
-	const struct job **cand;       /* candidates, for the sjf order */
+	bool sjf;                /* backfill shortest estimate first */
+	const struct job **cand; /* candidates, for the sjf order */
 	size_t cap;
+	/*
+	 * Incremental passes.  After a pass every job behind the head has
+	 * been found unable to start.  Until a job ends (the only event that
+	 * frees resources), that stays true: the head, its shadow time and
+	 * the extra resources are unchanged and, as time goes on, "ends by
+	 * the shadow time" only gets harder.  So the next pass need only
+	 * look at jobs submitted since.
+	 */
+	bool clean;              /* no job ended since the last pass */
+	int64_t head_id;         /* the head at the last pass */
+	size_t scanned;          /* queue length after the last pass */
+	struct shadow sh;        /* the head's reservation then */
 };
 
 static int easy_init(struct sim *sim, void **state, struct sim_error *err)
@@ -82,22 +100,16 @@ static int by_estimate(const void *pa, const void *pb)
 	return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-/* The head's reservation as the backfilling rule needs it. */
-struct shadow {
-	sim_time_t t;   /* the head's start by the running jobs' estimates */
-	uint64_t extra; /* units free at t beside the head, not yet promised */
-};
-
 /*
  * Starts j now if that cannot delay the head: it fits now, and it ends by
  * the shadow time or uses only extra units (which it then consumes).
  */
-static bool try_backfill(struct sim *sim, const struct profile *p,
-			 struct shadow *sh, const struct job *j)
+static bool try_backfill(struct sim *sim, struct shadow *sh,
+			 const struct job *j)
 {
 	sim_time_t now = sim_now(sim);
 	bool ends_first = j->estimate <= sh->t - now;
-	uint64_t d = profile_demand(p, j);
+	uint64_t d = sim_demand(sim, j);
 	if (!sim_job_fits(sim, j) || (!ends_first && d > sh->extra))
 		return false;
 	if (sim_job_start(sim, j) != 0)
@@ -107,44 +119,59 @@ static bool try_backfill(struct sim *sim, const struct profile *p,
 	return true;
 }
 
+static void easy_finished(struct sim *sim, void *state, const struct job *j)
+{
+	((struct easy *)state)->clean = false;
+}
+
 static void easy_schedule(struct sim *sim, void *state)
 {
 	struct easy *e = state;
-	sim_start_head(sim);
-	if (sim_queue_len(sim) < 2)
+	size_t started = sim_start_head(sim);
+	if (sim_queue_len(sim) < 2) {
+		e->clean = false;
 		return;
+	}
 	const struct job *head = sim_queue_at(sim, 0);
-	struct profile *p = sim_profile(sim);
-	struct shadow sh;
-	sh.t = profile_earliest(p, head, head->estimate);
-	sh.extra = profile_free_at(p, sh.t) - profile_demand(p, head);
+	size_t from = 1;
+	if (e->clean && started == 0 && head->id == e->head_id) {
+		from = e->scanned;
+	} else {
+		struct profile *p = sim_profile(sim);
+		e->sh.t = profile_earliest(p, head, head->estimate);
+		e->sh.extra = profile_free_at(p, e->sh.t) - sim_demand(sim, head);
+	}
 
 	if (!e->sjf) {
-		for (size_t i = 1; i < sim_queue_len(sim);) {
+		for (size_t i = from; i < sim_queue_len(sim);) {
 			if (sim_free_units(sim) == 0)
-				return;
+				break;
 			/* A started job leaves the queue: i then names the
 			 * next one. */
-			if (!try_backfill(sim, p, &sh, sim_queue_at(sim, i)))
+			if (!try_backfill(sim, &e->sh, sim_queue_at(sim, i)))
 				i++;
 		}
-		return;
-	}
-	size_t n = sim_queue_len(sim) - 1;
-	if (n > e->cap) {
-		free(e->cand);
-		e->cap = 2 * n;
-		e->cand = malloc(e->cap * sizeof(*e->cand));
-		if (!e->cand) {
-			e->cap = 0;
-			return;
+	} else if (sim_queue_len(sim) > from) {
+		size_t n = sim_queue_len(sim) - from;
+		if (n > e->cap) {
+			free(e->cand);
+			e->cap = 2 * n;
+			e->cand = malloc(e->cap * sizeof(*e->cand));
+			if (!e->cand) {
+				e->cap = 0;
+				e->clean = false;
+				return;
+			}
 		}
+		for (size_t i = 0; i < n; i++)
+			e->cand[i] = sim_queue_at(sim, from + i);
+		qsort(e->cand, n, sizeof(*e->cand), by_estimate);
+		for (size_t i = 0; i < n && sim_free_units(sim) > 0; i++)
+			try_backfill(sim, &e->sh, e->cand[i]);
 	}
-	for (size_t i = 0; i < n; i++)
-		e->cand[i] = sim_queue_at(sim, i + 1);
-	qsort(e->cand, n, sizeof(*e->cand), by_estimate);
-	for (size_t i = 0; i < n && sim_free_units(sim) > 0; i++)
-		try_backfill(sim, p, &sh, e->cand[i]);
+	e->clean = true;
+	e->head_id = head->id;
+	e->scanned = sim_queue_len(sim);
 }
 
 static const struct policy_param easy_params[] = {
@@ -159,4 +186,5 @@ CLUSTERSIM_POLICY(easy,
 	.params = easy_params,
 	.init = easy_init,
 	.fini = easy_fini,
+	.job_finished = easy_finished,
 	.schedule = easy_schedule);

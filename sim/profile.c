@@ -5,6 +5,13 @@
  * from the cluster's free units now, gains each running job's demand at
  * its expected end, and loses a reservation's demand during the reserved
  * interval.  Times are integers, so "fits during [t, t + d)" is exact.
+ *
+ * Built lazily: sim_profile() only takes a copy of the running set (which
+ * the engine keeps sorted by expected end); running jobs are folded into
+ * the steps when a query first reaches their end.  EASY, which asks only
+ * for the head's start, then costs the few job ends before it, not the
+ * whole running set.  Until the first reservation the profile is
+ * non-decreasing, so "fits from t on" is just "fits at t".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +25,12 @@ struct profile {
 	size_t n, cap;     /* steps, allocated steps */
 	uint64_t capacity; /* units of the whole cluster */
 	const struct cluster *cluster; /* for demands */
+	sim_time_t now;
+	/* Running jobs not folded in yet: src[next..nsrc), by expected end. */
+	const struct job *jobs;
+	uint32_t *src;
+	size_t next, nsrc, srccap;
+	bool monotone;     /* no reservation yet: free never decreases */
 };
 
 struct profile *profile_new(void)
@@ -31,6 +44,7 @@ void profile_free(struct profile *p)
 		return;
 	free(p->t);
 	free(p->free);
+	free(p->src);
 	free(p);
 }
 
@@ -44,35 +58,61 @@ static void reserve_steps(struct profile *p, size_t want)
 }
 
 void profile_build(struct profile *p, const struct cluster *c,
-		   sim_time_t now, const sim_time_t *ends,
-		   const uint64_t *demands, size_t n)
+		   sim_time_t now, const struct job *jobs,
+		   const uint32_t *running, size_t n)
 {
-	reserve_steps(p, n + 1);
+	reserve_steps(p, 1);
+	xgrow(&p->src, &p->srccap, n, sizeof(*p->src));
+	if (n)
+		memcpy(p->src, running, n * sizeof(*p->src));
+	p->jobs = jobs;
+	p->next = 0;
+	p->nsrc = n;
 	p->cluster = c;
 	p->capacity = cluster_capacity(c);
+	p->now = now;
 	p->t[0] = now;
 	p->free[0] = (int64_t)cluster_free_units(c);
 	p->n = 1;
-	for (size_t i = 0; i < n; i++) {
-		SIM_ASSERT(ends[i] > now);
-		SIM_ASSERT(ends[i] >= p->t[p->n - 1]);
-		if (ends[i] != p->t[p->n - 1]) {
-			p->t[p->n] = ends[i];
+	p->monotone = true;
+}
+
+/* The expected end of a running job: start + estimate, or the next
+ * microsecond once it is past its estimate. */
+static sim_time_t src_end(const struct profile *p, size_t i)
+{
+	const struct job *j = &p->jobs[p->src[i]];
+	sim_time_t e = j->estimate > SIM_TIME_MAX - j->start
+			       ? SIM_TIME_MAX
+			       : j->start + j->estimate;
+	return e > p->now ? e : p->now + 1;
+}
+
+/* Folds in every running job expected to end at or before h. */
+static void fold(struct profile *p, sim_time_t h)
+{
+	while (p->next < p->nsrc) {
+		sim_time_t e = src_end(p, p->next);
+		if (e > h)
+			return;
+		const struct job *j = &p->jobs[p->src[p->next++]];
+		SIM_ASSERT(e >= p->t[p->n - 1]);
+		if (e != p->t[p->n - 1]) {
+			reserve_steps(p, p->n + 1);
+			p->t[p->n] = e;
 			p->free[p->n] = p->free[p->n - 1];
 			p->n++;
 		}
-		p->free[p->n - 1] += (int64_t)demands[i];
+		p->free[p->n - 1] += (int64_t)cluster_demand(p->cluster, j);
 	}
 }
 
-uint64_t profile_demand(const struct profile *p, const struct job *job)
+/* The step that holds time t (t >= t[0]), all ends up to t folded. */
+static size_t step_at(struct profile *p, sim_time_t t)
 {
-	return cluster_demand(p->cluster, job);
-}
-
-/* The step that holds time t (t >= t[0]). */
-static size_t step_at(const struct profile *p, sim_time_t t)
-{
+	fold(p, t);
+	if (p->n == 1 || t < p->t[1])
+		return 0;
 	size_t lo = 0, hi = p->n; /* t[lo] <= t < t[hi] */
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -89,52 +129,49 @@ static sim_time_t end_of(sim_time_t t, sim_time_t d)
 	return d > SIM_TIME_MAX - t ? SIM_TIME_MAX : t + d;
 }
 
-uint64_t profile_free_at(const struct profile *p, sim_time_t t)
+uint64_t profile_free_at(struct profile *p, sim_time_t t)
 {
 	SIM_ASSERT(t >= p->t[0]);
-	int64_t f = p->free[t < (p->n > 1 ? p->t[1] : SIM_TIME_MAX)
-				    ? 0 : step_at(p, t)];
+	int64_t f = p->free[step_at(p, t)];
 	return f > 0 ? (uint64_t)f : 0;
 }
 
-/* First step from i on, within [.., end), whose free is below d; n if
- * none. */
-static size_t first_short(const struct profile *p, size_t i, sim_time_t end,
-			  int64_t d)
+/* Does demand d fit during [t, end)?  i is the step holding t. */
+static bool fits_from(struct profile *p, size_t i, sim_time_t end, int64_t d)
 {
-	for (; i < p->n && p->t[i] < end; i++)
-		if (p->free[i] < d)
-			return i;
-	return p->n;
-}
-
-bool profile_fits(const struct profile *p, const struct job *job,
-		  sim_time_t t, sim_time_t duration)
-{
-	int64_t d = (int64_t)profile_demand(p, job);
-	size_t i = step_at(p, t);
 	if (p->free[i] < d)
 		return false;
-	return first_short(p, i + 1, end_of(t, duration), d) == p->n;
+	if (p->monotone)
+		return true;
+	fold(p, end);
+	for (i++; i < p->n && p->t[i] < end; i++)
+		if (p->free[i] < d)
+			return false;
+	return true;
 }
 
-sim_time_t profile_earliest(const struct profile *p, const struct job *job,
+bool profile_fits(struct profile *p, const struct job *job, sim_time_t t,
+		  sim_time_t duration)
+{
+	int64_t d = (int64_t)cluster_demand(p->cluster, job);
+	return fits_from(p, step_at(p, t), end_of(t, duration), d);
+}
+
+sim_time_t profile_earliest(struct profile *p, const struct job *job,
 			    sim_time_t duration)
 {
-	uint64_t du = profile_demand(p, job);
+	uint64_t du = cluster_demand(p->cluster, job);
 	if (du > p->capacity)
 		return SIM_TIME_MAX;
 	int64_t d = (int64_t)du;
-	size_t i = 0;
-	while (i < p->n) {
-		if (p->free[i] < d) {
-			i++;
-			continue;
+	for (size_t i = 0;; i++) {
+		if (i == p->n) {
+			if (p->next == p->nsrc)
+				break;
+			fold(p, src_end(p, p->next)); /* one more step */
 		}
-		size_t bad = first_short(p, i + 1, end_of(p->t[i], duration), d);
-		if (bad == p->n)
+		if (fits_from(p, i, end_of(p->t[i], duration), d))
 			return p->t[i];
-		i = bad + 1;
 	}
 	return SIM_TIME_MAX; /* only when reservations overfill forever */
 }
@@ -161,8 +198,10 @@ void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 	SIM_ASSERT(t >= p->t[0] && duration >= 0);
 	if (duration == 0)
 		return;
-	int64_t d = (int64_t)profile_demand(p, job);
+	int64_t d = (int64_t)cluster_demand(p->cluster, job);
 	sim_time_t end = end_of(t, duration);
+	p->monotone = false;
+	fold(p, end);
 	size_t i = split_at(p, t);
 	if (end != SIM_TIME_MAX)
 		split_at(p, end);

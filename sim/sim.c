@@ -51,9 +51,6 @@ struct sim {
 	                                 nodes are exclusive) */
 
 	struct profile *profile;      /* backfilling scratch */
-	sim_time_t *prof_ends;        /* scratch for profile_build */
-	uint64_t *prof_demand;
-	size_t prof_cap;
 
 	/* Statistics. */
 	struct sample *samples;
@@ -115,7 +112,9 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->ops = cfg->policy;
 	s->njobs = cfg->workload->n;
 	s->jobs = xmalloc(s->njobs * sizeof(*s->jobs));
-	memcpy(s->jobs, cfg->workload->jobs, s->njobs * sizeof(*s->jobs));
+	if (s->njobs)
+		memcpy(s->jobs, cfg->workload->jobs,
+		       s->njobs * sizeof(*s->jobs));
 	for (size_t i = 0; i < s->njobs; i++) {
 		struct job *j = &s->jobs[i];
 		j->state = JOB_FUTURE;
@@ -141,8 +140,6 @@ void sim_free(struct sim *s)
 	free(s->jobs);
 	free(s->queue);
 	free(s->running);
-	free(s->prof_ends);
-	free(s->prof_demand);
 	free(s->samples);
 	profile_free(s->profile);
 	cluster_free(s->cluster);
@@ -544,6 +541,11 @@ uint64_t sim_free_units(const struct sim *s)
 	return cluster_free_units(s->cluster);
 }
 
+uint64_t sim_demand(const struct sim *s, const struct job *j)
+{
+	return cluster_demand(s->cluster, j);
+}
+
 bool sim_job_fits(const struct sim *s, const struct job *j)
 {
 	return cluster_fits(s->cluster, j);
@@ -629,21 +631,9 @@ const char *sim_param_str(const struct sim *s, const char *name)
 
 struct profile *sim_profile(struct sim *s)
 {
-	if (s->nrun > s->prof_cap) {
-		size_t cap = s->prof_cap;
-		xgrow(&s->prof_ends, &cap, s->nrun, sizeof(*s->prof_ends));
-		cap = s->prof_cap;
-		xgrow(&s->prof_demand, &cap, s->nrun, sizeof(*s->prof_demand));
-		s->prof_cap = cap;
-	}
 	/* The running set is sorted by start + estimate; clamping to now + 1
-	 * keeps it sorted. */
-	for (size_t i = 0; i < s->nrun; i++) {
-		const struct job *j = &s->jobs[s->running[i]];
-		s->prof_ends[i] = sim_expected_end(s, j);
-		s->prof_demand[i] = cluster_demand(s->cluster, j);
-	}
-	profile_build(s->profile, s->cluster, s->now, s->prof_ends,
-		      s->prof_demand, s->nrun);
+	 * (for jobs past their estimate) keeps it sorted. */
+	profile_build(s->profile, s->cluster, s->now, s->jobs, s->running,
+		      s->nrun);
 	return s->profile;
 }

@@ -59,10 +59,10 @@ sim_time_t sim_auto_interval(const struct workload *w);
 /* The free-resource profile (profile.c); the engine owns one. */
 struct profile *profile_new(void);
 void profile_free(struct profile *p);
-/* Rebuilds p at time now from the free units and the running jobs'
- * demands and expected ends (ends sorted ascending). */
+/* Resets p to time now: the cluster's free units, plus the running jobs
+ * (indexes into jobs, sorted by expected end), folded in lazily. */
 void profile_build(struct profile *p, const struct cluster *c,
-		   sim_time_t now, const sim_time_t *ends,
-		   const uint64_t *demands, size_t n);
+		   sim_time_t now, const struct job *jobs,
+		   const uint32_t *running, size_t n);
 
 #endif

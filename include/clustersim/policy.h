@@ -114,8 +114,10 @@ const struct job *sim_running_at(const struct sim *sim, size_t i);
 sim_time_t sim_expected_end(const struct sim *sim, const struct job *job);
 
 /* Free allocation units now: CPUs, or idle nodes when nodes are
- * exclusive (the unit of profile_demand()). */
+ * exclusive.  sim_demand() is a job's demand in the same unit (the unit of
+ * the free-resource profile). */
 uint64_t sim_free_units(const struct sim *sim);
+uint64_t sim_demand(const struct sim *sim, const struct job *job);
 
 /* Would the job fit now (with the cluster's placement rule)? */
 bool sim_job_fits(const struct sim *sim, const struct job *job);
@@ -151,25 +153,24 @@ uint64_t sim_seed(const struct sim *sim);
 /*
  * A step function of free resources over time from now on, built from the
  * running jobs' expected ends.  Units are the cluster's allocation unit
- * (CPUs, or whole nodes when nodes are exclusive); profile_demand() gives
- * a job's.  The profile is the engine's scratch space: it stays valid
+ * (CPUs, or whole nodes when nodes are exclusive); sim_demand() gives
+ * a job's (sim_demand()).  The profile is the engine's scratch space: it stays valid
  * until the next call of sim_profile() and is not updated by
  * sim_job_start(), so a policy records what it starts with
  * profile_reserve(p, job, now, duration).
  */
 struct profile *sim_profile(struct sim *sim);
-uint64_t profile_demand(const struct profile *p, const struct job *job);
 /* Free units at time t (t >= now). */
-uint64_t profile_free_at(const struct profile *p, sim_time_t t);
+uint64_t profile_free_at(struct profile *p, sim_time_t t);
 /*
  * The earliest time t >= now at which the job's demand is free during the
  * whole of [t, t + duration).  Always exists for a job that fits the
  * empty cluster (SIM_TIME_MAX otherwise).
  */
-sim_time_t profile_earliest(const struct profile *p, const struct job *job,
+sim_time_t profile_earliest(struct profile *p, const struct job *job,
 			    sim_time_t duration);
 /* Does the job fit during [t, t + duration)? */
-bool profile_fits(const struct profile *p, const struct job *job,
+bool profile_fits(struct profile *p, const struct job *job,
 		  sim_time_t t, sim_time_t duration);
 /* Takes the job's demand during [t, t + duration). */
 void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
