@@ -28,7 +28,7 @@ struct profile {
 	sim_time_t now;
 	/* Running jobs not folded in yet: src[next..nsrc), by expected end. */
 	const struct job *jobs;
-	uint32_t *src;
+	struct run_entry *src;
 	size_t next, nsrc, srccap;
 	bool monotone;     /* no reservation yet: free never decreases */
 };
@@ -59,7 +59,7 @@ static void reserve_steps(struct profile *p, size_t want)
 
 void profile_build(struct profile *p, const struct cluster *c,
 		   sim_time_t now, const struct job *jobs,
-		   const uint32_t *running, size_t n)
+		   const struct run_entry *running, size_t n)
 {
 	reserve_steps(p, 1);
 	xgrow(&p->src, &p->srccap, n, sizeof(*p->src));
@@ -81,10 +81,7 @@ void profile_build(struct profile *p, const struct cluster *c,
  * microsecond once it is past its estimate. */
 static sim_time_t src_end(const struct profile *p, size_t i)
 {
-	const struct job *j = &p->jobs[p->src[i]];
-	sim_time_t e = j->estimate > SIM_TIME_MAX - j->start
-			       ? SIM_TIME_MAX
-			       : j->start + j->estimate;
+	sim_time_t e = p->src[i].end;
 	return e > p->now ? e : p->now + 1;
 }
 
@@ -95,7 +92,7 @@ static void fold(struct profile *p, sim_time_t h)
 		sim_time_t e = src_end(p, p->next);
 		if (e > h)
 			return;
-		const struct job *j = &p->jobs[p->src[p->next++]];
+		const struct job *j = &p->jobs[p->src[p->next++].idx];
 		SIM_ASSERT(e >= p->t[p->n - 1]);
 		if (e != p->t[p->n - 1]) {
 			reserve_steps(p, p->n + 1);

@@ -43,8 +43,9 @@ struct sim {
 	size_t qhead, qlen, qcap;
 	uint64_t queued_cpus;         /* CPUs the pending jobs ask for */
 
-	/* Running jobs, sorted by (start + estimate, idx). */
-	uint32_t *running;
+	/* Running jobs, sorted by (start + estimate, idx); the key is kept
+	 * beside the index so searches stay in one array. */
+	struct run_entry *running;
 	size_t nrun, runcap;
 	struct placement *plc;        /* per job; storage kept while running */
 	uint64_t busy_cpus;           /* allocated CPUs (whole nodes when
@@ -213,12 +214,19 @@ static void queue_remove(struct sim *s, const struct job *j)
 	s->queued_cpus -= j->cpus;
 }
 
+static inline bool entry_before(const struct run_entry *a, sim_time_t end,
+				uint32_t idx)
+{
+	return a->end < end || (a->end == end && a->idx < idx);
+}
+
 static size_t running_lower_bound(const struct sim *s, const struct job *j)
 {
+	sim_time_t end = planned_end(j);
 	size_t lo = 0, hi = s->nrun;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (run_before(&s->jobs[s->running[mid]], j))
+		if (entry_before(&s->running[mid], end, j->idx))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -232,14 +240,14 @@ static void running_insert(struct sim *s, const struct job *j)
 	size_t i = running_lower_bound(s, j);
 	memmove(s->running + i + 1, s->running + i,
 		(s->nrun - i) * sizeof(*s->running));
-	s->running[i] = j->idx;
+	s->running[i] = (struct run_entry){ planned_end(j), j->idx };
 	s->nrun++;
 }
 
 static void running_remove(struct sim *s, const struct job *j)
 {
 	size_t i = running_lower_bound(s, j);
-	SIM_ASSERT(i < s->nrun && s->running[i] == j->idx);
+	SIM_ASSERT(i < s->nrun && s->running[i].idx == j->idx);
 	memmove(s->running + i, s->running + i + 1,
 		(s->nrun - i - 1) * sizeof(*s->running));
 	s->nrun--;
@@ -354,11 +362,13 @@ static void check_invariants(struct sim *s)
 		SIM_BUG("cluster: %s", e.msg);
 	uint64_t busy = 0;
 	for (size_t i = 0; i < s->nrun; i++) {
-		const struct job *j = &s->jobs[s->running[i]];
+		const struct job *j = &s->jobs[s->running[i].idx];
+		if (s->running[i].end != planned_end(j))
+			SIM_BUG("running set key out of date");
 		if (j->state != JOB_RUNNING)
 			SIM_BUG("job %lld in the running set is in state %d",
 				(long long)j->id, j->state);
-		if (i && !run_before(&s->jobs[s->running[i - 1]], j))
+		if (i && !run_before(&s->jobs[s->running[i - 1].idx], j))
 			SIM_BUG("running set out of order");
 		busy += j->cpus;
 	}
@@ -521,7 +531,7 @@ size_t sim_running_len(const struct sim *s)
 const struct job *sim_running_at(const struct sim *s, size_t i)
 {
 	SIM_ASSERT(i < s->nrun);
-	return &s->jobs[s->running[i]];
+	return &s->jobs[s->running[i].idx];
 }
 
 sim_time_t sim_expected_end(const struct sim *s, const struct job *j)

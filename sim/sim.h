@@ -59,10 +59,16 @@ sim_time_t sim_auto_interval(const struct workload *w);
 /* The free-resource profile (profile.c); the engine owns one. */
 struct profile *profile_new(void);
 void profile_free(struct profile *p);
+/* A running job in the engine's running set: sorted by (end, idx). */
+struct run_entry {
+	sim_time_t end; /* start + estimate */
+	uint32_t idx;   /* the job */
+};
+
 /* Resets p to time now: the cluster's free units, plus the running jobs
- * (indexes into jobs, sorted by expected end), folded in lazily. */
+ * (sorted by start + estimate), folded in lazily. */
 void profile_build(struct profile *p, const struct cluster *c,
 		   sim_time_t now, const struct job *jobs,
-		   const uint32_t *running, size_t n);
+		   const struct run_entry *running, size_t n);
 
 #endif
