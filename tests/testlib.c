@@ -86,8 +86,9 @@ void tl_cluster(struct cluster_spec *c, uint32_t nodes, uint32_t cpus)
 	c->ngroups = 1;
 }
 
-struct sim *tl_run_ops(const struct policy_ops *ops, const struct workload *w,
-		       const struct cluster_spec *c)
+static struct sim *run_ops(const struct policy_ops *ops,
+			   const struct workload *w,
+			   const struct cluster_spec *c, bool check)
 {
 	struct pval *params;
 	size_t np;
@@ -96,7 +97,7 @@ struct sim *tl_run_ops(const struct policy_ops *ops, const struct workload *w,
 					   &err), 0);
 	struct sim_config cfg = {
 		.workload = w, .cluster = c, .policy = ops,
-		.params = params, .nparams = np, .seed = 1, .check = true,
+		.params = params, .nparams = np, .seed = 1, .check = check,
 	};
 	struct sim *s = sim_new(&cfg);
 	int rc = sim_run(s, &err);
@@ -105,14 +106,31 @@ struct sim *tl_run_ops(const struct policy_ops *ops, const struct workload *w,
 	return s;
 }
 
-struct sim *tl_run(const char *policy, const struct workload *w,
-		   const struct cluster_spec *c)
+struct sim *tl_run_ops(const struct policy_ops *ops, const struct workload *w,
+		       const struct cluster_spec *c)
+{
+	return run_ops(ops, w, c, true);
+}
+
+static const struct policy_ops *find(const char *policy)
 {
 	for (size_t i = 0; policy_builtin[i]; i++)
 		if (strcmp(policy_builtin[i]->name, policy) == 0)
-			return tl_run_ops(policy_builtin[i], w, c);
+			return policy_builtin[i];
 	cr_assert_fail("no policy '%s'", policy);
 	return NULL;
+}
+
+struct sim *tl_run(const char *policy, const struct workload *w,
+		   const struct cluster_spec *c)
+{
+	return run_ops(find(policy), w, c, true);
+}
+
+struct sim *tl_run_unchecked(const char *policy, const struct workload *w,
+			     const struct cluster_spec *c)
+{
+	return run_ops(find(policy), w, c, false);
 }
 
 double tl_start(const struct sim *s, int64_t id)

@@ -31,6 +31,9 @@ struct sim *tl_run_ops(const struct policy_ops *ops, const struct workload *w,
 		       const struct cluster_spec *c);
 struct sim *tl_run(const char *policy, const struct workload *w,
 		   const struct cluster_spec *c);
+/* The same without the invariant checker, for large traces. */
+struct sim *tl_run_unchecked(const char *policy, const struct workload *w,
+			     const struct cluster_spec *c);
 
 /* Start time in seconds of the job with this id (-1 if it never ran). */
 double tl_start(const struct sim *s, int64_t id);
