@@ -133,25 +133,29 @@ uint64_t profile_free_at(struct profile *p, sim_time_t t)
 	return f > 0 ? (uint64_t)f : 0;
 }
 
-/* Does demand d fit during [t, end)?  i is the step holding t. */
-static bool fits_from(struct profile *p, size_t i, sim_time_t end, int64_t d)
+/*
+ * Does demand d fit during [t, end), where step i holds t?  Returns the
+ * first step in that interval that is short of d, or p->n when it fits.
+ */
+static size_t first_short(struct profile *p, size_t i, sim_time_t end,
+			  int64_t d)
 {
 	if (p->free[i] < d)
-		return false;
+		return i;
 	if (p->monotone)
-		return true;
+		return p->n;
 	fold(p, end);
 	for (i++; i < p->n && p->t[i] < end; i++)
 		if (p->free[i] < d)
-			return false;
-	return true;
+			return i;
+	return p->n;
 }
 
 bool profile_fits(struct profile *p, const struct job *job, sim_time_t t,
 		  sim_time_t duration)
 {
 	int64_t d = (int64_t)cluster_demand(p->cluster, job);
-	return fits_from(p, step_at(p, t), end_of(t, duration), d);
+	return first_short(p, step_at(p, t), end_of(t, duration), d) == p->n;
 }
 
 sim_time_t profile_earliest(struct profile *p, const struct job *job,
@@ -161,14 +165,20 @@ sim_time_t profile_earliest(struct profile *p, const struct job *job,
 	if (du > p->capacity)
 		return SIM_TIME_MAX;
 	int64_t d = (int64_t)du;
-	for (size_t i = 0;; i++) {
-		if (i == p->n) {
+	size_t i = 0;
+	for (;;) {
+		if (i >= p->n) {
 			if (p->next == p->nsrc)
 				break;
 			fold(p, src_end(p, p->next)); /* one more step */
+			continue;
 		}
-		if (fits_from(p, i, end_of(p->t[i], duration), d))
+		/* A window that fails at step k fails for every start up to
+		 * k: resume after it. */
+		size_t k = first_short(p, i, end_of(p->t[i], duration), d);
+		if (k == p->n)
 			return p->t[i];
+		i = k + 1;
 	}
 	return SIM_TIME_MAX; /* only when reservations overfill forever */
 }
