@@ -33,7 +33,15 @@
  * of CPUs merge into one slot.  Release gives back exactly what the slots
  * say: the part of a slot whose nodes were taken whole (cpus == capacity)
  * is set back to idle with one range tag; any other part is added back
- * node by node.
+ * node by node.  All slots of a placement go back in one walk of the tree.
+ *
+ * Speed: this is the simulator's hot spot (every job start and end of a
+ * trace replay), so the layout is chosen for the cache.  The per-visit
+ * state of a tree node is 8 bytes (free CPUs and idle nodes, both 32-bit:
+ * cluster_spec_check caps a cluster at 2^32 - 1 CPUs), the tags are a
+ * separate byte array, and the static capacities, needed only to set a
+ * subtree idle or to add CPUs to a node, are a third array.  The
+ * allocation walk is a loop, not a recursion.
  *
  * A job of 0 CPUs needs nothing: it fits, gets an empty placement, and its
  * release does nothing.  GPUs are carried but nothing allocates them yet.
@@ -52,14 +60,23 @@ enum {
 	CL_TAG_IDLE, /* every node below is completely free */
 };
 
-/* One segment-tree node: what its subtree holds. */
-struct cl_tnode {
-	uint64_t free;  /* free CPUs in the subtree (valid unless an ancestor
-	                   holds a tag) */
-	uint64_t cap;   /* CPUs in the subtree (static) */
-	uint32_t idle;  /* completely free nodes in the subtree */
-	uint32_t nodes; /* real (non-padding) nodes in the subtree (static) */
-	uint8_t tag;    /* CL_TAG_*: pending assignment to the children */
+/*
+ * The changing half of a segment-tree node, read on every visit.  Kept to
+ * 8 bytes so that the whole tree of the largest trace clusters (262,144
+ * tree nodes for Curie) is 2 MiB rather than 8 MiB, and a node and its
+ * sibling share a cache line.  Both values are valid unless an ancestor
+ * holds a tag.
+ */
+struct cl_hot {
+	uint32_t free; /* free CPUs in the subtree */
+	uint32_t idle; /* completely free nodes in the subtree */
+};
+
+/* The static half, read only to set a subtree idle or to give CPUs back
+ * to a node. */
+struct cl_cold {
+	uint32_t cap;   /* CPUs in the subtree */
+	uint32_t nodes; /* real (non-padding) nodes in the subtree */
 };
 
 struct cluster {
@@ -70,8 +87,10 @@ struct cluster {
 	uint32_t *ggpus;        /* GPUs per node of each group */
 	size_t size;            /* leaves in the tree: power of two >= n */
 	unsigned depth;         /* log2(size) */
-	struct cl_tnode *t;     /* 2 * size tree nodes; t[1] is the root */
-	uint64_t total_cpus;    /* sum of all capacities */
+	struct cl_hot *t;       /* 2 * size tree nodes; t[1] is the root */
+	struct cl_cold *cold;   /* 2 * size: capacities of the tree nodes */
+	uint8_t *tag;           /* size: CL_TAG_* of the inner nodes */
+	uint64_t total_cpus;    /* sum of all capacities (< 2^32) */
 	bool exclusive;         /* jobs take whole nodes */
 };
 
@@ -113,10 +132,12 @@ int cluster_spec_check(const struct cluster_spec *s, const char *prefix,
 			return err_set(err, "%s$.cluster.nodes: too many nodes "
 				       "in total, got '%" PRIu64 "' (at most "
 				       "'2147483647')", p, nodes);
+		/* The placement tree counts CPUs in 32 bits. */
 		cpus += (uint64_t)g->count * g->cpus;
-		if (cpus > (uint64_t)INT64_MAX)
+		if (cpus > UINT32_MAX)
 			return err_set(err, "%s$.cluster.nodes: too many CPUs "
-				       "in total, got '%" PRIu64 "'", p, cpus);
+				       "in total, got '%" PRIu64 "' (at most "
+				       "'4294967295')", p, cpus);
 		if (s->exclusive && g->cpus != s->groups[0].cpus)
 			return err_set(err, "%s$.cluster.exclusive: exclusive "
 				       "nodes need equal cpus in every group "
@@ -142,7 +163,7 @@ int cluster_spec_from_header(struct cluster_spec *s, int64_t max_procs,
 		count = max_procs;
 		cpus = 1;
 	}
-	if (count >= ((int64_t)1 << 31) || cpus > (int64_t)UINT32_MAX)
+	if (count >= ((int64_t)1 << 31) || max_procs > (int64_t)UINT32_MAX)
 		return err_set(err, "trace header MaxProcs '%" PRId64 "' "
 			       "with MaxNodes '%" PRId64 "' is too large for "
 			       "a cluster: give $.cluster.nodes", max_procs,
@@ -171,39 +192,53 @@ static inline bool cl_leaf(const struct cluster *c, size_t v)
 	return v >= c->size;
 }
 
+/* Real nodes under a tree node whose leaves start at lo and span width:
+ * computed rather than loaded, so that the first-fit walk reads nothing
+ * but the hot half of the tree. */
+static inline uint32_t cl_span(const struct cluster *c, uint32_t lo,
+			       size_t width)
+{
+	if (lo >= c->n)
+		return 0;
+	return c->n - lo < width ? c->n - lo : (uint32_t)width;
+}
+
 /* Sets every node under v full or idle. */
 static inline void cl_apply(struct cluster *c, size_t v, uint8_t tag)
 {
-	struct cl_tnode *t = &c->t[v];
+	struct cl_hot *t = &c->t[v];
 
 	if (tag == CL_TAG_FULL) {
 		t->free = 0;
 		t->idle = 0;
 	} else {
-		t->free = t->cap;
-		t->idle = t->nodes;
+		t->free = c->cold[v].cap;
+		t->idle = c->cold[v].nodes;
 	}
 	if (!cl_leaf(c, v))
-		t->tag = tag;
+		c->tag[v] = tag;
 }
 
+/* Hands v's tag down to its children before an operation goes below v. */
 static inline void cl_push(struct cluster *c, size_t v)
 {
-	uint8_t tag = c->t[v].tag;
+	uint8_t tag = c->tag[v];
 
 	if (tag) {
 		cl_apply(c, 2 * v, tag);
 		cl_apply(c, 2 * v + 1, tag);
-		c->t[v].tag = CL_TAG_NONE;
+		c->tag[v] = CL_TAG_NONE;
 	}
 }
 
+/* Recomputes v from its children after an operation below v. */
 static inline void cl_pull(struct cluster *c, size_t v)
 {
-	struct cl_tnode *t = &c->t[v];
+	struct cl_hot *t = &c->t[v];
+	const struct cl_hot *l = &c->t[2 * v];
 
-	t->free = c->t[2 * v].free + c->t[2 * v + 1].free;
-	t->idle = c->t[2 * v].idle + c->t[2 * v + 1].idle;
+	t->free = l[0].free + l[1].free;
+	t->idle = l[0].idle + l[1].idle;
 }
 
 /* The group that node belongs to (binary search; groups are few). */
@@ -252,7 +287,7 @@ static void cl_emit(struct placement *out, uint32_t node, uint32_t count,
 static void cl_emit_whole(const struct cluster *c, uint32_t node,
 			  uint32_t count, struct placement *out)
 {
-	uint32_t g = cl_group_of(c, node);
+	uint32_t g = c->ngroups == 1 ? 0 : cl_group_of(c, node);
 
 	while (count) {
 		uint32_t part = c->gstart[g + 1] - node;
@@ -267,99 +302,120 @@ static void cl_emit_whole(const struct cluster *c, uint32_t node,
 }
 
 /*
- * Shared-mode first fit under v, whose leaves start at node lo and span
- * width.  Takes up to *need CPUs and lowers *need by what it took.
+ * First fit: takes need units (CPUs, or idle nodes when exclusive) from
+ * the lowest-numbered nodes; the caller has checked that they are there.
+ *
+ * A depth-first walk, left to right, without recursion: the tree is an
+ * array, so the parent of v is v / 2 and its right sibling v + 1.  At each
+ * tree node the walk either skips it (nothing free), takes it whole with
+ * one tag (completely idle and no more than still needed), takes part of a
+ * leaf, or goes down into it.  A node is pulled once, when the walk leaves
+ * its subtree for good; when need reaches 0, the rest of the path to the
+ * root is pulled.
  */
-static void cl_take_cpus(struct cluster *c, size_t v, uint32_t lo,
-			 size_t width, uint64_t *need, struct placement *out)
+static void cl_take(struct cluster *c, uint32_t need, struct placement *out)
 {
-	struct cl_tnode *t = &c->t[v];
+	bool excl = c->exclusive;
+	size_t v = 1, width = c->size;
+	uint32_t lo = 0;
 
-	if (t->free == 0)
-		return;
-	if (t->idle == t->nodes && t->free <= *need) {
-		*need -= t->free;
-		cl_emit_whole(c, lo, t->nodes, out);
-		cl_apply(c, v, CL_TAG_FULL);
-		return;
-	}
-	if (cl_leaf(c, v)) {
-		/* A partly used node, or the last one, partly taken. */
-		uint64_t take = t->free < *need ? t->free : *need;
+	for (;;) {
+		struct cl_hot *t = &c->t[v];
+		uint32_t avail = excl ? t->idle : t->free;
 
-		cl_emit(out, lo, 1, (uint32_t)take);
-		t->free -= take;
-		t->idle = 0;
-		*need -= take;
-		return;
+		if (avail == 0) {
+			/* Full (or padding): nothing here. */
+		} else if (avail <= need && t->idle == cl_span(c, lo, width)) {
+			need -= avail;
+			cl_emit_whole(c, lo, t->idle, out);
+			cl_apply(c, v, CL_TAG_FULL);
+		} else if (cl_leaf(c, v)) {
+			/* Shared only: a partly used node, or the last one,
+			 * partly taken.  (When exclusive, a leaf with an
+			 * idle node has avail == 1 <= need.) */
+			uint32_t take = avail < need ? avail : need;
+
+			SIM_ASSERT(!excl);
+			cl_emit(out, lo, 1, take);
+			t->free -= take;
+			t->idle = 0;
+			need -= take;
+		} else {
+			cl_push(c, v);
+			v = 2 * v;
+			width /= 2;
+			continue;
+		}
+		if (!need)
+			break;
+		/* Up past every subtree finished here, then right. */
+		while (v & 1) {
+			SIM_ASSERT(v > 1);
+			v >>= 1;
+			lo -= (uint32_t)width;
+			width *= 2;
+			cl_pull(c, v);
+		}
+		v++;
+		lo += (uint32_t)width;
 	}
-	cl_push(c, v);
-	cl_take_cpus(c, 2 * v, lo, width / 2, need, out);
-	if (*need)
-		cl_take_cpus(c, 2 * v + 1, lo + (uint32_t)(width / 2),
-			     width / 2, need, out);
-	cl_pull(c, v);
+	for (v >>= 1; v; v >>= 1)
+		cl_pull(c, v);
 }
 
-/* Exclusive-mode first fit: takes up to *need idle nodes under v. */
-static void cl_take_nodes(struct cluster *c, size_t v, uint32_t lo,
-			  size_t width, uint64_t *need, struct placement *out)
+/*
+ * Gives back the ns slots s[] under v, whose leaves start at lo and span
+ * width: sorted, non-overlapping, non-empty slots that all overlap v's
+ * range.  One walk for all slots of a placement shares the tree nodes
+ * above them (a placement's slots are near each other), and pulls each
+ * tree node once however many slots lie below it.
+ *
+ * A subtree that one slot covers, and whose nodes all gave that slot's
+ * cpus whole (its capacity is cpus times its nodes; a node cannot give
+ * more than it has, so no node can have more or less), was completely
+ * full and becomes completely idle with one tag.  Anything else goes down
+ * to the nodes, which get cpus added one by one.
+ */
+static void cl_give(struct cluster *c, size_t v, uint32_t lo, size_t width,
+		    const struct place_slot *s, uint32_t ns)
 {
-	struct cl_tnode *t = &c->t[v];
+	uint32_t mid, k;
 
-	if (t->idle == 0)
-		return;
-	if (t->idle == t->nodes && t->nodes <= *need) {
-		*need -= t->nodes;
-		cl_emit_whole(c, lo, t->nodes, out);
-		cl_apply(c, v, CL_TAG_FULL);
-		return;
+	if (ns == 1 && s->node <= lo &&
+	    (uint64_t)s->node + s->count >= (uint64_t)lo + width) {
+		const struct cl_cold *k0 = &c->cold[v];
+		struct cl_hot *t = &c->t[v];
+
+		if ((uint64_t)s->cpus * k0->nodes == k0->cap) {
+			/* Taken whole means nobody else can hold a CPU
+			 * here. */
+			SIM_ASSERT(t->free == 0);
+			cl_apply(c, v, CL_TAG_IDLE);
+			return;
+		}
+		if (cl_leaf(c, v)) {
+			SIM_ASSERT((uint64_t)t->free + s->cpus <= k0->cap);
+			t->free += s->cpus;
+			t->idle = t->free == k0->cap;
+			return;
+		}
 	}
-	/* A leaf with an idle node has idle == nodes == 1 <= *need. */
+	/* Slots do not overlap, so a leaf is covered by its one slot. */
 	SIM_ASSERT(!cl_leaf(c, v));
 	cl_push(c, v);
-	cl_take_nodes(c, 2 * v, lo, width / 2, need, out);
-	if (*need)
-		cl_take_nodes(c, 2 * v + 1, lo + (uint32_t)(width / 2),
-			      width / 2, need, out);
+	mid = lo + (uint32_t)(width / 2);
+	/* The left child gets the slots that start before mid, the right
+	 * one those that end after it: the last of the first kind may be
+	 * both. */
+	for (k = 0; k < ns && s[k].node < mid; k++)
+		;
+	if (k)
+		cl_give(c, 2 * v, lo, width / 2, s, k);
+	if (k && s[k - 1].node + s[k - 1].count > mid)
+		k--;
+	if (k < ns)
+		cl_give(c, 2 * v + 1, mid, width / 2, s + k, ns - k);
 	cl_pull(c, v);
-}
-
-/* Sets nodes [a, b] (all full, taken whole) back to idle. */
-static void cl_range_idle(struct cluster *c, size_t v, uint32_t lo,
-			  size_t width, uint32_t a, uint32_t b)
-{
-	uint64_t hi = (uint64_t)lo + width - 1;
-
-	if (b < lo || a > hi)
-		return;
-	if (a <= lo && hi <= b) {
-		/* Taken whole means nobody else can hold a CPU here. */
-		SIM_ASSERT(c->t[v].free == 0);
-		cl_apply(c, v, CL_TAG_IDLE);
-		return;
-	}
-	cl_push(c, v);
-	cl_range_idle(c, 2 * v, lo, width / 2, a, b);
-	cl_range_idle(c, 2 * v + 1, lo + (uint32_t)(width / 2), width / 2,
-		      a, b);
-	cl_pull(c, v);
-}
-
-/* Gives cpus back to one node. */
-static void cl_node_add(struct cluster *c, uint32_t node, uint32_t cpus)
-{
-	size_t leaf = c->size + node;
-	struct cl_tnode *t;
-
-	for (unsigned s = c->depth; s > 0; s--)
-		cl_push(c, leaf >> s);
-	t = &c->t[leaf];
-	SIM_ASSERT(t->free + cpus <= t->cap);
-	t->free += cpus;
-	t->idle = t->free == t->cap;
-	for (size_t v = leaf >> 1; v; v >>= 1)
-		cl_pull(c, v);
 }
 
 /* ---- the cluster ------------------------------------------------------ */
@@ -387,7 +443,7 @@ struct cluster *cluster_new(const struct cluster_spec *s)
 				 s->groups[g].cpus;
 		SIM_ASSERT(n < (UINT64_C(1) << 31));
 	}
-	SIM_ASSERT(n > 0);
+	SIM_ASSERT(n > 0 && c->total_cpus <= UINT32_MAX);
 	c->n = (uint32_t)n;
 	c->gstart[s->ngroups] = c->n;
 	c->exclusive = s->exclusive;
@@ -399,19 +455,21 @@ struct cluster *cluster_new(const struct cluster_spec *s)
 		c->depth++;
 	}
 	c->t = xcalloc(2 * c->size, sizeof(*c->t));
+	c->cold = xcalloc(2 * c->size, sizeof(*c->cold));
+	c->tag = xcalloc(c->size, sizeof(*c->tag));
 	for (uint32_t g = 0; g < c->ngroups; g++) {
 		for (uint32_t i = c->gstart[g]; i < c->gstart[g + 1]; i++) {
-			struct cl_tnode *t = &c->t[c->size + i];
-
-			t->cap = t->free = c->gcpus[g];
-			t->nodes = t->idle = 1;
+			c->cold[c->size + i].cap = c->gcpus[g];
+			c->cold[c->size + i].nodes = 1;
 		}
 	}
+	/* Sums fit: the total is below 2^32. */
 	for (size_t v = c->size - 1; v >= 1; v--) {
-		c->t[v].cap = c->t[2 * v].cap + c->t[2 * v + 1].cap;
-		c->t[v].nodes = c->t[2 * v].nodes + c->t[2 * v + 1].nodes;
-		cl_pull(c, v);
+		c->cold[v].cap = c->cold[2 * v].cap + c->cold[2 * v + 1].cap;
+		c->cold[v].nodes = c->cold[2 * v].nodes +
+				   c->cold[2 * v + 1].nodes;
 	}
+	cluster_reset(c);
 	return c;
 }
 
@@ -420,6 +478,8 @@ void cluster_free(struct cluster *c)
 	if (!c)
 		return;
 	free(c->t);
+	free(c->cold);
+	free(c->tag);
 	free(c->gstart);
 	free(c->gcpus);
 	free(c->ggpus);
@@ -454,7 +514,7 @@ uint32_t cluster_idle_nodes(const struct cluster *c)
 uint32_t cluster_node_cpus(const struct cluster *c, uint32_t node)
 {
 	SIM_ASSERT(node < c->n);
-	return (uint32_t)c->t[c->size + node].cap;
+	return c->cold[c->size + node].cap;
 }
 
 uint32_t cluster_node_free_cpus(const struct cluster *c, uint32_t node)
@@ -465,14 +525,14 @@ uint32_t cluster_node_free_cpus(const struct cluster *c, uint32_t node)
 	leaf = c->size + node;
 	/* The topmost tag on the path from the root is the newest. */
 	for (unsigned s = c->depth; s > 0; s--) {
-		uint8_t tag = c->t[leaf >> s].tag;
+		uint8_t tag = c->tag[leaf >> s];
 
 		if (tag == CL_TAG_FULL)
 			return 0;
 		if (tag == CL_TAG_IDLE)
-			return (uint32_t)c->t[leaf].cap;
+			return c->cold[leaf].cap;
 	}
-	return (uint32_t)c->t[leaf].free;
+	return c->t[leaf].free;
 }
 
 bool cluster_exclusive(const struct cluster *c)
@@ -518,44 +578,47 @@ int cluster_alloc(struct cluster *c, const struct job *j,
 	if (need > cluster_free_units(c))
 		return -SIM_ESTATE;
 	out->n = 0;
-	if (need == 0)
-		return 0;
-	if (c->exclusive)
-		cl_take_nodes(c, 1, 0, c->size, &need, out);
-	else
-		cl_take_cpus(c, 1, 0, c->size, &need, out);
-	SIM_ASSERT(need == 0);
+	/* Below the free units, so below 2^32. */
+	if (need)
+		cl_take(c, (uint32_t)need, out);
 	return 0;
+}
+
+/*
+ * Can the slots go back in one walk?  They can when they are what
+ * cluster_alloc makes: non-empty and in increasing node order without
+ * overlap.
+ */
+static bool cl_sorted(const struct cluster *c, const struct placement *p)
+{
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct place_slot *s = &p->slots[i];
+
+		if (!s->count || !s->cpus)
+			return false;
+		SIM_ASSERT(s->node < c->n && s->count <= c->n - s->node);
+		if (i && s->node < s[-1].node + s[-1].count)
+			return false;
+	}
+	return true;
 }
 
 void cluster_release(struct cluster *c, const struct placement *p)
 {
+	if (!p->n)
+		return;
+	if (cl_sorted(c, p)) {
+		cl_give(c, 1, 0, c->size, p->slots, p->n);
+		return;
+	}
+	/* Any other list of slots: one walk per slot. */
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct place_slot *s = &p->slots[i];
-		uint32_t node = s->node, count = s->count;
-		uint32_t g;
 
-		if (!count || !s->cpus)
+		if (!s->count || !s->cpus)
 			continue;
-		SIM_ASSERT(node < c->n && count <= c->n - node);
-		g = cl_group_of(c, node);
-		/* A slot may cross group boundaries: each part on its own. */
-		while (count) {
-			uint32_t part = c->gstart[g + 1] - node;
-
-			if (part > count)
-				part = count;
-			if (s->cpus == c->gcpus[g]) {
-				cl_range_idle(c, 1, 0, c->size, node,
-					      node + part - 1);
-			} else {
-				for (uint32_t k = 0; k < part; k++)
-					cl_node_add(c, node + k, s->cpus);
-			}
-			node += part;
-			count -= part;
-			g++;
-		}
+		SIM_ASSERT(s->node < c->n && s->count <= c->n - s->node);
+		cl_give(c, 1, 0, c->size, s, 1);
 	}
 }
 
@@ -570,7 +633,8 @@ static int cl_check_rec(const struct cluster *c, size_t v, uint8_t inherit,
 			uint64_t *free_out, uint32_t *idle_out,
 			struct sim_error *err)
 {
-	const struct cl_tnode *t = &c->t[v];
+	const struct cl_hot *t = &c->t[v];
+	const struct cl_cold *k0 = &c->cold[v];
 	uint64_t free_sum, cap;
 	uint32_t idle, nodes;
 
@@ -580,19 +644,18 @@ static int cl_check_rec(const struct cluster *c, size_t v, uint8_t inherit,
 
 		if (node < c->n)
 			want_cap = c->gcpus[cl_group_of(c, (uint32_t)node)];
-		if (t->tag != CL_TAG_NONE || t->cap != want_cap ||
-		    t->nodes != (node < c->n))
+		if (k0->cap != want_cap || k0->nodes != (node < c->n))
 			return err_setc(err, -SIM_ESTATE, "cluster: node '%zu' "
 					"has a broken tree leaf", node);
 		free_sum = inherit == CL_TAG_FULL ? 0 :
-			   inherit == CL_TAG_IDLE ? t->cap : t->free;
+			   inherit == CL_TAG_IDLE ? k0->cap : t->free;
 		/* Free counts are unsigned: "below zero" shows up here as a
 		 * huge value. */
-		if (free_sum > t->cap)
+		if (free_sum > k0->cap)
 			return err_setc(err, -SIM_ESTATE, "cluster: node '%zu' "
 					"has '%" PRIu64 "' free cpus of '%"
-					PRIu64 "'", node, free_sum, t->cap);
-		idle = node < c->n && free_sum == t->cap;
+					PRIu32 "'", node, free_sum, k0->cap);
+		idle = node < c->n && free_sum == k0->cap;
 		if (!inherit && t->idle != idle)
 			return err_setc(err, -SIM_ESTATE, "cluster: node '%zu' "
 					"idle flag is '%" PRIu32 "', want '%"
@@ -600,25 +663,30 @@ static int cl_check_rec(const struct cluster *c, size_t v, uint8_t inherit,
 	} else {
 		uint64_t f[2];
 		uint32_t id[2];
-		uint8_t below = inherit ? inherit : t->tag;
+		uint8_t tag = c->tag[v];
+		uint8_t below = inherit ? inherit : tag;
 		int rc;
 
+		if (tag > CL_TAG_IDLE)
+			return err_setc(err, -SIM_ESTATE, "cluster: tree node "
+					"'%zu' has a bad tag '%u'", v,
+					(unsigned)tag);
 		for (int k = 0; k < 2; k++) {
 			rc = cl_check_rec(c, 2 * v + k, below, &f[k], &id[k],
 					  err);
 			if (rc)
 				return rc;
 		}
-		cap = c->t[2 * v].cap + c->t[2 * v + 1].cap;
-		nodes = c->t[2 * v].nodes + c->t[2 * v + 1].nodes;
-		if (t->cap != cap || t->nodes != nodes)
+		cap = (uint64_t)c->cold[2 * v].cap + c->cold[2 * v + 1].cap;
+		nodes = c->cold[2 * v].nodes + c->cold[2 * v + 1].nodes;
+		if (k0->cap != cap || k0->nodes != nodes)
 			return err_setc(err, -SIM_ESTATE, "cluster: tree node "
 					"'%zu' has wrong capacity", v);
 		free_sum = f[0] + f[1];
 		idle = id[0] + id[1];
 		if (!inherit && (t->free != free_sum || t->idle != idle))
 			return err_setc(err, -SIM_ESTATE, "cluster: tree node "
-					"'%zu' says '%" PRIu64 "' free cpus and "
+					"'%zu' says '%" PRIu32 "' free cpus and "
 					"'%" PRIu32 "' idle nodes, nodes say '%"
 					PRIu64 "' and '%" PRIu32 "'", v,
 					t->free, t->idle, free_sum, idle);
@@ -636,9 +704,9 @@ int cluster_check(const struct cluster *c, struct sim_error *err)
 
 	if (rc)
 		return rc;
-	if (c->t[1].cap != c->total_cpus || c->t[1].nodes != c->n)
+	if (c->cold[1].cap != c->total_cpus || c->cold[1].nodes != c->n)
 		return err_setc(err, -SIM_ESTATE, "cluster: root capacity "
-				"'%" PRIu64 "' differs from total cpus '%"
-				PRIu64 "'", c->t[1].cap, c->total_cpus);
+				"'%" PRIu32 "' differs from total cpus '%"
+				PRIu64 "'", c->cold[1].cap, c->total_cpus);
 	return 0;
 }

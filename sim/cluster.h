@@ -28,8 +28,9 @@ struct cluster_spec {
 };
 
 void cluster_spec_release(struct cluster_spec *s);
-/* Checks counts and sizes; "$.cluster..." messages.  prefix is put before
- * the JSON path (normally "FILE: "). */
+/* Checks counts and sizes (at most 2^31 - 1 nodes and 2^32 - 1 CPUs in
+ * all, the sizes the placement index counts in); "$.cluster..." messages.
+ * prefix is put before the JSON path (normally "FILE: "). */
 int cluster_spec_check(const struct cluster_spec *s, const char *prefix,
 		       struct sim_error *err);
 /*

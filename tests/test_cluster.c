@@ -343,6 +343,50 @@ Test(cluster_alloc, exclusive)
 	cluster_free(c);
 }
 
+/*
+ * Release of hand-made placements: in any order, with empty slots, and
+ * with slots that cross a group boundary and give back part of a node.
+ * Groups: nodes 0-1 of 4 CPUs, nodes 2-4 of 2 (14 CPUs).
+ *   alloc 14 -> {0,2,4} {2,3,2}                           free 0 0 0 0 0
+ *   release {3,2,1} {1,2,2} {0,0,4} {0,1,4} (out of order, one empty):
+ *     node3 +1, node4 +1, node1 +2, node2 +2, node0 +4     free 4 2 2 1 1
+ *   release {1,1,2} {3,2,1} (in order)                     free 4 4 2 2 2
+ *   alloc 14 again -> the same two slots                   free 0 0 0 0 0
+ *   release {0,1,4} {1,2,2} {3,2,1} (in order)             free 4 2 2 1 1
+ *   release {1,1,2} {3,2,1}                                free 4 4 2 2 2
+ */
+Test(cluster_alloc, release_hand_made)
+{
+	static const uint32_t g[][2] = { { 2, 4 }, { 3, 2 } };
+	static struct place_slot p1[] = {
+		{ 3, 2, 1, 0 }, { 1, 2, 2, 0 }, { 0, 0, 4, 0 }, { 0, 1, 4, 0 },
+	};
+	static struct place_slot p2[] = { { 1, 1, 2, 0 }, { 3, 2, 1, 0 } };
+	static struct place_slot p3[] = {
+		{ 0, 1, 4, 0 }, { 1, 2, 2, 0 }, { 3, 2, 1, 0 },
+	};
+	struct placement r1 = { p1, 4, 4 }, r2 = { p2, 2, 2 };
+	struct placement r3 = { p3, 3, 3 }, a = { 0 };
+	struct cluster *c = ct_new(false, 2, g);
+	struct job j = ct_job(14);
+
+	for (int round = 0; round < 2; round++) {
+		cr_assert_eq(cluster_alloc(c, &j, &a), 0);
+		ct_expect_slots(&a, 2, (const uint32_t[][3]){ { 0, 2, 4 },
+							      { 2, 3, 2 } });
+		ct_expect_free(c, 5, (const uint32_t[]){ 0, 0, 0, 0, 0 });
+		cluster_release(c, round ? &r3 : &r1);
+		ct_expect_free(c, 5, (const uint32_t[]){ 4, 2, 2, 1, 1 });
+		cr_expect_eq(cluster_free_cpus(c), 10);
+		cr_expect_eq(cluster_idle_nodes(c), 2); /* nodes 0 and 2 */
+		cluster_release(c, &r2);
+		ct_expect_free(c, 5, (const uint32_t[]){ 4, 4, 2, 2, 2 });
+		cr_expect_eq(cluster_idle_nodes(c), 5);
+	}
+	placement_release(&a);
+	cluster_free(c);
+}
+
 Test(cluster_alloc, fits_and_zero_job)
 {
 	static const uint32_t g[][2] = { { 3, 2 } };
@@ -410,6 +454,17 @@ Test(cluster_spec, check_messages)
 						  { 1u << 30, 1 } },
 			   "e.json: $.cluster.nodes: too many nodes in total, "
 			   "got '2147483648' (at most '2147483647')");
+	/* CPUs: 2^32 - 1 + 1 = 4294967296, one too many. */
+	ct_expect_spec_err(false, 2,
+			   (const uint32_t[][2]){ { 1, UINT32_MAX },
+						  { 1, 1 } },
+			   "e.json: $.cluster.nodes: too many CPUs in total, "
+			   "got '4294967296' (at most '4294967295')");
+	/* 2 x (2^32 - 1) = 8589934590: the sum is checked after each
+	 * group. */
+	ct_expect_spec_err(false, 1, (const uint32_t[][2]){ { 2, UINT32_MAX } },
+			   "e.json: $.cluster.nodes: too many CPUs in total, "
+			   "got '8589934590' (at most '4294967295')");
 
 	/* Mixed sizes are fine when shared; exclusive with equal sizes too. */
 	ct_spec(&s, false, 2, (const uint32_t[][2]){ { 2, 4 }, { 2, 8 } });
@@ -423,9 +478,9 @@ Test(cluster_spec, check_messages)
 }
 
 /*
- * The largest valid cluster: 2^31 - 1 nodes.  (With 32-bit CPUs per node
- * its total, < 2^31 * 2^32, always fits in 63 bits: the CPU-total check is
- * defensive and cannot be reached through this struct.)
+ * The largest valid clusters: 2^31 - 1 nodes (of one CPU: 2^31 - 1 CPUs),
+ * and 2^32 - 1 CPUs in all (the placement tree counts in 32 bits):
+ * 2^31 nodes of 2 CPUs would be 2^32, so 2^31 - 1 of 2 plus one of 1.
  */
 Test(cluster_spec, largest_valid)
 {
@@ -433,7 +488,14 @@ Test(cluster_spec, largest_valid)
 	struct sim_error err = {{0}};
 
 	ct_spec(&s, false, 2, (const uint32_t[][2]){
-		{ 1u << 30, UINT32_MAX }, { (1u << 30) - 1, UINT32_MAX } });
+		{ 1u << 30, 1 }, { (1u << 30) - 1, 1 } });
+	cr_expect_eq(cluster_spec_check(&s, NULL, &err), 0, "%s", err.msg);
+	cluster_spec_release(&s);
+	ct_spec(&s, false, 1, (const uint32_t[][2]){ { 1, UINT32_MAX } });
+	cr_expect_eq(cluster_spec_check(&s, NULL, &err), 0, "%s", err.msg);
+	cluster_spec_release(&s);
+	ct_spec(&s, false, 2, (const uint32_t[][2]){
+		{ (1u << 31) - 2, 2 }, { 1, 1 } });
 	cr_expect_eq(cluster_spec_check(&s, NULL, &err), 0, "%s", err.msg);
 	cluster_spec_release(&s);
 }
@@ -481,6 +543,15 @@ Test(cluster_spec, from_header)
 	cr_expect_eq(cluster_spec_from_header(&s, INT64_MAX, -1, &err),
 		     -SIM_EINPUT);
 	cluster_spec_release(&s);
+	/* 2^32 CPUs on 2 nodes: few nodes, but too many CPUs in all. */
+	cr_expect_eq(cluster_spec_from_header(&s, INT64_C(1) << 32, 2, &err),
+		     -SIM_EINPUT);
+	cr_expect_str_eq(err.msg, "trace header MaxProcs '4294967296' with "
+			 "MaxNodes '2' is too large for a cluster: give "
+			 "$.cluster.nodes");
+	cluster_spec_release(&s);
+	/* 2^32 - 1 on 3 nodes is the most: 3 x 1431655765. */
+	ct_expect_header(UINT32_MAX, 3, 3, 1431655765u);
 }
 
 /* ---- randomised comparison with a naive model ------------------------- */
