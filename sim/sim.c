@@ -44,8 +44,11 @@ struct sim {
 	uint64_t queued_cpus;         /* CPUs the pending jobs ask for */
 
 	/* Running jobs, sorted by (start + estimate, idx); the key is kept
-	 * beside the index so searches stay in one array. */
+	 * beside the index so searches stay in one array.  running points
+	 * into runbuf with room on both sides: an insertion or removal moves
+	 * whichever side of it is shorter. */
 	struct run_entry *running;
+	struct run_entry *runbuf;
 	size_t nrun, runcap;
 	struct placement *plc;        /* per job; storage kept while running */
 	uint64_t busy_cpus;           /* allocated CPUs (whole nodes when
@@ -140,7 +143,7 @@ void sim_free(struct sim *s)
 	free(s->plc);
 	free(s->jobs);
 	free(s->queue);
-	free(s->running);
+	free(s->runbuf);
 	free(s->samples);
 	profile_free(s->profile);
 	cluster_free(s->cluster);
@@ -234,12 +237,38 @@ static size_t running_lower_bound(const struct sim *s, const struct job *j)
 	return lo;
 }
 
+/* Makes room for one more entry on side `front` (true) or at the back,
+ * recentring or growing the buffer when that side is full. */
+static void running_room(struct sim *s, bool front)
+{
+	size_t head = (size_t)(s->running - s->runbuf);
+	if (front ? head > 0 : head + s->nrun < s->runcap)
+		return;
+	size_t cap = s->runcap;
+	if (2 * (s->nrun + 1) > cap)
+		cap = cap ? 2 * cap : 64;
+	struct run_entry *buf = xmalloc(cap * sizeof(*buf));
+	size_t nhead = (cap - s->nrun) / 2;
+	if (s->nrun)
+		memcpy(buf + nhead, s->running, s->nrun * sizeof(*buf));
+	free(s->runbuf);
+	s->runbuf = buf;
+	s->runcap = cap;
+	s->running = buf + nhead;
+}
+
 static void running_insert(struct sim *s, const struct job *j)
 {
-	xgrow(&s->running, &s->runcap, s->nrun + 1, sizeof(*s->running));
 	size_t i = running_lower_bound(s, j);
-	memmove(s->running + i + 1, s->running + i,
-		(s->nrun - i) * sizeof(*s->running));
+	bool front = i < s->nrun / 2;
+	running_room(s, front);
+	if (front) {
+		s->running--;
+		memmove(s->running, s->running + 1, i * sizeof(*s->running));
+	} else {
+		memmove(s->running + i + 1, s->running + i,
+			(s->nrun - i) * sizeof(*s->running));
+	}
 	s->running[i] = (struct run_entry){ planned_end(j), j->idx };
 	s->nrun++;
 }
@@ -248,8 +277,13 @@ static void running_remove(struct sim *s, const struct job *j)
 {
 	size_t i = running_lower_bound(s, j);
 	SIM_ASSERT(i < s->nrun && s->running[i].idx == j->idx);
-	memmove(s->running + i, s->running + i + 1,
-		(s->nrun - i - 1) * sizeof(*s->running));
+	if (i < s->nrun / 2) {
+		memmove(s->running + 1, s->running, i * sizeof(*s->running));
+		s->running++;
+	} else {
+		memmove(s->running + i, s->running + i + 1,
+			(s->nrun - i - 1) * sizeof(*s->running));
+	}
 	s->nrun--;
 }
 
