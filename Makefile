@@ -41,7 +41,8 @@ POL_SRC  := $(sort $(wildcard policies/*.c))
 POLICIES := $(basename $(notdir $(POL_SRC)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(POL_SRC:%.c=$(BUILD)/%.o) \
             $(BUILD)/gen/policy_registry.o
-TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/testlib.c
+TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/testlib.c \
+            $(sort $(wildcard tests/fuzz/*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 BIN      := $(BUILD)/clustersim
@@ -97,6 +98,54 @@ $(PLUGIN): tests/plugin/example_plugin.c include/clustersim/*.h
 bench: deps
 	$(MAKE) $(BIN)
 	bench/bench.sh $(BIN)
+
+# Fuzzing (tests/fuzz/README.md).  `make fuzz` builds build/fuzz/fuzz_<name>
+# with clang's libFuzzer (+ ASan, UBSan) from each tests/fuzz/fuzz_<name>.c
+# and runs each for FUZZ_SECONDS on a copy of tests/fuzz/corpus/<name>/ (so
+# the committed corpus never grows by itself).  A crash, leak or broken
+# invariant stops it and leaves the input in build/fuzz/<name>-crash-*.
+#   longer:        make fuzz FUZZ_SECONDS=3600
+#   one harness:   make fuzz FUZZ_NAMES=csv
+#   more options:  make fuzz FUZZ_ARGS='-jobs=4 -workers=4'
+#   replay a file: build/fuzz/fuzz_csv build/fuzz/csv-crash-...
+# To keep a finding: fix the bug, copy the input into tests/fuzz/corpus/<name>/
+# under a name that says what it is; `make test` replays it from then on.
+# To fold new coverage into the corpus, minimised:
+#   build/fuzz/fuzz_csv -merge=1 tests/fuzz/corpus/csv build/fuzz/corpus/csv
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_NAMES   ?= swf csv exp
+FUZZ_ARGS    ?=
+FUZZ_DIR     := build/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -std=c11 -O1 -g $(WARN) $(FUZZ_SAN) $(PKG_CFLAGS)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+.SECONDARY: $(FUZZ_DIR)/obj/tests/fuzz/fuzzlib.o
+
+.PHONY: fuzz
+fuzz: $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+	@for n in $(FUZZ_NAMES); do \
+	  rm -rf $(FUZZ_DIR)/corpus/$$n && mkdir -p $(FUZZ_DIR)/corpus && \
+	  cp -r tests/fuzz/corpus/$$n $(FUZZ_DIR)/corpus/$$n || exit 1; \
+	  dict=; [ -f tests/fuzz/$$n.dict ] && dict=-dict=tests/fuzz/$$n.dict; \
+	  echo "fuzz_$$n: $(FUZZ_SECONDS) s"; \
+	  $(FUZZ_DIR)/fuzz_$$n $$dict -max_total_time=$(FUZZ_SECONDS) \
+	    -timeout=10 -artifact_prefix=$(FUZZ_DIR)/$$n- $(FUZZ_ARGS) \
+	    $(FUZZ_DIR)/corpus/$$n || exit 1; \
+	done
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP \
+	  -c $< -o $@
+$(FUZZ_DIR)/libsim.a: $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/obj/tests/fuzz/fuzzlib.o \
+		    $(FUZZ_DIR)/libsim.a
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+	  -DFUZZ_TARGET_$(shell echo $* | tr a-z A-Z) -o $@ $^ $(LDLIBS)
 
 clean:
 	rm -rf build

@@ -1,92 +1,37 @@
 /*
- * libFuzzer harness for the SWF reader: whatever the bytes, trace_load_swf
- * must return 0 or a negative code with a message - never crash, leak or
- * abort.  The reader takes a path, so each input is written to a temporary
- * file and read twice, strict and lenient.
+ * libFuzzer harness for the SWF reader (trace_load_swf): whatever the
+ * bytes, the reader must return 0 with a workload that keeps every promise
+ * of workload.h, or a negative code with a "FILE:LINE: message" - never
+ * crash, leak, hit undefined behaviour or abort.  The reader takes a path,
+ * so the input is written to a temporary file under /tmp and read under
+ * several option sets (fuzzlib.c has the checks).
  *
- * Not built by default.  With clang:
- *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *     -Iinclude -Isim tests/fuzz/fuzz_swf.c sim/trace_swf.c sim/trace_csv.c \
- *     sim/workload.c sim/util.c -lcsv -lz -lm -o fuzz_swf
- *   ./fuzz_swf tests/data/swf-bad traces
- * Built with -DFUZZ_MAIN (any compiler, no libFuzzer) it replays the files
- * named on the command line instead.
+ * fuzz_swf_one() is linked into the Criterion binary, which replays
+ * tests/fuzz/corpus/swf/ (tests/test_fuzz_corpus.c); the libFuzzer entry
+ * point is compiled only with -DFUZZ_TARGET_SWF, as `make fuzz` does.
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "util.h"
-#include "workload.h"
+#include "fuzz.h"
+#include "fuzzlib.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_swf_one(const uint8_t *data, size_t size)
 {
-	char path[] = "/tmp/clustersim-fuzz-swf-XXXXXX";
-	struct trace_opts o;
-	struct workload w;
-	struct sim_error err;
-	int fd = mkstemp(path);
+	char path[FUZZ_PATH_MAX];
 
-	if (fd < 0)
+	if (fuzz_write_tmp(data, size, path) != 0)
 		return 0;
-	if (write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		unlink(path);
-		return 0;
-	}
-	close(fd);
-	trace_opts_default(&o);
-	for (int lenient = 0; lenient < 2; lenient++) {
-		o.lenient = lenient;
-		int rc = trace_load_swf(path, &o, &w, &err);
-		if (rc == 0) {
-			/* The promises of a loaded workload. */
-			for (size_t i = 0; i < w.n; i++) {
-				SIM_ASSERT(w.jobs[i].idx == i);
-				SIM_ASSERT(w.jobs[i].run > 0);
-				SIM_ASSERT(w.jobs[i].cpus > 0);
-				SIM_ASSERT(w.jobs[i].submit >= 0);
-				SIM_ASSERT(w.jobs[i].estimate >= w.jobs[i].run ||
-					   !(w.jobs[i].flags &
-					     JOB_HAS_ESTIMATE) ||
-					   o.overrun == OVERRUN_ALLOW);
-				SIM_ASSERT(i == 0 || w.jobs[i - 1].submit <=
-							     w.jobs[i].submit);
-			}
-			workload_release(&w);
-		} else {
-			SIM_ASSERT(rc < 0 && err.msg[0] != '\0');
-			SIM_ASSERT(w.n == 0 && w.jobs == NULL);
-		}
-	}
+	fuzz_trace_reader(trace_load_swf, path);
 	unlink(path);
 	return 0;
 }
 
-#ifdef FUZZ_MAIN
-int main(int argc, char **argv)
+#ifdef FUZZ_TARGET_SWF
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		if (!f) {
-			perror(argv[i]);
-			return 1;
-		}
-		size_t cap = 1 << 16, n = 0, got;
-		uint8_t *buf = xmalloc(cap);
-		while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-			n += got;
-			if (n == cap)
-				buf = xrealloc(buf, cap *= 2);
-		}
-		fclose(f);
-		LLVMFuzzerTestOneInput(buf, n);
-		free(buf);
-	}
-	return 0;
+	return fuzz_swf_one(data, size);
 }
 #endif
