@@ -223,9 +223,7 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 	sim_time_t t = 0;
 	int rc = 0, i;
 
-	memset(w, 0, sizeof(*w));
-	w->max_procs = -1;
-	w->max_nodes = -1;
+	workload_init(w);
 	if (!o) {
 		trace_opts_default(&def);
 		o = &def;

@@ -263,35 +263,6 @@ static void csv_record_cb(int c, void *data)
 	r->text_len = 0;
 }
 
-/* Opens path for gzread; a directory or missing file is "cannot open". */
-static gzFile csv_open(const char *path, struct sim_error *err, int *rc)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	gzFile gz;
-
-	if (fd < 0) {
-		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
-			       strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
-			       strerror(EISDIR));
-		return NULL;
-	}
-	gz = gzdopen(fd, "rb");
-	if (!gz) {
-		close(fd);
-		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
-			       strerror(ENOMEM));
-		return NULL;
-	}
-	gzbuffer(gz, 1u << 17);
-	return gz;
-}
-
 /* Feeds n bytes (at most one line) to libcsv.  A quoting error fails the
  * read, or under lenient drops the record and restarts the parser. */
 static int csv_feed(struct csv_reader *r, struct csv_parser *p,
@@ -379,14 +350,12 @@ int trace_load_csv(const char *path, const struct trace_opts *o,
 	gzFile gz;
 	int rc = 0;
 
-	memset(w, 0, sizeof(*w));
-	w->max_procs = -1;
-	w->max_nodes = -1;
+	workload_init(w);
 	if (!o) {
 		trace_opts_default(&def);
 		o = &def;
 	}
-	gz = csv_open(path, err, &rc);
+	gz = trace_gzopen(path, 1u << 17, err, &rc);
 	if (!gz)
 		return rc;
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {

@@ -422,35 +422,6 @@ static int swf_line(struct swf_reader *r, const char *p, const char *e)
 	return rc;
 }
 
-/* Opens path for gzread; a directory or missing file is "cannot open". */
-static gzFile swf_open(const char *path, struct sim_error *err, int *rc)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	gzFile gz;
-
-	if (fd < 0) {
-		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
-			       strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
-			       strerror(EISDIR));
-		return NULL;
-	}
-	gz = gzdopen(fd, "rb");
-	if (!gz) {
-		close(fd);
-		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
-			       strerror(ENOMEM));
-		return NULL;
-	}
-	gzbuffer(gz, 1u << 18);
-	return gz;
-}
-
 /*
  * Decompression runs in a helper thread, one block ahead of the parser,
  * so that inflating and parsing overlap (they cost about the same).  The
@@ -636,14 +607,12 @@ int trace_load_swf(const char *path, const struct trace_opts *o,
 	gzFile gz;
 	int rc = 0;
 
-	memset(w, 0, sizeof(*w));
-	w->max_procs = -1;
-	w->max_nodes = -1;
+	workload_init(w);
 	if (!o) {
 		trace_opts_default(&def);
 		o = &def;
 	}
-	gz = swf_open(path, err, &rc);
+	gz = trace_gzopen(path, 1u << 18, err, &rc);
 	if (!gz)
 		return rc;
 

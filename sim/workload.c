@@ -11,13 +11,53 @@
  */
 #include "workload.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
+
+gzFile trace_gzopen(const char *path, unsigned bufsize,
+		    struct sim_error *err, int *rc)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	gzFile gz;
+
+	if (fd < 0) {
+		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
+			       strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
+			       strerror(EISDIR));
+		return NULL;
+	}
+	gz = gzdopen(fd, "rb");
+	if (!gz) {
+		close(fd);
+		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
+			       strerror(ENOMEM));
+		return NULL;
+	}
+	gzbuffer(gz, bufsize);
+	return gz;
+}
+
+void workload_init(struct workload *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->max_procs = -1;
+	w->max_nodes = -1;
+}
 
 void trace_opts_default(struct trace_opts *o)
 {

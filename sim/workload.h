@@ -7,6 +7,8 @@
 #ifndef CLUSTERSIM_WORKLOAD_H
 #define CLUSTERSIM_WORKLOAD_H
 
+#include <zlib.h>
+
 #include "clustersim/clustersim.h"
 
 enum trace_format { TRACE_SWF = 0, TRACE_CSV };
@@ -87,6 +89,14 @@ int trace_load_csv(const char *path, const struct trace_opts *o,
 int workload_finish(struct workload *w, const struct trace_opts *o,
 		    const char *path, struct sim_error *err);
 void workload_release(struct workload *w);
+/* An empty workload: no jobs, no header values (-1). */
+void workload_init(struct workload *w);
+
+/* Opens a plain or gzip trace for gzread with a read buffer of bufsize
+ * bytes.  A missing file or a folder is "PATH: cannot open: ..." and
+ * -SIM_EIO in *rc. */
+gzFile trace_gzopen(const char *path, unsigned bufsize,
+		    struct sim_error *err, int *rc);
 /* One line per non-zero counter, "  name: N", into buf (NUL-terminated). */
 void trace_report_format(const struct trace_report *r, char *buf, size_t n);
 
