@@ -49,6 +49,7 @@ BIN      := $(BUILD)/clustersim
 LIB      := $(BUILD)/libclustersim.a
 TESTBIN  := $(BUILD)/tests/run_tests
 PLUGIN   := $(BUILD)/plugin/example_plugin.so
+BADPLUGIN := $(BUILD)/plugin/bad_abi_plugin.so
 
 .PHONY: all deps run test check-tests bench clean plugin-example
 all: $(BIN)
@@ -86,11 +87,11 @@ run: deps
 	$(BIN) run experiments/default.json
 
 test: deps
-	$(MAKE) $(BIN) $(TESTBIN) $(PLUGIN)
+	$(MAKE) $(BIN) $(TESTBIN) $(PLUGIN) $(BADPLUGIN)
 	CLUSTERSIM_BIN=$(BIN) CLUSTERSIM_PLUGIN_SO=$(PLUGIN) $(TESTBIN)
 
-# A policy built out of tree, as a user would: used by the plug-in tests.
-$(PLUGIN): tests/plugin/example_plugin.c include/clustersim/*.h
+# Plug-ins built out of tree, as a user would: used by the plug-in tests.
+$(BUILD)/plugin/%.so: tests/plugin/%.c include/clustersim/*.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -Wall -Wextra $(if $(WERROR),-Werror) -Iinclude -fPIC -shared \
 	  -DCLUSTERSIM_PLUGIN -o $@ $<

@@ -253,4 +253,27 @@ Test(cli, bad_plugins_are_refused_with_a_reason)
 		     "./not.so: cannot load plug-in");
 	expect_error("run a.json --plugin ./absent.so", 2,
 		     "./absent.so: cannot load plug-in");
+	/* A real shared object that is not a policy. */
+	char *args = xasprintf("run a.json --plugin %s",
+			       "/lib/x86_64-linux-gnu/libz.so.1");
+	if (access("/lib/x86_64-linux-gnu/libz.so.1", R_OK) == 0)
+		expect_error(args, 2, "not a clustersim policy: no "
+			     "'clustersim_policy' symbol");
+	free(args);
+	/* A policy built for another ABI version: refused before any of
+	 * its code runs (its schedule() traps). */
+	char *bad = xstrdup(plugin);
+	char *slash = strrchr(bad, '/');
+	cr_assert(slash);
+	char *path = xasprintf("%.*s/bad_abi_plugin.so", (int)(slash - bad),
+			       bad);
+	args = xasprintf("run a.json --plugin '%s'", path);
+	expect_error(args, 2, "built for policy ABI version 2, this "
+		     "clustersim has version 1");
+	free(args);
+	args = xasprintf("policies --plugin '%s'", path);
+	expect_error(args, 2, "bad_abi_plugin.so: built for policy ABI");
+	free(args);
+	free(path);
+	free(bad);
 }
