@@ -537,6 +537,26 @@ int out_write_manifest(const char *outdir, const struct experiment *e,
 		cJSON_AddStringToObject(o, "policy", runs[k].policy);
 		json_add_u64(o, "seed", runs[k].seed);
 		cJSON_AddStringToObject(o, "dir", dir);
+		cJSON *params = cJSON_AddObjectToObject(o, "params");
+		for (size_t i = 0; i < runs[k].nparams; i++) {
+			const struct pval *v = &runs[k].params[i];
+			char buf[32];
+			switch (v->type) {
+			case PARAM_INT:
+				snprintf(buf, sizeof(buf), "%" PRId64, v->i);
+				cJSON_AddRawToObject(params, v->name, buf);
+				break;
+			case PARAM_DOUBLE:
+				cJSON_AddNumberToObject(params, v->name, v->d);
+				break;
+			case PARAM_BOOL:
+				cJSON_AddBoolToObject(params, v->name, v->b);
+				break;
+			case PARAM_STRING:
+				cJSON_AddStringToObject(params, v->name, v->s);
+				break;
+			}
+		}
 		cJSON_AddItemToArray(arr, o);
 	}
 

@@ -9,6 +9,7 @@
 #define CLUSTERSIM_OUT_H
 
 #include "exp.h"
+#include "sim.h"
 #include "stats.h"
 
 /* One finished run. */
@@ -23,6 +24,9 @@ struct run_result {
 	size_t nsamples;
 	struct run_counters counters;
 	struct metrics metrics;
+	const struct pval *params; /* every parameter of the policy, with
+	                              defaults filled in (for the manifest) */
+	size_t nparams;
 };
 
 /* "<label>-s<seed>" into buf (n bytes). */
@@ -34,7 +38,8 @@ int out_write_run(const char *outdir, const struct run_result *r,
 int out_write_summary(const char *outdir, const struct run_result *runs,
 		      size_t nruns, struct sim_error *err);
 /* Writes OUT/manifest.json: tool version, input file hashes (SHA-256),
- * seeds, runs and the fully resolved configuration.  No wall-clock time,
+ * seeds, runs (with every policy parameter, defaults included) and the
+ * fully resolved configuration.  No wall-clock time,
  * so equal inputs give equal bytes. */
 int out_write_manifest(const char *outdir, const struct experiment *e,
 		       const struct run_result *runs, size_t nruns,

@@ -254,6 +254,8 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 			.samples = samples,
 			.nsamples = ns,
 			.counters = *sim_counters(s),
+			.params = en->params,
+			.nparams = en->nparams,
 		};
 		stats_compute(jobs, nj, sim_capacity_cpus(s), e->bsld_tau,
 			      &res->counters, &res->metrics);

@@ -199,6 +199,12 @@ Test(cli, reruns_are_byte_identical)
 	cr_assert_eq(cli(&err, "run a.json -o r2 --quiet --no-plots"), 0, "%s",
 		     err);
 	free(err);
+	/* The manifest records every policy parameter, defaults included. */
+	char *manifest = slurp("r1/manifest.json");
+	cr_assert(manifest);
+	cr_expect(strstr(manifest, "\"backfill_order\":\t\"queue\""), "%s",
+		  manifest);
+	free(manifest);
 	const char *files[] = {
 		"manifest.json", "summary.csv", "fcfs-s1/jobs.csv",
 		"fcfs-s1/timeline.csv", "fcfs-s1/summary.json",
