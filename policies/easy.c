@@ -56,12 +56,16 @@ struct easy {
 	 * been found unable to start.  Until a job ends (the only event that
 	 * frees resources), that stays true: the head, its shadow time and
 	 * the extra resources are unchanged and, as time goes on, "ends by
-	 * the shadow time" only gets harder.  So the next pass need only
-	 * look at jobs submitted since.
+	 * the shadow time" only gets harder.  After a job ends it still
+	 * holds while fewer units are free than the smallest of those jobs
+	 * asks for, since none of them fits now.  Either way the next pass
+	 * need only look at jobs submitted since.
 	 */
 	bool clean;              /* no job ended since the last pass */
 	int64_t head_id;         /* the head at the last pass */
 	size_t scanned;          /* queue length after the last pass */
+	uint64_t min_wait;       /* smallest demand of the jobs the last pass
+	                            left waiting behind the head (0: unknown) */
 	struct shadow sh;        /* the head's reservation then */
 };
 
@@ -104,18 +108,20 @@ static int by_estimate(const void *pa, const void *pb)
  * Starts j now if that cannot delay the head: it fits now, and it ends by
  * the shadow time or uses only extra units (which it then consumes).
  */
-static bool try_backfill(struct sim *sim, struct shadow *sh,
+static bool try_backfill(struct sim *sim, struct easy *e,
 			 const struct job *j)
 {
 	sim_time_t now = sim_now(sim);
-	bool ends_first = j->estimate <= sh->t - now;
+	bool ends_first = j->estimate <= e->sh.t - now;
 	uint64_t d = sim_demand(sim, j);
-	if (!sim_job_fits(sim, j) || (!ends_first && d > sh->extra))
+	if (d > sim_free_units(sim) || (!ends_first && d > e->sh.extra) ||
+	    sim_job_start(sim, j) != 0) {
+		if (d < e->min_wait)
+			e->min_wait = d;
 		return false;
-	if (sim_job_start(sim, j) != 0)
-		return false;
+	}
 	if (!ends_first)
-		sh->extra -= d;
+		e->sh.extra -= d;
 	return true;
 }
 
@@ -133,10 +139,15 @@ static void easy_schedule(struct sim *sim, void *state)
 		return;
 	}
 	const struct job *head = sim_queue_at(sim, 0);
+	bool same_head = started == 0 && head->id == e->head_id &&
+			 e->scanned <= sim_queue_len(sim);
 	size_t from = 1;
-	if (e->clean && started == 0 && head->id == e->head_id) {
-		from = e->scanned;
-	} else {
+	if (same_head &&
+	    (e->clean || sim_free_units(sim) < e->min_wait))
+		from = e->scanned; /* the jobs left waiting still cannot start */
+	else
+		e->min_wait = UINT64_MAX;
+	if (!e->clean || !same_head) {
 		struct profile *p = sim_profile(sim);
 		e->sh.t = profile_earliest(p, head, head->estimate);
 		e->sh.extra = profile_free_at(p, e->sh.t) - sim_demand(sim, head);
@@ -144,11 +155,13 @@ static void easy_schedule(struct sim *sim, void *state)
 
 	if (!e->sjf) {
 		for (size_t i = from; i < sim_queue_len(sim);) {
-			if (sim_free_units(sim) == 0)
+			if (sim_free_units(sim) == 0) {
+				e->min_wait = 0; /* the rest were not looked at */
 				break;
+			}
 			/* A started job leaves the queue: i then names the
 			 * next one. */
-			if (!try_backfill(sim, &e->sh, sim_queue_at(sim, i)))
+			if (!try_backfill(sim, e, sim_queue_at(sim, i)))
 				i++;
 		}
 	} else if (sim_queue_len(sim) > from) {
@@ -160,14 +173,20 @@ static void easy_schedule(struct sim *sim, void *state)
 			if (!e->cand) {
 				e->cap = 0;
 				e->clean = false;
+				e->scanned = SIZE_MAX; /* forget the pass */
 				return;
 			}
 		}
 		for (size_t i = 0; i < n; i++)
 			e->cand[i] = sim_queue_at(sim, from + i);
 		qsort(e->cand, n, sizeof(*e->cand), by_estimate);
-		for (size_t i = 0; i < n && sim_free_units(sim) > 0; i++)
-			try_backfill(sim, &e->sh, e->cand[i]);
+		for (size_t i = 0; i < n; i++) {
+			if (sim_free_units(sim) == 0) {
+				e->min_wait = 0;
+				break;
+			}
+			try_backfill(sim, e, e->cand[i]);
+		}
 	}
 	e->clean = true;
 	e->head_id = head->id;

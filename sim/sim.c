@@ -205,10 +205,12 @@ static size_t queue_find(const struct sim *s, const struct job *j)
 static void queue_remove(struct sim *s, const struct job *j)
 {
 	size_t i = queue_find(s, j);
-	if (i == 0) {
+	uint32_t *q = s->queue + s->qhead;
+	/* Close the gap from the shorter side. */
+	if (i < s->qlen / 2) {
+		memmove(q + 1, q, i * sizeof(*q));
 		s->qhead++;
 	} else {
-		uint32_t *q = s->queue + s->qhead;
 		memmove(q + i, q + i + 1, (s->qlen - i - 1) * sizeof(*q));
 	}
 	s->qlen--;
