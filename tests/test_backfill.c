@@ -6,7 +6,10 @@
  */
 #include <criterion/criterion.h>
 
+#include "registry.h"
 #include "testlib.h"
+
+extern const struct policy_ops clustersim_policy_easy;
 
 struct expect {
 	const char *policy;
@@ -167,4 +170,46 @@ Test(backfill, sjf_runs_the_shortest_estimate_first)
 		{ "fcfs", { 0, 10, 110 } },
 	};
 	check_case(t, 3, 10, e, 2);
+}
+
+/*
+ * EASY's backfill order.  A (0 s, 8 CPUs, 100 s) and E (0 s, 2 CPUs, 5 s)
+ * fill the 10 CPUs; B (1 s, 10 CPUs, 50 s) is the head with shadow time
+ * 100 and no extra CPUs; C (2 s, 2 CPUs, 90 s) and D (3 s, 2 CPUs, 30 s)
+ * wait.  At 5 E ends and 2 CPUs are free: both C and D would end before
+ * 100, but only one fits.
+ * backfill_order "queue": C (ahead in the queue) starts at 5; D, which
+ *   would end at 95 + 30 > 100 once C is done, waits for B: 150.
+ * backfill_order "sjf": D (shorter estimate) starts at 5 and ends at 35;
+ *   C would then end at 125 > 100: it waits for B: 150.
+ */
+Test(backfill, easy_backfill_order_queue_or_shortest_first)
+{
+	struct tjob t[] = {
+		{ 1, 0, 100, 100, 8 }, { 5, 0, 5, 5, 2 }, { 2, 1, 50, 50, 10 },
+		{ 3, 2, 90, 90, 2 }, { 4, 3, 30, 30, 2 },
+	};
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 5);
+	tl_cluster(&c, 1, 10);
+	const char *order[] = { "queue", "sjf" };
+	double want_c[] = { 5, 150 }, want_d[] = { 150, 5 };
+	for (int k = 0; k < 2; k++) {
+		struct param_value pv = {
+			.key = (char *)"backfill_order",
+			.json_path = (char *)"$.policies[0].params.backfill_order",
+			.type = PV_STRING, .str = (char *)order[k],
+		};
+		struct sim *s = tl_run_with(&clustersim_policy_easy, &pv, 1,
+					    &w, &c);
+		cr_expect_eq(tl_start(s, 2), 100.0);
+		cr_expect_eq(tl_start(s, 3), want_c[k], "%s: C at %g", order[k],
+			     tl_start(s, 3));
+		cr_expect_eq(tl_start(s, 4), want_d[k], "%s: D at %g", order[k],
+			     tl_start(s, 4));
+		sim_free(s);
+	}
+	workload_release(&w);
+	cluster_spec_release(&c);
 }

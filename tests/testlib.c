@@ -87,14 +87,15 @@ void tl_cluster(struct cluster_spec *c, uint32_t nodes, uint32_t cpus)
 }
 
 static struct sim *run_ops(const struct policy_ops *ops,
+			   const struct param_value *given, size_t ngiven,
 			   const struct workload *w,
 			   const struct cluster_spec *c, bool check)
 {
 	struct pval *params;
 	size_t np;
 	struct sim_error err;
-	cr_assert_eq(policy_params_resolve(ops, NULL, 0, "", &params, &np,
-					   &err), 0);
+	cr_assert_eq(policy_params_resolve(ops, given, ngiven, "", &params,
+					   &np, &err), 0, "%s", err.msg);
 	struct sim_config cfg = {
 		.workload = w, .cluster = c, .policy = ops,
 		.params = params, .nparams = np, .seed = 1, .check = check,
@@ -109,7 +110,14 @@ static struct sim *run_ops(const struct policy_ops *ops,
 struct sim *tl_run_ops(const struct policy_ops *ops, const struct workload *w,
 		       const struct cluster_spec *c)
 {
-	return run_ops(ops, w, c, true);
+	return run_ops(ops, NULL, 0, w, c, true);
+}
+
+struct sim *tl_run_with(const struct policy_ops *ops,
+			const struct param_value *given, size_t ngiven,
+			const struct workload *w, const struct cluster_spec *c)
+{
+	return run_ops(ops, given, ngiven, w, c, true);
 }
 
 static const struct policy_ops *find(const char *policy)
@@ -124,13 +132,13 @@ static const struct policy_ops *find(const char *policy)
 struct sim *tl_run(const char *policy, const struct workload *w,
 		   const struct cluster_spec *c)
 {
-	return run_ops(find(policy), w, c, true);
+	return run_ops(find(policy), NULL, 0, w, c, true);
 }
 
 struct sim *tl_run_unchecked(const char *policy, const struct workload *w,
 			     const struct cluster_spec *c)
 {
-	return run_ops(find(policy), w, c, false);
+	return run_ops(find(policy), NULL, 0, w, c, false);
 }
 
 double tl_start(const struct sim *s, int64_t id)

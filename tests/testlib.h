@@ -5,6 +5,7 @@
 #ifndef CLUSTERSIM_TESTLIB_H
 #define CLUSTERSIM_TESTLIB_H
 
+#include "exp.h"
 #include "sim.h"
 
 /* A job as a test writes it: times in seconds. */
@@ -34,6 +35,11 @@ struct sim *tl_run(const char *policy, const struct workload *w,
 /* The same without the invariant checker, for large traces. */
 struct sim *tl_run_unchecked(const char *policy, const struct workload *w,
 			     const struct cluster_spec *c);
+
+/* The same with parameters as an experiment file gives them. */
+struct sim *tl_run_with(const struct policy_ops *ops,
+			const struct param_value *given, size_t ngiven,
+			const struct workload *w, const struct cluster_spec *c);
 
 /* Start time in seconds of the job with this id (-1 if it never ran). */
 double tl_start(const struct sim *s, int64_t id);
