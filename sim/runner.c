@@ -207,6 +207,28 @@ static void progress(void *ctx, size_t ended, size_t total)
 		fputs("\n", stderr);
 }
 
+/* Jobs that can never fit are rejected, counted and said: never dropped
+ * silently. */
+static void warn_rejected(const struct runner *r, const char *label,
+			  const struct job *jobs, size_t n, uint64_t capacity)
+{
+	uint64_t count = 0;
+	const struct job *largest = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].state != JOB_REJECTED)
+			continue;
+		count++;
+		if (!largest || jobs[i].cpus > largest->cpus)
+			largest = &jobs[i];
+	}
+	fprintf(r->o->msg,
+		"clustersim: warning: %s: %" PRIu64 " jobs can never fit on "
+		"the cluster and were rejected (the largest, job %lld, asks "
+		"%" PRIu32 " CPUs of %" PRIu64 "%s)\n",
+		label, count, (long long)largest->id, largest->cpus, capacity,
+		r->cluster.exclusive ? ", in whole nodes" : "");
+}
+
 /* One policy x seed: simulate, compute metrics, write the run folder. */
 static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		   struct run_result *res, struct sim_error *err)
@@ -259,6 +281,8 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		};
 		stats_compute(jobs, nj, sim_capacity_cpus(s), e->bsld_tau,
 			      &res->counters, &res->metrics);
+		if (res->counters.rejected)
+			warn_rejected(r, label, jobs, nj, sim_capacity_cpus(s));
 		rc = out_write_run(r->outdir, res, e->bsld_tau, err);
 		res->jobs = NULL;
 		res->samples = NULL;

@@ -283,3 +283,24 @@ Test(cli, bad_plugins_are_refused_with_a_reason)
 	free(path);
 	free(bad);
 }
+
+Test(cli, jobs_that_never_fit_are_rejected_with_a_warning)
+{
+	/* A 2-CPU job on a 1-CPU cluster: rejected, counted, said, and
+	 * written with no start; the run itself succeeds. */
+	put("t.swf", "; MaxProcs: 1\n"
+		     "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
+		     "2 1 -1 10 2 -1 -1 2 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
+	experiment("a.json", "\"fcfs\"", "");
+	expect_error("run a.json --no-plots", 0,
+		     "fcfs: 1 jobs can never fit on the cluster and were "
+		     "rejected (the largest, job 2, asks 2 CPUs of 1)");
+	char *jobs = slurp("out/fcfs-s1/jobs.csv");
+	cr_assert(jobs);
+	cr_expect(strstr(jobs, "\n2,1,,,,,,,,2,10,1,1,rejected\n"), "%s", jobs);
+	free(jobs);
+	char *sum = slurp("out/summary.csv");
+	cr_assert(sum);
+	cr_expect(strstr(sum, "fcfs,fcfs,t.swf,1,2,1,0,1,"), "%s", sum);
+	free(sum);
+}
