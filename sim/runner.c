@@ -165,6 +165,14 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 			fprintf(r->o->msg, "stats: load jobs=%zu load_s=%.3f\n",
 				r->w.n, now_s() - t0);
 		report_workload(r, e->workload.trace, &r->w);
+		if (r->w.n == 0) {
+			rc = err_set(err, "%s: no job left to run: of %"
+				     PRIu64 " job lines, the dropping rules, "
+				     "the window and the limit removed all",
+				     e->workload.trace,
+				     r->w.report.jobs_read);
+			goto out;
+		}
 	}
 	if (e->cluster_from_trace) {
 		if (!r->have_w) {
@@ -242,6 +250,12 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 				  &gen, err);
 		if (rc)
 			return rc;
+		if (gen.n == 0) {
+			workload_release(&gen);
+			return err_set(err, "%s: $.workload: no generated job "
+				       "left after the window and limit",
+				       e->path);
+		}
 		w = &gen;
 	}
 	const char *label = en->spec->label;

@@ -304,3 +304,12 @@ Test(cli, jobs_that_never_fit_are_rejected_with_a_warning)
 	cr_expect(strstr(sum, "fcfs,fcfs,t.swf,1,2,1,0,1,"), "%s", sum);
 	free(sum);
 }
+
+Test(cli, a_workload_left_empty_is_an_error)
+{
+	put("t.swf", trace3);
+	experiment("a.json", "\"fcfs\"", ", \"window\": { \"start\": 100 }");
+	expect_error("run a.json", 2, "t.swf: no job left to run: of 3 job "
+		     "lines, the dropping rules, the window and the limit "
+		     "removed all");
+}
