@@ -19,7 +19,6 @@
  */
 #include "sim.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,8 +65,8 @@ struct sim {
 	bool started;                 /* the first event was applied */
 	struct run_counters counters;
 	uint64_t capacity_cpus;
-	bool in_schedule;             /* schedule() is running */
-	bool in_notify;               /* a notification is running */
+	bool in_schedule;             /* schedule() is running: the only
+	                                 time a policy may start jobs */
 };
 
 /* ---- Ordering ------------------------------------------------------- */
@@ -310,9 +309,7 @@ static void end_job(struct sim *s, struct job *j)
 	placement_release(&s->plc[j->idx]);
 	s->ended++;
 	if (s->ops->job_finished) {
-		s->in_notify = true;
 		s->ops->job_finished(s, s->pstate, j);
-		s->in_notify = false;
 	}
 }
 
@@ -330,9 +327,7 @@ static void submit_job(struct sim *s, struct job *j)
 	j->state = JOB_PENDING;
 	queue_insert(s, j);
 	if (s->ops->job_submitted) {
-		s->in_notify = true;
 		s->ops->job_submitted(s, s->pstate, j);
-		s->in_notify = false;
 	}
 }
 

@@ -227,6 +227,11 @@ Test(sim_rules, refused_calls_are_counted)
 
 static void idle_schedule(struct sim *sim, void *state) {}
 
+static void fcfs_like_schedule(struct sim *sim, void *state)
+{
+	sim_start_head(sim);
+}
+
 static const struct policy_ops idle_ops = {
 	.abi = CLUSTERSIM_ABI_VERSION, .name = "idle",
 	.schedule = idle_schedule,
@@ -309,4 +314,33 @@ Test(sim_rules, two_simulations_in_one_process_do_not_interact)
 	workload_release(&b.w);
 	cluster_spec_release(&a.c);
 	cluster_spec_release(&b.c);
+}
+
+/* Notifications come after the fact: starting a job from one is refused
+ * (and counted); schedule() is the one decision point. */
+static void eager_submitted(struct sim *sim, void *state, const struct job *j)
+{
+	cr_assert_lt(sim_job_start(sim, j), 0);
+}
+
+static const struct policy_ops eager_ops = {
+	.abi = CLUSTERSIM_ABI_VERSION, .name = "eager",
+	.job_submitted = eager_submitted,
+	.schedule = fcfs_like_schedule,
+};
+
+Test(sim_rules, notifications_may_not_start_jobs)
+{
+	struct tjob t[] = { { 1, 0, 10, 10, 1 }, { 2, 1, 5, 5, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 1);
+	struct sim *s = tl_run_ops(&eager_ops, &w, &c);
+	cr_assert_eq(sim_counters(s)->bad_calls, 2);
+	cr_assert_eq(tl_start(s, 1), 0.0); /* started by schedule() */
+	cr_assert_eq(tl_start(s, 2), 10.0);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
 }
