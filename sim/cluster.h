@@ -2,11 +2,12 @@
  * The cluster: node groups, per-node free resources, and placement.
  *
  * Nodes are numbered densely, group after group.  Free CPUs are indexed by
- * a segment tree over the nodes (sum of free CPUs, count of idle nodes, and
- * range "take all" / "give back all" tags), so that a first-fit allocation
- * of k CPUs costs O((extents + partially used nodes) * log n) rather than
- * O(k): a 80,000-processor job on a cluster of one-CPU nodes is a handful
- * of extents, not 80,000 node updates.
+ * blocks of 64 nodes with "has free CPUs" and "idle" bit masks, and a
+ * 64-ary summary bitmap of the blocks with something free, so that a
+ * first-fit allocation of k CPUs costs a few word operations per extent,
+ * partly used node and block touched rather than O(k): a 80,000-processor
+ * job on a cluster of one-CPU nodes is a handful of extents and one mask
+ * write per 64 nodes, not 80,000 node updates.
  */
 #ifndef CLUSTERSIM_CLUSTER_H
 #define CLUSTERSIM_CLUSTER_H
@@ -99,8 +100,8 @@ int cluster_alloc(struct cluster *c, const struct job *j,
 /* Gives a placement's resources back. */
 void cluster_release(struct cluster *c, const struct placement *p);
 
-/* Invariant check: tree sums agree with the nodes, nothing over- or
- * under-committed.  0 or -SIM_ESTATE with a message. */
+/* Invariant check: masks, totals and the summary agree with the nodes,
+ * nothing over- or under-committed.  0 or -SIM_ESTATE with a message. */
 int cluster_check(const struct cluster *c, struct sim_error *err);
 
 #endif

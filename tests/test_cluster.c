@@ -1,8 +1,11 @@
 /*
  * Tests of the cluster model (sim/cluster.c): first-fit placements worked
  * out by hand, extent merging, groups of different node sizes, exclusive
- * mode, the spec checks and trace-header sizing, and a randomised run
- * against a naive per-node-array model of the same first fit.
+ * mode, the edges of the 64-node blocks of the placement index (block and
+ * group boundaries, a short last block, a three-level summary), the spec
+ * checks and trace-header sizing, and a randomised run against a naive
+ * per-node-array model of the same first fit, releasing placements whole
+ * or in pieces.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -148,9 +151,9 @@ Test(cluster_alloc, hand_worked_4x4)
 
 /*
  * 8 nodes x 2 CPUs.  alloc 1 -> {0,1,1}; alloc 11: node0 gives its last 1,
- * nodes 1..5 give 2 each (10) -> {0,1,1} {1,5,2}: the five whole nodes
- * come from different subtrees ([1], [2,3], [4,5]) yet merge into one
- * extent.  Free: 0 0 0 0 0 0 2 2.
+ * nodes 1..5 give 2 each (10) -> {0,1,1} {1,5,2}: the partial take of
+ * node 0 and the run of five whole nodes are separate steps, yet the
+ * whole nodes merge into one extent.  Free: 0 0 0 0 0 0 2 2.
  */
 Test(cluster_alloc, merges_extents)
 {
@@ -177,8 +180,8 @@ Test(cluster_alloc, merges_extents)
 
 /*
  * Groups 2 x 4 CPUs then 3 x 2 CPUs: nodes 0,1 have 4, nodes 2,3,4 have 2
- * (14 CPUs).  alloc 12: the left half of the tree (nodes 0..3, 12 CPUs, all
- * idle) is taken whole, and that take spans the group boundary: {0,2,4}
+ * (14 CPUs), one block of mixed node sizes.  alloc 12: nodes 0..3 (12
+ * CPUs, all idle) are taken whole across the group boundary: {0,2,4}
  * {2,2,2}.  Free: 0 0 0 0 2.  alloc 3 does not fit (2 free).
  */
 Test(cluster_alloc, heterogeneous_groups)
@@ -414,6 +417,194 @@ Test(cluster_alloc, fits_and_zero_job)
 	cluster_free(NULL);
 }
 
+/*
+ * Block boundaries (the index keeps nodes in blocks of 64): 130 one-CPU
+ * nodes are blocks [0,63] [64,127] [128,129].
+ *   alloc 63 -> {0,63,1}
+ *   alloc 3  -> {63,3,1}: node 63 ends block 0, 64 and 65 start block 1,
+ *               one extent
+ *   alloc 64 -> {66,64,1}: the 62 rest of block 1 and the short last
+ *               block                                       free 0
+ *   release the 3 -> nodes 63..65 free; alloc 2 -> {63,2,1}; 1 free (65)
+ *   alloc 2 does not fit; release all -> 130 idle.
+ */
+Test(cluster_alloc, block_boundaries)
+{
+	static const uint32_t g[][2] = { { 130, 1 } };
+	struct cluster *c = ct_new(false, 1, g);
+	struct placement a = { 0 }, b = { 0 }, d = { 0 }, e = { 0 };
+	struct job j = ct_job(63);
+
+	cr_assert_eq(cluster_alloc(c, &j, &a), 0);
+	ct_expect_slots(&a, 1, (const uint32_t[][3]){ { 0, 63, 1 } });
+	j = ct_job(3);
+	cr_assert_eq(cluster_alloc(c, &j, &b), 0);
+	ct_expect_slots(&b, 1, (const uint32_t[][3]){ { 63, 3, 1 } });
+	j = ct_job(64);
+	cr_assert_eq(cluster_alloc(c, &j, &d), 0);
+	ct_expect_slots(&d, 1, (const uint32_t[][3]){ { 66, 64, 1 } });
+	cr_expect_eq(cluster_free_cpus(c), 0);
+	cr_expect_eq(cluster_idle_nodes(c), 0);
+	ct_check(c);
+	cluster_release(c, &b);
+	cr_expect_eq(cluster_node_free_cpus(c, 62), 0);
+	cr_expect_eq(cluster_node_free_cpus(c, 63), 1);
+	cr_expect_eq(cluster_node_free_cpus(c, 65), 1);
+	cr_expect_eq(cluster_node_free_cpus(c, 66), 0);
+	j = ct_job(2);
+	cr_assert_eq(cluster_alloc(c, &j, &e), 0);
+	ct_expect_slots(&e, 1, (const uint32_t[][3]){ { 63, 2, 1 } });
+	cr_expect_eq(cluster_free_cpus(c), 1);
+	cr_expect_eq(cluster_node_free_cpus(c, 65), 1);
+	cr_expect_eq(cluster_alloc(c, &j, &b), -SIM_ESTATE);
+	ct_check(c);
+	cluster_release(c, &d);
+	cluster_release(c, &a);
+	cluster_release(c, &e);
+	cr_expect_eq(cluster_idle_nodes(c), 130);
+	cr_expect_eq(cluster_free_cpus(c), 130);
+	ct_check(c);
+	placement_release(&a);
+	placement_release(&b);
+	placement_release(&d);
+	placement_release(&e);
+	cluster_free(c);
+}
+
+/*
+ * A group boundary inside a block: 60 nodes of 2 CPUs then 10 of 4, so
+ * block 0 mixes sizes (nodes 0..59 of 2, 60..63 of 4) and block 1 (64..69)
+ * does not.  alloc 130: nodes 0..59 give 120, node 60 and 61 give 4 each
+ * (128), node 62 gives 2 -> {0,60,2} {60,2,4} {62,1,2}; node 62 keeps 2.
+ * Release {0,60,2}; alloc 3: node 0 gives 2, node 1 gives 1 -> {0,1,2}
+ * {1,1,1}.  alloc 35: node 1 its last 1, nodes 2..18 give 2 each (34)
+ * -> {1,1,1} {2,17,2}; node 19 is the first idle one left.
+ */
+Test(cluster_alloc, group_boundary_inside_block)
+{
+	static const uint32_t g[][2] = { { 60, 2 }, { 10, 4 } };
+	struct cluster *c = ct_new(false, 2, g);
+	struct placement a = { 0 }, b = { 0 }, d = { 0 };
+	static struct place_slot p0[] = { { 0, 60, 2, 0 } };
+	struct placement r0 = { p0, 1, 1 };
+	struct job j = ct_job(130);
+
+	cr_assert_eq(cluster_total_cpus(c), 160);
+	cr_assert_eq(cluster_alloc(c, &j, &a), 0);
+	ct_expect_slots(&a, 3, (const uint32_t[][3]){
+		{ 0, 60, 2 }, { 60, 2, 4 }, { 62, 1, 2 } });
+	cr_expect_eq(cluster_node_free_cpus(c, 62), 2);
+	cr_expect_eq(cluster_node_free_cpus(c, 63), 4);
+	cr_expect_eq(cluster_node_free_cpus(c, 64), 4);
+	cr_expect_eq(cluster_free_cpus(c), 30);
+	cr_expect_eq(cluster_idle_nodes(c), 7);
+	ct_check(c);
+	cluster_release(c, &r0);
+	cr_expect_eq(cluster_free_cpus(c), 150);
+	cr_expect_eq(cluster_idle_nodes(c), 67);
+	j = ct_job(3);
+	cr_assert_eq(cluster_alloc(c, &j, &b), 0);
+	ct_expect_slots(&b, 2, (const uint32_t[][3]){ { 0, 1, 2 },
+						      { 1, 1, 1 } });
+	j = ct_job(35);
+	cr_assert_eq(cluster_alloc(c, &j, &d), 0);
+	ct_expect_slots(&d, 2, (const uint32_t[][3]){ { 1, 1, 1 },
+						      { 2, 17, 2 } });
+	cr_expect_eq(cluster_node_free_cpus(c, 18), 0);
+	cr_expect_eq(cluster_node_free_cpus(c, 19), 2);
+	ct_check(c);
+	placement_release(&a);
+	placement_release(&b);
+	placement_release(&d);
+	cluster_free(c);
+}
+
+/*
+ * Exclusive over several blocks: 200 nodes of 2 CPUs.  A = 140 CPUs -> 70
+ * nodes {0,70,2}; B = 1 CPU -> {70,1,2}.  Release A: idle are 0..69 and
+ * 71..199 (199 nodes).  C = 258 CPUs -> 129 nodes: 0..69 (70) then 71..129
+ * (59) -> {0,70,2} {71,59,2}; 70 idle left (130..199).
+ */
+Test(cluster_alloc, exclusive_blocks)
+{
+	static const uint32_t g[][2] = { { 150, 2 }, { 50, 2 } };
+	struct cluster *c = ct_new(true, 2, g);
+	struct placement a = { 0 }, b = { 0 }, d = { 0 };
+	struct job j = ct_job(140);
+
+	cr_assert_eq(cluster_alloc(c, &j, &a), 0);
+	ct_expect_slots(&a, 1, (const uint32_t[][3]){ { 0, 70, 2 } });
+	j = ct_job(1);
+	cr_assert_eq(cluster_alloc(c, &j, &b), 0);
+	ct_expect_slots(&b, 1, (const uint32_t[][3]){ { 70, 1, 2 } });
+	cluster_release(c, &a);
+	cr_expect_eq(cluster_free_units(c), 199);
+	j = ct_job(258);
+	cr_assert_eq(cluster_alloc(c, &j, &d), 0);
+	ct_expect_slots(&d, 2, (const uint32_t[][3]){ { 0, 70, 2 },
+						      { 71, 59, 2 } });
+	cr_expect_eq(cluster_free_units(c), 70);
+	cr_expect_eq(cluster_node_free_cpus(c, 129), 0);
+	cr_expect_eq(cluster_node_free_cpus(c, 130), 2);
+	ct_check(c);
+	/* 141 CPUs are 71 nodes: one too many. */
+	j = ct_job(141);
+	cr_expect_eq(cluster_alloc(c, &j, &a), -SIM_ESTATE);
+	j = ct_job(140);
+	cr_assert_eq(cluster_alloc(c, &j, &a), 0);
+	ct_expect_slots(&a, 1, (const uint32_t[][3]){ { 130, 70, 2 } });
+	cr_expect_eq(cluster_free_units(c), 0);
+	ct_check(c);
+	placement_release(&a);
+	placement_release(&b);
+	placement_release(&d);
+	cluster_free(c);
+}
+
+/*
+ * Far-apart free nodes on a cluster large enough for a three-level
+ * summary: 300,000 one-CPU nodes are 4,688 blocks, 74 words of level 0, 2
+ * of level 1, 1 of level 2.  Fill it, give back nodes 5, 250001, 250002
+ * and 299999 (blocks 0, 3906 and 4687: level-0 words 0, 61 and 73, so the
+ * last one is found through the second level-1 word); alloc 4 finds them
+ * in order -> {5,1,1} {250001,2,1} {299999,1,1}, and go back.
+ */
+Test(cluster_alloc, sparse_large_cluster)
+{
+	static const uint32_t g[][2] = { { 300000, 1 } };
+	static struct place_slot back[] = {
+		{ 299999, 1, 1, 0 }, { 5, 1, 1, 0 }, { 250001, 2, 1, 0 },
+	};
+	struct placement r = { back, 3, 3 };
+	struct cluster *c = ct_new(false, 1, g);
+	struct placement a = { 0 }, b = { 0 };
+	struct job j = ct_job(300000);
+
+	cr_assert_eq(cluster_alloc(c, &j, &a), 0);
+	ct_expect_slots(&a, 1, (const uint32_t[][3]){ { 0, 300000, 1 } });
+	cluster_release(c, &r);
+	cr_expect_eq(cluster_free_cpus(c), 4);
+	ct_check(c);
+	j = ct_job(5);
+	cr_expect_eq(cluster_alloc(c, &j, &b), -SIM_ESTATE);
+	j = ct_job(4);
+	cr_assert_eq(cluster_alloc(c, &j, &b), 0);
+	ct_expect_slots(&b, 3, (const uint32_t[][3]){
+		{ 5, 1, 1 }, { 250001, 2, 1 }, { 299999, 1, 1 } });
+	cr_expect_eq(cluster_free_cpus(c), 0);
+	ct_check(c);
+	/* The four go back again; the rest of a stays taken. */
+	cluster_release(c, &b);
+	cr_expect_eq(cluster_free_cpus(c), 4);
+	cr_expect_eq(cluster_idle_nodes(c), 4);
+	cr_expect_eq(cluster_node_free_cpus(c, 250002), 1);
+	cr_expect_eq(cluster_node_free_cpus(c, 250003), 0);
+	ct_check(c);
+	placement_release(&a);
+	placement_release(&b);
+	cluster_free(c);
+}
+
 /* ---- specs ------------------------------------------------------------ */
 
 static void ct_expect_spec_err(bool exclusive, size_t n,
@@ -479,7 +670,7 @@ Test(cluster_spec, check_messages)
 
 /*
  * The largest valid clusters: 2^31 - 1 nodes (of one CPU: 2^31 - 1 CPUs),
- * and 2^32 - 1 CPUs in all (the placement tree counts in 32 bits):
+ * and 2^32 - 1 CPUs in all (the placement index counts in 32 bits):
  * 2^31 nodes of 2 CPUs would be 2^32, so 2^31 - 1 of 2 plus one of 1.
  */
 Test(cluster_spec, largest_valid)
@@ -638,6 +829,36 @@ static void ct_ref_release(struct ct_ref *r, const struct placement *p)
 			r->fr[p->slots[i].node + k] += p->slots[i].cpus;
 }
 
+/*
+ * Gives a placement back in pieces, as no allocation would cut it: each
+ * slot split at a random node and its CPUs split in two (pieces of 0 nodes
+ * or 0 CPUs included, which release skips), the pieces of a slot in a
+ * shuffled order and the slots last to first.  Every node gets back the
+ * same CPUs as from one release of p.
+ */
+static void ct_release_pieces(struct cluster *c, const struct placement *p,
+			      uint64_t *st)
+{
+	for (uint32_t i = p->n; i-- > 0;) {
+		const struct place_slot *s = &p->slots[i];
+		uint32_t at = ct_below(st, s->count + 1);
+		uint32_t part = ct_below(st, s->cpus + 1);
+		uint32_t first = ct_below(st, 4);
+		struct place_slot pc[4] = {
+			{ s->node, at, part, 0 },
+			{ s->node + at, s->count - at, part, 0 },
+			{ s->node, at, s->cpus - part, 0 },
+			{ s->node + at, s->count - at, s->cpus - part, 0 },
+		};
+		struct place_slot order[4];
+		struct placement q = { order, 4, 4 };
+
+		for (uint32_t k = 0; k < 4; k++)
+			order[k] = pc[(first + k * 3) % 4];
+		cluster_release(c, &q);
+	}
+}
+
 static void ct_compare(const struct cluster *c, const struct ct_ref *r)
 {
 	uint64_t fr = 0;
@@ -665,7 +886,12 @@ Test(cluster_random, against_naive_model)
 		uint32_t g[4][2];
 		size_t ng = 1 + ct_below(&st, 4);
 		bool excl = ct_below(&st, 4) == 0;
-		bool big = ct_below(&st, 5) == 0;
+		/* Nodes per group: mostly under a block of 64, some up to
+		 * several blocks, a few up to 188 blocks (a two-level
+		 * summary). */
+		uint32_t size_kind = ct_below(&st, 10);
+		uint32_t most = size_kind == 0 ? 3000 : size_kind < 3 ? 300 :
+				20;
 		struct cluster *c;
 		struct ct_ref r;
 		struct placement live[64], want = { 0 };
@@ -673,7 +899,7 @@ Test(cluster_random, against_naive_model)
 		uint64_t total = 0;
 
 		for (size_t i = 0; i < ng; i++) {
-			g[i][0] = 1 + ct_below(&st, big ? 300 : 20);
+			g[i][0] = 1 + ct_below(&st, most);
 			g[i][1] = 1 + ct_below(&st, ct_below(&st, 3) ? 8 : 2);
 			if (excl)
 				g[i][1] = g[0][1];
@@ -705,7 +931,10 @@ Test(cluster_random, against_naive_model)
 				uint32_t k = ct_below(&st, nlive);
 				struct placement tmp;
 
-				cluster_release(c, &live[k]);
+				if (ct_below(&st, 4))
+					cluster_release(c, &live[k]);
+				else
+					ct_release_pieces(c, &live[k], &st);
 				ct_ref_release(&r, &live[k]);
 				tmp = live[k];
 				live[k] = live[nlive - 1];
