@@ -109,17 +109,18 @@ static int by_estimate(const void *pa, const void *pb)
  * the shadow time or uses only extra units (which it then consumes).
  */
 static bool try_backfill(struct sim *sim, struct easy *e,
-			 const struct job *j)
+			 const struct job *j, sim_time_t horizon,
+			 uint64_t *avail)
 {
-	sim_time_t now = sim_now(sim);
-	bool ends_first = j->estimate <= e->sh.t - now;
+	bool ends_first = j->estimate <= horizon;
 	uint64_t d = sim_demand(sim, j);
-	if (d > sim_free_units(sim) || (!ends_first && d > e->sh.extra) ||
+	if (d > *avail || (!ends_first && d > e->sh.extra) ||
 	    sim_job_start(sim, j) != 0) {
 		if (d < e->min_wait)
 			e->min_wait = d;
 		return false;
 	}
+	*avail -= d;
 	if (!ends_first)
 		e->sh.extra -= d;
 	return true;
@@ -153,15 +154,20 @@ static void easy_schedule(struct sim *sim, void *state)
 		e->sh.extra = profile_free_at(p, e->sh.t) - sim_demand(sim, head);
 	}
 
+	/* A candidate ends by the shadow time if its estimate is within
+	 * horizon; avail counts the units left as candidates start. */
+	sim_time_t horizon = e->sh.t - sim_now(sim);
+	uint64_t avail = sim_free_units(sim);
 	if (!e->sjf) {
 		for (size_t i = from; i < sim_queue_len(sim);) {
-			if (sim_free_units(sim) == 0) {
+			if (avail == 0) {
 				e->min_wait = 0; /* the rest were not looked at */
 				break;
 			}
 			/* A started job leaves the queue: i then names the
 			 * next one. */
-			if (!try_backfill(sim, e, sim_queue_at(sim, i)))
+			if (!try_backfill(sim, e, sim_queue_at(sim, i), horizon,
+					  &avail))
 				i++;
 		}
 	} else if (sim_queue_len(sim) > from) {
@@ -181,11 +187,11 @@ static void easy_schedule(struct sim *sim, void *state)
 			e->cand[i] = sim_queue_at(sim, from + i);
 		qsort(e->cand, n, sizeof(*e->cand), by_estimate);
 		for (size_t i = 0; i < n; i++) {
-			if (sim_free_units(sim) == 0) {
+			if (avail == 0) {
 				e->min_wait = 0;
 				break;
 			}
-			try_backfill(sim, e, e->cand[i]);
+			try_backfill(sim, e, e->cand[i], horizon, &avail);
 		}
 	}
 	e->clean = true;
