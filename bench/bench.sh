@@ -49,8 +49,13 @@ bench() {
 	row "$name" "$jobs" "$(printf '%.3f' "$wall")" "$sim_s" "$awk_s" "$ratio" \
 		"$(printf '%.0f' "$(echo "$jobs / $sim_s" | bc -l)")" \
 		"$(printf '%.0f' "$(echo "$events / $sim_s" | bc -l)")" "$rss" \
-		"$(printf '%.0f' "$(echo "$rss * 1048576 / $jobs" | bc -l)")"
+		"$(printf '%.0f' "$(echo "($rss - $base_mb) * 1048576 / $jobs" | bc -l)")"
 }
+
+# The memory of the process itself (code, libraries, buffers): a run of
+# the 20-job sample trace.  B/job is what each job adds on top of it.
+"$bin" run "$here/baseline.json" -o "$out/baseline" --quiet --no-plots --stats 2>"$out/baseline.log"
+base_mb=$(sed -n 's/.*peak_rss_mb=\([0-9.]*\).*/\1/p' "$out/baseline.log")
 
 row "run" "jobs" "wall_s" "sim_s" "awk_s" "ratio" "jobs/s" "events/s" "peak_MB" "B/job"
 bench easy-kth "$here/kth-easy.json" "$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz"
@@ -59,4 +64,5 @@ bench fcfs-gen-1m "$here/gen-1m.json"
 echo
 echo "wall_s: the whole command (load, simulate, write results); sim_s: the"
 echo "event loop alone; ratio: wall_s / awk_s, the cost of zcat FILE | awk."
-echo "B/job: peak resident memory of the process divided by its jobs."
+echo "B/job: peak resident memory above the process's own ($base_mb MB, a"
+echo "20-job run), divided by the jobs."
