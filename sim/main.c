@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "out.h"
 #include "runner.h"
@@ -104,6 +105,14 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "plot")) {
 		if (!file)
 			return usage_error("plot needs a results folder", "");
+		char *summary = xasprintf("%s/summary.csv", file);
+		bool ok = access(summary, R_OK) == 0;
+		free(summary);
+		if (!ok) {
+			fprintf(stderr, "clustersim: %s: not a results folder "
+				"(no readable summary.csv)\n", file);
+			return 2;
+		}
 		int rc = plot_results(file, &err);
 		code = rc < 0 ? 1 : 0;
 		if (rc > 0) {

@@ -111,6 +111,7 @@ Test(cli, usage_errors_exit_2)
 	expect_error("run", 2, "needs an experiment file");
 	expect_error("run x.json --bogus", 2, "unknown option '--bogus'");
 	expect_error("run missing.json", 2, "missing.json: cannot open");
+	expect_error("plot nowhere", 2, "nowhere: not a results folder");
 }
 
 Test(cli, experiment_errors_name_the_json_path)
