@@ -60,7 +60,16 @@ struct job {
 	uint8_t state;       /* enum job_state */
 	sim_time_t start;    /* start time, SIM_TIME_NONE until it starts */
 	sim_time_t end;      /* end time, SIM_TIME_NONE until it ends */
+	/* GPU jobs (appended; 0 for HPC jobs). */
+	uint16_t job_class;  /* model / application: an index into the job
+	                        class table, JOB_CLASS_NONE when unknown */
+	uint16_t gpu_type;   /* required GPU type: its index + 1, 0 = any */
+	uint32_t gpu_milli;  /* a share of one GPU, in thousandths, for a job
+	                        with gpus == 0; 0 otherwise */
 };
+
+/* No job class: a CPU job, or a trace that names no model. */
+#define JOB_CLASS_NONE 0
 
 /* Errors: library code never prints; it fills one of these and returns a
  * negative code.  Messages follow "FILE:LINE: message" for traces and
