@@ -19,6 +19,7 @@
  */
 #include "sim.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,10 @@ struct sim {
 	struct run_entry *runbuf;
 	size_t nrun, runcap;
 	struct placement *plc;        /* per job; storage kept while running */
+	uint32_t *end_ev;             /* per job: its end event while running */
+	struct progress *prog;        /* per job, made on the first rate
+	                                 change; NULL while every job runs at
+	                                 reference speed */
 	uint64_t busy_cpus;           /* allocated CPUs (whole nodes when
 	                                 nodes are exclusive) */
 
@@ -67,6 +72,16 @@ struct sim {
 	uint64_t capacity_cpus;
 	bool in_schedule;             /* schedule() is running: the only
 	                                 time a policy may start jobs */
+};
+
+/*
+ * How far a running job has got, once its speed can differ from the
+ * reference: work is run time at reference speed, in microseconds.
+ */
+struct progress {
+	double done;      /* work done up to since (microseconds of work) */
+	sim_time_t since; /* when done was last brought up to date */
+	double rate;      /* work per microsecond now (1 = reference speed) */
 };
 
 /* ---- Ordering ------------------------------------------------------- */
@@ -124,6 +139,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 		j->start = j->end = SIM_TIME_NONE;
 	}
 	s->plc = xcalloc(s->njobs, sizeof(*s->plc));
+	s->end_ev = xmalloc((s->njobs ? s->njobs : 1) * sizeof(*s->end_ev));
 	s->cluster = cluster_new(cfg->cluster);
 	s->capacity_cpus = cluster_total_cpus(s->cluster);
 	s->profile = profile_new();
@@ -140,6 +156,8 @@ void sim_free(struct sim *s)
 	for (size_t i = 0; i < s->njobs; i++)
 		placement_release(&s->plc[i]);
 	free(s->plc);
+	free(s->end_ev);
+	free(s->prog);
 	free(s->jobs);
 	free(s->queue);
 	free(s->runbuf);
@@ -608,8 +626,48 @@ int sim_job_start(struct sim *s, const struct job *cj)
 	j->start = s->now;
 	running_insert(s, j);
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
-	evq_push(&s->q, s->now + j->run, EV_END, j->idx);
+	s->end_ev[j->idx] = evq_push(&s->q, s->now + j->run, EV_END, j->idx);
+	if (s->prog)
+		s->prog[j->idx] = (struct progress){ 0, s->now, 1.0 };
 	return 0;
+}
+
+int sim_set_job_rate(struct sim *s, const struct job *cj, double rate)
+{
+	if (!own_job(s, cj) || cj->state != JOB_RUNNING || !(rate > 0) ||
+	    !isfinite(rate))
+		return -SIM_ESTATE;
+	if (!s->prog) {
+		/* From now on, track progress: every running job has run at
+		 * reference speed since it started. */
+		s->prog = xmalloc(s->njobs * sizeof(*s->prog));
+		for (size_t i = 0; i < s->nrun; i++) {
+			const struct job *r = &s->jobs[s->running[i].idx];
+			s->prog[r->idx] = (struct progress){ 0, r->start, 1.0 };
+		}
+	}
+	struct progress *p = &s->prog[cj->idx];
+	p->done += (double)(s->now - p->since) * p->rate;
+	p->since = s->now;
+	p->rate = rate;
+	double left = (double)cj->run - p->done;
+	/* Whole microseconds, rounded up: a job never ends before its work
+	 * is done. */
+	sim_time_t dt = left > 0 ? (sim_time_t)ceil(left / rate) : 0;
+	evq_move(&s->q, s->end_ev[cj->idx], s->now + dt);
+	return 0;
+}
+
+double sim_job_work_done(const struct sim *s, const struct job *j)
+{
+	if (j->state != JOB_RUNNING)
+		return j->state == JOB_FINISHED || j->state == JOB_KILLED
+			       ? (double)j->run
+			       : 0;
+	if (!s->prog)
+		return (double)(s->now - j->start);
+	const struct progress *p = &s->prog[j->idx];
+	return p->done + (double)(s->now - p->since) * p->rate;
 }
 
 size_t sim_start_head(struct sim *s)

@@ -52,6 +52,18 @@ const struct sample *sim_samples(const struct sim *s, size_t *n);
 const struct run_counters *sim_counters(const struct sim *s);
 uint64_t sim_capacity_cpus(const struct sim *s);
 
+/*
+ * Changes a running job's speed to rate (work per unit of time; 1 = the
+ * reference speed its run time was measured at): the work it has done so
+ * far is kept, and its end event moves to when the rest will be done,
+ * rounded up to the microsecond.  For the speed model (GPU types,
+ * communication, sharing).  0, or -SIM_ESTATE for a job that is not
+ * running or a rate that is not positive and finite.
+ */
+int sim_set_job_rate(struct sim *s, const struct job *j, double rate);
+/* Work done so far, in microseconds at reference speed. */
+double sim_job_work_done(const struct sim *s, const struct job *j);
+
 /* The automatic timeline period for a workload: about 500 samples over
  * its submit span, at least 1 s, rounded up to a whole second. */
 sim_time_t sim_auto_interval(const struct workload *w);

@@ -344,3 +344,53 @@ Test(sim_rules, notifications_may_not_start_jobs)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/*
+ * Rate changes move end events.  4 CPUs; A (0 s, 100 s of work) and B
+ * (10 s, 100 s).  At 10 s A is slowed to half speed: it has done 10 s of
+ * work, the other 90 s take 180 s, so it would end at 190.  B ends at 110;
+ * then A is sped up to twice the reference: done 10 + 100 * 0.5 = 60 s,
+ * the remaining 40 s take 20 s: A ends at 130.
+ */
+static void rate_schedule(struct sim *sim, void *state)
+{
+	sim_start_head(sim);
+	sim_time_t now = sim_now(sim);
+	const struct job *a = NULL;
+	for (size_t i = 0; i < sim_running_len(sim); i++)
+		if (sim_running_at(sim, i)->id == 1)
+			a = sim_running_at(sim, i);
+	if (!a)
+		return;
+	if (now == 10 * SIM_SEC) {
+		cr_assert_float_eq(sim_job_work_done(sim, a), 10e6, 1e-6);
+		cr_assert_eq(sim_set_job_rate(sim, a, 0.5), 0);
+	} else if (now == 110 * SIM_SEC) {
+		cr_assert_float_eq(sim_job_work_done(sim, a), 60e6, 1e-6);
+		cr_assert_eq(sim_set_job_rate(sim, a, 2.0), 0);
+	}
+	cr_assert_lt(sim_set_job_rate(sim, a, 0), 0);
+}
+
+static const struct policy_ops rate_ops = {
+	.abi = CLUSTERSIM_ABI_VERSION, .name = "rate",
+	.schedule = rate_schedule,
+};
+
+Test(sim_rules, rate_changes_reschedule_end_events)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 1 }, { 2, 10, 100, 100, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 4);
+	struct sim *s = tl_run_ops(&rate_ops, &w, &c);
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	cr_assert_eq(j[0].end, 130 * SIM_SEC);
+	cr_assert_eq(j[1].end, 110 * SIM_SEC);
+	cr_assert_eq(j[0].state, JOB_FINISHED);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
