@@ -20,17 +20,26 @@ struct node_group {
 	uint32_t cpus;   /* CPUs per node */
 	uint32_t gpus;   /* GPUs per node */
 	uint64_t mem_mb; /* memory per node, MiB (0 = not modelled) */
+	char *gpu_type;  /* GPU model name, owned; NULL = untyped */
 };
 
 struct cluster_spec {
 	struct node_group *groups; /* owned */
 	size_t ngroups;
 	bool exclusive;            /* jobs take whole nodes */
+	uint32_t rack_nodes;       /* nodes per rack (leaf switch), 0 = all
+	                              in one rack */
 };
 
 void cluster_spec_release(struct cluster_spec *s);
+/* A deep copy of src into dst (names and GPU types duplicated); release
+ * dst with cluster_spec_release. */
+void cluster_spec_copy(struct cluster_spec *dst,
+		       const struct cluster_spec *src);
 /* Checks counts and sizes (at most 2^31 - 1 nodes and 2^32 - 1 CPUs in
- * all, the sizes the placement index counts in); "$.cluster..." messages.
+ * all, the sizes the placement index counts in; at most 64 GPUs per node
+ * and 2^32 - 1 in all; a gpu_type only on groups with GPUs, and never
+ * empty); "$.cluster..." messages.
  * prefix is put before the JSON path (normally "FILE: "). */
 int cluster_spec_check(const struct cluster_spec *s, const char *prefix,
 		       struct sim_error *err);
@@ -44,13 +53,16 @@ int cluster_spec_from_header(struct cluster_spec *s, int64_t max_procs,
 
 /*
  * A job's placement: extents of consecutive nodes that each give the same
- * number of CPUs (and GPUs) to the job.
+ * number of CPUs (and GPUs) to the job.  A GPU job's placement has one
+ * slot per node (count 1), in node order, and gpu_mask says which GPUs.
  */
 struct place_slot {
 	uint32_t node;  /* first node of the extent */
 	uint32_t count; /* nodes in the extent */
 	uint32_t cpus;  /* CPUs taken on each of these nodes */
 	uint32_t gpus;  /* GPUs taken on each of these nodes */
+	uint64_t gpu_mask; /* which GPUs (bit i = GPU i of the node) when
+	                      count == 1 and gpus > 0; 0 otherwise */
 };
 
 struct placement {
@@ -79,7 +91,9 @@ bool cluster_exclusive(const struct cluster *c);
  * The job's demand in the cluster's scalar allocation unit: CPUs when
  * nodes are shared, whole nodes when exclusive.  cluster_capacity() and
  * cluster_free_units() are in the same unit; the free-resource profile
- * works on it.
+ * works on it.  For a GPU job (gpus > 0) the demand is its GPUs, to set
+ * against cluster_free_gpus() and cluster_total_gpus(): a profile of GPU
+ * jobs counts GPUs.
  */
 uint64_t cluster_demand(const struct cluster *c, const struct job *j);
 uint64_t cluster_capacity(const struct cluster *c);
@@ -90,7 +104,8 @@ bool cluster_can_ever_fit(const struct cluster *c, const struct job *j);
 /* Does the job fit now? */
 bool cluster_fits(const struct cluster *c, const struct job *j);
 /*
- * First fit: takes the job's CPUs from the lowest-numbered nodes with free
+ * First fit (a GPU job: cluster_alloc_gpus with PLACE_FIRST_FIT): takes
+ * the job's CPUs from the lowest-numbered nodes with free
  * CPUs (min(free, still needed) from each), or, when exclusive, the
  * lowest-numbered idle nodes.  Fills out (reusing its storage).  Returns 0,
  * or -SIM_ESTATE when the job does not fit (nothing changed).
@@ -101,7 +116,74 @@ int cluster_alloc(struct cluster *c, const struct job *j,
 void cluster_release(struct cluster *c, const struct placement *p);
 
 /* Invariant check: masks, totals and the summary agree with the nodes,
- * nothing over- or under-committed.  0 or -SIM_ESTATE with a message. */
+ * nothing over- or under-committed; the same for the GPU index (masks,
+ * per-count node sets and their summaries, per-rack and per-type free
+ * GPUs).  0 or -SIM_ESTATE with a message. */
 int cluster_check(const struct cluster *c, struct sim_error *err);
+
+/* ---- whole-GPU placement (docs/placement.md) ---------------------------
+ *
+ * A GPU job (j->gpus > 0) takes j->gpus whole GPUs, of GPU type
+ * j->gpu_type - 1 when j->gpu_type > 0 (a type index below), of any GPU
+ * otherwise.  When j->cpus > 0 it also takes CPUs on the nodes where it
+ * gets GPUs, in proportion to its GPUs there: in node order, node i with
+ * S_i GPUs of the job on it and the nodes before it gets
+ * floor(cpus * S_i / gpus) - floor(cpus * S_(i-1) / gpus) CPUs, and a node
+ * is only used for g GPUs when it has ceil(cpus * g / gpus) CPUs free.
+ * The exclusive flag is about CPU jobs; GPU jobs never take nodes whole.
+ * A GPU job's unit (cluster_demand) is the GPU: compare it with
+ * cluster_free_gpus() and cluster_total_gpus(), not cluster_free_units().
+ */
+
+#define CLUSTER_MAX_NODE_GPUS 64 /* GPUs per node at most (one mask word) */
+
+/* Placement strategies; the experiment parameter "placement" names them. */
+enum place_strategy {
+	PLACE_FIRST_FIT = 0, /* lowest-numbered nodes first */
+	PLACE_BEST_FIT,      /* tightest single node, else fullest nodes */
+	PLACE_CONSOLIDATE,   /* fewest nodes, then one rack if possible */
+	PLACE_SPREAD,        /* as many nodes as possible, one GPU each */
+	PLACE_RANDOM,        /* nodes drawn uniformly at random */
+	PLACE_TOPOLOGY,      /* fewest racks, then fewest nodes */
+	PLACE_NSTRATEGIES
+};
+
+/* "first_fit", "best_fit", ...; NULL for an out-of-range value. */
+const char *place_strategy_name(enum place_strategy s);
+/* The strategy called name: 0, or -SIM_EINPUT with a message listing the
+ * names. */
+int place_strategy_parse(const char *name, enum place_strategy *out,
+			 struct sim_error *err);
+/* splitmix64: advances *state and returns the next 64 random bits.  The
+ * caller keeps the state (one per simulation), so runs are reproducible. */
+uint64_t place_rng_next(uint64_t *state);
+
+uint64_t cluster_total_gpus(const struct cluster *c);
+uint64_t cluster_free_gpus(const struct cluster *c);
+uint32_t cluster_node_gpus(const struct cluster *c, uint32_t node);
+uint32_t cluster_node_free_gpus(const struct cluster *c, uint32_t node);
+/* Bit i set: GPU i of the node is free. */
+uint64_t cluster_node_free_gpu_mask(const struct cluster *c, uint32_t node);
+/* Racks: consecutive ranges of rack_nodes nodes (one rack when 0). */
+uint32_t cluster_racks(const struct cluster *c);
+uint32_t cluster_rack_of(const struct cluster *c, uint32_t node);
+uint64_t cluster_rack_free_gpus(const struct cluster *c, uint32_t rack);
+/* GPU types: the distinct gpu_type names of the groups, in group order. */
+uint32_t cluster_gpu_type_count(const struct cluster *c);
+/* The index of type name, or -1 when no group has it. */
+int cluster_gpu_type_index(const struct cluster *c, const char *name);
+/* The name of type index idx (< cluster_gpu_type_count). */
+const char *cluster_gpu_type_name(const struct cluster *c, uint32_t idx);
+/*
+ * Places a GPU job with a strategy (for a CPU job: cluster_alloc).  rng is
+ * the caller's splitmix64 state, used (and advanced) by PLACE_RANDOM only;
+ * it may be NULL for the others.  Fills out (one slot per node, node
+ * order).  Returns 0, -SIM_ESTATE when the job does not fit now (nothing
+ * changed), -SIM_EINPUT for a strategy out of range or PLACE_RANDOM
+ * without rng.
+ */
+int cluster_alloc_gpus(struct cluster *c, const struct job *j,
+		       enum place_strategy strategy, uint64_t *rng,
+		       struct placement *out);
 
 #endif

@@ -190,15 +190,7 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 		r->cluster.exclusive = e->cluster.exclusive;
 	} else {
 		/* A copy, so both cases release the same way. */
-		r->cluster.ngroups = e->cluster.ngroups;
-		r->cluster.exclusive = e->cluster.exclusive;
-		r->cluster.groups = xcalloc(e->cluster.ngroups,
-					    sizeof(*r->cluster.groups));
-		for (size_t i = 0; i < e->cluster.ngroups; i++) {
-			r->cluster.groups[i] = e->cluster.groups[i];
-			r->cluster.groups[i].name =
-				xstrdup(e->cluster.groups[i].name);
-		}
+		cluster_spec_copy(&r->cluster, &e->cluster);
 	}
 	rc = cluster_spec_check(&r->cluster, prefix, err);
 out:

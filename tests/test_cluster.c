@@ -362,11 +362,14 @@ Test(cluster_alloc, release_hand_made)
 {
 	static const uint32_t g[][2] = { { 2, 4 }, { 3, 2 } };
 	static struct place_slot p1[] = {
-		{ 3, 2, 1, 0 }, { 1, 2, 2, 0 }, { 0, 0, 4, 0 }, { 0, 1, 4, 0 },
+		{ 3, 2, 1, 0, 0 }, { 1, 2, 2, 0, 0 }, { 0, 0, 4, 0, 0 },
+		{ 0, 1, 4, 0, 0 },
 	};
-	static struct place_slot p2[] = { { 1, 1, 2, 0 }, { 3, 2, 1, 0 } };
+	static struct place_slot p2[] = {
+		{ 1, 1, 2, 0, 0 }, { 3, 2, 1, 0, 0 },
+	};
 	static struct place_slot p3[] = {
-		{ 0, 1, 4, 0 }, { 1, 2, 2, 0 }, { 3, 2, 1, 0 },
+		{ 0, 1, 4, 0, 0 }, { 1, 2, 2, 0, 0 }, { 3, 2, 1, 0, 0 },
 	};
 	struct placement r1 = { p1, 4, 4 }, r2 = { p2, 2, 2 };
 	struct placement r3 = { p3, 3, 3 }, a = { 0 };
@@ -485,7 +488,7 @@ Test(cluster_alloc, group_boundary_inside_block)
 	static const uint32_t g[][2] = { { 60, 2 }, { 10, 4 } };
 	struct cluster *c = ct_new(false, 2, g);
 	struct placement a = { 0 }, b = { 0 }, d = { 0 };
-	static struct place_slot p0[] = { { 0, 60, 2, 0 } };
+	static struct place_slot p0[] = { { 0, 60, 2, 0, 0 } };
 	struct placement r0 = { p0, 1, 1 };
 	struct job j = ct_job(130);
 
@@ -573,7 +576,8 @@ Test(cluster_alloc, sparse_large_cluster)
 {
 	static const uint32_t g[][2] = { { 300000, 1 } };
 	static struct place_slot back[] = {
-		{ 299999, 1, 1, 0 }, { 5, 1, 1, 0 }, { 250001, 2, 1, 0 },
+		{ 299999, 1, 1, 0, 0 }, { 5, 1, 1, 0, 0 },
+		{ 250001, 2, 1, 0, 0 },
 	};
 	struct placement r = { back, 3, 3 };
 	struct cluster *c = ct_new(false, 1, g);
@@ -781,7 +785,7 @@ static void ct_ref_emit(struct placement *p, uint32_t node, uint32_t cpus)
 		p->cap = p->cap ? 2 * p->cap : 8;
 		p->slots = xrealloc(p->slots, p->cap * sizeof(*p->slots));
 	}
-	p->slots[p->n++] = (struct place_slot){ node, 1, cpus, 0 };
+	p->slots[p->n++] = (struct place_slot){ node, 1, cpus, 0, 0 };
 }
 
 static bool ct_ref_alloc(struct ct_ref *r, uint32_t cpus,
@@ -845,10 +849,10 @@ static void ct_release_pieces(struct cluster *c, const struct placement *p,
 		uint32_t part = ct_below(st, s->cpus + 1);
 		uint32_t first = ct_below(st, 4);
 		struct place_slot pc[4] = {
-			{ s->node, at, part, 0 },
-			{ s->node + at, s->count - at, part, 0 },
-			{ s->node, at, s->cpus - part, 0 },
-			{ s->node + at, s->count - at, s->cpus - part, 0 },
+			{ s->node, at, part, 0, 0 },
+			{ s->node + at, s->count - at, part, 0, 0 },
+			{ s->node, at, s->cpus - part, 0, 0 },
+			{ s->node + at, s->count - at, s->cpus - part, 0, 0 },
 		};
 		struct place_slot order[4];
 		struct placement q = { order, 4, 4 };
