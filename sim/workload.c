@@ -86,6 +86,12 @@ int trace_load(const char *path, const struct trace_opts *o,
 		return trace_load_swf(path, o, w, err);
 	case TRACE_CSV:
 		return trace_load_csv(path, o, w, err);
+	case TRACE_PHILLY:
+		return trace_load_philly(path, o, w, err);
+	case TRACE_TIRESIAS:
+		return trace_load_tiresias(path, o, w, err);
+	case TRACE_GAVEL:
+		return trace_load_gavel(path, o, w, err);
 	}
 	memset(w, 0, sizeof(*w));
 	w->max_procs = w->max_nodes = -1;
@@ -348,6 +354,9 @@ void workload_release(struct workload *w)
 	if (!w)
 		return;
 	free(w->jobs);
+	for (size_t i = 0; i < w->ngroups; i++)
+		free(w->groups[i]);
+	free(w->groups);
 	memset(w, 0, sizeof(*w));
 	w->max_procs = -1;
 	w->max_nodes = -1;

@@ -11,7 +11,13 @@
 
 #include "clustersim/clustersim.h"
 
-enum trace_format { TRACE_SWF = 0, TRACE_CSV };
+enum trace_format {
+	TRACE_SWF = 0,
+	TRACE_CSV,
+	TRACE_PHILLY,   /* Microsoft Philly job summary (Pollux's philly.csv) */
+	TRACE_TIRESIAS, /* Tiresias testbed workload (tiresias-60job.csv) */
+	TRACE_GAVEL,    /* Gavel physical-cluster workload (*.trace) */
+};
 
 /* Which SWF processor count a job asks for. */
 enum procs_field {
@@ -59,6 +65,8 @@ struct trace_report {
 	uint64_t outside_window; /* dropped by the time window */
 	uint64_t beyond_limit;   /* dropped by the first-N limit */
 	uint64_t jobs;           /* jobs kept */
+	uint64_t gpu_time_mismatch; /* Philly: gpu_time != duration x num_gpus
+	                               (informational; the job is kept) */
 };
 
 struct workload {
@@ -68,6 +76,11 @@ struct workload {
 	int64_t max_nodes;  /* SWF header MaxNodes, -1 when absent */
 	bool has_estimates; /* at least one job has a user estimate */
 	struct trace_report report;
+	char **groups;      /* names of groups (virtual clusters) by group
+	                       id, owned; NULL when the trace numbers them */
+	size_t ngroups;     /* entries in groups */
+	int64_t epoch;      /* Unix time (s, UTC) of submit time 0 for traces
+	                       that give date-times (Philly); 0 otherwise */
 };
 
 /*
@@ -80,6 +93,14 @@ int trace_load_swf(const char *path, const struct trace_opts *o,
 		   struct workload *w, struct sim_error *err);
 int trace_load_csv(const char *path, const struct trace_opts *o,
 		   struct workload *w, struct sim_error *err);
+/* The deep-learning cluster traces; traces/README.md describes what each
+ * reader takes from its columns. */
+int trace_load_philly(const char *path, const struct trace_opts *o,
+		      struct workload *w, struct sim_error *err);
+int trace_load_tiresias(const char *path, const struct trace_opts *o,
+			struct workload *w, struct sim_error *err);
+int trace_load_gavel(const char *path, const struct trace_opts *o,
+		     struct workload *w, struct sim_error *err);
 
 /*
  * Shared tail of every reader and the generator: sorts jobs by
@@ -111,6 +132,54 @@ void trace_report_format(const struct trace_report *r, char *buf, size_t n);
 int trace_job_finish(struct job *j, int64_t procs, const struct trace_opts *o,
 		     struct trace_report *r, const char *path, uint64_t line,
 		     struct sim_error *err);
+
+/*
+ * Row reader shared by the GPU trace readers (sim/trace_philly.c): one
+ * line of a plain or gzip file at a time, numbered, cut into cells.
+ * Comma-separated rows are parsed by libcsv (quotes allowed, a quoted
+ * cell may not span lines); tab-separated rows are split at every tab,
+ * as Gavel's own reader does.  Blank lines (CR LF included) are skipped.
+ */
+struct csv_parser;
+struct trace_rows {
+	const char *path;       /* for messages */
+	gzFile gz;              /* the open file */
+	struct csv_parser *csv; /* comma-separated: the parser; else NULL */
+	uint64_t line;          /* line number of the current row, from 1 */
+	uint64_t *lines;        /* counter of lines read (a report's) */
+	char *buf;              /* the current line */
+	size_t cap;             /* allocated length of buf */
+	char *text;             /* the row's cells, NUL-terminated, back to back */
+	size_t text_len, text_cap;
+	size_t *off;            /* start of each cell in text */
+	size_t ncell, off_cap;  /* cells in the current row; allocated */
+};
+
+/* trace_rows_next: a row whose quoting is broken (message in err). */
+#define TRACE_ROW_BAD 2
+
+/* Opens path; sep is ',' or '\t'.  lines (may be NULL) counts every line
+ * read.  0, or a negative code with "PATH: cannot open: ..." in err. */
+int trace_rows_open(struct trace_rows *r, const char *path, char sep,
+		    uint64_t *lines, struct sim_error *err);
+/* The next non-blank row: 1, 0 at the end of the file, TRACE_ROW_BAD, or
+ * a negative code when the file cannot be read. */
+int trace_rows_next(struct trace_rows *r, struct sim_error *err);
+/* Cell i of the current row; "" past the end (or for i < 0). */
+const char *trace_rows_cell(const struct trace_rows *r, int i);
+/*
+ * Reads the header row and finds the n named columns in it: pos[k] is the
+ * cell of names[k], or -1.  Columns not named are ignored; a duplicate,
+ * or a missing column whose bit (1 << k) is set in required, is an error
+ * "PATH:LINE: ...", as is a file without a header row.
+ */
+int trace_rows_header(struct trace_rows *r, const char *const *names,
+		      size_t n, uint32_t required, int *pos,
+		      struct sim_error *err);
+void trace_rows_close(struct trace_rows *r);
+/* A decimal integer cell ("12", "-3", "+4", "8.0" not accepted) within
+ * [min, max]: 0, else -1. */
+int trace_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
 
 /* A named distribution with its parameters. */
 enum dist_kind {

@@ -1,0 +1,217 @@
+/*
+ * Reader for Gavel's workload traces (Narayanan et al., OSDI'20; the
+ * physical-cluster *.trace files): one job per line, no header, ten
+ * tab-separated fields, split at every tab as Gavel's own parser does.
+ * traces/README.md is the contract.
+ *
+ *   job_type        "ResNet-50 (batch size 64)": the job class, by
+ *                   jobclass_find(); a name it does not know is an error
+ *   total_steps     the work: training steps to run
+ *   scale_factor    GPUs of the job (it asks for no CPUs)
+ *   arrival_time    submit time, seconds
+ *   command, working_directory, num_steps_arg, needs_data_dir,
+ *   priority_weight, SLO   not used
+ *
+ * Work in clustersim is run time on the reference GPU type, so a trace's
+ * run time is the time on the reference type: total_steps divided by the
+ * class's isolated throughput on a V100 at that scale, consolidated
+ * (jobclass_throughput), rounded up to the microsecond.  A class with no
+ * V100 figure at that scale (or a zero one) is an error.  Job ids are
+ * line numbers; there are no user estimates (estimate = run).
+ */
+#include "workload.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobclass.h"
+#include "util.h"
+
+/* The GPU type whose throughput turns steps into run time. */
+#define GAVEL_REF_GPU JOBCLASS_GPU_V100
+
+enum gavel_field {
+	G_JOB_TYPE = 0,
+	G_COMMAND,
+	G_WORKING_DIRECTORY,
+	G_NUM_STEPS_ARG,
+	G_NEEDS_DATA_DIR,
+	G_TOTAL_STEPS,
+	G_SCALE_FACTOR,
+	G_PRIORITY_WEIGHT,
+	G_SLO,
+	G_ARRIVAL_TIME,
+	G_NFIELDS
+};
+
+static const char *const gavel_field_name[G_NFIELDS] = {
+	[G_JOB_TYPE] = "job_type",
+	[G_COMMAND] = "command",
+	[G_WORKING_DIRECTORY] = "working_directory",
+	[G_NUM_STEPS_ARG] = "num_steps_arg",
+	[G_NEEDS_DATA_DIR] = "needs_data_dir",
+	[G_TOTAL_STEPS] = "total_steps",
+	[G_SCALE_FACTOR] = "scale_factor",
+	[G_PRIORITY_WEIGHT] = "priority_weight",
+	[G_SLO] = "SLO",
+	[G_ARRIVAL_TIME] = "arrival_time",
+};
+_Static_assert(ARRAY_SIZE(gavel_field_name) == G_NFIELDS,
+	       "one name per field");
+
+/* State of one read. */
+struct gavel_reader {
+	const char *path;           /* for messages */
+	const struct trace_opts *o; /* loader options */
+	struct workload *w;         /* the output */
+	struct trace_rows rows;     /* the file */
+	size_t cap;                 /* allocated length of w->jobs */
+	struct sim_error *err;      /* where a message goes */
+};
+
+static int gavel_bad(struct gavel_reader *r, int k, const char *what)
+{
+	return err_set(r->err, "%s:%" PRIu64 ": %s '%.60s' %s", r->path,
+		       r->rows.line, gavel_field_name[k],
+		       trace_rows_cell(&r->rows, k), what);
+}
+
+/* Run time of steps training steps of class cls on scale GPUs of the
+ * reference type, rounded up to the microsecond, into *run. */
+static int gavel_run(struct gavel_reader *r, int cls, int64_t steps,
+		     int64_t scale, sim_time_t *run)
+{
+	double thr = jobclass_throughput((unsigned)cls, GAVEL_REF_GPU,
+					 (unsigned)scale, true);
+	char b[32];
+
+	if (!(thr > 0)) {
+		fmt_double(b, thr);
+		return err_set(r->err, "%s:%" PRIu64 ": job class '%s' has "
+			       "no throughput on %s at scale factor "
+			       "'%" PRId64 "' (got '%s')",
+			       r->path, r->rows.line,
+			       jobclass_get((unsigned)cls)->name,
+			       jobclass_gpu_get(GAVEL_REF_GPU)->name, scale,
+			       b);
+	}
+	double us = ceil((double)steps * (double)SIM_SEC / thr);
+	if (!(us < 9.0e18))
+		return gavel_bad(r, G_TOTAL_STEPS,
+				 "makes the run time overflow");
+	*run = (sim_time_t)us;
+	return 0;
+}
+
+static int gavel_job(struct gavel_reader *r)
+{
+	struct trace_report *rep = &r->w->report;
+	const struct trace_rows *t = &r->rows;
+	int64_t steps, scale;
+	sim_time_t submit, run = 0;
+	int cls, rc;
+
+	if (t->ncell != G_NFIELDS)
+		return err_set(r->err, "%s:%" PRIu64 ": expected %d "
+			       "tab-separated fields, got '%zu'", r->path,
+			       t->line, G_NFIELDS, t->ncell);
+	const char *type = trace_rows_cell(t, G_JOB_TYPE);
+	cls = jobclass_find(type, NULL);
+	if (cls < 0)
+		return err_set(r->err, "%s:%" PRIu64 ": unknown job class "
+			       "'%.60s'", r->path, t->line, type);
+	if (trace_parse_int(trace_rows_cell(t, G_TOTAL_STEPS), INT64_MIN,
+			    INT64_MAX, &steps))
+		return gavel_bad(r, G_TOTAL_STEPS, "is not an integer");
+	if (trace_parse_int(trace_rows_cell(t, G_SCALE_FACTOR),
+			    -(int64_t)UINT32_MAX, UINT32_MAX, &scale))
+		return gavel_bad(r, G_SCALE_FACTOR, "is not an integer");
+	if (parse_seconds(trace_rows_cell(t, G_ARRIVAL_TIME), &submit))
+		return gavel_bad(r, G_ARRIVAL_TIME,
+				 "is not a number of seconds");
+	if (submit < 0)
+		return gavel_bad(r, G_ARRIVAL_TIME, "is negative");
+	/* Non-positive steps or scale: the shared rule drops the job (or,
+	 * without drop_invalid, it is an error, named here precisely). */
+	if (!r->o->drop_invalid && steps <= 0)
+		return gavel_bad(r, G_TOTAL_STEPS, "is not positive");
+	if (!r->o->drop_invalid && scale <= 0)
+		return gavel_bad(r, G_SCALE_FACTOR, "is not positive");
+	if (steps > 0 && scale > 0) {
+		rc = gavel_run(r, cls, steps, scale, &run);
+		if (rc)
+			return rc;
+	} else if (steps > 0) {
+		run = 1; /* no throughput without GPUs: dropped for those */
+	}
+
+	rep->jobs_read++;
+	xgrow(&r->w->jobs, &r->cap, r->w->n + 1, sizeof(*r->w->jobs));
+	struct job *j = &r->w->jobs[r->w->n];
+	memset(j, 0, sizeof(*j));
+	j->id = (int64_t)t->line;
+	j->submit = submit;
+	j->run = run;
+	j->estimate = 0;
+	j->gpus = scale > 0 ? (uint32_t)scale : 0;
+	j->user = -1;
+	j->group = -1;
+	j->job_class = (uint16_t)cls;
+	rc = trace_job_finish(j, scale, r->o, rep, r->path, t->line, r->err);
+	if (rc < 0)
+		return rc;
+	if (rc > 0)
+		r->w->n++;
+	return 0;
+}
+
+static int gavel_read(struct gavel_reader *r)
+{
+	int rc;
+
+	while ((rc = trace_rows_next(&r->rows, r->err)) > 0) {
+		rc = gavel_job(r);
+		if (rc == -SIM_EINPUT && r->o->lenient) {
+			r->w->report.malformed++;
+			rc = 0;
+		}
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+int trace_load_gavel(const char *path, const struct trace_opts *o,
+		     struct workload *w, struct sim_error *err)
+{
+	struct trace_opts def;
+	struct gavel_reader r;
+	int rc;
+
+	workload_init(w);
+	if (!o) {
+		trace_opts_default(&def);
+		o = &def;
+	}
+	memset(&r, 0, sizeof(r));
+	r.path = path;
+	r.o = o;
+	r.w = w;
+	r.err = err;
+	rc = trace_rows_open(&r.rows, path, '\t', &w->report.lines, err);
+	if (rc)
+		return rc;
+	rc = gavel_read(&r);
+	trace_rows_close(&r.rows);
+	if (rc)
+		goto out_release;
+	rc = workload_finish(w, o, path, err);
+	if (rc)
+		goto out_release;
+	return 0;
+out_release:
+	workload_release(w);
+	return rc;
+}

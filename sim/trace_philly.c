@@ -1,0 +1,510 @@
+/*
+ * Reader for the Microsoft Philly job summary that the Pollux authors
+ * derived from the public Philly trace (philly.csv): a header row
+ * `timestamp,duration,num_gpus,gpu_time,cluster`, then one job per row,
+ * rows in no particular order.  traces/README.md is the contract.
+ *
+ *   timestamp  submit date-time "2017-10-09 07:01:55", taken as UTC; the
+ *              workload's time 0 is the earliest timestamp of the file's
+ *              well-formed rows, so submit = seconds since then (the
+ *              Unix time of that instant is kept in w->epoch)
+ *   duration   run time, seconds (decimals allowed)
+ *   num_gpus   GPUs of the job (it asks for no CPUs)
+ *   gpu_time   duration x num_gpus; only checked, and a mismatch only
+ *              counted (report.gpu_time_mismatch)
+ *   cluster    the virtual cluster (VC) id, "11cb48": the job's group.
+ *              Groups are numbered 0.. in the byte order of the VC names,
+ *              so the numbering does not depend on the order of the rows;
+ *              w->groups holds the names.
+ *
+ * The trace has no job ids (a job is its row: id = the row's number,
+ * 1 for the first row under the header, blank lines not counted), no
+ * user estimates (estimate = run) and no models (JOB_CLASS_NONE).
+ *
+ * This file also holds the row reader that the three GPU trace readers
+ * share (trace_rows_*, declared in workload.h): one line at a time, so
+ * that every message names its line.
+ */
+#include "workload.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* ---- the shared row reader ---- */
+
+static void rows_add_cell(struct trace_rows *r, const char *s, size_t len)
+{
+	xgrow(&r->off, &r->off_cap, r->ncell + 1, sizeof(*r->off));
+	xgrow(&r->text, &r->text_cap, r->text_len + len + 1, 1);
+	r->off[r->ncell++] = r->text_len;
+	if (len)
+		memcpy(r->text + r->text_len, s, len);
+	r->text_len += len;
+	r->text[r->text_len++] = '\0';
+}
+
+static void rows_field_cb(void *s, size_t len, void *data)
+{
+	rows_add_cell(data, s, len);
+}
+
+static void rows_record_cb(int c, void *data)
+{
+	(void)c; /* one line is one record: nothing to do at its end */
+	(void)data;
+}
+
+int trace_rows_open(struct trace_rows *r, const char *path, char sep,
+		    uint64_t *lines, struct sim_error *err)
+{
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	r->lines = lines;
+	r->gz = trace_gzopen(path, 1u << 17, err, &rc);
+	if (!r->gz)
+		return rc;
+	if (sep == ',') {
+		r->csv = xmalloc(sizeof(*r->csv));
+		if (csv_init(r->csv, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+			free(r->csv);
+			r->csv = NULL;
+			gzclose(r->gz);
+			r->gz = NULL;
+			return err_setc(err, -SIM_EIO, "%s: cannot open: %s",
+					path, strerror(ENOMEM));
+		}
+	}
+	return 0;
+}
+
+void trace_rows_close(struct trace_rows *r)
+{
+	if (r->csv) {
+		csv_free(r->csv);
+		free(r->csv);
+	}
+	if (r->gz)
+		gzclose(r->gz);
+	free(r->buf);
+	free(r->text);
+	free(r->off);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Reads one line into r->buf, its end of line (LF, CR LF) removed, its
+ * length in *len: 1, 0 at the end of the file, or a negative code. */
+static int rows_getline(struct trace_rows *r, size_t *len_out,
+			struct sim_error *err)
+{
+	size_t len = 0;
+	bool got = false; /* some bytes of a line were read */
+
+	for (;;) {
+		if (r->cap - len < 256)
+			xgrow(&r->buf, &r->cap, len + 4096, 1);
+		size_t room = r->cap - len;
+		if (room > INT_MAX)
+			room = INT_MAX;
+		if (!gzgets(r->gz, r->buf + len, (int)room)) {
+			int zerr;
+			const char *msg = gzerror(r->gz, &zerr);
+			if (zerr != Z_OK && zerr != Z_STREAM_END)
+				return err_setc(err, zerr == Z_ERRNO ?
+						-SIM_EIO : -SIM_EINPUT,
+						"%s: cannot read: %s", r->path,
+						zerr == Z_ERRNO ?
+						strerror(errno) : msg);
+			if (!got)
+				return 0;
+			break; /* a last line without its newline */
+		}
+		got = true;
+		len += strlen(r->buf + len);
+		if (len && r->buf[len - 1] == '\n')
+			break;
+	}
+	if (len && r->buf[len - 1] == '\n')
+		len--;
+	while (len && r->buf[len - 1] == '\r')
+		len--;
+	r->buf[len] = '\0';
+	*len_out = len;
+	return 1;
+}
+
+int trace_rows_next(struct trace_rows *r, struct sim_error *err)
+{
+	size_t len = 0;
+	int rc;
+
+	for (;;) {
+		rc = rows_getline(r, &len, err);
+		if (rc <= 0)
+			return rc;
+		r->line++;
+		if (r->lines)
+			(*r->lines)++;
+		if (strspn(r->buf, " \t\r") < len)
+			break; /* not blank */
+	}
+	r->ncell = 0;
+	r->text_len = 0;
+	if (!r->csv) {
+		char *s = r->buf, *tab;
+		while ((tab = strchr(s, '\t'))) {
+			rows_add_cell(r, s, (size_t)(tab - s));
+			s = tab + 1;
+		}
+		rows_add_cell(r, s, strlen(s));
+		return 1;
+	}
+	if (csv_parse(r->csv, r->buf, len, rows_field_cb, rows_record_cb, r) !=
+		    len ||
+	    csv_fini(r->csv, rows_field_cb, rows_record_cb, r) != 0) {
+		err_set(err, "%s:%" PRIu64 ": malformed csv: %s", r->path,
+			r->line, csv_strerror(csv_error(r->csv)));
+		/* Start afresh on the next line. */
+		csv_free(r->csv);
+		csv_init(r->csv, CSV_STRICT | CSV_STRICT_FINI);
+		r->ncell = 0;
+		return TRACE_ROW_BAD;
+	}
+	return 1;
+}
+
+const char *trace_rows_cell(const struct trace_rows *r, int i)
+{
+	if (i < 0 || (size_t)i >= r->ncell)
+		return "";
+	return r->text + r->off[i];
+}
+
+int trace_rows_header(struct trace_rows *r, const char *const *names,
+		      size_t n, uint32_t required, int *pos,
+		      struct sim_error *err)
+{
+	int rc = trace_rows_next(r, err);
+
+	if (rc < 0)
+		return rc;
+	if (rc == TRACE_ROW_BAD)
+		return -SIM_EINPUT;
+	if (rc == 0)
+		return err_set(err, "%s:1: missing header row", r->path);
+	for (size_t k = 0; k < n; k++)
+		pos[k] = -1;
+	for (size_t i = 0; i < r->ncell; i++) {
+		const char *name = trace_rows_cell(r, (int)i);
+		for (size_t k = 0; k < n; k++) {
+			if (strcmp(name, names[k]) != 0)
+				continue;
+			if (pos[k] >= 0)
+				return err_set(err, "%s:%" PRIu64 ": duplicate "
+					       "column '%s'", r->path, r->line,
+					       name);
+			pos[k] = (int)i;
+		}
+	}
+	for (size_t k = 0; k < n; k++)
+		if ((required & (1u << k)) && pos[k] < 0)
+			return err_set(err, "%s:%" PRIu64 ": missing column "
+				       "'%s'", r->path, r->line, names[k]);
+	return 0;
+}
+
+int trace_parse_int(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!((*s >= '0' && *s <= '9') || *s == '-' || *s == '+'))
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end != '\0' || errno || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* ---- the Philly reader ---- */
+
+enum philly_col {
+	P_TIMESTAMP = 0,
+	P_DURATION,
+	P_NUM_GPUS,
+	P_GPU_TIME,
+	P_CLUSTER,
+	P_NCOLS
+};
+
+static const char *const philly_col_name[P_NCOLS] = {
+	[P_TIMESTAMP] = "timestamp", [P_DURATION] = "duration",
+	[P_NUM_GPUS] = "num_gpus",   [P_GPU_TIME] = "gpu_time",
+	[P_CLUSTER] = "cluster",
+};
+_Static_assert(ARRAY_SIZE(philly_col_name) == P_NCOLS, "one name per column");
+
+/* All columns but gpu_time (only checked) are required. */
+#define PHILLY_REQUIRED                                                      \
+	((1u << P_TIMESTAMP) | (1u << P_DURATION) | (1u << P_NUM_GPUS) |     \
+	 (1u << P_CLUSTER))
+
+/* State of one read. */
+struct philly_reader {
+	const char *path;           /* for messages */
+	const struct trace_opts *o; /* loader options */
+	struct workload *w;         /* the output */
+	struct trace_rows rows;     /* the file */
+	size_t cap;                 /* allocated length of w->jobs */
+	int pos[P_NCOLS];           /* header position of each column */
+	size_t ncols;               /* cells in the header */
+	int64_t row;                /* data rows seen (the job id) */
+	int64_t tmin;               /* earliest timestamp, Unix s */
+	bool any;                   /* a row has set tmin */
+	char **vc;                  /* VC names by first appearance */
+	size_t nvc, vc_cap;
+	size_t *by_name;            /* indices into vc, sorted by name */
+	size_t by_name_cap;
+	struct sim_error *err;      /* where a message goes */
+};
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; H. Hinnant's
+ * days_from_civil). */
+static int64_t philly_days(int64_t y, unsigned m, unsigned d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	unsigned yoe = (unsigned)(y - era * 400);
+	unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* n digits at s as a number, or -1. */
+static int philly_digits(const char *s, int n)
+{
+	int v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* "YYYY-MM-DD HH:MM:SS" (or with a 'T') as UTC into Unix seconds; 0, or
+ * -1 when it is not such a date-time or not a valid one. */
+static int philly_datetime(const char *s, int64_t *out)
+{
+	static const int mdays[12] = { 31, 29, 31, 30, 31, 30,
+				       31, 31, 30, 31, 30, 31 };
+	int y, mo, d, h, mi, se;
+
+	if (strlen(s) != 19 || s[4] != '-' || s[7] != '-' ||
+	    (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':')
+		return -1;
+	y = philly_digits(s, 4);
+	mo = philly_digits(s + 5, 2);
+	d = philly_digits(s + 8, 2);
+	h = philly_digits(s + 11, 2);
+	mi = philly_digits(s + 14, 2);
+	se = philly_digits(s + 17, 2);
+	if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+	    h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59)
+		return -1;
+	if (mo == 2 && d == 29 &&
+	    !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		return -1;
+	*out = philly_days(y, (unsigned)mo, (unsigned)d) * 86400 +
+	       h * 3600 + mi * 60 + se;
+	return 0;
+}
+
+/* The VC named s: its index in order of first appearance. */
+static size_t philly_vc(struct philly_reader *r, const char *s)
+{
+	size_t lo = 0, hi = r->nvc;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(r->vc[r->by_name[mid]], s);
+		if (c == 0)
+			return r->by_name[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	xgrow(&r->vc, &r->vc_cap, r->nvc + 1, sizeof(*r->vc));
+	xgrow(&r->by_name, &r->by_name_cap, r->nvc + 1, sizeof(*r->by_name));
+	memmove(r->by_name + lo + 1, r->by_name + lo,
+		(r->nvc - lo) * sizeof(*r->by_name));
+	r->by_name[lo] = r->nvc;
+	r->vc[r->nvc] = xstrdup(s);
+	return r->nvc++;
+}
+
+static int philly_bad(struct philly_reader *r, int k, const char *what)
+{
+	return err_set(r->err, "%s:%" PRIu64 ": %s '%.60s' %s", r->path,
+		       r->rows.line, philly_col_name[k],
+		       trace_rows_cell(&r->rows, r->pos[k]), what);
+}
+
+static int philly_job(struct philly_reader *r)
+{
+	struct trace_report *rep = &r->w->report;
+	const struct trace_rows *t = &r->rows;
+	int64_t ts, gpus;
+	sim_time_t run;
+	int rc;
+
+	r->row++;
+	if (t->ncell != r->ncols)
+		return err_set(r->err, "%s:%" PRIu64 ": expected %zu cells, "
+			       "got '%zu'", r->path, t->line, r->ncols,
+			       t->ncell);
+	if (philly_datetime(trace_rows_cell(t, r->pos[P_TIMESTAMP]), &ts))
+		return philly_bad(r, P_TIMESTAMP, "is not a date-time "
+				  "(YYYY-MM-DD HH:MM:SS)");
+	if (parse_seconds(trace_rows_cell(t, r->pos[P_DURATION]), &run))
+		return philly_bad(r, P_DURATION, "is not a number of seconds");
+	if (trace_parse_int(trace_rows_cell(t, r->pos[P_NUM_GPUS]),
+			    -(int64_t)UINT32_MAX, UINT32_MAX, &gpus))
+		return philly_bad(r, P_NUM_GPUS, "is not an integer");
+	if (r->pos[P_GPU_TIME] >= 0) {
+		const char *g = trace_rows_cell(t, r->pos[P_GPU_TIME]);
+		char *end;
+		errno = 0;
+		double gt = strtod(g, &end);
+		if (!*g || *end || errno || !isfinite(gt))
+			return philly_bad(r, P_GPU_TIME, "is not a number");
+		double want = (double)run / SIM_SEC * (double)gpus;
+		if (fabs(gt - want) > 1e-6 * fmax(1.0, fabs(want)))
+			rep->gpu_time_mismatch++;
+	}
+	const char *vc = trace_rows_cell(t, r->pos[P_CLUSTER]);
+
+	rep->jobs_read++;
+	if (!r->any || ts < r->tmin)
+		r->tmin = ts;
+	r->any = true;
+
+	xgrow(&r->w->jobs, &r->cap, r->w->n + 1, sizeof(*r->w->jobs));
+	struct job *j = &r->w->jobs[r->w->n];
+	memset(j, 0, sizeof(*j));
+	j->id = r->row;
+	j->submit = ts * SIM_SEC; /* made relative once tmin is known */
+	j->run = run;
+	j->estimate = 0;
+	j->gpus = gpus > 0 ? (uint32_t)gpus : 0;
+	j->user = -1;
+	j->group = *vc ? (int32_t)philly_vc(r, vc) : -1;
+	j->job_class = JOB_CLASS_NONE;
+	rc = trace_job_finish(j, gpus, r->o, rep, r->path, t->line, r->err);
+	if (rc < 0)
+		return rc;
+	if (rc > 0)
+		r->w->n++;
+	return 0;
+}
+
+static int philly_read(struct philly_reader *r)
+{
+	int rc;
+
+	rc = trace_rows_header(&r->rows, philly_col_name, P_NCOLS,
+			       PHILLY_REQUIRED, r->pos, r->err);
+	if (rc)
+		return rc;
+	r->ncols = r->rows.ncell;
+	while ((rc = trace_rows_next(&r->rows, r->err)) > 0) {
+		if (rc == TRACE_ROW_BAD) {
+			r->row++;
+			rc = -SIM_EINPUT;
+		} else {
+			rc = philly_job(r);
+		}
+		if (rc == -SIM_EINPUT && r->o->lenient) {
+			r->w->report.malformed++;
+			rc = 0;
+		}
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+/* Makes submit times relative to the earliest timestamp and numbers the
+ * groups in name order; moves the names into w. */
+static void philly_settle(struct philly_reader *r)
+{
+	struct workload *w = r->w;
+	size_t *rank = xmalloc((r->nvc ? r->nvc : 1) * sizeof(*rank));
+
+	for (size_t i = 0; i < r->nvc; i++)
+		rank[r->by_name[i]] = i;
+	for (size_t i = 0; i < w->n; i++) {
+		w->jobs[i].submit -= r->tmin * SIM_SEC;
+		if (w->jobs[i].group >= 0)
+			w->jobs[i].group = (int32_t)rank[w->jobs[i].group];
+	}
+	w->groups = xmalloc((r->nvc ? r->nvc : 1) * sizeof(*w->groups));
+	for (size_t i = 0; i < r->nvc; i++)
+		w->groups[i] = r->vc[r->by_name[i]];
+	w->ngroups = r->nvc;
+	w->epoch = r->any ? r->tmin : 0;
+	free(r->vc);
+	r->vc = NULL;
+	r->nvc = 0;
+	free(rank);
+}
+
+int trace_load_philly(const char *path, const struct trace_opts *o,
+		      struct workload *w, struct sim_error *err)
+{
+	struct trace_opts def;
+	struct philly_reader r;
+	int rc;
+
+	workload_init(w);
+	if (!o) {
+		trace_opts_default(&def);
+		o = &def;
+	}
+	memset(&r, 0, sizeof(r));
+	r.path = path;
+	r.o = o;
+	r.w = w;
+	r.err = err;
+	rc = trace_rows_open(&r.rows, path, ',', &w->report.lines, err);
+	if (rc)
+		return rc;
+	rc = philly_read(&r);
+	trace_rows_close(&r.rows);
+	if (!rc)
+		philly_settle(&r);
+	for (size_t i = 0; i < r.nvc; i++)
+		free(r.vc[i]);
+	free(r.vc);
+	free(r.by_name);
+	if (rc)
+		goto out_release;
+	rc = workload_finish(w, o, path, err);
+	if (rc)
+		goto out_release;
+	return 0;
+out_release:
+	workload_release(w);
+	return rc;
+}

@@ -1,0 +1,169 @@
+/*
+ * Reader for the Tiresias testbed workload (Gu et al., NSDI'19;
+ * tiresias-60job.csv): a header row
+ * `job_id,num_gpu,submit_time,iterations,model_name,duration,interval`,
+ * then one job per row.  traces/README.md is the contract.
+ *
+ *   job_id       the job id
+ *   num_gpu      GPUs of the job (it asks for no CPUs)
+ *   submit_time  submit time, seconds
+ *   model_name   the model ("vgg19", "resnet50"): the job class, by
+ *                jobclass_find(); a name it does not know is an error
+ *   duration     run time, seconds
+ *   iterations, interval  not used (the run time is given; interval is
+ *                the gap to the next submit)
+ *
+ * Columns are found by name in the header; others are ignored.  No user
+ * estimates (estimate = run).  Rows are read by the shared row reader
+ * (trace_rows_*, in trace_philly.c), so CR LF ends and gzip work.
+ */
+#include "workload.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobclass.h"
+#include "util.h"
+
+enum tiresias_col {
+	T_JOB_ID = 0,
+	T_NUM_GPU,
+	T_SUBMIT_TIME,
+	T_MODEL_NAME,
+	T_DURATION,
+	T_NCOLS
+};
+
+static const char *const tiresias_col_name[T_NCOLS] = {
+	[T_JOB_ID] = "job_id",	       [T_NUM_GPU] = "num_gpu",
+	[T_SUBMIT_TIME] = "submit_time", [T_MODEL_NAME] = "model_name",
+	[T_DURATION] = "duration",
+};
+_Static_assert(ARRAY_SIZE(tiresias_col_name) == T_NCOLS,
+	       "one name per column");
+
+/* State of one read. */
+struct tiresias_reader {
+	const char *path;           /* for messages */
+	const struct trace_opts *o; /* loader options */
+	struct workload *w;         /* the output */
+	struct trace_rows rows;     /* the file */
+	size_t cap;                 /* allocated length of w->jobs */
+	int pos[T_NCOLS];           /* header position of each column */
+	size_t ncols;               /* cells in the header */
+	struct sim_error *err;      /* where a message goes */
+};
+
+static int tiresias_bad(struct tiresias_reader *r, int k, const char *what)
+{
+	return err_set(r->err, "%s:%" PRIu64 ": %s '%.60s' %s", r->path,
+		       r->rows.line, tiresias_col_name[k],
+		       trace_rows_cell(&r->rows, r->pos[k]), what);
+}
+
+static int tiresias_job(struct tiresias_reader *r)
+{
+	struct trace_report *rep = &r->w->report;
+	const struct trace_rows *t = &r->rows;
+	int64_t id, gpus;
+	sim_time_t submit, run;
+	int cls, rc;
+
+	if (t->ncell != r->ncols)
+		return err_set(r->err, "%s:%" PRIu64 ": expected %zu cells, "
+			       "got '%zu'", r->path, t->line, r->ncols,
+			       t->ncell);
+	if (trace_parse_int(trace_rows_cell(t, r->pos[T_JOB_ID]), INT64_MIN,
+			    INT64_MAX, &id))
+		return tiresias_bad(r, T_JOB_ID, "is not an integer");
+	if (trace_parse_int(trace_rows_cell(t, r->pos[T_NUM_GPU]),
+			    -(int64_t)UINT32_MAX, UINT32_MAX, &gpus))
+		return tiresias_bad(r, T_NUM_GPU, "is not an integer");
+	if (parse_seconds(trace_rows_cell(t, r->pos[T_SUBMIT_TIME]), &submit))
+		return tiresias_bad(r, T_SUBMIT_TIME,
+				    "is not a number of seconds");
+	if (submit < 0)
+		return tiresias_bad(r, T_SUBMIT_TIME, "is negative");
+	if (parse_seconds(trace_rows_cell(t, r->pos[T_DURATION]), &run))
+		return tiresias_bad(r, T_DURATION,
+				    "is not a number of seconds");
+	const char *model = trace_rows_cell(t, r->pos[T_MODEL_NAME]);
+	cls = jobclass_find(model, NULL);
+	if (cls < 0)
+		return err_set(r->err, "%s:%" PRIu64 ": unknown job class "
+			       "'%.60s'", r->path, t->line, model);
+
+	rep->jobs_read++;
+	xgrow(&r->w->jobs, &r->cap, r->w->n + 1, sizeof(*r->w->jobs));
+	struct job *j = &r->w->jobs[r->w->n];
+	memset(j, 0, sizeof(*j));
+	j->id = id;
+	j->submit = submit;
+	j->run = run;
+	j->estimate = 0;
+	j->gpus = gpus > 0 ? (uint32_t)gpus : 0;
+	j->user = -1;
+	j->group = -1;
+	j->job_class = (uint16_t)cls;
+	rc = trace_job_finish(j, gpus, r->o, rep, r->path, t->line, r->err);
+	if (rc < 0)
+		return rc;
+	if (rc > 0)
+		r->w->n++;
+	return 0;
+}
+
+static int tiresias_read(struct tiresias_reader *r)
+{
+	int rc;
+
+	rc = trace_rows_header(&r->rows, tiresias_col_name, T_NCOLS,
+			       (1u << T_NCOLS) - 1, r->pos, r->err);
+	if (rc)
+		return rc;
+	r->ncols = r->rows.ncell;
+	while ((rc = trace_rows_next(&r->rows, r->err)) > 0) {
+		rc = rc == TRACE_ROW_BAD ? -SIM_EINPUT : tiresias_job(r);
+		if (rc == -SIM_EINPUT && r->o->lenient) {
+			r->w->report.malformed++;
+			rc = 0;
+		}
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+int trace_load_tiresias(const char *path, const struct trace_opts *o,
+			struct workload *w, struct sim_error *err)
+{
+	struct trace_opts def;
+	struct tiresias_reader r;
+	int rc;
+
+	workload_init(w);
+	if (!o) {
+		trace_opts_default(&def);
+		o = &def;
+	}
+	memset(&r, 0, sizeof(r));
+	r.path = path;
+	r.o = o;
+	r.w = w;
+	r.err = err;
+	rc = trace_rows_open(&r.rows, path, ',', &w->report.lines, err);
+	if (rc)
+		return rc;
+	rc = tiresias_read(&r);
+	trace_rows_close(&r.rows);
+	if (rc)
+		goto out_release;
+	rc = workload_finish(w, o, path, err);
+	if (rc)
+		goto out_release;
+	return 0;
+out_release:
+	workload_release(w);
+	return rc;
+}
