@@ -107,9 +107,9 @@ static int parse_group(struct exp_ctx *c, const cJSON *v, size_t i,
 		       struct node_group *g)
 {
 	static const char *const keys[] = { "name", "count", "cpus", "gpus",
-					    "mem_gb" };
+					    "mem_gb", "gpu_type" };
 	const cJSON *f[ARRAY_SIZE(keys)];
-	const char *name = NULL;
+	const char *name = NULL, *gpu_type = NULL;
 	char shown[EXP_SHOW_MAX];
 	double mem_gb = 0;
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
@@ -125,6 +125,8 @@ static int parse_group(struct exp_ctx *c, const cJSON *v, size_t i,
 		rc = exp_get_u32(c, "gpus", f[3], 0, &g->gpus);
 	if (!rc)
 		rc = exp_get_number(c, "mem_gb", f[4], 0, false, &mem_gb);
+	if (!rc)
+		rc = exp_get_string(c, "gpu_type", f[5], &gpu_type);
 	if (rc)
 		return rc;
 	if (mem_gb * 1024 > EXP_INT_MAX) {
@@ -133,6 +135,7 @@ static int parse_group(struct exp_ctx *c, const cJSON *v, size_t i,
 	}
 	g->mem_mb = (uint64_t)llround(mem_gb * 1024);
 	g->name = name ? xstrdup(name) : xasprintf("group%zu", i);
+	g->gpu_type = gpu_type ? xstrdup(gpu_type) : NULL;
 	return 0;
 }
 
@@ -141,12 +144,14 @@ static int parse_cluster_obj(struct exp_ctx *c, const cJSON *v,
 			     struct cluster_spec *s, bool *from_trace)
 {
 	static const char *const keys[] = { "nodes", "from_trace",
-					    "exclusive" };
+					    "exclusive", "rack_nodes" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	size_t i = 0, m;
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
 	if (!rc)
 		rc = exp_get_bool(c, "exclusive", f[2], &s->exclusive);
+	if (!rc)
+		rc = exp_get_u32(c, "rack_nodes", f[3], 0, &s->rack_nodes);
 	if (rc)
 		return rc;
 	if (f[0] && f[1])

@@ -100,11 +100,14 @@ static cJSON *cluster_json(const struct experiment *e)
 			jadd(n, "cpus", jnum(g->cpus));
 			jadd(n, "gpus", jnum(g->gpus));
 			jadd(n, "mem_gb", jnum((double)g->mem_mb / 1024));
+			if (g->gpu_type)
+				jadd(n, "gpu_type", jstr(g->gpu_type));
 			jpush(nodes, n);
 		}
 		jadd(o, "nodes", nodes);
 	}
 	jadd(o, "exclusive", jbool(e->cluster.exclusive));
+	jadd(o, "rack_nodes", jnum(e->cluster.rack_nodes));
 	return o;
 }
 

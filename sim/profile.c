@@ -33,6 +33,29 @@ struct profile {
 	bool monotone;     /* no reservation yet: free never decreases */
 };
 
+/*
+ * The unit of the profile.  On a cluster with GPUs it is the GPU: GPU
+ * jobs are what backfilling plans there, and a job that asks for no GPU
+ * takes none of the profile (its CPUs are placed, not planned).  Else the
+ * cluster's own unit: CPUs, or whole nodes when nodes are exclusive.
+ */
+uint64_t units_demand(const struct cluster *c, const struct job *j)
+{
+	return cluster_total_gpus(c) ? j->gpus : cluster_demand(c, j);
+}
+
+uint64_t units_capacity(const struct cluster *c)
+{
+	return cluster_total_gpus(c) ? cluster_total_gpus(c)
+				     : cluster_capacity(c);
+}
+
+uint64_t units_free(const struct cluster *c)
+{
+	return cluster_total_gpus(c) ? cluster_free_gpus(c)
+				     : cluster_free_units(c);
+}
+
 struct profile *profile_new(void)
 {
 	return xcalloc(1, sizeof(struct profile));
@@ -69,10 +92,10 @@ void profile_build(struct profile *p, const struct cluster *c,
 	p->next = 0;
 	p->nsrc = n;
 	p->cluster = c;
-	p->capacity = cluster_capacity(c);
+	p->capacity = units_capacity(c);
 	p->now = now;
 	p->t[0] = now;
-	p->free[0] = (int64_t)cluster_free_units(c);
+	p->free[0] = (int64_t)units_free(c);
 	p->n = 1;
 	p->monotone = true;
 }
@@ -100,7 +123,7 @@ static void fold(struct profile *p, sim_time_t h)
 			p->free[p->n] = p->free[p->n - 1];
 			p->n++;
 		}
-		p->free[p->n - 1] += (int64_t)cluster_demand(p->cluster, j);
+		p->free[p->n - 1] += (int64_t)units_demand(p->cluster, j);
 	}
 }
 
@@ -154,14 +177,14 @@ static size_t first_short(struct profile *p, size_t i, sim_time_t end,
 bool profile_fits(struct profile *p, const struct job *job, sim_time_t t,
 		  sim_time_t duration)
 {
-	int64_t d = (int64_t)cluster_demand(p->cluster, job);
+	int64_t d = (int64_t)units_demand(p->cluster, job);
 	return first_short(p, step_at(p, t), end_of(t, duration), d) == p->n;
 }
 
 sim_time_t profile_earliest(struct profile *p, const struct job *job,
 			    sim_time_t duration)
 {
-	uint64_t du = cluster_demand(p->cluster, job);
+	uint64_t du = units_demand(p->cluster, job);
 	if (du > p->capacity)
 		return SIM_TIME_MAX;
 	int64_t d = (int64_t)du;
@@ -205,7 +228,7 @@ void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 	SIM_ASSERT(t >= p->t[0] && duration >= 0);
 	if (duration == 0)
 		return;
-	int64_t d = (int64_t)cluster_demand(p->cluster, job);
+	int64_t d = (int64_t)units_demand(p->cluster, job);
 	sim_time_t end = end_of(t, duration);
 	p->monotone = false;
 	fold(p, end);

@@ -187,41 +187,65 @@ static int set_given(const struct policy_param *d,
 	return 0;
 }
 
+/*
+ * Every policy takes "placement": how its jobs are placed (a strategy of
+ * cluster.h, the engine's business, so no policy has to declare it).  A
+ * policy that declares its own "placement" overrides this one.
+ */
+static const struct policy_param placement_param = {
+	"placement", PARAM_STRING, "first_fit",
+	"how GPU jobs are placed: first_fit, best_fit, consolidate, spread, "
+	"random or topology (CPU jobs: first fit)",
+};
+
+/* The i-th parameter a policy takes: its own, then the engine's. */
+static const struct policy_param *param_at(const struct policy_ops *ops,
+					   size_t nown, size_t i)
+{
+	return i < nown ? &ops->params[i] : &placement_param;
+}
+
 int policy_params_resolve(const struct policy_ops *ops,
 			  const struct param_value *given, size_t ngiven,
 			  const char *prefix, struct pval **out, size_t *nout,
 			  struct sim_error *err)
 {
-	size_t n = 0;
-	for (const struct policy_param *d = ops->params; d && d->name; d++)
-		n++;
-	struct pval *v = xcalloc(n ? n : 1, sizeof(*v));
+	size_t nown = 0;
+	bool own_placement = false;
+	for (const struct policy_param *d = ops->params; d && d->name; d++) {
+		own_placement |= strcmp(d->name, placement_param.name) == 0;
+		nown++;
+	}
+	size_t n = nown + !own_placement;
+	struct pval *v = xcalloc(n, sizeof(*v));
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct policy_param *d = &ops->params[i];
+		const struct policy_param *d = param_at(ops, nown, i);
 		v[i].name = d->name;
 		v[i].type = d->type;
 		parse_default(d, &v[i]);
 	}
 	for (size_t k = 0; k < ngiven && !rc; k++) {
 		size_t i = 0;
-		while (i < n && strcmp(ops->params[i].name, given[k].key))
+		while (i < n && strcmp(param_at(ops, nown, i)->name,
+				       given[k].key))
 			i++;
 		if (i == n) {
 			char known[512] = "";
 			size_t len = 0;
 			for (size_t j = 0; j < n && len < sizeof(known); j++)
-				len += (size_t)snprintf(known + len,
-							sizeof(known) - len,
-							"%s'%s'", j ? ", " : "",
-							ops->params[j].name);
+				len += (size_t)snprintf(
+					known + len, sizeof(known) - len,
+					"%s'%s'", j ? ", " : "",
+					param_at(ops, nown, j)->name);
 			rc = err_set(err, "%s%s: policy '%s' has no parameter "
-				     "'%s' (%s%s)", prefix, given[k].json_path,
-				     ops->name, given[k].key,
-				     n ? "it has " : "it takes none", known);
+				     "'%s' (it has %s)", prefix,
+				     given[k].json_path, ops->name,
+				     given[k].key, known);
 			break;
 		}
-		rc = set_given(&ops->params[i], &given[k], prefix, &v[i], err);
+		rc = set_given(param_at(ops, nown, i), &given[k], prefix, &v[i],
+			       err);
 	}
 	if (rc) {
 		free(v);
@@ -230,4 +254,9 @@ int policy_params_resolve(const struct policy_ops *ops,
 	*out = v;
 	*nout = n;
 	return 0;
+}
+
+const struct policy_param *policy_engine_params(void)
+{
+	return &placement_param;
 }

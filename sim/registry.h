@@ -34,9 +34,12 @@ int registry_load_plugin(struct registry *r, const char *path,
 /* Checks a policy's own declaration (name, parameters, defaults). */
 int policy_ops_check(const struct policy_ops *ops, struct sim_error *err);
 
+/* The parameter every policy takes from the engine ("placement"). */
+const struct policy_param *policy_engine_params(void);
+
 /*
- * Resolves parameters: every declared one, with the given value or the
- * default.  Unknown names and wrong types are errors "PREFIX$.path:
+ * Resolves parameters: every declared one and the engine's "placement",
+ * each with the given value or the default.  Unknown names and wrong types are errors "PREFIX$.path:
  * message".  *out is an array of *nout that the caller frees with free().
  */
 int policy_params_resolve(const struct policy_ops *ops,

@@ -188,6 +188,7 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 			goto out;
 		}
 		r->cluster.exclusive = e->cluster.exclusive;
+		r->cluster.rack_nodes = e->cluster.rack_nodes;
 	} else {
 		/* A copy, so both cases release the same way. */
 		cluster_spec_copy(&r->cluster, &e->cluster);
@@ -428,6 +429,9 @@ int runner_list_policies(const char **plugins, size_t nplugins, FILE *out,
 			fprintf(out, "%-16s   %s = %s: %s\n", "", d->name, d->def,
 				d->help ? d->help : "");
 	}
+	const struct policy_param *d = policy_engine_params();
+	fprintf(out, "\nevery policy also takes:\n%-16s   %s = %s: %s\n", "",
+		d->name, d->def, d->help);
 	registry_release(&reg);
 	return 0;
 }

@@ -59,6 +59,8 @@ struct sim {
 	                                 nodes are exclusive) */
 
 	struct profile *profile;      /* backfilling scratch */
+	enum place_strategy placement;/* how GPU jobs are placed */
+	uint64_t rng;                 /* placement's random state (seeded) */
 
 	/* Statistics. */
 	struct sample *samples;
@@ -425,8 +427,7 @@ static void check_invariants(struct sim *s)
 		SIM_BUG("busy CPUs %llu, running jobs hold %llu",
 			(unsigned long long)s->busy_cpus,
 			(unsigned long long)busy);
-	uint64_t free_units = cluster_free_units(s->cluster);
-	if (free_units > cluster_capacity(s->cluster))
+	if (units_free(s->cluster) > units_capacity(s->cluster))
 		SIM_BUG("more free units than capacity");
 	uint64_t qcpus = 0;
 	const uint32_t *q = s->queue + s->qhead;
@@ -461,6 +462,16 @@ int sim_run(struct sim *s, struct sim_error *err)
 {
 	struct sim_error perr = { .msg = "" };
 	int rc = 0;
+	s->placement = PLACE_FIRST_FIT;
+	s->rng = s->cfg.seed;
+	for (size_t i = 0; i < s->cfg.nparams; i++) {
+		const struct pval *p = &s->cfg.params[i];
+		if (strcmp(p->name, "placement") == 0 &&
+		    place_strategy_parse(p->s, &s->placement, &perr) != 0) {
+			rc = err_setc(err, -SIM_EINPUT, "%s", perr.msg);
+			goto fini;
+		}
+	}
 	if (s->ops->init && s->ops->init(s, &s->pstate, &perr) != 0) {
 		rc = err_setc(err, -SIM_EINPUT, "policy '%s' failed to start: %s",
 			      s->ops->name, perr.msg[0] ? perr.msg : "no reason given");
@@ -597,12 +608,12 @@ static bool own_job(const struct sim *s, const struct job *j)
 
 uint64_t sim_free_units(const struct sim *s)
 {
-	return cluster_free_units(s->cluster);
+	return units_free(s->cluster);
 }
 
 uint64_t sim_demand(const struct sim *s, const struct job *j)
 {
-	return cluster_demand(s->cluster, j);
+	return units_demand(s->cluster, j);
 }
 
 bool sim_job_fits(const struct sim *s, const struct job *j)
@@ -617,7 +628,11 @@ int sim_job_start(struct sim *s, const struct job *cj)
 		return -SIM_ESTATE;
 	}
 	struct job *j = &s->jobs[cj->idx];
-	if (cluster_alloc(s->cluster, j, &s->plc[j->idx]) != 0) {
+	struct placement *plc = &s->plc[j->idx];
+	int placed = j->gpus
+		? cluster_alloc_gpus(s->cluster, j, s->placement, &s->rng, plc)
+		: cluster_alloc(s->cluster, j, plc);
+	if (placed != 0) {
 		s->counters.bad_calls++;
 		return -SIM_ESTATE;
 	}
@@ -656,6 +671,12 @@ int sim_set_job_rate(struct sim *s, const struct job *cj, double rate)
 	sim_time_t dt = left > 0 ? (sim_time_t)ceil(left / rate) : 0;
 	evq_move(&s->q, s->end_ev[cj->idx], s->now + dt);
 	return 0;
+}
+
+const struct placement *sim_job_placement(const struct sim *s,
+					  const struct job *j)
+{
+	return j->state == JOB_RUNNING ? &s->plc[j->idx] : NULL;
 }
 
 double sim_job_work_done(const struct sim *s, const struct job *j)

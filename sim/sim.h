@@ -61,12 +61,21 @@ uint64_t sim_capacity_cpus(const struct sim *s);
  * running or a rate that is not positive and finite.
  */
 int sim_set_job_rate(struct sim *s, const struct job *j, double rate);
+/* A running job's placement (NULL for a job that is not running). */
+const struct placement *sim_job_placement(const struct sim *s,
+					  const struct job *j);
 /* Work done so far, in microseconds at reference speed. */
 double sim_job_work_done(const struct sim *s, const struct job *j);
 
 /* The automatic timeline period for a workload: about 500 samples over
  * its submit span, at least 1 s, rounded up to a whole second. */
 sim_time_t sim_auto_interval(const struct workload *w);
+
+/* The unit backfilling plans in (profile.c): GPUs on a cluster with GPUs
+ * (a job without GPUs demands none), else CPUs, or nodes when exclusive. */
+uint64_t units_demand(const struct cluster *c, const struct job *j);
+uint64_t units_capacity(const struct cluster *c);
+uint64_t units_free(const struct cluster *c);
 
 /* The free-resource profile (profile.c); the engine owns one. */
 struct profile *profile_new(void);

@@ -762,3 +762,36 @@ Test(exp, shipped_experiments)
 	cr_assert_str_eq(e.output, "experiments/../results/default");
 	exp_release(&e);
 }
+
+Test(exp, gpu_cluster_keys)
+{
+	const char *text =
+		"{\"cluster\": {\"nodes\": [{\"count\": 4, \"cpus\": 32, "
+		"\"gpus\": 8, \"gpu_type\": \"v100\"}, {\"count\": 2, "
+		"\"cpus\": 16}], \"rack_nodes\": 2}, " EXP_MIN_WORKLOAD
+		", \"policies\": [{\"name\": \"fcfs\", \"params\": "
+		"{\"placement\": \"consolidate\"}}]}";
+	struct experiment e;
+	struct sim_error err = { .msg = "" };
+	cr_assert_eq(exp_parse(text, "x.json", &e, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(e.cluster.groups[0].gpu_type, "v100");
+	cr_assert_null(e.cluster.groups[1].gpu_type);
+	cr_assert_eq(e.cluster.rack_nodes, 2);
+	cr_assert(strstr(e.resolved_json, "\"gpu_type\":\t\"v100\""), "%s",
+		  e.resolved_json);
+	cr_assert(strstr(e.resolved_json, "\"rack_nodes\":\t2"));
+	/* The placement parameter is the registry's to check. */
+	cr_assert_str_eq(e.policies[0].params[0].key, "placement");
+	exp_release(&e);
+	exp_expect_error("x.json",
+			 "{\"cluster\": {\"nodes\": [{\"count\": 1, "
+			 "\"cpus\": 1, \"gpu_type\": 5}]}, " EXP_MIN_WORKLOAD
+			 ", \"policies\": [\"fcfs\"]}",
+			 "x.json: $.cluster.nodes[0].gpu_type: expected a "
+			 "string, got number");
+	exp_expect_error("x.json",
+			 "{\"cluster\": {\"nodes\": [{\"count\": 1, "
+			 "\"cpus\": 1}], \"rack_nodes\": -1}, " EXP_MIN_WORKLOAD
+			 ", \"policies\": [\"fcfs\"]}",
+			 "x.json: $.cluster.rack_nodes: must be >= 0, got '-1'");
+}

@@ -113,9 +113,9 @@ const struct job *sim_running_at(const struct sim *sim, size_t i);
  */
 sim_time_t sim_expected_end(const struct sim *sim, const struct job *job);
 
-/* Free allocation units now: CPUs, or idle nodes when nodes are
- * exclusive.  sim_demand() is a job's demand in the same unit (the unit of
- * the free-resource profile). */
+/* Free allocation units now: GPUs on a cluster with GPUs, else CPUs, or
+ * idle nodes when nodes are exclusive.  sim_demand() is a job's demand in
+ * the same unit (the unit of the free-resource profile). */
 uint64_t sim_free_units(const struct sim *sim);
 uint64_t sim_demand(const struct sim *sim, const struct job *job);
 
@@ -153,11 +153,11 @@ uint64_t sim_seed(const struct sim *sim);
 /*
  * A step function of free resources over time from now on, built from the
  * running jobs' expected ends.  Units are the cluster's allocation unit
- * (CPUs, or whole nodes when nodes are exclusive); sim_demand() gives
- * a job's (sim_demand()).  The profile is the engine's scratch space: it stays valid
- * until the next call of sim_profile() and is not updated by
- * sim_job_start(), so a policy records what it starts with
- * profile_reserve(p, job, now, duration).
+ * (GPUs on a cluster with GPUs, else CPUs, or whole nodes when nodes are
+ * exclusive); sim_demand() gives a job's.  The profile is the engine's
+ * scratch space: it stays valid until the next call of sim_profile() and
+ * is not updated by sim_job_start(), so a policy records what it starts
+ * with profile_reserve(p, job, now, duration).
  */
 struct profile *sim_profile(struct sim *sim);
 /* Free units at time t (t >= now). */
