@@ -26,8 +26,11 @@
 const char *const exp_format_names[] = {
 	[TRACE_SWF] = "swf",
 	[TRACE_CSV] = "csv",
+	[TRACE_PHILLY] = "philly",
+	[TRACE_TIRESIAS] = "tiresias",
+	[TRACE_GAVEL] = "gavel",
 };
-static_assert(ARRAY_SIZE(exp_format_names) == TRACE_CSV + 1,
+static_assert(ARRAY_SIZE(exp_format_names) == TRACE_NFORMATS,
 	      "format names");
 
 const char *const exp_procs_names[] = {

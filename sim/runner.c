@@ -286,7 +286,8 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 			.params = en->params,
 			.nparams = en->nparams,
 		};
-		stats_compute(jobs, nj, sim_capacity_cpus(s), e->bsld_tau,
+		stats_compute(jobs, nj, sim_capacity_cpus(s),
+			      sim_capacity_gpus(s), e->bsld_tau,
 			      &res->counters, &res->metrics);
 		if (res->counters.rejected)
 			warn_rejected(r, label, jobs, nj, sim_capacity_cpus(s));
@@ -323,9 +324,10 @@ static void print_table(const struct runner *r)
 			snprintf(wait, sizeof(wait), "%.1f", m->v[M_WAIT_MEAN]);
 		if (m->set[M_BSLD_MEAN])
 			snprintf(bsld, sizeof(bsld), "%.2f", m->v[M_BSLD_MEAN]);
-		if (m->set[M_UTIL])
-			snprintf(util, sizeof(util), "%.1f%%",
-				 100.0 * m->v[M_UTIL]);
+		/* On a GPU cluster, the GPUs' utilization. */
+		enum metric_id u = m->set[M_UTIL_GPU] ? M_UTIL_GPU : M_UTIL;
+		if (m->set[u])
+			snprintf(util, sizeof(util), "%.1f%%", 100.0 * m->v[u]);
 		fprintf(f, "%-24s %6" PRIu64 " %14s %14s %12s\n", x->label,
 			x->seed, wait, bsld, util);
 	}

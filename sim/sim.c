@@ -560,6 +560,11 @@ uint64_t sim_capacity_cpus(const struct sim *s)
 	return s->capacity_cpus;
 }
 
+uint64_t sim_capacity_gpus(const struct sim *s)
+{
+	return cluster_total_gpus(s->cluster);
+}
+
 /* ---- Calls a policy makes -------------------------------------------- */
 
 sim_time_t sim_now(const struct sim *s)

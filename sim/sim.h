@@ -51,6 +51,7 @@ const struct job *sim_jobs(const struct sim *s, size_t *n);
 const struct sample *sim_samples(const struct sim *s, size_t *n);
 const struct run_counters *sim_counters(const struct sim *s);
 uint64_t sim_capacity_cpus(const struct sim *s);
+uint64_t sim_capacity_gpus(const struct sim *s);
 
 /*
  * Changes a running job's speed to rate (work per unit of time; 1 = the

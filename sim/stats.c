@@ -70,6 +70,8 @@ const struct metric_def metric_defs[M_NMETRICS] = {
 	[M_QUEUE_MEAN] = { "queue_mean", MK_RATIO,
 			   "time-averaged pending jobs over the makespan" },
 	[M_QUEUE_MAX] = { "queue_max", MK_COUNT, "longest queue, jobs" },
+	[M_UTIL_GPU] = { "utilization_gpu", MK_RATIO,
+			 "sum(run x gpus) / (GPUs x makespan)" },
 };
 static_assert(ARRAY_SIZE(metric_defs) == M_NMETRICS,
 	      "metric_defs must name every metric");
@@ -177,8 +179,8 @@ static void describe(struct metrics *m, double *x, size_t n,
 }
 
 void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
-		   sim_time_t tau, const struct run_counters *rc,
-		   struct metrics *m)
+		   uint64_t gpus, sim_time_t tau,
+		   const struct run_counters *rc, struct metrics *m)
 {
 	static const struct quantile wait_q[] = {
 		{ M_WAIT_MEDIAN, 0.5 }, { M_WAIT_P90, 0.9 },
@@ -196,6 +198,7 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 	uint64_t finished = 0, killed = 0, rejected = 0;
 	sim_time_t first_submit = SIM_TIME_MAX, last_end = SIM_TIME_NONE;
 	double area = 0; /* sum of run x cpus, CPU x microseconds */
+	double gpu_area = 0; /* sum of run x gpus, GPU x microseconds */
 	size_t nran = 0;
 
 	for (size_t i = 0; i < M_NMETRICS; i++) {
@@ -218,6 +221,7 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 		if (j->end > last_end)
 			last_end = j->end;
 		area += (double)(j->end - j->start) * j->cpus;
+		gpu_area += (double)(j->end - j->start) * j->gpus;
 	}
 	set(m, M_JOBS, (double)n);
 	set(m, M_FINISHED, (double)finished);
@@ -264,6 +268,9 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 	/* A job cannot end before it was submitted, so this is >= 0. */
 	double makespan = (double)(last_end - first_submit) / SIM_SEC;
 	set(m, M_MAKESPAN, makespan);
+	if (makespan > 0 && gpus > 0)
+		set(m, M_UTIL_GPU,
+		    gpu_area / SIM_SEC / ((double)gpus * makespan));
 	if (makespan > 0 && capacity > 0) {
 		set(m, M_UTIL, area / SIM_SEC / ((double)capacity * makespan));
 		if (rc)

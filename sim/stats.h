@@ -3,7 +3,8 @@
  *   wait = start - submit; response = end - submit; run = end - start;
  *   slowdown = response / run; bounded slowdown = max(1, response /
  *   max(run, tau)); utilization = sum(run x cpus) / (capacity x (last end -
- *   first submit)); makespan = last end - first submit.
+ *   first submit)); GPU utilization likewise with GPUs; makespan = last end
+ *   - first submit.
  * Statistics over jobs (mean, median, p90, p95, p99, max) use GSL.  Jobs
  * that never started (rejected) take no part in wait/response/slowdown.
  */
@@ -47,6 +48,7 @@ enum metric_id {
 	M_BSLD_MEAN, M_BSLD_MEDIAN, M_BSLD_P95, M_BSLD_P99, M_BSLD_MAX,
 	M_UTIL, M_UTIL_ALLOC, M_MAKESPAN,
 	M_QUEUE_MEAN, M_QUEUE_MAX,
+	M_UTIL_GPU,
 	M_NMETRICS
 };
 
@@ -64,12 +66,13 @@ struct metrics {
 };
 
 /*
- * Computes every metric.  capacity is the cluster's CPU count; tau the
- * bounded-slowdown threshold.
+ * Computes every metric.  capacity is the cluster's CPU count, gpus its
+ * GPU count (0: GPU utilization does not apply); tau the bounded-slowdown
+ * threshold.
  */
 void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
-		   sim_time_t tau, const struct run_counters *rc,
-		   struct metrics *m);
+		   uint64_t gpus, sim_time_t tau,
+		   const struct run_counters *rc, struct metrics *m);
 
 /* Per-job derived values, shared by the metrics and jobs.csv. */
 double stats_slowdown(const struct job *j);               /* NaN if n/a */

@@ -92,6 +92,8 @@ int trace_load(const char *path, const struct trace_opts *o,
 		return trace_load_tiresias(path, o, w, err);
 	case TRACE_GAVEL:
 		return trace_load_gavel(path, o, w, err);
+	case TRACE_NFORMATS:
+		break;
 	}
 	memset(w, 0, sizeof(*w));
 	w->max_procs = w->max_nodes = -1;
@@ -390,6 +392,8 @@ void trace_report_format(const struct trace_report *r, char *buf, size_t n)
 		  "outside time window" },
 		{ offsetof(struct trace_report, beyond_limit),
 		  "beyond job limit" },
+		{ offsetof(struct trace_report, gpu_time_mismatch),
+		  "gpu_time != duration x num_gpus" },
 		{ offsetof(struct trace_report, jobs), "jobs kept" },
 	};
 	size_t len = 0;

@@ -17,6 +17,7 @@ enum trace_format {
 	TRACE_PHILLY,   /* Microsoft Philly job summary (Pollux's philly.csv) */
 	TRACE_TIRESIAS, /* Tiresias testbed workload (tiresias-60job.csv) */
 	TRACE_GAVEL,    /* Gavel physical-cluster workload (*.trace) */
+	TRACE_NFORMATS
 };
 
 /* Which SWF processor count a job asks for. */

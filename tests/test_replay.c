@@ -69,7 +69,7 @@ Test(replay, kth_sp2_fcfs_easy_conservative)
 		struct metrics m;
 		size_t n;
 		const struct job *j = sim_jobs(s, &n);
-		stats_compute(j, n, 100, 10 * SIM_SEC, sim_counters(s), &m);
+		stats_compute(j, n, 100, 0, 10 * SIM_SEC, sim_counters(s), &m);
 		cr_expect_eq(m.v[M_FINISHED], 28467);
 		cr_expect_eq(work(s), 2010502094.0, "%s: work %.0f", pol[k],
 			     work(s));

@@ -80,7 +80,7 @@ Test(stats, worked_example)
 				   .queue_max = 3 };
 	struct metrics m;
 	stats_example(j);
-	stats_compute(j, 5, 10, 10 * SIM_SEC, &rc, &m);
+	stats_compute(j, 5, 10, 0, 10 * SIM_SEC, &rc, &m);
 
 	EXPECT(m, M_JOBS, 5);
 	EXPECT(m, M_FINISHED, 3);
@@ -138,7 +138,7 @@ Test(stats, nothing_ran_leaves_metrics_unset)
 	struct metrics m;
 	j[0] = stats_job(1, 0, -1, -1, 64, JOB_REJECTED);
 	j[1] = stats_job(2, 5, -1, -1, 64, JOB_REJECTED);
-	stats_compute(j, 2, 10, 10 * SIM_SEC, &rc, &m);
+	stats_compute(j, 2, 10, 0, 10 * SIM_SEC, &rc, &m);
 	EXPECT(m, M_JOBS, 2);
 	EXPECT(m, M_FINISHED, 0);
 	EXPECT(m, M_KILLED, 0);
@@ -148,7 +148,7 @@ Test(stats, nothing_ran_leaves_metrics_unset)
 		cr_expect(!m.set[i], "%s should not apply",
 			  metric_defs[i].name);
 
-	stats_compute(NULL, 0, 10, 10 * SIM_SEC, NULL, &m);
+	stats_compute(NULL, 0, 10, 0, 10 * SIM_SEC, NULL, &m);
 	EXPECT(m, M_JOBS, 0);
 	cr_expect(!m.set[M_QUEUE_MAX], "no counters: queue_max unset");
 }
@@ -161,7 +161,7 @@ Test(stats, first_submit_counts_rejected_jobs)
 	struct metrics m;
 	j[0] = stats_job(1, 0, -1, -1, 64, JOB_REJECTED);
 	j[1] = stats_job(2, 10, 10, 20, 2, JOB_FINISHED);
-	stats_compute(j, 2, 4, 10 * SIM_SEC, NULL, &m);
+	stats_compute(j, 2, 4, 0, 10 * SIM_SEC, NULL, &m);
 	EXPECT(m, M_MAKESPAN, 20);
 	EXPECT(m, M_UTIL, 0.25);
 	cr_expect(!m.set[M_UTIL_ALLOC] && !m.set[M_QUEUE_MEAN],
@@ -175,7 +175,7 @@ Test(stats, zero_makespan_has_no_utilization)
 	struct job j = stats_job(1, 0, 0, 0, 1, JOB_FINISHED);
 	struct run_counters rc = { 0 };
 	struct metrics m;
-	stats_compute(&j, 1, 4, 10 * SIM_SEC, &rc, &m);
+	stats_compute(&j, 1, 4, 0, 10 * SIM_SEC, &rc, &m);
 	EXPECT(m, M_MAKESPAN, 0);
 	EXPECT(m, M_WAIT_MAX, 0);
 	EXPECT(m, M_BSLD_MEAN, 1);
@@ -222,7 +222,7 @@ Test(stats, quantiles_match_naive_rule)
 		sum += w[i];
 	}
 	qsort(w, N, sizeof(*w), stats_cmp);
-	stats_compute(j, N, 8, 10 * SIM_SEC, NULL, &m);
+	stats_compute(j, N, 8, 0, 10 * SIM_SEC, NULL, &m);
 	EXPECT(m, M_WAIT_MEAN, sum / N);
 	EXPECT(m, M_WAIT_MEDIAN, stats_naive_q(w, N, 0.5));
 	EXPECT(m, M_WAIT_P90, stats_naive_q(w, N, 0.9));
@@ -245,4 +245,23 @@ Test(stats, metric_names_are_unique_and_set)
 	cr_expect_str_eq(metric_defs[M_WAIT_MEAN].name, "wait_mean");
 	cr_expect_str_eq(metric_defs[M_BSLD_P95].name, "bsld_p95");
 	cr_expect_str_eq(metric_defs[M_QUEUE_MAX].name, "queue_max");
+}
+
+Test(stats, gpu_utilization)
+{
+	/* A: 0..10 s on 2 GPUs, B: 0..20 s on 1 GPU, on 4 GPUs (and 8 CPUs
+	 * that nobody asks for).  Makespan 20; GPU utilization
+	 * (10 x 2 + 20 x 1) / (4 x 20) = 0.5; CPU utilization 0.  Without
+	 * GPUs in the cluster it does not apply. */
+	struct job j[2];
+	struct metrics m;
+	j[0] = stats_job(1, 0, 0, 10, 0, JOB_FINISHED);
+	j[1] = stats_job(2, 0, 0, 20, 0, JOB_FINISHED);
+	j[0].gpus = 2;
+	j[1].gpus = 1;
+	stats_compute(j, 2, 8, 4, 10 * SIM_SEC, NULL, &m);
+	EXPECT(m, M_UTIL_GPU, 0.5);
+	EXPECT(m, M_UTIL, 0);
+	stats_compute(j, 2, 8, 0, 10 * SIM_SEC, NULL, &m);
+	cr_expect(!m.set[M_UTIL_GPU]);
 }
