@@ -21,6 +21,7 @@
 
 #include "exp_json.h"
 #include "exp_schema.h"
+#include "jobclass.h"
 #include "util.h"
 
 const char *const exp_format_names[] = {
@@ -142,19 +143,76 @@ static int parse_group(struct exp_ctx *c, const cJSON *v, size_t i,
 	return 0;
 }
 
+/*
+ * "network": the fabric.  Unless uplinks are given, leaves are
+ * non-blocking (oversubscription 1); the rest are net_spec_default's
+ * figures (docs/network.md).
+ */
+static int parse_network(struct exp_ctx *c, const cJSON *v,
+			 struct net_spec *n)
+{
+	static const char *const keys[] = { "nic_gbps", "uplinks",
+					    "uplink_gbps", "oversubscription",
+					    "latency_usec", "nvlink_gBps" };
+	const cJSON *f[ARRAY_SIZE(keys)];
+	size_t m = exp_jp_key(c, "network");
+	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
+	if (!rc && (f[1] || f[2]) && f[3])
+		rc = exp_fail(c, NULL, "give either 'uplinks' and "
+			      "'uplink_gbps', or 'oversubscription', not both");
+	if (!rc && (f[1] || f[2])) {
+		n->oversubscription = 0;
+		rc = exp_require(c, f[1], "uplinks");
+		if (!rc)
+			rc = exp_require(c, f[2], "uplink_gbps");
+		if (!rc)
+			rc = exp_get_u32(c, "uplinks", f[1], 1, &n->uplinks);
+		if (!rc)
+			rc = exp_get_number(c, "uplink_gbps", f[2], 0, true,
+					    &n->uplink_gbps);
+	}
+	if (!rc)
+		rc = exp_get_number(c, "nic_gbps", f[0], 0, true, &n->nic_gbps);
+	if (!rc && f[3])
+		rc = exp_get_number(c, "oversubscription", f[3], 0, true,
+				    &n->oversubscription);
+	if (!rc)
+		rc = exp_get_number(c, "latency_usec", f[4], 0, false,
+				    &n->latency_usec);
+	if (!rc)
+		rc = exp_get_number(c, "nvlink_gBps", f[5], 0, true,
+				    &n->nvlink_gBps);
+	exp_jp_pop(c, m);
+	return rc;
+}
+
+/* The fabric when none is given: non-blocking leaves. */
+static void network_default(struct net_spec *n)
+{
+	net_spec_default(n);
+	n->uplinks = 0;
+	n->uplink_gbps = 0;
+	n->oversubscription = 1;
+}
+
 /* A cluster object at the current path. */
 static int parse_cluster_obj(struct exp_ctx *c, const cJSON *v,
-			     struct cluster_spec *s, bool *from_trace)
+			     struct cluster_spec *s, bool *from_trace,
+			     struct net_spec *net)
 {
 	static const char *const keys[] = { "nodes", "from_trace",
-					    "exclusive", "rack_nodes" };
+					    "exclusive", "rack_nodes",
+					    "network" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	size_t i = 0, m;
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
+	network_default(net);
 	if (!rc)
 		rc = exp_get_bool(c, "exclusive", f[2], &s->exclusive);
 	if (!rc)
 		rc = exp_get_u32(c, "rack_nodes", f[3], 0, &s->rack_nodes);
+	if (!rc && f[4])
+		rc = parse_network(c, f[4], net);
 	if (rc)
 		return rc;
 	if (f[0] && f[1])
@@ -239,7 +297,8 @@ static int parse_cluster(struct exp_ctx *c, const cJSON *v,
 		rc = exp_fail_type(c, NULL, "an object or a file name", v);
 		goto out;
 	}
-	rc = parse_cluster_obj(oc, obj, &e->cluster, &e->cluster_from_trace);
+	rc = parse_cluster_obj(oc, obj, &e->cluster, &e->cluster_from_trace,
+			       &e->network);
 	if (rc || e->cluster_from_trace)
 		goto out;
 	prefix = xasprintf("%s: ", oc->file);
@@ -410,7 +469,7 @@ static int parse_workload(struct exp_ctx *c, const cJSON *v,
 	static const char *const keys[] = { "format", "procs", "overrun",
 					    "drop_invalid", "lenient", "trace",
 					    "generate", "limit", "window",
-					    "load_scale" };
+					    "load_scale", "reference_gpu" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	struct trace_opts *o = &w->opts;
 	const char *trace = NULL;
@@ -457,6 +516,18 @@ static int parse_workload(struct exp_ctx *c, const cJSON *v,
 	if (!rc)
 		rc = exp_get_number(c, "load_scale", f[9], 0, true,
 				    &o->load_scale);
+	const char *ref = "v100";
+	if (!rc)
+		rc = exp_get_string(c, "reference_gpu", f[10], &ref);
+	if (!rc) {
+		struct sim_error e;
+		if (jobclass_gpu_lookup(ref, &e) < 0)
+			rc = exp_fail(c, "reference_gpu", "%s (the throughput "
+				      "table knows k80, p100 and v100)",
+				      e.msg);
+		else
+			w->reference_gpu = xstrdup(ref);
+	}
 out:
 	exp_jp_pop(c, m);
 	return rc;
@@ -755,6 +826,7 @@ void exp_release(struct experiment *e)
 	cluster_spec_release(&e->cluster);
 	free(e->workload.trace);
 	free(e->workload.name);
+	free(e->workload.reference_gpu);
 	gen_spec_release(&e->workload.gen);
 	for (size_t i = 0; i < e->npolicies; i++)
 		policy_spec_release(&e->policies[i]);

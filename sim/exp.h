@@ -8,6 +8,7 @@
 #define CLUSTERSIM_EXP_H
 
 #include "cluster.h"
+#include "net.h"
 #include "workload.h"
 
 enum param_value_type { PV_NUMBER, PV_BOOL, PV_STRING };
@@ -37,6 +38,8 @@ struct workload_spec {
 	struct trace_opts opts;
 	struct gen_spec gen;
 	char *name;            /* the trace's file name or "generated" */
+	char *reference_gpu;   /* GPU type the run times were measured on
+	                          ("v100" unless given) */
 };
 
 struct experiment {
@@ -44,6 +47,9 @@ struct experiment {
 	char *name;            /* "name" (default: file stem) */
 	struct cluster_spec cluster;
 	bool cluster_from_trace;
+	struct net_spec network; /* the fabric ("cluster.network"), defaults
+	                            filled in; rack_nodes unused (the
+	                            cluster's) */
 	struct workload_spec workload;
 	struct policy_spec *policies;
 	size_t npolicies;

@@ -108,6 +108,18 @@ static cJSON *cluster_json(const struct experiment *e)
 	}
 	jadd(o, "exclusive", jbool(e->cluster.exclusive));
 	jadd(o, "rack_nodes", jnum(e->cluster.rack_nodes));
+	const struct net_spec *n = &e->network;
+	cJSON *net = jobj();
+	jadd(net, "nic_gbps", jnum(n->nic_gbps));
+	if (n->oversubscription > 0) {
+		jadd(net, "oversubscription", jnum(n->oversubscription));
+	} else {
+		jadd(net, "uplinks", jnum(n->uplinks));
+		jadd(net, "uplink_gbps", jnum(n->uplink_gbps));
+	}
+	jadd(net, "latency_usec", jnum(n->latency_usec));
+	jadd(net, "nvlink_gBps", jnum(n->nvlink_gBps));
+	jadd(o, "network", net);
 	return o;
 }
 
@@ -141,6 +153,8 @@ static cJSON *workload_json(const struct workload_spec *w)
 		jadd(win, "end", jsec(o->window_end));
 	jadd(j, "window", win);
 	jadd(j, "load_scale", jnum(o->load_scale));
+	if (w->reference_gpu)
+		jadd(j, "reference_gpu", jstr(w->reference_gpu));
 	return j;
 }
 

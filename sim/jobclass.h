@@ -16,7 +16,8 @@
  * trace's CNNs) and what is left out.
  *
  * Index 0 of the class table is JOB_CLASS_NONE.  GPU types are indexed
- * from 0 (struct job stores gpu_type as that index + 1, 0 = any).
+ * from 0.  (A job's gpu_type constraint is not one of these: it names one
+ * of the cluster's own GPU types, cluster_gpu_type_index() + 1.)
  * Everything here is const data: no global mutable state.
  */
 #ifndef CLUSTERSIM_JOBCLASS_H

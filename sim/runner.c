@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "exp.h"
+#include "jobclass.h"
 #include "out.h"
 #include "registry.h"
 #include "sim.h"
@@ -41,6 +42,8 @@ struct runner {
 	struct workload w;          /* the trace's, when not generated */
 	bool have_w;
 	struct cluster_spec cluster;/* sized from the trace, when asked */
+	struct speed_config speed;  /* GPU job speeds, on a GPU cluster */
+	bool use_speed;
 	struct run_result *runs;
 	size_t nruns;
 };
@@ -149,6 +152,35 @@ static void report_workload(const struct runner *r, const char *what,
 	fprintf(r->o->msg, "%s: %zu jobs\n%s", what, w->n, buf);
 }
 
+/* On a cluster with GPUs, jobs run at the speed of their GPU type and
+ * placement (speed.h): check the GPU types and the fabric. */
+static int speed_setup(struct runner *r, const char *prefix,
+		       struct sim_error *err)
+{
+	const struct cluster_spec *c = &r->cluster;
+	uint64_t gpus = 0, nodes = 0;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		gpus += (uint64_t)c->groups[g].count * c->groups[g].gpus;
+		nodes += c->groups[g].count;
+	}
+	if (!gpus)
+		return 0;
+	int rc = speed_check(c, prefix, err);
+	if (rc)
+		return rc;
+	r->speed.net = r->e.network;
+	r->speed.net.rack_nodes = c->rack_nodes ? c->rack_nodes
+						: (uint32_t)nodes;
+	rc = net_spec_check(&r->speed.net, prefix, err);
+	if (rc)
+		return rc;
+	r->speed.ref_gpu = jobclass_gpu_lookup(r->e.workload.reference_gpu,
+					       NULL);
+	SIM_ASSERT(r->speed.ref_gpu >= 0); /* checked by the loader */
+	r->use_speed = true;
+	return 0;
+}
+
 /* Loads the trace (once) and sizes the cluster. */
 static int load_inputs(struct runner *r, struct sim_error *err)
 {
@@ -194,6 +226,8 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 		cluster_spec_copy(&r->cluster, &e->cluster);
 	}
 	rc = cluster_spec_check(&r->cluster, prefix, err);
+	if (!rc)
+		rc = speed_setup(r, prefix, err);
 out:
 	free(prefix);
 	return rc;
@@ -262,6 +296,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.seed = seed,
 		.sample_interval = e->timeline_interval,
 		.check = e->check || r->o->check,
+		.speed = r->use_speed ? &r->speed : NULL,
 		.progress = show ? progress : NULL,
 		.progress_ctx = &label,
 	};

@@ -59,6 +59,7 @@ struct sim {
 	                                 nodes are exclusive) */
 
 	struct profile *profile;      /* backfilling scratch */
+	struct speed *speed;          /* GPU job speeds; NULL = reference */
 	enum place_strategy placement;/* how GPU jobs are placed */
 	uint64_t rng;                 /* placement's random state (seeded) */
 
@@ -145,6 +146,9 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->cluster = cluster_new(cfg->cluster);
 	s->capacity_cpus = cluster_total_cpus(s->cluster);
 	s->profile = profile_new();
+	if (cfg->speed && cluster_total_gpus(s->cluster))
+		s->speed = speed_new(cfg->cluster, &cfg->speed->net,
+				     cfg->speed->ref_gpu);
 	evq_init(&s->q);
 	s->interval = cfg->sample_interval > 0 ? cfg->sample_interval
 					       : sim_auto_interval(cfg->workload);
@@ -165,6 +169,7 @@ void sim_free(struct sim *s)
 	free(s->runbuf);
 	free(s->samples);
 	profile_free(s->profile);
+	speed_free(s->speed);
 	cluster_free(s->cluster);
 	evq_release(&s->q);
 	free(s);
@@ -318,16 +323,36 @@ static void push_submit(struct sim *s)
 	}
 }
 
+/* Gives the jobs whose speed may have changed their new rates. */
+static void update_rates(struct sim *s)
+{
+	const int64_t *ids;
+	size_t n = speed_changed(s->speed, &ids);
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = &s->jobs[ids[i]];
+		if (j->state != JOB_RUNNING)
+			continue;
+		double r = speed_rate(s->speed, j, &s->plc[j->idx]);
+		if (sim_set_job_rate(s, j, r) != 0)
+			SIM_BUG("rate %g refused for job %lld", r,
+				(long long)j->id);
+	}
+}
+
 static void end_job(struct sim *s, struct job *j)
 {
 	j->end = s->now;
 	j->state = (j->flags & JOB_KILL_AT_ESTIMATE) ? JOB_KILLED
 						     : JOB_FINISHED;
 	running_remove(s, j);
+	if (s->speed && j->gpus)
+		speed_job_ended(s->speed, j);
 	cluster_release(s->cluster, &s->plc[j->idx]);
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
 	placement_release(&s->plc[j->idx]);
 	s->ended++;
+	if (s->speed && j->gpus)
+		update_rates(s);
 	if (s->ops->job_finished) {
 		s->ops->job_finished(s, s->pstate, j);
 	}
@@ -649,6 +674,10 @@ int sim_job_start(struct sim *s, const struct job *cj)
 	s->end_ev[j->idx] = evq_push(&s->q, s->now + j->run, EV_END, j->idx);
 	if (s->prog)
 		s->prog[j->idx] = (struct progress){ 0, s->now, 1.0 };
+	if (s->speed && j->gpus) {
+		speed_job_started(s->speed, j, plc);
+		update_rates(s);
+	}
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include "clustersim/policy.h"
 #include "cluster.h"
+#include "speed.h"
 #include "stats.h"
 #include "workload.h"
 
@@ -30,6 +31,9 @@ struct sim_config {
 	uint64_t seed;
 	sim_time_t sample_interval;         /* timeline period; 0 = automatic */
 	bool check;                         /* invariant checker */
+	/* GPU job speeds (GPU types, communication): NULL = every job runs
+	 * at reference speed.  Only used on a cluster with GPUs. */
+	const struct speed_config *speed;
 	/* Called now and then with jobs ended so far (may be NULL). */
 	void (*progress)(void *ctx, size_t ended, size_t total);
 	void *progress_ctx;

@@ -795,3 +795,48 @@ Test(exp, gpu_cluster_keys)
 			 ", \"policies\": [\"fcfs\"]}",
 			 "x.json: $.cluster.rack_nodes: must be >= 0, got '-1'");
 }
+
+Test(exp, network_and_reference_gpu)
+{
+	struct experiment e;
+	struct sim_error err = { .msg = "" };
+	/* Defaults: non-blocking HDR; reference v100. */
+	const char *text = "{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD
+			   ", \"policies\": [\"fcfs\"]}";
+	cr_assert_eq(exp_parse(text, "x.json", &e, &err), 0, "%s", err.msg);
+	cr_expect_eq(e.network.oversubscription, 1);
+	cr_expect_eq(e.network.nic_gbps, 200);
+	cr_expect_str_eq(e.workload.reference_gpu, "v100");
+	exp_release(&e);
+	text = "{\"cluster\": {\"nodes\": [{\"count\": 2, \"cpus\": 4}], "
+	       "\"network\": {\"nic_gbps\": 100, \"uplinks\": 4, "
+	       "\"uplink_gbps\": 200, \"latency_usec\": 1}}, "
+	       "\"workload\": {\"trace\": \"t.swf\", \"reference_gpu\": "
+	       "\"p100\"}, \"policies\": [\"fcfs\"]}";
+	cr_assert_eq(exp_parse(text, "x.json", &e, &err), 0, "%s", err.msg);
+	cr_expect_eq(e.network.nic_gbps, 100);
+	cr_expect_eq(e.network.uplinks, 4);
+	cr_expect_eq(e.network.uplink_gbps, 200);
+	cr_expect_eq(e.network.oversubscription, 0);
+	cr_expect_eq(e.network.latency_usec, 1);
+	cr_expect_str_eq(e.workload.reference_gpu, "p100");
+	exp_release(&e);
+	exp_expect_error("x.json",
+			 "{\"cluster\": {\"nodes\": [{\"count\": 1, \"cpus\": 1}"
+			 "], \"network\": {\"uplinks\": 4, \"oversubscription\":"
+			 " 2}}, " EXP_MIN_WORKLOAD ", \"policies\": [\"fcfs\"]}",
+			 "x.json: $.cluster.network: give either 'uplinks' and "
+			 "'uplink_gbps', or 'oversubscription', not both");
+	exp_expect_error("x.json",
+			 "{\"cluster\": {\"nodes\": [{\"count\": 1, \"cpus\": 1}"
+			 "], \"network\": {\"uplinks\": 4}}, " EXP_MIN_WORKLOAD
+			 ", \"policies\": [\"fcfs\"]}",
+			 "x.json: $.cluster.network: missing key 'uplink_gbps'");
+	exp_expect_error("x.json",
+			 "{" EXP_MIN_CLUSTER ", \"workload\": {\"trace\": "
+			 "\"t.swf\", \"reference_gpu\": \"tpu\"}, "
+			 "\"policies\": [\"fcfs\"]}",
+			 "x.json: $.workload.reference_gpu: unknown gpu type "
+			 "'tpu' (the throughput table knows k80, p100 and "
+			 "v100)");
+}

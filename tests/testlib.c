@@ -89,7 +89,8 @@ void tl_cluster(struct cluster_spec *c, uint32_t nodes, uint32_t cpus)
 static struct sim *run_ops(const struct policy_ops *ops,
 			   const struct param_value *given, size_t ngiven,
 			   const struct workload *w,
-			   const struct cluster_spec *c, bool check)
+			   const struct cluster_spec *c, bool check,
+			   const struct speed_config *speed)
 {
 	struct pval *params;
 	size_t np;
@@ -99,6 +100,7 @@ static struct sim *run_ops(const struct policy_ops *ops,
 	struct sim_config cfg = {
 		.workload = w, .cluster = c, .policy = ops,
 		.params = params, .nparams = np, .seed = 1, .check = check,
+		.speed = speed,
 	};
 	struct sim *s = sim_new(&cfg);
 	int rc = sim_run(s, &err);
@@ -110,14 +112,28 @@ static struct sim *run_ops(const struct policy_ops *ops,
 struct sim *tl_run_ops(const struct policy_ops *ops, const struct workload *w,
 		       const struct cluster_spec *c)
 {
-	return run_ops(ops, NULL, 0, w, c, true);
+	return run_ops(ops, NULL, 0, w, c, true, NULL);
 }
 
 struct sim *tl_run_with(const struct policy_ops *ops,
 			const struct param_value *given, size_t ngiven,
 			const struct workload *w, const struct cluster_spec *c)
 {
-	return run_ops(ops, given, ngiven, w, c, true);
+	return run_ops(ops, given, ngiven, w, c, true, NULL);
+}
+
+static const struct policy_ops *find(const char *policy);
+
+struct sim *tl_run_speed(const char *policy, const char *placement,
+			 const struct workload *w, const struct cluster_spec *c,
+			 const struct speed_config *speed)
+{
+	struct param_value pv = {
+		.key = (char *)"placement",
+		.json_path = (char *)"$.policies[0].params.placement",
+		.type = PV_STRING, .str = (char *)placement,
+	};
+	return run_ops(find(policy), &pv, 1, w, c, true, speed);
 }
 
 static const struct policy_ops *find(const char *policy)
@@ -132,13 +148,13 @@ static const struct policy_ops *find(const char *policy)
 struct sim *tl_run(const char *policy, const struct workload *w,
 		   const struct cluster_spec *c)
 {
-	return run_ops(find(policy), NULL, 0, w, c, true);
+	return run_ops(find(policy), NULL, 0, w, c, true, NULL);
 }
 
 struct sim *tl_run_unchecked(const char *policy, const struct workload *w,
 			     const struct cluster_spec *c)
 {
-	return run_ops(find(policy), NULL, 0, w, c, false);
+	return run_ops(find(policy), NULL, 0, w, c, false, NULL);
 }
 
 double tl_start(const struct sim *s, int64_t id)

@@ -41,6 +41,11 @@ struct sim *tl_run_with(const struct policy_ops *ops,
 			const struct param_value *given, size_t ngiven,
 			const struct workload *w, const struct cluster_spec *c);
 
+/* A policy with a placement strategy and a speed model. */
+struct sim *tl_run_speed(const char *policy, const char *placement,
+			 const struct workload *w, const struct cluster_spec *c,
+			 const struct speed_config *speed);
+
 /* Start time in seconds of the job with this id (-1 if it never ran). */
 double tl_start(const struct sim *s, int64_t id);
 

@@ -1,0 +1,190 @@
+/*
+ * The GPU speed model through the engine (speed.h), against figures
+ * worked out by hand from Gavel's published throughputs (quoted from
+ * gavel-throughputs.json, not read from the project's table) and the
+ * ring all-reduce formula:
+ *   ResNet-50 (batch size 64), 1 GPU: k80 0.6190282202246573 steps/s,
+ *   v100 4.394774823323071 steps/s; 25,557,032 parameters (He et al.),
+ *   so 102,228,128 gradient bytes per iteration.
+ * Run times are on the reference type, V100.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "jobclass.h"
+#include "testlib.h"
+#include "util.h"
+
+#define K80_STEPS 0.6190282202246573
+#define V100_STEPS 4.394774823323071
+#define R50_BYTES 102228128.0
+
+/* nodes x gpus nodes of one GPU type, racks of rack_nodes. */
+static void gpu_cluster(struct cluster_spec *c, uint32_t nodes,
+			uint32_t gpus, const char *type, uint32_t rack_nodes)
+{
+	tl_cluster(c, nodes, 8);
+	c->groups[0].gpus = gpus;
+	c->groups[0].gpu_type = xstrdup(type);
+	c->rack_nodes = rack_nodes;
+}
+
+/* 100 Gb/s NICs, non-blocking leaves, 0.5 us per link, NVLink 300 GB/s;
+ * reference V100. */
+static void speed_cfg(struct speed_config *s)
+{
+	memset(s, 0, sizeof(*s));
+	net_spec_default(&s->net);
+	s->net.nic_gbps = 100;
+	s->net.uplinks = 0;
+	s->net.uplink_gbps = 0;
+	s->net.oversubscription = 1;
+	s->net.latency_usec = 0.5;
+	s->net.nvlink_gBps = 300;
+	s->ref_gpu = JOBCLASS_GPU_V100;
+}
+
+/* ResNet-50 (batch size 64) jobs of the given GPUs and run times. */
+static void r50_jobs(struct workload *w, const struct tjob *t, size_t n,
+		     const uint32_t *gpus)
+{
+	tl_workload(w, t, n);
+	int cls = jobclass_lookup("ResNet-50 (batch size 64)");
+	cr_assert_gt(cls, 0);
+	for (size_t i = 0; i < n; i++) {
+		struct job *j = &w->jobs[i];
+		j->gpus = gpus[j->id - 1];
+		j->cpus = 0;
+		j->job_class = (uint16_t)cls;
+	}
+}
+
+static double end_s(const struct sim *s, int64_t id)
+{
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	for (size_t i = 0; i < n; i++)
+		if (j[i].id == id)
+			return (double)j[i].end / SIM_SEC;
+	return -1;
+}
+
+/*
+ * One GPU on a K80: no communication, so the rate is the throughput
+ * ratio 0.6190282202246573 / 4.394774823323071 = 0.14085...; 100 s of
+ * V100 work take 100 x 4.394774823323071 / 0.6190282202246573 =
+ * 709.95... s.
+ */
+Test(speed, single_gpu_runs_at_the_throughput_ratio)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 0 } };
+	uint32_t gpus[] = { 1 };
+	struct workload w;
+	struct cluster_spec c;
+	struct speed_config sc;
+	r50_jobs(&w, t, 1, gpus);
+	gpu_cluster(&c, 1, 4, "k80", 0);
+	speed_cfg(&sc);
+	struct sim *s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
+	double want = 100 * V100_STEPS / K80_STEPS;
+	cr_expect(fabs(end_s(s, 1) - want) < 2e-6, "end %.9f, want %.9f",
+		  end_s(s, 1), want);
+	sim_free(s);
+	/* On the reference type itself: exactly the trace's run time. */
+	cluster_spec_release(&c);
+	gpu_cluster(&c, 1, 4, "v100", 0);
+	s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
+	cr_expect_eq(end_s(s, 1), 100.0);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/* rate of a 2-GPU ResNet-50 job over two racks at bandwidth B (bytes/s):
+ * (t + a_ref) / (t + a) with t = 1 / 4.394774823323071 s per step,
+ * a = 2(p-1) alpha + 2(p-1)/p bytes / B, p = 2, alpha = 4 links x 0.5 us
+ * (NIC, leaf, spine, leaf... across racks), a_ref = bytes / 300 GB/s. */
+static double rate2(double B)
+{
+	double t = 1 / V100_STEPS;
+	double a = 2 * 2e-6 + R50_BYTES / B;
+	double a_ref = R50_BYTES / 300e9;
+	return (t + a_ref) / (t + a);
+}
+
+/*
+ * Two V100 nodes of 1 GPU, each its own rack: a 2-GPU job spans both and
+ * gets the whole 100 Gb/s = 12.5e9 B/s.  rate2(12.5e9) = 0.9660...: its
+ * 100 s of work take 100 / rate2 s.
+ */
+Test(speed, communication_slows_a_job_across_nodes)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 0 } };
+	uint32_t gpus[] = { 2 };
+	struct workload w;
+	struct cluster_spec c;
+	struct speed_config sc;
+	r50_jobs(&w, t, 1, gpus);
+	gpu_cluster(&c, 2, 1, "v100", 1);
+	speed_cfg(&sc);
+	struct sim *s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
+	double want = 100 / rate2(12.5e9);
+	cr_expect(fabs(end_s(s, 1) - want) < 2e-6, "end %.9f, want %.9f",
+		  end_s(s, 1), want);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/*
+ * Contention, and an end event moved when it ends.  Two nodes of 2 V100s,
+ * each its own rack.  Spread places both 2-GPU jobs, A (10 s) and B
+ * (100 s), one GPU per node: they share both NICs (and uplinks), 50 Gb/s
+ * = 6.25e9 B/s each.  A ends at T1 = 10 / rate2(6.25e9).  Then B has the
+ * fabric alone, at rate2(12.5e9): it ends at
+ *   T1 + (100 - T1 x rate2(6.25e9)) / rate2(12.5e9).
+ * Had its end event not moved, it would end at 100 / rate2(6.25e9).
+ */
+Test(speed, contention_and_rescheduled_end)
+{
+	struct tjob t[] = { { 1, 0, 10, 10, 0 }, { 2, 0, 100, 100, 0 } };
+	uint32_t gpus[] = { 2, 2 };
+	struct workload w;
+	struct cluster_spec c;
+	struct speed_config sc;
+	r50_jobs(&w, t, 2, gpus);
+	gpu_cluster(&c, 2, 2, "v100", 1);
+	speed_cfg(&sc);
+	struct sim *s = tl_run_speed("fcfs", "spread", &w, &c, &sc);
+	double r50 = rate2(6.25e9), r100 = rate2(12.5e9);
+	double t1 = 10 / r50;
+	double t2 = t1 + (100 - t1 * r50) / r100;
+	cr_expect(fabs(end_s(s, 1) - t1) < 2e-6, "A ends %.9f, want %.9f",
+		  end_s(s, 1), t1);
+	cr_expect(fabs(end_s(s, 2) - t2) < 4e-6, "B ends %.9f, want %.9f",
+		  end_s(s, 2), t2);
+	cr_expect(end_s(s, 2) < 100 / r50 - 1);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/* A job of no known class (Philly's) runs at the reference speed. */
+Test(speed, unknown_class_runs_at_reference_speed)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 0 } };
+	uint32_t gpus[] = { 2 };
+	struct workload w;
+	struct cluster_spec c;
+	struct speed_config sc;
+	r50_jobs(&w, t, 1, gpus);
+	w.jobs[0].job_class = JOB_CLASS_NONE;
+	gpu_cluster(&c, 2, 1, "k80", 1);
+	speed_cfg(&sc);
+	struct sim *s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
+	cr_expect_eq(end_s(s, 1), 100.0);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
