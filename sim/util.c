@@ -73,6 +73,7 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+__attribute__((format(printf, 3, 0)))
 static int err_vset(struct sim_error *err, int code, const char *fmt,
 		    va_list ap)
 {

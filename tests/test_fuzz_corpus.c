@@ -103,6 +103,25 @@ Test(fuzz_corpus, exp)
 		      FC_MIN_FILES);
 }
 
+Test(fuzz_corpus, philly)
+{
+	cr_assert_geq(fc_replay("tests/fuzz/corpus/philly", fuzz_philly_one),
+		      FC_MIN_FILES);
+}
+
+Test(fuzz_corpus, tiresias)
+{
+	cr_assert_geq(fc_replay("tests/fuzz/corpus/tiresias",
+				fuzz_tiresias_one),
+		      FC_MIN_FILES);
+}
+
+Test(fuzz_corpus, gavel)
+{
+	cr_assert_geq(fc_replay("tests/fuzz/corpus/gavel", fuzz_gavel_one),
+		      FC_MIN_FILES);
+}
+
 /* A broken contract must not pass unnoticed: the harness aborts (its
  * message to stderr is swallowed). */
 Test(fuzz_corpus, harness_aborts_on_violation, .signal = SIGABRT,

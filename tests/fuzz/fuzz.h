@@ -14,5 +14,8 @@
 int fuzz_swf_one(const uint8_t *data, size_t size); /* trace_load_swf */
 int fuzz_csv_one(const uint8_t *data, size_t size); /* trace_load_csv */
 int fuzz_exp_one(const uint8_t *data, size_t size); /* exp_parse */
+int fuzz_philly_one(const uint8_t *data, size_t size);   /* trace_load_philly */
+int fuzz_tiresias_one(const uint8_t *data, size_t size); /* trace_load_tiresias */
+int fuzz_gavel_one(const uint8_t *data, size_t size);    /* trace_load_gavel */
 
 #endif
