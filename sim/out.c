@@ -292,7 +292,8 @@ static int write_timeline(const char *path, const struct run_result *r,
 {
 	static const char header[] = "time,busy_cpus,utilization,"
 				     "utilization_avg,running,queued,"
-				     "queued_cpus\n";
+				     "queued_cpus,busy_gpus,"
+				     "gpu_utilization_avg\n";
 	struct afile af;
 	int rc = afile_open(&af, path, err);
 	if (rc)
@@ -321,6 +322,11 @@ static int write_timeline(const char *path, const struct run_result *r,
 		p = put_u64(p, s->queued);
 		*p++ = ',';
 		p = put_u64(p, s->queued_cpus);
+		*p++ = ',';
+		p = put_u64(p, s->busy_gpus);
+		*p++ = ',';
+		if (!isnan(s->gpu_util_avg))
+			p = put_ratio(p, s->gpu_util_avg);
 		*p++ = '\n';
 	}
 	fwrite(buf, 1, (size_t)(p - buf), af.f);

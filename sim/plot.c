@@ -40,6 +40,8 @@ struct plot_runs {
 	size_t row;      /* row number, 0 = header */
 	int label_col;   /* column of "label", -1 until seen */
 	int seed_col;    /* column of "seed", -1 until seen */
+	int gpu_col;     /* column of "utilization_gpu", -1 until seen */
+	bool gpus;       /* some run has a GPU utilization: a GPU cluster */
 	char *label;     /* current row's label (owned) */
 	char *seed;      /* current row's seed (owned) */
 	size_t runs_len, runs_cap;     /* growth of runs */
@@ -75,6 +77,8 @@ static void csv_field(void *data, size_t len, void *priv)
 			pr->label_col = (int)pr->field;
 		else if (strcmp(s, "seed") == 0)
 			pr->seed_col = (int)pr->field;
+		else if (strcmp(s, "utilization_gpu") == 0)
+			pr->gpu_col = (int)pr->field;
 		free(s);
 	} else if ((int)pr->field == pr->label_col) {
 		free(pr->label);
@@ -83,6 +87,8 @@ static void csv_field(void *data, size_t len, void *priv)
 		free(pr->seed);
 		pr->seed = s;
 	} else {
+		if ((int)pr->field == pr->gpu_col && *s)
+			pr->gpus = true;
 		free(s);
 	}
 	pr->field++;
@@ -118,7 +124,7 @@ static int read_runs(const char *path, struct plot_runs *pr,
 		return err_setc(err, -SIM_EIO, "%s: cannot read: %s", path,
 				strerror(errno));
 	memset(pr, 0, sizeof(*pr));
-	pr->label_col = pr->seed_col = -1;
+	pr->label_col = pr->seed_col = pr->gpu_col = -1;
 	csv_init(&p, CSV_APPEND_NULL);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		if (csv_parse(&p, buf, n, csv_field, csv_row, pr) != n) {
@@ -327,6 +333,8 @@ int plot_results(const char *outdir, struct sim_error *err)
 			gp_quote(&defs, &len, &cap, "labels", pr.labels);
 			gp_quote(&defs, &len, &cap, "term", terms[t]);
 			gp_quote(&defs, &len, &cap, "out", out);
+			gp_quote(&defs, &len, &cap, "resource",
+				 pr.gpus ? "gpu" : "cpu");
 			rc = run_gnuplot(defs, script, logfd, log, err);
 			free(defs);
 			free(out);

@@ -68,6 +68,9 @@ struct sim {
 	size_t nsamples, scap;
 	sim_time_t interval;          /* timeline period */
 	double area_at_sample;        /* busy_area at the previous sample */
+	double gpu_area_at_sample;    /* gpu_busy_area then */
+	uint64_t busy_gpus;           /* allocated GPUs */
+	uint64_t capacity_gpus;
 	sim_time_t last_sample_t;
 	sim_time_t area_t;            /* areas integrated up to here */
 	bool started;                 /* the first event was applied */
@@ -145,6 +148,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->end_ev = xmalloc((s->njobs ? s->njobs : 1) * sizeof(*s->end_ev));
 	s->cluster = cluster_new(cfg->cluster);
 	s->capacity_cpus = cluster_total_cpus(s->cluster);
+	s->capacity_gpus = cluster_total_gpus(s->cluster);
 	s->profile = profile_new();
 	if (cfg->speed && cluster_total_gpus(s->cluster))
 		s->speed = speed_new(cfg->cluster, &cfg->speed->net,
@@ -349,6 +353,7 @@ static void end_job(struct sim *s, struct job *j)
 		speed_job_ended(s->speed, j);
 	cluster_release(s->cluster, &s->plc[j->idx]);
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
+	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
 	placement_release(&s->plc[j->idx]);
 	s->ended++;
 	if (s->speed && j->gpus)
@@ -403,6 +408,7 @@ static void advance_to(struct sim *s, sim_time_t t)
 		double dt = (double)(t - s->area_t) / (double)SIM_SEC;
 		s->counters.busy_area += (double)s->busy_cpus * dt;
 		s->counters.queue_area += (double)s->qlen * dt;
+		s->counters.gpu_busy_area += (double)s->busy_gpus * dt;
 	}
 	s->area_t = t;
 	s->now = t;
@@ -423,7 +429,13 @@ static void take_sample(struct sim *s)
 	x->running = (uint32_t)s->nrun;
 	x->queued = (uint32_t)s->qlen;
 	x->queued_cpus = s->queued_cpus;
+	x->busy_gpus = s->busy_gpus;
+	x->gpu_util_avg = !s->capacity_gpus ? NAN
+		: dt > 0 ? (s->counters.gpu_busy_area - s->gpu_area_at_sample) /
+				   ((double)s->capacity_gpus * dt)
+			 : (double)s->busy_gpus / (double)s->capacity_gpus;
 	s->area_at_sample = s->counters.busy_area;
+	s->gpu_area_at_sample = s->counters.gpu_busy_area;
 	s->last_sample_t = s->now;
 }
 
@@ -671,6 +683,7 @@ int sim_job_start(struct sim *s, const struct job *cj)
 	j->start = s->now;
 	running_insert(s, j);
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
+	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
 	s->end_ev[j->idx] = evq_push(&s->q, s->now + j->run, EV_END, j->idx);
 	if (s->prog)
 		s->prog[j->idx] = (struct progress){ 0, s->now, 1.0 };

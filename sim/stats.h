@@ -24,6 +24,9 @@ struct sample {
 	uint32_t running;    /* running jobs */
 	uint32_t queued;     /* pending jobs */
 	uint64_t queued_cpus;/* CPUs the pending jobs ask for */
+	uint64_t busy_gpus;  /* GPUs allocated at t */
+	double gpu_util_avg; /* time-weighted GPU utilization since the
+	                        previous sample; NaN without GPUs */
 };
 
 /* What the engine measured besides the job records. */
@@ -34,6 +37,7 @@ struct run_counters {
 	uint64_t rejected;      /* jobs that could never fit */
 	double busy_area;       /* integral of allocated CPUs, CPU x seconds */
 	double queue_area;      /* integral of queue length, job x seconds */
+	double gpu_busy_area;   /* integral of allocated GPUs, GPU x seconds */
 	uint32_t queue_max;     /* longest queue */
 };
 

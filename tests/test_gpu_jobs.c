@@ -157,3 +157,28 @@ Test(gpu_jobs, unknown_placement_is_refused_before_the_run)
 	free(params);
 	cluster_spec_release(&c);
 }
+
+/* The timeline counts GPUs: one job on 2 of 4 GPUs for 100 s; the first
+ * sample (at 0, after schedule) sees 2 busy GPUs, the last (at 100, after
+ * the end) 0, with 0.5 busy on average over the second before it. */
+Test(gpu_jobs, timeline_counts_gpus)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 2 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 1);
+	as_gpu_jobs(&w);
+	gpu_cluster(&c, 1, 4, 0);
+	struct sim *s = tl_run("fcfs", &w, &c);
+	size_t n;
+	const struct sample *x = sim_samples(s, &n);
+	cr_assert_geq(n, 2);
+	cr_expect_eq(x[0].busy_gpus, 2);
+	cr_expect_eq(x[0].busy_cpus, 0);
+	cr_expect_eq(x[n - 1].busy_gpus, 0);
+	cr_expect_float_eq(x[n - 1].gpu_util_avg, 0.5, 1e-12);
+	cr_expect_float_eq(sim_counters(s)->gpu_busy_area, 200.0, 1e-9);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}

@@ -130,16 +130,17 @@ static const char out_jobs_csv[] =
 	"4,30,40,100,10,60,70,1.166667,1.166667,1,60,2,,killed\n";
 
 static const struct sample out_samples[] = {
-	{ .t = 0, .busy_cpus = 4, .util = 0.4, .util_avg = 0, .running = 1 },
+	{ .t = 0, .busy_cpus = 4, .util = 0.4, .util_avg = 0, .running = 1,
+	  .busy_gpus = 2, .gpu_util_avg = 0.5 },
 	{ .t = 10500000, .busy_cpus = 6, .util = 0.6, .util_avg = 0.4,
-	  .running = 2, .queued = 1, .queued_cpus = 64 },
+	  .running = 2, .queued = 1, .queued_cpus = 64, .gpu_util_avg = NAN },
 };
 
 static const char out_timeline_csv[] =
 	"time,busy_cpus,utilization,utilization_avg,running,queued,"
-	"queued_cpus\n"
-	"0,4,0.4,0,1,0,0\n"
-	"10.5,6,0.6,0.4,2,1,64\n";
+	"queued_cpus,busy_gpus,gpu_utilization_avg\n"
+	"0,4,0.4,0,1,0,0,2,0.5\n"
+	"10.5,6,0.6,0.4,2,1,64,0,\n"; /* no GPU figure: empty */
 
 static const char out_summary_header[] =
 	"label,policy,workload,seed,jobs,finished,killed,rejected,"
