@@ -172,6 +172,9 @@ uint64_t cluster_rack_free_gpus(const struct cluster *c, uint32_t rack);
 uint32_t cluster_gpu_type_count(const struct cluster *c);
 /* The index of type name, or -1 when no group has it. */
 int cluster_gpu_type_index(const struct cluster *c, const char *name);
+/* The GPU type index of a node's GPUs; -1 when it has none or they are
+ * untyped. */
+int cluster_node_gpu_type(const struct cluster *c, uint32_t node);
 /* The name of type index idx (< cluster_gpu_type_count). */
 const char *cluster_gpu_type_name(const struct cluster *c, uint32_t idx);
 /*

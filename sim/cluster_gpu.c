@@ -950,6 +950,15 @@ int cluster_gpu_type_index(const struct cluster *c, const char *name)
 	return -1;
 }
 
+int cluster_node_gpu_type(const struct cluster *c, uint32_t node)
+{
+	SIM_ASSERT(node < c->n);
+	if (!c->ncl || !c->gcap[node])
+		return -1;
+	uint32_t k = c->ncl[node];
+	return k < c->ntypes ? (int)k : -1;
+}
+
 const char *cluster_gpu_type_name(const struct cluster *c, uint32_t idx)
 {
 	SIM_ASSERT(idx < c->ntypes);

@@ -203,8 +203,30 @@ static uint32_t *order_by_id(const struct job *jobs, size_t n)
 	return ord;
 }
 
-/* One row of jobs.csv at p; returns the new end.  At most ~400 bytes. */
-static char *job_row(char *p, const struct job *j, sim_time_t tau)
+/* A cell of text, quoted when it holds a comma or a quote (RFC 4180),
+ * cut to 200 bytes so that a row stays within its buffer margin. */
+static char *put_text(char *p, const char *s)
+{
+	size_t n = strlen(s);
+	if (n > 200)
+		n = 200;
+	if (!memchr(s, ',', n) && !memchr(s, '"', n)) {
+		memcpy(p, s, n);
+		return p + n;
+	}
+	*p++ = '"';
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			*p++ = '"';
+		*p++ = s[i];
+	}
+	*p++ = '"';
+	return p;
+}
+
+/* One row of jobs.csv at p; returns the new end.  At most ~800 bytes. */
+static char *job_row(char *p, const struct job *j, sim_time_t tau,
+		     const struct run_result *r)
 {
 	bool started = j->start != SIM_TIME_NONE;
 	bool ended = started && j->end != SIM_TIME_NONE;
@@ -252,6 +274,15 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau)
 	size_t len = strlen(st);
 	memcpy(p, st, len);
 	p += len;
+	*p++ = ',';
+	p = put_u64(p, j->gpus);
+	*p++ = ',';
+	if (started)
+		p = put_u64(p, j->nodes_used);
+	*p++ = ',';
+	if (started && j->gpu_type_used &&
+	    j->gpu_type_used <= r->ngpu_types)
+		p = put_text(p, r->gpu_types[j->gpu_type_used - 1]);
 	*p++ = '\n';
 	return p;
 }
@@ -261,7 +292,8 @@ static int write_jobs(const char *path, const struct run_result *r,
 {
 	static const char header[] =
 		"id,submit,start,end,wait,run,response,slowdown,"
-		"bounded_slowdown,procs,estimate,user,group,state\n";
+		"bounded_slowdown,procs,estimate,user,group,state,gpus,"
+		"nodes,gpu_type\n";
 	struct afile af;
 	int rc = afile_open(&af, path, err);
 	if (rc)
@@ -277,7 +309,7 @@ static int write_jobs(const char *path, const struct run_result *r,
 			fwrite(buf, 1, (size_t)(p - buf), af.f);
 			p = buf;
 		}
-		p = job_row(p, &r->jobs[ord[i]], tau);
+		p = job_row(p, &r->jobs[ord[i]], tau, r);
 	}
 	fwrite(buf, 1, (size_t)(p - buf), af.f);
 	free(buf);

@@ -27,6 +27,9 @@ struct run_result {
 	const struct pval *params; /* every parameter of the policy, with
 	                              defaults filled in (for the manifest) */
 	size_t nparams;
+	const char *const *gpu_types; /* the cluster's GPU type names, by
+	                                 index (jobs.csv gpu_type) */
+	size_t ngpu_types;
 };
 
 /* "<label>-s<seed>" into buf (n bytes). */

@@ -321,6 +321,13 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 			.params = en->params,
 			.nparams = en->nparams,
 		};
+		const struct cluster *cl = sim_cluster(s);
+		uint32_t ntypes = cluster_gpu_type_count(cl);
+		const char **types = xcalloc(ntypes, sizeof(*types));
+		for (uint32_t k = 0; k < ntypes; k++)
+			types[k] = cluster_gpu_type_name(cl, k);
+		res->gpu_types = types;
+		res->ngpu_types = ntypes;
 		stats_compute(jobs, nj, sim_capacity_cpus(s),
 			      sim_capacity_gpus(s), e->bsld_tau,
 			      &res->counters, &res->metrics);
@@ -329,6 +336,9 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		rc = out_write_run(r->outdir, res, e->bsld_tau, err);
 		res->jobs = NULL;
 		res->samples = NULL;
+		free(types);
+		res->gpu_types = NULL;
+		res->ngpu_types = 0;
 		if (r->o->stats) {
 			double dt = t1 - t0;
 			fprintf(r->o->msg,

@@ -597,6 +597,11 @@ uint64_t sim_capacity_cpus(const struct sim *s)
 	return s->capacity_cpus;
 }
 
+const struct cluster *sim_cluster(const struct sim *s)
+{
+	return s->cluster;
+}
+
 uint64_t sim_capacity_gpus(const struct sim *s)
 {
 	return cluster_total_gpus(s->cluster);
@@ -681,6 +686,13 @@ int sim_job_start(struct sim *s, const struct job *cj)
 	queue_remove(s, j);
 	j->state = JOB_RUNNING;
 	j->start = s->now;
+	j->nodes_used = 0;
+	for (uint32_t i = 0; i < plc->n; i++)
+		j->nodes_used += plc->slots[i].count;
+	j->gpu_type_used = 0;
+	if (j->gpus && plc->n)
+		j->gpu_type_used = (uint16_t)(cluster_node_gpu_type(
+			s->cluster, plc->slots[0].node) + 1);
 	running_insert(s, j);
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
 	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);

@@ -56,6 +56,8 @@ const struct sample *sim_samples(const struct sim *s, size_t *n);
 const struct run_counters *sim_counters(const struct sim *s);
 uint64_t sim_capacity_cpus(const struct sim *s);
 uint64_t sim_capacity_gpus(const struct sim *s);
+/* The simulated cluster (for its GPU type names, ...). */
+const struct cluster *sim_cluster(const struct sim *s);
 
 /*
  * Changes a running job's speed to rate (work per unit of time; 1 = the

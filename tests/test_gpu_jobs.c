@@ -126,6 +126,15 @@ Test(gpu_jobs, placement_parameter_chooses_the_strategy)
 			     want[k].name, seen.nodes);
 		cr_expect_eq(seen.gpus_first, want[k].first, "%s: %u first",
 			     want[k].name, seen.gpus_first);
+		/* What jobs.csv reports: nodes and the GPU type used. */
+		size_t n;
+		const struct job *j = sim_jobs(s, &n);
+		for (size_t i = 0; i < n; i++) {
+			if (j[i].id != 3)
+				continue;
+			cr_expect_eq(j[i].nodes_used, want[k].nodes);
+			cr_expect_eq(j[i].gpu_type_used, 1); /* "v100" */
+		}
 		sim_free(s);
 	}
 	workload_release(&w);

@@ -110,6 +110,8 @@ static struct job out_job(int64_t id, double submit, double start,
  *   id 3: 0..100, wait 0, slowdown 1, bsld 1.
  *   id 4: killed 40..100 (submit 30): wait 10, run 60, response 70,
  *         slowdown = bsld = 70/60 = 1.1666.. -> "1.166667".
+ * GPU columns: id 3 held 2 GPUs of type 1 ("v100") on 1 node, id 4 one
+ * node and no GPUs; id 1 records no node (0); the rejected id 2 has none.
  */
 static void out_jobs(struct job *j)
 {
@@ -119,15 +121,21 @@ static void out_jobs(struct job *j)
 	j[3] = out_job(4, 30, 40, 100, 1, 60, 2, -1, JOB_KILLED);
 	for (uint32_t i = 0; i < 4; i++)
 		j[i].idx = i;
+	j[0].gpus = 2;
+	j[0].nodes_used = 1;
+	j[0].gpu_type_used = 1;
+	j[3].nodes_used = 1;
 }
+
+static const char *const out_gpu_types[] = { "v100" };
 
 static const char out_jobs_csv[] =
 	"id,submit,start,end,wait,run,response,slowdown,bounded_slowdown,"
-	"procs,estimate,user,group,state\n"
-	"1,5.5,10,15.25,4.5,5.25,9.75,1.857143,1,2,,,,finished\n"
-	"2,20,,,,,,,,64,50,3,0,rejected\n"
-	"3,0,0,100,0,100,100,1,1,4,200,7,1,finished\n"
-	"4,30,40,100,10,60,70,1.166667,1.166667,1,60,2,,killed\n";
+	"procs,estimate,user,group,state,gpus,nodes,gpu_type\n"
+	"1,5.5,10,15.25,4.5,5.25,9.75,1.857143,1,2,,,,finished,0,0,\n"
+	"2,20,,,,,,,,64,50,3,0,rejected,0,,\n"
+	"3,0,0,100,0,100,100,1,1,4,200,7,1,finished,2,1,v100\n"
+	"4,30,40,100,10,60,70,1.166667,1.166667,1,60,2,,killed,0,1,\n";
 
 static const struct sample out_samples[] = {
 	{ .t = 0, .busy_cpus = 4, .util = 0.4, .util_avg = 0, .running = 1,
@@ -190,6 +198,8 @@ Test(out, run_files_exact_bytes)
 	struct sim_error err = { "" };
 	out_jobs(jobs);
 	out_result(&r, jobs, 4);
+	r.gpu_types = out_gpu_types;
+	r.ngpu_types = 1;
 	cr_assert_eq(out_write_run(d, &r, 10 * SIM_SEC, &err), 0, "%s",
 		     err.msg);
 
@@ -319,7 +329,7 @@ Test(out, many_jobs_sorted_and_formatted)
 		fmt_time(t[4], j->end - j->start);
 		fmt_time(t[5], j->end - j->submit);
 		snprintf(want, sizeof(want),
-			 "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%u,,,,finished",
+			 "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%u,,,,finished,0,0,",
 			 (long long)j->id, t[0], t[1], t[2], t[3], t[4], t[5],
 			 a, b, j->cpus);
 		cr_assert_str_eq(line, want, "row %zu", i);

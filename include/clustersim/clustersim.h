@@ -66,6 +66,9 @@ struct job {
 	uint16_t gpu_type;   /* required GPU type: its index + 1, 0 = any */
 	uint32_t gpu_milli;  /* a share of one GPU, in thousandths, for a job
 	                        with gpus == 0; 0 otherwise */
+	uint32_t nodes_used; /* nodes of its placement, once started */
+	uint16_t gpu_type_used; /* the cluster GPU type of its placement's
+	                           first node (index + 1), 0 = none */
 };
 
 /* No job class: a CPU job, or a trace that names no model. */
