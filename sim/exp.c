@@ -701,12 +701,32 @@ out:
 	return rc;
 }
 
+/* "preemption": what preempted jobs keep and pay (seconds). */
+static int parse_preemption(struct exp_ctx *c, const cJSON *v,
+			    struct experiment *e)
+{
+	static const char *const keys[] = { "checkpoint_interval",
+					    "restore_overhead" };
+	const cJSON *f[ARRAY_SIZE(keys)];
+	size_t m = exp_jp_key(c, "preemption");
+	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
+	if (!rc)
+		rc = exp_get_seconds(c, "checkpoint_interval", f[0], 0, false,
+				     &e->checkpoint_interval);
+	if (!rc)
+		rc = exp_get_seconds(c, "restore_overhead", f[1], 0, false,
+				     &e->restore_overhead);
+	exp_jp_pop(c, m);
+	return rc;
+}
+
 static int parse_root(struct exp_ctx *c, const cJSON *root,
 		      struct experiment *e)
 {
 	static const char *const keys[] = {
 		"name", "cluster", "workload", "policies", "seeds", "output",
 		"plugins", "timeline_interval", "bounded_slowdown_tau", "check",
+		"preemption",
 	};
 	const cJSON *f[ARRAY_SIZE(keys)];
 	const char *name = NULL;
@@ -753,6 +773,8 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 				     &e->bsld_tau);
 	if (!rc)
 		rc = exp_get_bool(c, "check", f[9], &e->check);
+	if (!rc && f[10])
+		rc = parse_preemption(c, f[10], e);
 	return rc;
 }
 

@@ -61,6 +61,11 @@ struct experiment {
 	sim_time_t timeline_interval; /* sampling period; 0 = automatic */
 	sim_time_t bsld_tau;   /* bounded-slowdown threshold, default 10 s */
 	bool check;            /* invariant checker on */
+	sim_time_t checkpoint_interval; /* preempted jobs keep work up to
+	                                   their last checkpoint, every this
+	                                   much work; 0 = at preemption */
+	sim_time_t restore_overhead;    /* time a restarted job spends
+	                                   restoring, at reference speed */
 	char *resolved_json;   /* the fully resolved config, printed with
 	                          every default filled in (for the manifest) */
 };

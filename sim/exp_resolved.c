@@ -194,6 +194,10 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(root, "timeline_interval", jsec(e->timeline_interval));
 	jadd(root, "bounded_slowdown_tau", jsec(e->bsld_tau));
 	jadd(root, "check", jbool(e->check));
+	cJSON *pre = jobj();
+	jadd(pre, "checkpoint_interval", jsec(e->checkpoint_interval));
+	jadd(pre, "restore_overhead", jsec(e->restore_overhead));
+	jadd(root, "preemption", pre);
 
 	char *s = cJSON_Print(root);
 	if (!s)

@@ -283,6 +283,14 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 	if (started && j->gpu_type_used &&
 	    j->gpu_type_used <= r->ngpu_types)
 		p = put_text(p, r->gpu_types[j->gpu_type_used - 1]);
+	*p++ = ',';
+	p = put_u64(p, j->preemptions);
+	*p++ = ',';
+	if (ended)
+		p = put_ratio(p, j->attained);
+	*p++ = ',';
+	if (started)
+		p = put_time(p, j->queued);
 	*p++ = '\n';
 	return p;
 }
@@ -293,7 +301,7 @@ static int write_jobs(const char *path, const struct run_result *r,
 	static const char header[] =
 		"id,submit,start,end,wait,run,response,slowdown,"
 		"bounded_slowdown,procs,estimate,user,group,state,gpus,"
-		"nodes,gpu_type\n";
+		"nodes,gpu_type,preemptions,attained,queued\n";
 	struct afile af;
 	int rc = afile_open(&af, path, err);
 	if (rc)

@@ -297,6 +297,8 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.sample_interval = e->timeline_interval,
 		.check = e->check || r->o->check,
 		.speed = r->use_speed ? &r->speed : NULL,
+		.checkpoint_interval = e->checkpoint_interval,
+		.restore_overhead = e->restore_overhead,
 		.progress = show ? progress : NULL,
 		.progress_ctx = &label,
 	};

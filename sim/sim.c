@@ -53,8 +53,10 @@ struct sim {
 	struct placement *plc;        /* per job; storage kept while running */
 	uint32_t *end_ev;             /* per job: its end event while running */
 	struct progress *prog;        /* per job, made on the first rate
-	                                 change; NULL while every job runs at
-	                                 reference speed */
+	                                 change or preemption; NULL while
+	                                 every job runs at reference speed */
+	struct resume *resume;        /* per job, made on the first
+	                                 preemption */
 	uint64_t busy_cpus;           /* allocated CPUs (whole nodes when
 	                                 nodes are exclusive) */
 
@@ -85,23 +87,43 @@ struct sim {
  * reference: work is run time at reference speed, in microseconds.
  */
 struct progress {
-	double done;      /* work done up to since (microseconds of work) */
+	double done;      /* work done up to since (microseconds of work;
+	                     below the kept work while it restores) */
 	sim_time_t since; /* when done was last brought up to date */
 	double rate;      /* work per microsecond now (1 = reference speed) */
+	sim_time_t started; /* when its current run started */
+};
+
+/* What a preempted job keeps, made on the first preemption. */
+struct resume {
+	double kept;      /* work it keeps, microseconds */
+	sim_time_t since; /* when it last started to wait */
 };
 
 /* ---- Ordering ------------------------------------------------------- */
 
-static inline sim_time_t planned_end(const struct job *j)
+/*
+ * When a running job is planned to end by its estimate: start + estimate;
+ * for a restarted job, its restart + the restore overhead + the part of
+ * the estimate beyond the work it kept.  Fixed while it runs.
+ */
+static inline sim_time_t planned_end(const struct sim *s, const struct job *j)
 {
-	return j->estimate > SIM_TIME_MAX - j->start ? SIM_TIME_MAX
-						     : j->start + j->estimate;
+	sim_time_t from = j->start, est = j->estimate;
+	if (j->preemptions) {
+		from = s->prog[j->idx].started;
+		double rest = (double)est - s->resume[j->idx].kept;
+		est = s->cfg.restore_overhead +
+		      (rest > 0 ? (sim_time_t)ceil(rest) : 0);
+	}
+	return est > SIM_TIME_MAX - from ? SIM_TIME_MAX : from + est;
 }
 
-/* Running order: (start + estimate, idx). */
-static inline bool run_before(const struct job *a, const struct job *b)
+/* Running order: (planned end, idx). */
+static inline bool run_before(const struct sim *s, const struct job *a,
+			      const struct job *b)
 {
-	sim_time_t ea = planned_end(a), eb = planned_end(b);
+	sim_time_t ea = planned_end(s, a), eb = planned_end(s, b);
 	return ea < eb || (ea == eb && a->idx < b->idx);
 }
 
@@ -168,6 +190,7 @@ void sim_free(struct sim *s)
 	free(s->plc);
 	free(s->end_ev);
 	free(s->prog);
+	free(s->resume);
 	free(s->jobs);
 	free(s->queue);
 	free(s->runbuf);
@@ -255,7 +278,7 @@ static inline bool entry_before(const struct run_entry *a, sim_time_t end,
 
 static size_t running_lower_bound(const struct sim *s, const struct job *j)
 {
-	sim_time_t end = planned_end(j);
+	sim_time_t end = planned_end(s, j);
 	size_t lo = 0, hi = s->nrun;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -299,7 +322,7 @@ static void running_insert(struct sim *s, const struct job *j)
 		memmove(s->running + i + 1, s->running + i,
 			(s->nrun - i) * sizeof(*s->running));
 	}
-	s->running[i] = (struct run_entry){ planned_end(j), j->idx };
+	s->running[i] = (struct run_entry){ planned_end(s, j), j->idx };
 	s->nrun++;
 }
 
@@ -327,6 +350,33 @@ static void push_submit(struct sim *s)
 	}
 }
 
+/* From now on, track progress per job: every running job has run at
+ * reference speed since it started. */
+static void ensure_prog(struct sim *s)
+{
+	if (s->prog)
+		return;
+	s->prog = xmalloc(s->njobs * sizeof(*s->prog));
+	for (size_t i = 0; i < s->nrun; i++) {
+		const struct job *r = &s->jobs[s->running[i].idx];
+		s->prog[r->idx] = (struct progress){ 0, r->start, 1.0,
+						     r->start };
+	}
+}
+
+/* When a running job's current run started. */
+static sim_time_t run_started(const struct sim *s, const struct job *j)
+{
+	return s->prog ? s->prog[j->idx].started : j->start;
+}
+
+/* Resource-seconds of a run from its start to now. */
+static double held(const struct sim *s, const struct job *j)
+{
+	double res = j->gpus ? j->gpus : j->cpus;
+	return res * (double)(s->now - run_started(s, j)) / SIM_SEC;
+}
+
 /* Gives the jobs whose speed may have changed their new rates. */
 static void update_rates(struct sim *s)
 {
@@ -345,6 +395,7 @@ static void update_rates(struct sim *s)
 
 static void end_job(struct sim *s, struct job *j)
 {
+	j->attained += held(s, j);
 	j->end = s->now;
 	j->state = (j->flags & JOB_KILL_AT_ESTIMATE) ? JOB_KILLED
 						     : JOB_FINISHED;
@@ -451,12 +502,12 @@ static void check_invariants(struct sim *s)
 	uint64_t busy = 0;
 	for (size_t i = 0; i < s->nrun; i++) {
 		const struct job *j = &s->jobs[s->running[i].idx];
-		if (s->running[i].end != planned_end(j))
+		if (s->running[i].end != planned_end(s, j))
 			SIM_BUG("running set key out of date");
 		if (j->state != JOB_RUNNING)
 			SIM_BUG("job %lld in the running set is in state %d",
 				(long long)j->id, j->state);
-		if (i && !run_before(&s->jobs[s->running[i - 1].idx], j))
+		if (i && !run_before(s, &s->jobs[s->running[i - 1].idx], j))
 			SIM_BUG("running set out of order");
 		busy += j->cpus;
 	}
@@ -643,7 +694,7 @@ const struct job *sim_running_at(const struct sim *s, size_t i)
 
 sim_time_t sim_expected_end(const struct sim *s, const struct job *j)
 {
-	sim_time_t e = planned_end(j);
+	sim_time_t e = planned_end(s, j);
 	return e > s->now ? e : s->now + 1;
 }
 
@@ -685,7 +736,10 @@ int sim_job_start(struct sim *s, const struct job *cj)
 	}
 	queue_remove(s, j);
 	j->state = JOB_RUNNING;
-	j->start = s->now;
+	bool restart = j->preemptions > 0;
+	if (!restart)
+		j->start = s->now;
+	j->queued += s->now - (restart ? s->resume[j->idx].since : j->submit);
 	j->nodes_used = 0;
 	for (uint32_t i = 0; i < plc->n; i++)
 		j->nodes_used += plc->slots[i].count;
@@ -693,12 +747,21 @@ int sim_job_start(struct sim *s, const struct job *cj)
 	if (j->gpus && plc->n)
 		j->gpu_type_used = (uint16_t)(cluster_node_gpu_type(
 			s->cluster, plc->slots[0].node) + 1);
-	running_insert(s, j);
+	/* A restarted job resumes from its kept work, after restoring. */
+	double done = restart ? s->resume[j->idx].kept -
+					(double)s->cfg.restore_overhead
+			      : 0;
+	if (s->prog)
+		s->prog[j->idx] = (struct progress){ done, s->now, 1.0,
+						     s->now };
+	running_insert(s, j); /* after prog: a restart's planned end */
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
 	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
-	s->end_ev[j->idx] = evq_push(&s->q, s->now + j->run, EV_END, j->idx);
-	if (s->prog)
-		s->prog[j->idx] = (struct progress){ 0, s->now, 1.0 };
+	double left = (double)j->run - done;
+	s->end_ev[j->idx] = evq_push(&s->q,
+				     s->now + (sim_time_t)ceil(left > 0 ? left
+									: 0),
+				     EV_END, j->idx);
 	if (s->speed && j->gpus) {
 		speed_job_started(s->speed, j, plc);
 		update_rates(s);
@@ -711,15 +774,7 @@ int sim_set_job_rate(struct sim *s, const struct job *cj, double rate)
 	if (!own_job(s, cj) || cj->state != JOB_RUNNING || !(rate > 0) ||
 	    !isfinite(rate))
 		return -SIM_ESTATE;
-	if (!s->prog) {
-		/* From now on, track progress: every running job has run at
-		 * reference speed since it started. */
-		s->prog = xmalloc(s->njobs * sizeof(*s->prog));
-		for (size_t i = 0; i < s->nrun; i++) {
-			const struct job *r = &s->jobs[s->running[i].idx];
-			s->prog[r->idx] = (struct progress){ 0, r->start, 1.0 };
-		}
-	}
+	ensure_prog(s);
 	struct progress *p = &s->prog[cj->idx];
 	p->done += (double)(s->now - p->since) * p->rate;
 	p->since = s->now;
@@ -740,6 +795,8 @@ const struct placement *sim_job_placement(const struct sim *s,
 
 double sim_job_work_done(const struct sim *s, const struct job *j)
 {
+	if (j->state == JOB_PENDING && s->resume)
+		return s->resume[j->idx].kept;
 	if (j->state != JOB_RUNNING)
 		return j->state == JOB_FINISHED || j->state == JOB_KILLED
 			       ? (double)j->run
@@ -748,6 +805,53 @@ double sim_job_work_done(const struct sim *s, const struct job *j)
 		return (double)(s->now - j->start);
 	const struct progress *p = &s->prog[j->idx];
 	return p->done + (double)(s->now - p->since) * p->rate;
+}
+
+int sim_job_preempt(struct sim *s, const struct job *cj)
+{
+	if (!own_job(s, cj) || cj->state != JOB_RUNNING || !s->in_schedule) {
+		s->counters.bad_calls++;
+		return -SIM_ESTATE;
+	}
+	struct job *j = &s->jobs[cj->idx];
+	ensure_prog(s);
+	if (!s->resume)
+		s->resume = xcalloc(s->njobs, sizeof(*s->resume));
+	struct progress *p = &s->prog[j->idx];
+	struct resume *r = &s->resume[j->idx];
+	double done = p->done + (double)(s->now - p->since) * p->rate;
+	/* Checkpoints every interval of work; while it is still restoring
+	 * (done below the kept work) it keeps what it had. */
+	double iv = (double)s->cfg.checkpoint_interval;
+	double kept = iv > 0 ? floor(done / iv) * iv : done;
+	if (kept < r->kept)
+		kept = r->kept;
+	if (done > kept)
+		s->counters.lost_work += (done - kept) / SIM_SEC;
+	r->kept = kept;
+	r->since = s->now;
+	j->attained += held(s, j);
+	j->preemptions++;
+	s->counters.preemptions++;
+
+	evq_remove(&s->q, s->end_ev[j->idx]);
+	running_remove(s, j);
+	if (s->speed && j->gpus)
+		speed_job_ended(s->speed, j);
+	cluster_release(s->cluster, &s->plc[j->idx]);
+	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
+	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
+	placement_release(&s->plc[j->idx]);
+	j->state = JOB_PENDING;
+	queue_insert(s, j);
+	if (s->speed && j->gpus)
+		update_rates(s);
+	return 0;
+}
+
+double sim_job_attained(const struct sim *s, const struct job *j)
+{
+	return j->attained + (j->state == JOB_RUNNING ? held(s, j) : 0);
 }
 
 size_t sim_start_head(struct sim *s)

@@ -34,6 +34,12 @@ struct sim_config {
 	/* GPU job speeds (GPU types, communication): NULL = every job runs
 	 * at reference speed.  Only used on a cluster with GPUs. */
 	const struct speed_config *speed;
+	/* Preemption: a preempted job keeps the work up to its last
+	 * checkpoint, taken every checkpoint_interval of work (0: at the
+	 * preemption itself, nothing lost), and spends restore_overhead when
+	 * it starts again. */
+	sim_time_t checkpoint_interval;
+	sim_time_t restore_overhead;
 	/* Called now and then with jobs ended so far (may be NULL). */
 	void (*progress)(void *ctx, size_t ended, size_t total);
 	void *progress_ctx;

@@ -38,6 +38,9 @@ struct run_counters {
 	double busy_area;       /* integral of allocated CPUs, CPU x seconds */
 	double queue_area;      /* integral of queue length, job x seconds */
 	double gpu_busy_area;   /* integral of allocated GPUs, GPU x seconds */
+	uint64_t preemptions;   /* jobs preempted */
+	double lost_work;       /* work lost to preemption, seconds at
+	                           reference speed */
 	uint32_t queue_max;     /* longest queue */
 };
 

@@ -432,7 +432,7 @@ Test(exp, resolved_json)
 	const char *order[] = { "name", "cluster", "workload", "policies",
 				"seeds", "output", "plugins",
 				"timeline_interval", "bounded_slowdown_tau",
-				"check" };
+				"check", "preemption" };
 	size_t i = 0;
 	for (const cJSON *it = j->child; it; it = it->next, i++) {
 		cr_assert_lt(i, ARRAY_SIZE(order));
@@ -839,4 +839,25 @@ Test(exp, network_and_reference_gpu)
 			 "x.json: $.workload.reference_gpu: unknown gpu type "
 			 "'tpu' (the throughput table knows k80, p100 and "
 			 "v100)");
+}
+
+Test(exp, preemption_keys)
+{
+	const char *text = "{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD
+			   ", \"policies\": [\"fcfs\"], \"preemption\": "
+			   "{\"checkpoint_interval\": 600, "
+			   "\"restore_overhead\": 12.5}}";
+	struct experiment e;
+	struct sim_error err = { .msg = "" };
+	cr_assert_eq(exp_parse(text, "x.json", &e, &err), 0, "%s", err.msg);
+	cr_expect_eq(e.checkpoint_interval, 600 * SIM_SEC);
+	cr_expect_eq(e.restore_overhead, 12500000);
+	exp_release(&e);
+	exp_expect_error("x.json",
+			 "{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD
+			 ", \"policies\": [\"fcfs\"], \"preemption\": "
+			 "{\"restore\": 1}}",
+			 "x.json: $.preemption: unknown key 'restore' "
+			 "(expected 'checkpoint_interval' or "
+			 "'restore_overhead')");
 }

@@ -112,6 +112,8 @@ static struct job out_job(int64_t id, double submit, double start,
  *         slowdown = bsld = 70/60 = 1.1666.. -> "1.166667".
  * GPU columns: id 3 held 2 GPUs of type 1 ("v100") on 1 node, id 4 one
  * node and no GPUs; id 1 records no node (0); the rejected id 2 has none.
+ * id 3 was preempted once, got 212.5 GPU-s and waited 30 s in all; the
+ * others show what the engine left (0), the rejected job nothing.
  */
 static void out_jobs(struct job *j)
 {
@@ -124,6 +126,9 @@ static void out_jobs(struct job *j)
 	j[0].gpus = 2;
 	j[0].nodes_used = 1;
 	j[0].gpu_type_used = 1;
+	j[0].preemptions = 1;
+	j[0].attained = 212.5;
+	j[0].queued = 30 * SIM_SEC;
 	j[3].nodes_used = 1;
 }
 
@@ -131,11 +136,12 @@ static const char *const out_gpu_types[] = { "v100" };
 
 static const char out_jobs_csv[] =
 	"id,submit,start,end,wait,run,response,slowdown,bounded_slowdown,"
-	"procs,estimate,user,group,state,gpus,nodes,gpu_type\n"
-	"1,5.5,10,15.25,4.5,5.25,9.75,1.857143,1,2,,,,finished,0,0,\n"
-	"2,20,,,,,,,,64,50,3,0,rejected,0,,\n"
-	"3,0,0,100,0,100,100,1,1,4,200,7,1,finished,2,1,v100\n"
-	"4,30,40,100,10,60,70,1.166667,1.166667,1,60,2,,killed,0,1,\n";
+	"procs,estimate,user,group,state,gpus,nodes,gpu_type,preemptions,"
+	"attained,queued\n"
+	"1,5.5,10,15.25,4.5,5.25,9.75,1.857143,1,2,,,,finished,0,0,,0,0,0\n"
+	"2,20,,,,,,,,64,50,3,0,rejected,0,,,0,,\n"
+	"3,0,0,100,0,100,100,1,1,4,200,7,1,finished,2,1,v100,1,212.5,30\n"
+	"4,30,40,100,10,60,70,1.166667,1.166667,1,60,2,,killed,0,1,,0,0,0\n";
 
 static const struct sample out_samples[] = {
 	{ .t = 0, .busy_cpus = 4, .util = 0.4, .util_avg = 0, .running = 1,
@@ -329,7 +335,7 @@ Test(out, many_jobs_sorted_and_formatted)
 		fmt_time(t[4], j->end - j->start);
 		fmt_time(t[5], j->end - j->submit);
 		snprintf(want, sizeof(want),
-			 "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%u,,,,finished,0,0,",
+			 "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%u,,,,finished,0,0,,0,0,0",
 			 (long long)j->id, t[0], t[1], t[2], t[3], t[4], t[5],
 			 a, b, j->cpus);
 		cr_assert_str_eq(line, want, "row %zu", i);

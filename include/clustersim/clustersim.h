@@ -69,6 +69,11 @@ struct job {
 	uint32_t nodes_used; /* nodes of its placement, once started */
 	uint16_t gpu_type_used; /* the cluster GPU type of its placement's
 	                           first node (index + 1), 0 = none */
+	uint32_t preemptions;/* times it was preempted */
+	double attained;     /* service received: seconds held x GPUs (CPUs
+	                        for a job without GPUs), up to its last stop */
+	sim_time_t queued;   /* time spent pending in all (waits between
+	                        preemption and restart included) */
 };
 
 /* No job class: a CPU job, or a trace that names no model. */

@@ -136,6 +136,21 @@ int sim_job_start(struct sim *sim, const struct job *job);
  */
 size_t sim_start_head(struct sim *sim);
 
+/*
+ * Preempts a running job: it stops now, gives its resources back and
+ * waits in the queue again.  What it keeps of its work follows the
+ * experiment's checkpointing (work since the last checkpoint is lost), and
+ * when it starts again it first spends the restore overhead.  Only from
+ * schedule().  Returns 0, or a negative code (not running) and counts a
+ * bad call.
+ */
+int sim_job_preempt(struct sim *sim, const struct job *job);
+
+/* Service a job has received so far, in resource-seconds (GPU-seconds for
+ * a job with GPUs, else CPU-seconds), including its current run: what
+ * least-attained-service policies order by. */
+double sim_job_attained(const struct sim *sim, const struct job *job);
+
 /* Calls schedule() again at time t (t > now).  Returns 0 or negative. */
 int sim_wakeup_at(struct sim *sim, sim_time_t t);
 

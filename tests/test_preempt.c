@@ -1,0 +1,156 @@
+/*
+ * Preemption: what a preempted job keeps (checkpoints), what it pays to
+ * restart (restore overhead), and the accounting - work + restore
+ * overhead + lost work = time held x resources, summed over its runs.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+#include "testlib.h"
+#include "util.h"
+
+/*
+ * A policy that preempts job 1 at 10 s (it asks to be woken then) and
+ * starts job 2 in its place; otherwise it starts the queue head while it
+ * fits.  It also checks that
+ * refused calls are refused: preempting a job that is not running.
+ */
+static void swap_schedule(struct sim *sim, void *state)
+{
+	if (sim_now(sim) == 10 * SIM_SEC) {
+		const struct job *a = NULL, *b = NULL;
+		for (size_t i = 0; i < sim_running_len(sim); i++)
+			if (sim_running_at(sim, i)->id == 1)
+				a = sim_running_at(sim, i);
+		for (size_t i = 0; i < sim_queue_len(sim); i++)
+			if (sim_queue_at(sim, i)->id == 2)
+				b = sim_queue_at(sim, i);
+		cr_assert(a && b);
+		cr_assert_lt(sim_job_preempt(sim, b), 0); /* not running */
+		/* 10 s of service on its resources so far. */
+		double per = a->gpus ? a->gpus : a->cpus;
+		cr_assert_float_eq(sim_job_attained(sim, a), 10 * per, 1e-9);
+		cr_assert_eq(sim_job_preempt(sim, a), 0);
+		cr_assert_eq(sim_job_start(sim, b), 0);
+		return;
+	}
+	if (sim_now(sim) == 0)
+		cr_assert_eq(sim_wakeup_at(sim, 10 * SIM_SEC), 0);
+	sim_start_head(sim);
+}
+
+static const struct policy_ops swap_ops = {
+	.abi = CLUSTERSIM_ABI_VERSION, .name = "swap",
+	.schedule = swap_schedule,
+};
+
+static struct sim *run_swap(const struct workload *w,
+			    const struct cluster_spec *c, double interval_s,
+			    double restore_s)
+{
+	struct pval *params;
+	size_t np;
+	struct sim_error err;
+	cr_assert_eq(policy_params_resolve(&swap_ops, NULL, 0, "", &params,
+					   &np, &err), 0);
+	struct sim_config cfg = {
+		.workload = w, .cluster = c, .policy = &swap_ops,
+		.params = params, .nparams = np, .seed = 1, .check = true,
+		.checkpoint_interval = (sim_time_t)(interval_s * SIM_SEC),
+		.restore_overhead = (sim_time_t)(restore_s * SIM_SEC),
+	};
+	struct sim *s = sim_new(&cfg);
+	cr_assert_eq(sim_run(s, &err), 0, "%s", err.msg);
+	free(params);
+	return s;
+}
+
+static const struct job *job_of(const struct sim *s, int64_t id)
+{
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	for (size_t i = 0; i < n; i++)
+		if (j[i].id == id)
+			return &j[i];
+	cr_assert_fail("no job %lld", (long long)id);
+	return NULL;
+}
+
+/*
+ * 1 CPU.  A (0 s, 100 s of work), B (5 s, 20 s).  Checkpoints every 4 s
+ * of work, 3 s to restore.  At 10 A has done 10 s: it keeps 8 (the
+ * checkpoint at 8), loses 2, and B runs 10..30.  At 30 A restarts: 3 s of
+ * restore, then the remaining 92 s: it ends at 30 + 3 + 92 = 125.
+ *   A held the CPU 10 + 95 = 105 s = 100 work + 3 restore + 2 lost.
+ *   A waited 20 s (10..30); B 5 s (5..10).
+ */
+Test(preempt, checkpoint_restore_and_accounting)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 1 }, { 2, 5, 20, 20, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 1);
+	struct sim *s = run_swap(&w, &c, 4, 3);
+	const struct job *a = job_of(s, 1), *b = job_of(s, 2);
+	cr_expect_eq(a->start, 0);           /* the first start */
+	cr_expect_eq(a->end, 125 * SIM_SEC);
+	cr_expect_eq(a->preemptions, 1);
+	cr_expect_float_eq(a->attained, 105, 1e-9);
+	cr_expect_eq(a->queued, 20 * SIM_SEC);
+	cr_expect_eq(b->start, 10 * SIM_SEC);
+	cr_expect_eq(b->end, 30 * SIM_SEC);
+	cr_expect_eq(b->queued, 5 * SIM_SEC);
+	cr_expect_float_eq(b->attained, 20, 1e-9);
+	const struct run_counters *rc = sim_counters(s);
+	cr_expect_eq(rc->preemptions, 1);
+	cr_expect_float_eq(rc->lost_work, 2, 1e-9);
+	/* Conservation: CPU-seconds held = the jobs' attained service. */
+	cr_expect_float_eq(rc->busy_area, a->attained + b->attained, 1e-9);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/* Without checkpoints (interval 0) nothing is lost: A keeps its 10 s,
+ * restores for 3, then does 90: 30 + 3 + 90 = 123. */
+Test(preempt, checkpoint_at_preemption_loses_nothing)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 1 }, { 2, 5, 20, 20, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 1);
+	struct sim *s = run_swap(&w, &c, 0, 3);
+	cr_expect_eq(job_of(s, 1)->end, 123 * SIM_SEC);
+	cr_expect_float_eq(sim_counters(s)->lost_work, 0, 1e-12);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/* The same with 2-GPU jobs on one 2-GPU node: GPU-seconds conserved.
+ * A holds 2 GPUs for 105 s (210 GPU-s), B for 20 s (40): 250 in all. */
+Test(preempt, gpu_seconds_conserved)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 2 }, { 2, 5, 20, 20, 2 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	for (size_t i = 0; i < w.n; i++) {
+		w.jobs[i].gpus = w.jobs[i].cpus;
+		w.jobs[i].cpus = 0;
+	}
+	tl_cluster(&c, 1, 8);
+	c.groups[0].gpus = 2;
+	struct sim *s = run_swap(&w, &c, 4, 3);
+	cr_expect_float_eq(job_of(s, 1)->attained, 210, 1e-9);
+	cr_expect_float_eq(job_of(s, 2)->attained, 40, 1e-9);
+	cr_expect_float_eq(sim_counters(s)->gpu_busy_area, 250, 1e-9);
+	cr_expect_eq(job_of(s, 1)->end, 125 * SIM_SEC);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
