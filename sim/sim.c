@@ -820,6 +820,9 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 	struct progress *p = &s->prog[j->idx];
 	struct resume *r = &s->resume[j->idx];
 	double done = p->done + (double)(s->now - p->since) * p->rate;
+	/* Out of the running set while its key (from kept work and
+	 * preemptions) is still the one it went in with. */
+	running_remove(s, j);
 	/* Checkpoints every interval of work; while it is still restoring
 	 * (done below the kept work) it keeps what it had. */
 	double iv = (double)s->cfg.checkpoint_interval;
@@ -835,7 +838,6 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 	s->counters.preemptions++;
 
 	evq_remove(&s->q, s->end_ev[j->idx]);
-	running_remove(s, j);
 	if (s->speed && j->gpus)
 		speed_job_ended(s->speed, j);
 	cluster_release(s->cluster, &s->plc[j->idx]);

@@ -77,8 +77,6 @@ int sim_set_job_rate(struct sim *s, const struct job *j, double rate);
 /* A running job's placement (NULL for a job that is not running). */
 const struct placement *sim_job_placement(const struct sim *s,
 					  const struct job *j);
-/* Work done so far, in microseconds at reference speed. */
-double sim_job_work_done(const struct sim *s, const struct job *j);
 
 /* The automatic timeline period for a workload: about 500 samples over
  * its submit span, at least 1 s, rounded up to a whole second. */

@@ -2,9 +2,11 @@
  * Conformance: every registered policy (so a new policy file is tested
  * with no edit here) on small random workloads, with the invariant checker
  * on.  Checked independently of the engine: every job ends, no job starts
- * before its submit, every job runs exactly its run time, the CPUs in use
- * never exceed the cluster (a sweep over start/end points), and a rerun
- * gives identical records.
+ * before its submit; a job never preempted runs exactly its run time and
+ * the CPUs such jobs use never exceed the cluster (a sweep over start/end
+ * points); a preempted job's service adds up to its work (no checkpoint
+ * loss or restore cost here); the service of all jobs equals the CPU time
+ * the engine integrated; and a rerun gives identical records.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -32,6 +34,7 @@ static void check_run(const char *name, const struct sim *s, uint64_t cap)
 	const struct job *j = sim_jobs(s, &n);
 	struct point *pts = calloc(2 * n, sizeof(*pts));
 	size_t np = 0;
+	double service = 0; /* CPU-seconds held by all jobs */
 	for (size_t i = 0; i < n; i++) {
 		if (j[i].state == JOB_REJECTED) {
 			cr_assert_gt(j[i].cpus, cap);
@@ -42,10 +45,25 @@ static void check_run(const char *name, const struct sim *s, uint64_t cap)
 			  (long long)j[i].id, j[i].state);
 		cr_assert_geq(j[i].start, j[i].submit, "%s: job %lld", name,
 			      (long long)j[i].id);
+		service += j[i].attained;
+		if (j[i].preemptions) {
+			/* Its runs add up to its work: CPU-seconds held =
+			 * run x cpus. */
+			cr_assert_float_eq(j[i].attained,
+					   (double)j[i].run / SIM_SEC *
+						   j[i].cpus,
+					   1e-6, "%s: job %lld", name,
+					   (long long)j[i].id);
+			cr_assert_geq(j[i].end - j[i].start, j[i].run);
+			continue;
+		}
 		cr_assert_eq(j[i].end - j[i].start, j[i].run);
 		pts[np++] = (struct point){ j[i].start, (int64_t)j[i].cpus };
 		pts[np++] = (struct point){ j[i].end, -(int64_t)j[i].cpus };
 	}
+	cr_assert_float_eq(service, sim_counters(s)->busy_area,
+			   1e-6 * (1 + service), "%s: service %f, busy %f",
+			   name, service, sim_counters(s)->busy_area);
 	qsort(pts, np, sizeof(*pts), by_time_ends_first);
 	int64_t used = 0;
 	for (size_t i = 0; i < np; i++) {

@@ -154,3 +154,33 @@ Test(preempt, gpu_seconds_conserved)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/*
+ * srtf on one CPU: A (0 s, 100 s) runs; B (10 s, 20 s) arrives with 20 s
+ * left against A's 90: B preempts A and runs 10..30; A resumes at 30 and,
+ * with nothing lost and no restore cost, ends at 120.  C (40 s, 50 s)
+ * arrives when A has 80 s left: C preempts A, runs 40..90, A ends at 120
+ * + 50 = 170.  Preemptions: A twice.
+ */
+Test(preempt, srtf_hand_worked)
+{
+	struct tjob t[] = {
+		{ 1, 0, 100, 100, 1 }, { 2, 10, 20, 20, 1 },
+		{ 3, 40, 50, 50, 1 },
+	};
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 3);
+	tl_cluster(&c, 1, 1);
+	struct sim *s = tl_run("srtf", &w, &c);
+	cr_expect_eq(job_of(s, 2)->start, 10 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->end, 30 * SIM_SEC);
+	cr_expect_eq(job_of(s, 3)->start, 40 * SIM_SEC);
+	cr_expect_eq(job_of(s, 3)->end, 90 * SIM_SEC);
+	cr_expect_eq(job_of(s, 1)->end, 170 * SIM_SEC);
+	cr_expect_eq(job_of(s, 1)->preemptions, 2);
+	cr_expect_float_eq(job_of(s, 1)->attained, 100, 1e-9);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}

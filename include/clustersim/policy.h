@@ -146,6 +146,11 @@ size_t sim_start_head(struct sim *sim);
  */
 int sim_job_preempt(struct sim *sim, const struct job *job);
 
+/* Work a job has done so far, in microseconds at reference speed (what a
+ * preempted job kept while it waits; its run time once it ended).  Its
+ * remaining time by estimate is job->estimate minus this. */
+double sim_job_work_done(const struct sim *sim, const struct job *job);
+
 /* Service a job has received so far, in resource-seconds (GPU-seconds for
  * a job with GPUs, else CPU-seconds), including its current run: what
  * least-attained-service policies order by. */
