@@ -851,6 +851,36 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 	return 0;
 }
 
+size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
+			 size_t n)
+{
+	/* Units in play: free now plus what the listed running jobs hold. */
+	uint64_t units = units_free(s->cluster);
+	for (size_t k = 0; k < n; k++)
+		if (ranked[k]->state == JOB_RUNNING)
+			units += units_demand(s->cluster, ranked[k]);
+	bool *keep = xcalloc(n ? n : 1, sizeof(*keep));
+	for (size_t k = 0; k < n; k++) {
+		uint64_t d = units_demand(s->cluster, ranked[k]);
+		if (d <= units) {
+			units -= d;
+			keep[k] = true;
+		}
+	}
+	/* Preempt first, so that the winners find their resources. */
+	for (size_t k = 0; k < n; k++)
+		if (!keep[k] && ranked[k]->state == JOB_RUNNING)
+			sim_job_preempt(s, ranked[k]);
+	size_t started = 0;
+	for (size_t k = 0; k < n; k++)
+		if (keep[k] && ranked[k]->state == JOB_PENDING &&
+		    cluster_fits(s->cluster, ranked[k]) &&
+		    sim_job_start(s, ranked[k]) == 0)
+			started++;
+	free(keep);
+	return started;
+}
+
 double sim_job_attained(const struct sim *s, const struct job *j)
 {
 	return j->attained + (j->state == JOB_RUNNING ? held(s, j) : 0);

@@ -60,8 +60,6 @@ int sim_run(struct sim *s, struct sim_error *err);
 const struct job *sim_jobs(const struct sim *s, size_t *n);
 const struct sample *sim_samples(const struct sim *s, size_t *n);
 const struct run_counters *sim_counters(const struct sim *s);
-uint64_t sim_capacity_cpus(const struct sim *s);
-uint64_t sim_capacity_gpus(const struct sim *s);
 /* The simulated cluster (for its GPU type names, ...). */
 const struct cluster *sim_cluster(const struct sim *s);
 

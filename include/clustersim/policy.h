@@ -146,6 +146,17 @@ size_t sim_start_head(struct sim *sim);
  */
 int sim_job_preempt(struct sim *sim, const struct job *job);
 
+/*
+ * The preemptive allocation step that priority schedulers share: given
+ * running and waiting jobs in priority order, gives each the resources it
+ * asks for while they last (a job that does not fit is skipped, not a
+ * barrier), preempts the running jobs of the list that did not make the
+ * cut and starts the waiting ones that did.  Running jobs not in the list
+ * keep what they hold.  Returns the number of jobs started.
+ */
+size_t sim_apply_ranking(struct sim *sim, const struct job *const *ranked,
+			 size_t n);
+
 /* Work a job has done so far, in microseconds at reference speed (what a
  * preempted job kept while it waits; its run time once it ended).  Its
  * remaining time by estimate is job->estimate minus this. */
@@ -164,6 +175,10 @@ int64_t sim_param_int(const struct sim *sim, const char *name);
 double sim_param_double(const struct sim *sim, const char *name);
 bool sim_param_bool(const struct sim *sim, const char *name);
 const char *sim_param_str(const struct sim *sim, const char *name);
+
+/* The cluster's CPUs and GPUs in all. */
+uint64_t sim_capacity_cpus(const struct sim *sim);
+uint64_t sim_capacity_gpus(const struct sim *sim);
 
 /* The run's seed, for randomised policies. */
 uint64_t sim_seed(const struct sim *sim);
