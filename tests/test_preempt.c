@@ -184,3 +184,73 @@ Test(preempt, srtf_hand_worked)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/*
+ * las on one CPU, one threshold at 100 CPU-s (the example of las.c):
+ * A (0 s, 300 s) runs in queue 0 and is demoted at 100; B (50 s, 500 s),
+ * waiting in queue 0, preempts it and runs 100..200, when it is demoted
+ * too.  Both in queue 1: A (earlier) resumes at 200 and ends at 400, B
+ * resumes at 400 and ends at 800.  (srtf: A ends at 300.)
+ */
+Test(preempt, las_hand_worked)
+{
+	struct tjob t[] = { { 1, 0, 300, 300, 1 }, { 2, 50, 500, 500, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 1);
+	struct param_value pv = {
+		.key = (char *)"thresholds_s",
+		.json_path = (char *)"$.policies[0].params.thresholds_s",
+		.type = PV_STRING, .str = (char *)"100",
+	};
+	extern const struct policy_ops clustersim_policy_las;
+	struct sim *s = tl_run_with(&clustersim_policy_las, &pv, 1, &w, &c);
+	cr_expect_eq(job_of(s, 1)->end, 400 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->start, 100 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->end, 800 * SIM_SEC);
+	cr_expect_eq(job_of(s, 1)->preemptions, 1);
+	cr_expect_eq(job_of(s, 2)->preemptions, 1);
+	sim_free(s);
+	s = tl_run("srtf", &w, &c);
+	cr_expect_eq(job_of(s, 1)->end, 300 * SIM_SEC);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/*
+ * Starvation promotion, threshold 100 CPU-s, promote_knob 1.  A (0 s,
+ * 300 s) runs 0..100, is demoted; B (50 s, 500 s) runs 100..200 and is
+ * demoted; A (queue 1, earlier) resumes 200.  B, preempted at 200 after a
+ * 100 s run, is promoted at 200 + 1 x 100 = 300 back to queue 0 and
+ * preempts A (queue 1) at 300; B then has 100 CPU-s counted again from 0
+ * and is demoted at 400, when A (queue 1, earlier) resumes: A has 300 -
+ * 100 - 100 = 100 s left.  A was preempted at 300 after a 100 s run:
+ * promoted at 400, where it is already first.  A ends at 500, B at 500 +
+ * 300 = 800.
+ */
+Test(preempt, las_starvation_promotion)
+{
+	struct tjob t[] = { { 1, 0, 300, 300, 1 }, { 2, 50, 500, 500, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 1);
+	struct param_value pv[] = {
+		{ .key = (char *)"thresholds_s",
+		  .json_path = (char *)"$.p.thresholds_s", .type = PV_STRING,
+		  .str = (char *)"100" },
+		{ .key = (char *)"promote_knob",
+		  .json_path = (char *)"$.p.promote_knob", .type = PV_NUMBER,
+		  .num = 1 },
+	};
+	extern const struct policy_ops clustersim_policy_las;
+	struct sim *s = tl_run_with(&clustersim_policy_las, pv, 2, &w, &c);
+	cr_expect_eq(job_of(s, 1)->end, 500 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->end, 800 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->preemptions, 2);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
