@@ -375,13 +375,5 @@ int trace_load_csv(const char *path, const struct trace_opts *o,
 	free(r.kind);
 	free(r.text);
 	free(r.off);
-	if (rc)
-		goto out_release;
-	rc = workload_finish(w, o, path, err);
-	if (rc)
-		goto out_release;
-	return 0;
-out_release:
-	workload_release(w);
-	return rc;
+	return trace_load_end(w, o, path, rc, err);
 }

@@ -167,20 +167,11 @@ static int gavel_job(struct gavel_reader *r)
 	return 0;
 }
 
-static int gavel_read(struct gavel_reader *r)
+/* A row for trace_rows_each (tab-separated rows are never "bad"). */
+static int gavel_row(void *ctx, bool bad)
 {
-	int rc;
-
-	while ((rc = trace_rows_next(&r->rows, r->err)) > 0) {
-		rc = gavel_job(r);
-		if (rc == -SIM_EINPUT && r->o->lenient) {
-			r->w->report.malformed++;
-			rc = 0;
-		}
-		if (rc)
-			return rc;
-	}
-	return rc;
+	(void)bad;
+	return gavel_job(ctx);
 }
 
 int trace_load_gavel(const char *path, const struct trace_opts *o,
@@ -203,15 +194,8 @@ int trace_load_gavel(const char *path, const struct trace_opts *o,
 	rc = trace_rows_open(&r.rows, path, '\t', &w->report.lines, err);
 	if (rc)
 		return rc;
-	rc = gavel_read(&r);
+	rc = trace_rows_each(&r.rows, o->lenient, &w->report.malformed,
+			     gavel_row, &r, err);
 	trace_rows_close(&r.rows);
-	if (rc)
-		goto out_release;
-	rc = workload_finish(w, o, path, err);
-	if (rc)
-		goto out_release;
-	return 0;
-out_release:
-	workload_release(w);
-	return rc;
+	return trace_load_end(w, o, path, rc, err);
 }

@@ -215,6 +215,17 @@ static int philly_job(struct philly_reader *r)
 	return 0;
 }
 
+/* A row for trace_rows_each; a broken row still counts as a job row
+ * (ids are row numbers). */
+static int philly_row(void *ctx, bool bad)
+{
+	struct philly_reader *r = ctx;
+	if (!bad)
+		return philly_job(r);
+	r->row++;
+	return -SIM_EINPUT;
+}
+
 static int philly_read(struct philly_reader *r)
 {
 	int rc;
@@ -224,21 +235,8 @@ static int philly_read(struct philly_reader *r)
 	if (rc)
 		return rc;
 	r->ncols = r->rows.ncell;
-	while ((rc = trace_rows_next(&r->rows, r->err)) > 0) {
-		if (rc == TRACE_ROW_BAD) {
-			r->row++;
-			rc = -SIM_EINPUT;
-		} else {
-			rc = philly_job(r);
-		}
-		if (rc == -SIM_EINPUT && r->o->lenient) {
-			r->w->report.malformed++;
-			rc = 0;
-		}
-		if (rc)
-			return rc;
-	}
-	return rc;
+	return trace_rows_each(&r->rows, r->o->lenient,
+			       &r->w->report.malformed, philly_row, r, r->err);
 }
 
 /* Makes submit times relative to the earliest timestamp and numbers the
@@ -294,13 +292,5 @@ int trace_load_philly(const char *path, const struct trace_opts *o,
 		free(r.vc[i]);
 	free(r.vc);
 	free(r.by_name);
-	if (rc)
-		goto out_release;
-	rc = workload_finish(w, o, path, err);
-	if (rc)
-		goto out_release;
-	return 0;
-out_release:
-	workload_release(w);
-	return rc;
+	return trace_load_end(w, o, path, rc, err);
 }

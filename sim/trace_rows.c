@@ -212,3 +212,30 @@ int trace_parse_int(const char *s, int64_t min, int64_t max, int64_t *out)
 	return 0;
 }
 
+
+int trace_rows_each(struct trace_rows *r, bool lenient, uint64_t *malformed,
+		    int (*job)(void *ctx, bool bad), void *ctx,
+		    struct sim_error *err)
+{
+	int rc;
+	while ((rc = trace_rows_next(r, err)) > 0) {
+		rc = job(ctx, rc == TRACE_ROW_BAD);
+		if (rc == -SIM_EINPUT && lenient) {
+			(*malformed)++;
+			rc = 0;
+		}
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+int trace_load_end(struct workload *w, const struct trace_opts *o,
+		   const char *path, int rc, struct sim_error *err)
+{
+	if (!rc)
+		rc = workload_finish(w, o, path, err);
+	if (rc)
+		workload_release(w);
+	return rc;
+}

@@ -623,13 +623,5 @@ int trace_load_swf(const char *path, const struct trace_opts *o,
 	r.err = err;
 	rc = swf_read_lines(gz, &r);
 	gzclose(gz);
-	if (rc)
-		goto out_release;
-	rc = workload_finish(w, o, path, err);
-	if (rc)
-		goto out_release;
-	return 0;
-out_release:
-	workload_release(w);
-	return rc;
+	return trace_load_end(w, o, path, rc, err);
 }

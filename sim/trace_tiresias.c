@@ -114,6 +114,13 @@ static int tiresias_job(struct tiresias_reader *r)
 	return 0;
 }
 
+/* A row for trace_rows_each: a broken one was refused with its message
+ * by the row reader already. */
+static int tiresias_row(void *ctx, bool bad)
+{
+	return bad ? -SIM_EINPUT : tiresias_job(ctx);
+}
+
 static int tiresias_read(struct tiresias_reader *r)
 {
 	int rc;
@@ -123,16 +130,9 @@ static int tiresias_read(struct tiresias_reader *r)
 	if (rc)
 		return rc;
 	r->ncols = r->rows.ncell;
-	while ((rc = trace_rows_next(&r->rows, r->err)) > 0) {
-		rc = rc == TRACE_ROW_BAD ? -SIM_EINPUT : tiresias_job(r);
-		if (rc == -SIM_EINPUT && r->o->lenient) {
-			r->w->report.malformed++;
-			rc = 0;
-		}
-		if (rc)
-			return rc;
-	}
-	return rc;
+	return trace_rows_each(&r->rows, r->o->lenient,
+			       &r->w->report.malformed, tiresias_row, r,
+			       r->err);
 }
 
 int trace_load_tiresias(const char *path, const struct trace_opts *o,
@@ -157,13 +157,5 @@ int trace_load_tiresias(const char *path, const struct trace_opts *o,
 		return rc;
 	rc = tiresias_read(&r);
 	trace_rows_close(&r.rows);
-	if (rc)
-		goto out_release;
-	rc = workload_finish(w, o, path, err);
-	if (rc)
-		goto out_release;
-	return 0;
-out_release:
-	workload_release(w);
-	return rc;
+	return trace_load_end(w, o, path, rc, err);
 }

@@ -166,6 +166,19 @@ int trace_rows_open(struct trace_rows *r, const char *path, char sep,
 /* The next non-blank row: 1, 0 at the end of the file, TRACE_ROW_BAD, or
  * a negative code when the file cannot be read. */
 int trace_rows_next(struct trace_rows *r, struct sim_error *err);
+/*
+ * Runs job(ctx, bad) on every remaining row (bad: the row's quoting is
+ * broken, so job must refuse it with a message), skipping the rows job
+ * refuses with -SIM_EINPUT and counting them in *malformed when lenient.
+ * 0 at the end of the file, or the first error.
+ */
+int trace_rows_each(struct trace_rows *r, bool lenient, uint64_t *malformed,
+		    int (*job)(void *ctx, bool bad), void *ctx,
+		    struct sim_error *err);
+/* The end of a load: after a reader's rc, workload_finish() when rc is 0;
+ * on any failure the workload is released (left empty).  Returns rc. */
+int trace_load_end(struct workload *w, const struct trace_opts *o,
+		   const char *path, int rc, struct sim_error *err);
 /* Cell i of the current row; "" past the end (or for i < 0). */
 const char *trace_rows_cell(const struct trace_rows *r, int i);
 /*
