@@ -72,6 +72,9 @@ const struct metric_def metric_defs[M_NMETRICS] = {
 	[M_QUEUE_MAX] = { "queue_max", MK_COUNT, "longest queue, jobs" },
 	[M_UTIL_GPU] = { "utilization_gpu", MK_RATIO,
 			 "sum(run x gpus) / (GPUs x makespan)" },
+	[M_QUEUED_MEAN] = { "queued_mean", MK_SECONDS,
+			    "mean total time pending (waits after "
+			    "preemptions included), s" },
 };
 static_assert(ARRAY_SIZE(metric_defs) == M_NMETRICS,
 	      "metric_defs must name every metric");
@@ -199,6 +202,7 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 	sim_time_t first_submit = SIM_TIME_MAX, last_end = SIM_TIME_NONE;
 	double area = 0; /* sum of run x cpus, CPU x microseconds */
 	double gpu_area = 0; /* sum of run x gpus, GPU x microseconds */
+	double queued = 0;   /* total time pending of the jobs that ran, s */
 	size_t nran = 0;
 
 	for (size_t i = 0; i < M_NMETRICS; i++) {
@@ -220,8 +224,15 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 		nran++;
 		if (j->end > last_end)
 			last_end = j->end;
-		area += (double)(j->end - j->start) * j->cpus;
-		gpu_area += (double)(j->end - j->start) * j->gpus;
+		/* Time it held its resources: its whole stay, unless it was
+		 * preempted (then its service over its width). */
+		double held = (double)(j->end - j->start);
+		double width = j->gpus ? j->gpus : j->cpus;
+		if (j->preemptions && width > 0)
+			held = j->attained / width * SIM_SEC;
+		area += held * j->cpus;
+		gpu_area += held * j->gpus;
+		queued += (double)j->queued / SIM_SEC;
 	}
 	set(m, M_JOBS, (double)n);
 	set(m, M_FINISHED, (double)finished);
@@ -268,6 +279,7 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 	/* A job cannot end before it was submitted, so this is >= 0. */
 	double makespan = (double)(last_end - first_submit) / SIM_SEC;
 	set(m, M_MAKESPAN, makespan);
+	set(m, M_QUEUED_MEAN, queued / (double)nran);
 	if (makespan > 0 && gpus > 0)
 		set(m, M_UTIL_GPU,
 		    gpu_area / SIM_SEC / ((double)gpus * makespan));

@@ -4,7 +4,8 @@
  *   slowdown = response / run; bounded slowdown = max(1, response /
  *   max(run, tau)); utilization = sum(run x cpus) / (capacity x (last end -
  *   first submit)); GPU utilization likewise with GPUs; makespan = last end
- *   - first submit.
+ *   - first submit.  For a preempted job, run x resources is the service it
+ *   received (its attained resource-seconds), not its whole stay.
  * Statistics over jobs (mean, median, p90, p95, p99, max) use GSL.  Jobs
  * that never started (rejected) take no part in wait/response/slowdown.
  */
@@ -55,7 +56,7 @@ enum metric_id {
 	M_BSLD_MEAN, M_BSLD_MEDIAN, M_BSLD_P95, M_BSLD_P99, M_BSLD_MAX,
 	M_UTIL, M_UTIL_ALLOC, M_MAKESPAN,
 	M_QUEUE_MEAN, M_QUEUE_MAX,
-	M_UTIL_GPU,
+	M_UTIL_GPU, M_QUEUED_MEAN,
 	M_NMETRICS
 };
 

@@ -265,3 +265,22 @@ Test(stats, gpu_utilization)
 	stats_compute(j, 2, 8, 0, 10 * SIM_SEC, NULL, &m);
 	cr_expect(!m.set[M_UTIL_GPU]);
 }
+
+Test(stats, preempted_jobs_count_their_service)
+{
+	/* A preempted job stayed 0..100 s on 2 GPUs but received 120 GPU-s
+	 * (60 s held); B ran 0..100 on 2 GPUs.  On 4 GPUs over 100 s: GPU
+	 * utilization (120 + 200) / (4 x 100) = 0.8, not (200 + 200) / 400.
+	 * Mean total pending time: (A 40 s + B 0) / 2 = 20 s. */
+	struct job j[2];
+	struct metrics m;
+	j[0] = stats_job(1, 0, 0, 100, 0, JOB_FINISHED);
+	j[1] = stats_job(2, 0, 0, 100, 0, JOB_FINISHED);
+	j[0].gpus = j[1].gpus = 2;
+	j[0].preemptions = 1;
+	j[0].attained = 120;
+	j[0].queued = 40 * SIM_SEC;
+	stats_compute(j, 2, 8, 4, 10 * SIM_SEC, NULL, &m);
+	EXPECT(m, M_UTIL_GPU, 0.8);
+	EXPECT(m, M_QUEUED_MEAN, 20);
+}
