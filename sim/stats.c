@@ -75,6 +75,12 @@ const struct metric_def metric_defs[M_NMETRICS] = {
 	[M_QUEUED_MEAN] = { "queued_mean", MK_SECONDS,
 			    "mean total time pending (waits after "
 			    "preemptions included), s" },
+	[M_FTF_MEAN] = { "ftf_mean", MK_RATIO,
+			 "mean finish-time fairness rho = response / work" },
+	[M_FTF_MAX] = { "ftf_max", MK_RATIO, "largest finish-time fairness" },
+	[M_JAIN] = { "jain", MK_RATIO,
+		     "Jain's index over users (groups when no job has a "
+		     "user) of their mean rho" },
 };
 static_assert(ARRAY_SIZE(metric_defs) == M_NMETRICS,
 	      "metric_defs must name every metric");
@@ -83,6 +89,13 @@ static bool job_ran(const struct job *j)
 {
 	return (j->state == JOB_FINISHED || j->state == JOB_KILLED) &&
 	       j->start != SIM_TIME_NONE && j->end != SIM_TIME_NONE;
+}
+
+double stats_ftf(const struct job *j)
+{
+	if (!job_ran(j) || j->run <= 0)
+		return NAN;
+	return (double)(j->end - j->submit) / (double)j->run;
 }
 
 double stats_slowdown(const struct job *j)
@@ -181,6 +194,53 @@ static void describe(struct metrics *m, double *x, size_t n,
 		    gsl_stats_quantile_from_sorted_data(x, 1, n, q[i].f));
 }
 
+/* Jain's index (sum x)^2 / (n sum x^2) over the owners' mean rho: 1 when
+ * every owner fares the same, 1/n when one gets all the pain.  Owners are
+ * users, or groups when no job names a user. */
+static int by_owner(const void *pa, const void *pb)
+{
+	const double *a = pa, *b = pb; /* (owner, rho) pairs */
+	if (a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+static void jain(const struct job *jobs, size_t n, struct metrics *m)
+{
+	bool users = false;
+	for (size_t i = 0; i < n && !users; i++)
+		users = jobs[i].user >= 0;
+	double *pair = xmalloc((n ? n : 1) * 2 * sizeof(*pair));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		double rho = stats_ftf(&jobs[i]);
+		if (isnan(rho))
+			continue;
+		pair[2 * k] = users ? jobs[i].user : jobs[i].group;
+		pair[2 * k + 1] = rho;
+		k++;
+	}
+	/* Sorted by owner, then rho: each owner's mean is summed in one
+	 * run, always in the same order (so the same bits). */
+	qsort(pair, k, 2 * sizeof(*pair), by_owner);
+	double sum = 0, sum2 = 0;
+	size_t owners = 0;
+	for (size_t i = 0; i < k;) {
+		size_t e = i;
+		double s = 0;
+		while (e < k && pair[2 * e] == pair[2 * i])
+			s += pair[2 * e++ + 1];
+		double x = s / (double)(e - i);
+		sum += x;
+		sum2 += x * x;
+		owners++;
+		i = e;
+	}
+	if (owners && sum2 > 0)
+		set(m, M_JAIN, sum * sum / ((double)owners * sum2));
+	free(pair);
+}
+
 void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 		   uint64_t gpus, sim_time_t tau,
 		   const struct run_counters *rc, struct metrics *m)
@@ -274,7 +334,17 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 			x[k++] = s;
 	}
 	describe(m, x, k, M_BSLD_MEAN, bsld_q, ARRAY_SIZE(bsld_q));
+
+	k = 0;
+	for (size_t i = 0; i < n; i++) {
+		double r = stats_ftf(&jobs[i]);
+		if (!isnan(r))
+			x[k++] = r;
+	}
+	static const struct quantile ftf_q[] = { { M_FTF_MAX, 1.0 } };
+	describe(m, x, k, M_FTF_MEAN, ftf_q, ARRAY_SIZE(ftf_q));
 	free(x);
+	jain(jobs, n, m);
 
 	/* A job cannot end before it was submitted, so this is >= 0. */
 	double makespan = (double)(last_end - first_submit) / SIM_SEC;
@@ -291,4 +361,5 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 	}
 	if (makespan > 0 && rc)
 		set(m, M_QUEUE_MEAN, rc->queue_area / makespan);
+
 }

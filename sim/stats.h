@@ -57,6 +57,7 @@ enum metric_id {
 	M_UTIL, M_UTIL_ALLOC, M_MAKESPAN,
 	M_QUEUE_MEAN, M_QUEUE_MAX,
 	M_UTIL_GPU, M_QUEUED_MEAN,
+	M_FTF_MEAN, M_FTF_MAX, M_JAIN,
 	M_NMETRICS
 };
 
@@ -81,6 +82,11 @@ struct metrics {
 void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 		   uint64_t gpus, sim_time_t tau,
 		   const struct run_counters *rc, struct metrics *m);
+
+/* Finish-time fairness rho of a job: its response over its run time at
+ * reference speed alone (its work), as Themis defines it; NaN when it
+ * did not run or has no work. */
+double stats_ftf(const struct job *j);
 
 /* Per-job derived values, shared by the metrics and jobs.csv. */
 double stats_slowdown(const struct job *j);               /* NaN if n/a */

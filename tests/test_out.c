@@ -162,7 +162,7 @@ static const char out_summary_header[] =
 	"response_mean,response_median,response_p95,response_p99,"
 	"response_max,slowdown_mean,bsld_mean,bsld_median,bsld_p95,bsld_p99,"
 	"bsld_max,utilization,utilization_alloc,makespan,queue_mean,"
-	"queue_max,utilization_gpu,queued_mean\n";
+	"queue_max,utilization_gpu,queued_mean,ftf_mean,ftf_max,jain\n";
 
 static void out_result(struct run_result *r, const struct job *jobs,
 		       size_t n)
@@ -263,12 +263,12 @@ Test(out, summary_csv)
 	r[1].metrics.set[M_QUEUE_MAX] = true;
 	cr_assert_eq(out_write_summary(d, r, 2, &err), 0, "%s", err.msg);
 	char *s = out_slurp(d, "summary.csv", NULL);
-	/* 28 metric cells per row: jobs, then wait_mean fifth, rest empty. */
+	/* 31 metric cells per row: jobs, then wait_mean fifth, rest empty. */
 	char *expect = xasprintf(
 		"%s"
-		"easy,easy,tiny.swf,1,4,,,,3.625,,,,,,,,,,,,,,,,,,,,,,,\n"
+		"easy,easy,tiny.swf,1,4,,,,3.625,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
 		"\"easy, tuned\",easy,tiny.swf,7,4,,,,3.625,,,,,,,,,,,,,,,,,"
-		",,,,3,,\n",
+		",,,,3,,,,,\n",
 		out_summary_header);
 	cr_expect_str_eq(s, expect);
 	free(expect);

@@ -284,3 +284,29 @@ Test(stats, preempted_jobs_count_their_service)
 	EXPECT(m, M_UTIL_GPU, 0.8);
 	EXPECT(m, M_QUEUED_MEAN, 20);
 }
+
+Test(stats, finish_time_fairness_and_jain)
+{
+	/* User 0: A waits 10 s then runs 10 (response 20, rho 2), B runs at
+	 * once (rho 1): mean 1.5.  User 1: C waits 20 then runs 10 (rho 3).
+	 * ftf_mean = (2 + 1 + 3) / 3 = 2, ftf_max = 3; Jain over the users'
+	 * means (1.5, 3): 4.5^2 / (2 x (2.25 + 9)) = 20.25 / 22.5 = 0.9.
+	 * Without users, the groups count: all in group 7, one owner: 1. */
+	struct job j[3];
+	struct metrics m;
+	j[0] = stats_job(1, 0, 10, 20, 1, JOB_FINISHED);
+	j[1] = stats_job(2, 0, 0, 10, 1, JOB_FINISHED);
+	j[2] = stats_job(3, 0, 20, 30, 1, JOB_FINISHED);
+	j[0].user = j[1].user = 0;
+	j[2].user = 1;
+	stats_compute(j, 3, 4, 0, 10 * SIM_SEC, NULL, &m);
+	EXPECT(m, M_FTF_MEAN, 2);
+	EXPECT(m, M_FTF_MAX, 3);
+	EXPECT(m, M_JAIN, 0.9);
+	for (int i = 0; i < 3; i++) {
+		j[i].user = -1;
+		j[i].group = 7;
+	}
+	stats_compute(j, 3, 4, 0, 10 * SIM_SEC, NULL, &m);
+	EXPECT(m, M_JAIN, 1);
+}
