@@ -105,11 +105,14 @@ static char *put_time(char *p, sim_time_t t)
  */
 static char *put_ratio(char *p, double v)
 {
-	if (fabs(v) < 1e6) {
+	if (fabs(v) < 1e9) {
+		/* v x 1e6 carries a rounding error of a few ulps: only when
+		 * its fraction is clearly away from one half is rounding it
+		 * the same as printf's exact decimal rounding. */
 		double s = v * 1e6;
 		double fl = floor(s);
 		double frac = s - fl;
-		if (fabs(frac - 0.5) > 1e-3)
+		if (fabs(frac - 0.5) > 1e-3 + fabs(s) * 4e-16)
 			return put_time(p, (int64_t)fl + (frac > 0.5));
 	}
 	return p + fmt_double(p, v);

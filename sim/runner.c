@@ -297,6 +297,8 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.sample_interval = e->timeline_interval,
 		.check = e->check || r->o->check,
 		.speed = r->use_speed ? &r->speed : NULL,
+		/* A generated workload is this run's alone: no copy. */
+		.jobs_in_place = e->workload.generated ? gen.jobs : NULL,
 		.checkpoint_interval = e->checkpoint_interval,
 		.restore_overhead = e->restore_overhead,
 		.progress = show ? progress : NULL,

@@ -157,14 +157,24 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->cfg = *cfg;
 	s->ops = cfg->policy;
 	s->njobs = cfg->workload->n;
-	s->jobs = xmalloc(s->njobs * sizeof(*s->jobs));
-	if (s->njobs)
-		memcpy(s->jobs, cfg->workload->jobs,
-		       s->njobs * sizeof(*s->jobs));
+	if (cfg->jobs_in_place) {
+		SIM_ASSERT(cfg->jobs_in_place == cfg->workload->jobs);
+		s->jobs = cfg->jobs_in_place;
+	} else {
+		s->jobs = xmalloc(s->njobs * sizeof(*s->jobs));
+		if (s->njobs)
+			memcpy(s->jobs, cfg->workload->jobs,
+			       s->njobs * sizeof(*s->jobs));
+	}
 	for (size_t i = 0; i < s->njobs; i++) {
 		struct job *j = &s->jobs[i];
 		j->state = JOB_FUTURE;
 		j->start = j->end = SIM_TIME_NONE;
+		j->preemptions = 0;
+		j->attained = 0;
+		j->queued = 0;
+		j->nodes_used = 0;
+		j->gpu_type_used = 0;
 	}
 	s->plc = xcalloc(s->njobs, sizeof(*s->plc));
 	s->end_ev = xmalloc((s->njobs ? s->njobs : 1) * sizeof(*s->end_ev));
@@ -191,7 +201,8 @@ void sim_free(struct sim *s)
 	free(s->end_ev);
 	free(s->prog);
 	free(s->resume);
-	free(s->jobs);
+	if (!s->cfg.jobs_in_place)
+		free(s->jobs);
 	free(s->queue);
 	free(s->runbuf);
 	free(s->samples);

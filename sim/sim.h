@@ -24,6 +24,11 @@ struct pval {
 
 struct sim_config {
 	const struct workload *workload;    /* read only; outlives the sim */
+	/* When set (to workload->jobs), the sim works on the workload's own
+	 * job array instead of a copy: for a workload made for this one
+	 * run, it saves a copy of every job.  The array must outlive the
+	 * sim. */
+	struct job *jobs_in_place;
 	const struct cluster_spec *cluster;
 	const struct policy_ops *policy;
 	const struct pval *params;          /* every declared parameter */

@@ -194,51 +194,72 @@ static void describe(struct metrics *m, double *x, size_t n,
 		    gsl_stats_quantile_from_sorted_data(x, 1, n, q[i].f));
 }
 
-/* Jain's index (sum x)^2 / (n sum x^2) over the owners' mean rho: 1 when
+/*
+ * Jain's index (sum x)^2 / (n sum x^2) over the owners' mean rho: 1 when
  * every owner fares the same, 1/n when one gets all the pain.  Owners are
- * users, or groups when no job names a user. */
-static int by_owner(const void *pa, const void *pb)
-{
-	const double *a = pa, *b = pb; /* (owner, rho) pairs */
-	if (a[0] != b[0])
-		return a[0] < b[0] ? -1 : 1;
-	return (a[1] > b[1]) - (a[1] < b[1]);
-}
+ * users, or groups when no job names a user.  Each owner's sum is kept in
+ * an open-addressing table and added to in job order, so the result is
+ * the same bits on every run, in O(jobs).
+ */
+struct owner_sum {
+	int64_t key;   /* the owner; INT64_MIN = empty slot */
+	double sum;    /* of its jobs' rho */
+	uint64_t n;    /* jobs */
+};
 
 static void jain(const struct job *jobs, size_t n, struct metrics *m)
 {
 	bool users = false;
 	for (size_t i = 0; i < n && !users; i++)
 		users = jobs[i].user >= 0;
-	double *pair = xmalloc((n ? n : 1) * 2 * sizeof(*pair));
-	size_t k = 0;
+	size_t cap = 1024, used = 0;
+	struct owner_sum *t = xmalloc(cap * sizeof(*t));
+	for (size_t i = 0; i < cap; i++)
+		t[i].key = INT64_MIN;
 	for (size_t i = 0; i < n; i++) {
 		double rho = stats_ftf(&jobs[i]);
 		if (isnan(rho))
 			continue;
-		pair[2 * k] = users ? jobs[i].user : jobs[i].group;
-		pair[2 * k + 1] = rho;
-		k++;
+		if (2 * (used + 1) > cap) { /* grow: rehash in slot order */
+			struct owner_sum *old = t;
+			size_t oc = cap;
+			cap *= 2;
+			t = xmalloc(cap * sizeof(*t));
+			for (size_t k = 0; k < cap; k++)
+				t[k].key = INT64_MIN;
+			for (size_t k = 0; k < oc; k++) {
+				if (old[k].key == INT64_MIN)
+					continue;
+				size_t h = (uint64_t)old[k].key *
+					   0x9e3779b97f4a7c15ull % cap;
+				while (t[h].key != INT64_MIN)
+					h = (h + 1) & (cap - 1);
+				t[h] = old[k];
+			}
+			free(old);
+		}
+		int64_t key = users ? jobs[i].user : jobs[i].group;
+		size_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull % cap;
+		while (t[h].key != INT64_MIN && t[h].key != key)
+			h = (h + 1) & (cap - 1);
+		if (t[h].key == INT64_MIN) {
+			t[h] = (struct owner_sum){ key, 0, 0 };
+			used++;
+		}
+		t[h].sum += rho;
+		t[h].n++;
 	}
-	/* Sorted by owner, then rho: each owner's mean is summed in one
-	 * run, always in the same order (so the same bits). */
-	qsort(pair, k, 2 * sizeof(*pair), by_owner);
 	double sum = 0, sum2 = 0;
-	size_t owners = 0;
-	for (size_t i = 0; i < k;) {
-		size_t e = i;
-		double s = 0;
-		while (e < k && pair[2 * e] == pair[2 * i])
-			s += pair[2 * e++ + 1];
-		double x = s / (double)(e - i);
+	for (size_t k = 0; k < cap; k++) {
+		if (t[k].key == INT64_MIN)
+			continue;
+		double x = t[k].sum / (double)t[k].n;
 		sum += x;
 		sum2 += x * x;
-		owners++;
-		i = e;
 	}
-	if (owners && sum2 > 0)
-		set(m, M_JAIN, sum * sum / ((double)owners * sum2));
-	free(pair);
+	if (used && sum2 > 0)
+		set(m, M_JAIN, sum * sum / ((double)used * sum2));
+	free(t);
 }
 
 void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,

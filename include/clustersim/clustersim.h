@@ -58,6 +58,9 @@ struct job {
 	uint32_t flags;      /* JOB_HAS_ESTIMATE, JOB_KILL_AT_ESTIMATE */
 	/* Engine state. */
 	uint8_t state;       /* enum job_state */
+	uint16_t gpu_type_used; /* the cluster GPU type of its placement's
+	                           first node (index + 1), 0 = none (here,
+	                           not below, to fill the padding) */
 	sim_time_t start;    /* start time, SIM_TIME_NONE until it starts */
 	sim_time_t end;      /* end time, SIM_TIME_NONE until it ends */
 	/* GPU jobs (appended; 0 for HPC jobs). */
@@ -67,8 +70,6 @@ struct job {
 	uint32_t gpu_milli;  /* a share of one GPU, in thousandths, for a job
 	                        with gpus == 0; 0 otherwise */
 	uint32_t nodes_used; /* nodes of its placement, once started */
-	uint16_t gpu_type_used; /* the cluster GPU type of its placement's
-	                           first node (index + 1), 0 = none */
 	uint32_t preemptions;/* times it was preempted */
 	double attained;     /* service received: seconds held x GPUs (CPUs
 	                        for a job without GPUs), up to its last stop */
