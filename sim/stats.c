@@ -356,15 +356,21 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 	}
 	describe(m, x, k, M_BSLD_MEAN, bsld_q, ARRAY_SIZE(bsld_q));
 
+	free(x);
+	/* Mean and largest rho need no sort. */
+	double rsum = 0, rmax = 0;
 	k = 0;
 	for (size_t i = 0; i < n; i++) {
 		double r = stats_ftf(&jobs[i]);
-		if (!isnan(r))
-			x[k++] = r;
+		if (isnan(r))
+			continue;
+		rsum += r;
+		rmax = k++ ? fmax(rmax, r) : r;
 	}
-	static const struct quantile ftf_q[] = { { M_FTF_MAX, 1.0 } };
-	describe(m, x, k, M_FTF_MEAN, ftf_q, ARRAY_SIZE(ftf_q));
-	free(x);
+	if (k) {
+		set(m, M_FTF_MEAN, rsum / (double)k);
+		set(m, M_FTF_MAX, rmax);
+	}
 	jain(jobs, n, m);
 
 	/* A job cannot end before it was submitted, so this is >= 0. */
