@@ -469,7 +469,8 @@ static int parse_workload(struct exp_ctx *c, const cJSON *v,
 	static const char *const keys[] = { "format", "procs", "overrun",
 					    "drop_invalid", "lenient", "trace",
 					    "generate", "limit", "window",
-					    "load_scale", "reference_gpu" };
+					    "load_scale", "reference_gpu",
+					    "job_classes" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	struct trace_opts *o = &w->opts;
 	const char *trace = NULL;
@@ -516,6 +517,12 @@ static int parse_workload(struct exp_ctx *c, const cJSON *v,
 	if (!rc)
 		rc = exp_get_number(c, "load_scale", f[9], 0, true,
 				    &o->load_scale);
+	static const char *const class_names[] = { "trace", "draw" };
+	int classes = 1;
+	if (!rc)
+		rc = exp_get_enum(c, "job_classes", f[11], class_names,
+				  ARRAY_SIZE(class_names), &classes);
+	w->draw_classes = classes == 1;
 	const char *ref = "v100";
 	if (!rc)
 		rc = exp_get_string(c, "reference_gpu", f[10], &ref);

@@ -40,6 +40,8 @@ struct workload_spec {
 	char *name;            /* the trace's file name or "generated" */
 	char *reference_gpu;   /* GPU type the run times were measured on
 	                          ("v100" unless given) */
+	bool draw_classes;     /* GPU jobs of no class get a drawn one
+	                          ("job_classes": "draw", the default) */
 };
 
 struct experiment {

@@ -155,6 +155,7 @@ static cJSON *workload_json(const struct workload_spec *w)
 	jadd(j, "load_scale", jnum(o->load_scale));
 	if (w->reference_gpu)
 		jadd(j, "reference_gpu", jstr(w->reference_gpu));
+	jadd(j, "job_classes", jstr(w->draw_classes ? "draw" : "trace"));
 	return j;
 }
 

@@ -177,6 +177,7 @@ static int speed_setup(struct runner *r, const char *prefix,
 	r->speed.ref_gpu = jobclass_gpu_lookup(r->e.workload.reference_gpu,
 					       NULL);
 	SIM_ASSERT(r->speed.ref_gpu >= 0); /* checked by the loader */
+	r->speed.draw_classes = r->e.workload.draw_classes;
 	r->use_speed = true;
 	return 0;
 }

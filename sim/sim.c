@@ -738,6 +738,9 @@ int sim_job_start(struct sim *s, const struct job *cj)
 	}
 	struct job *j = &s->jobs[cj->idx];
 	struct placement *plc = &s->plc[j->idx];
+	if (s->speed && j->gpus && j->job_class == JOB_CLASS_NONE &&
+	    s->cfg.speed->draw_classes)
+		j->job_class = (uint16_t)speed_draw_class(s->cfg.seed, j->idx);
 	int placed = j->gpus
 		? cluster_alloc_gpus(s->cluster, j, s->placement, &s->rng, plc)
 		: cluster_alloc(s->cluster, j, plc);

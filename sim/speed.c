@@ -84,6 +84,16 @@ static int node_type(const struct speed *sp, uint32_t node)
 	return sp->gtype[g];
 }
 
+unsigned speed_draw_class(uint64_t seed, uint32_t idx)
+{
+	uint64_t x = seed ^ ((uint64_t)idx * 0x9e3779b97f4a7c15ull);
+	/* splitmix64's finaliser: a good mix of both. */
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return 1 + (unsigned)(x % JOBCLASS_NGAVEL);
+}
+
 void speed_job_started(struct speed *sp, const struct job *j,
 		       const struct placement *p)
 {

@@ -33,7 +33,18 @@ struct speed;
 struct speed_config {
 	struct net_spec net; /* the fabric (its rack_nodes: the cluster's) */
 	int ref_gpu;         /* reference GPU type, a jobclass GPU index */
+	bool draw_classes;   /* give GPU jobs of no class one drawn with
+	                        the run's seed (speed_draw_class) */
 };
+
+/*
+ * The class of a GPU job whose trace names none: one of Gavel's measured
+ * configurations (classes 1 .. JOBCLASS_NGAVEL), uniformly, from a hash
+ * of the run's seed and the job's index - as Gavel's own workload
+ * generator draws job types uniformly from its table.  The same seed
+ * gives every job the same class whatever the policy.
+ */
+unsigned speed_draw_class(uint64_t seed, uint32_t idx);
 
 /*
  * A speed model for a cluster built from spec: net is its fabric (its

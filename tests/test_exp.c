@@ -807,12 +807,14 @@ Test(exp, network_and_reference_gpu)
 	cr_expect_eq(e.network.oversubscription, 1);
 	cr_expect_eq(e.network.nic_gbps, 200);
 	cr_expect_str_eq(e.workload.reference_gpu, "v100");
+	cr_expect(e.workload.draw_classes);
 	exp_release(&e);
 	text = "{\"cluster\": {\"nodes\": [{\"count\": 2, \"cpus\": 4}], "
 	       "\"network\": {\"nic_gbps\": 100, \"uplinks\": 4, "
 	       "\"uplink_gbps\": 200, \"latency_usec\": 1}}, "
 	       "\"workload\": {\"trace\": \"t.swf\", \"reference_gpu\": "
-	       "\"p100\"}, \"policies\": [\"fcfs\"]}";
+	       "\"p100\", \"job_classes\": \"trace\"}, "
+	       "\"policies\": [\"fcfs\"]}";
 	cr_assert_eq(exp_parse(text, "x.json", &e, &err), 0, "%s", err.msg);
 	cr_expect_eq(e.network.nic_gbps, 100);
 	cr_expect_eq(e.network.uplinks, 4);
@@ -820,6 +822,7 @@ Test(exp, network_and_reference_gpu)
 	cr_expect_eq(e.network.oversubscription, 0);
 	cr_expect_eq(e.network.latency_usec, 1);
 	cr_expect_str_eq(e.workload.reference_gpu, "p100");
+	cr_expect(!e.workload.draw_classes);
 	exp_release(&e);
 	exp_expect_error("x.json",
 			 "{\"cluster\": {\"nodes\": [{\"count\": 1, \"cpus\": 1}"

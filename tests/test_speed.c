@@ -188,3 +188,57 @@ Test(speed, unknown_class_runs_at_reference_speed)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/* Classes drawn for jobs whose trace names none: every class of Gavel's
+ * table, evenly (26,000 draws: each class 1,000 +- 20%), the same for the
+ * same seed and index, and different seeds give different draws. */
+Test(speed, drawn_classes_are_uniform_and_reproducible)
+{
+	unsigned count[JOBCLASS_NGAVEL + 1] = { 0 };
+	for (uint32_t i = 0; i < 26000; i++) {
+		unsigned c = speed_draw_class(42, i);
+		cr_assert(c >= 1 && c <= JOBCLASS_NGAVEL);
+		cr_assert_eq(c, speed_draw_class(42, i));
+		count[c]++;
+	}
+	for (unsigned c = 1; c <= JOBCLASS_NGAVEL; c++)
+		cr_expect(count[c] > 800 && count[c] < 1200, "class %u: %u", c,
+			  count[c]);
+	unsigned same = 0;
+	for (uint32_t i = 0; i < 1000; i++)
+		same += speed_draw_class(1, i) == speed_draw_class(2, i);
+	cr_expect_lt(same, 100); /* about 1000 / 26 by chance */
+}
+
+/* A classless 1-GPU job on a K80 with classes drawn: it gets class
+ * speed_draw_class(seed 1, idx 0) and runs at that class's K80/V100
+ * throughput ratio; with "trace" classes it stays at reference speed. */
+Test(speed, drawn_class_sets_the_speed)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 0 } };
+	uint32_t gpus[] = { 1 };
+	struct workload w;
+	struct cluster_spec c;
+	struct speed_config sc;
+	r50_jobs(&w, t, 1, gpus);
+	w.jobs[0].job_class = JOB_CLASS_NONE;
+	gpu_cluster(&c, 1, 4, "k80", 0);
+	speed_cfg(&sc);
+	sc.draw_classes = true;
+	struct sim *s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	unsigned cls = speed_draw_class(1, 0);
+	cr_expect_eq(j[0].job_class, cls);
+	double ratio = jobclass_throughput(cls, JOBCLASS_GPU_K80, 1, true) /
+		       jobclass_throughput(cls, JOBCLASS_GPU_V100, 1, true);
+	cr_expect(fabs(end_s(s, 1) - 100 / ratio) < 2e-6, "end %f, want %f",
+		  end_s(s, 1), 100 / ratio);
+	sim_free(s);
+	sc.draw_classes = false;
+	s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
+	cr_expect_eq(end_s(s, 1), 100.0);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
