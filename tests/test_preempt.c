@@ -254,3 +254,45 @@ Test(preempt, las_starvation_promotion)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/*
+ * gittins with the distribution {100, 1000} GPU-s (the example of
+ * gittins.c), one GPU: A (0 s, 1000 s) has 950 s of service when B
+ * (950 s, 100 s) arrives.  A: S = 1000 for sure, index 1 / 50 = 0.02.
+ * B: d = 100 gives P 0.5 / E 100 = 0.005, d = 1000 gives 1 / 550: 0.005.
+ * A keeps the GPU and ends at 1000; B runs 1000..1100.
+ * las (threshold 100): A is demoted at 100, B preempts it at 950 and runs
+ * 950..1050; A resumes and ends at 1100.
+ */
+Test(preempt, gittins_hand_worked)
+{
+	struct tjob t[] = { { 1, 0, 1000, 1000, 1 }, { 2, 950, 100, 100, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 1);
+	struct param_value pv = {
+		.key = (char *)"distribution_s",
+		.json_path = (char *)"$.p.distribution_s", .type = PV_STRING,
+		.str = (char *)"100,1000",
+	};
+	extern const struct policy_ops clustersim_policy_gittins;
+	struct sim *s = tl_run_with(&clustersim_policy_gittins, &pv, 1, &w, &c);
+	cr_expect_eq(job_of(s, 1)->end, 1000 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->start, 1000 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->end, 1100 * SIM_SEC);
+	cr_expect_eq(job_of(s, 1)->preemptions, 0);
+	sim_free(s);
+	struct param_value th = {
+		.key = (char *)"thresholds_s",
+		.json_path = (char *)"$.p.thresholds_s", .type = PV_STRING,
+		.str = (char *)"100",
+	};
+	extern const struct policy_ops clustersim_policy_las;
+	s = tl_run_with(&clustersim_policy_las, &th, 1, &w, &c);
+	cr_expect_eq(job_of(s, 2)->start, 950 * SIM_SEC);
+	cr_expect_eq(job_of(s, 1)->end, 1100 * SIM_SEC);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
