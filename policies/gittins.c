@@ -27,6 +27,9 @@
  *                   "" (default) = learn from finished jobs
  *   window          finished jobs the learned distribution keeps, the
  *                   latest (default 1000)
+ *   points          the distribution is discretised to this many
+ *                   equally likely sizes (its quantiles), which bounds
+ *                   the work per job and the wake-ups (default 32)
  *   (and "placement", as every policy)
  *
  * Example (one GPU, distribution {100, 1000} GPU-s): A (0 s, 1000 s) has
@@ -47,9 +50,11 @@ struct gittins {
 	size_t ngiven;
 	double *ring;      /* learned samples, in finishing order */
 	size_t ring_n, ring_at, window;
+	size_t points;     /* quantiles the distribution is reduced to */
 	double *sorted;    /* the samples in use, sorted */
 	size_t nsorted;
 	double *suffix;    /* suffix[i] = sum of sorted[i..] */
+	bool stale;        /* the samples changed since sorted was made */
 };
 
 static int cmp_double(const void *pa, const void *pb)
@@ -72,6 +77,15 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 		return -1;
 	}
 	g->window = (size_t)window;
+	int64_t points = sim_param_int(sim, "points");
+	if (points < 1 || points > 100000) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "points must be 1 .. 100000, got '%lld'",
+			 (long long)points);
+		return -1;
+	}
+	g->points = (size_t)points;
+	g->stale = true;
 	const char *s = sim_param_str(sim, "distribution_s");
 	for (const char *p = s; *p;) {
 		char *end;
@@ -119,6 +133,7 @@ static void gittins_finished(struct sim *sim, void *state,
 			return;
 	}
 	g->ring[g->ring_at] = j->attained;
+	g->stale = true;
 	g->ring_at = (g->ring_at + 1) % g->window;
 	if (g->ring_n < g->window)
 		g->ring_n++;
@@ -128,6 +143,8 @@ static void gittins_finished(struct sim *sim, void *state,
  * memory. */
 static bool prepare(struct gittins *g)
 {
+	if (!g->stale)
+		return true;
 	const double *src = g->given ? g->given : g->ring;
 	size_t n = g->given ? g->ngiven : g->ring_n;
 	double *s = realloc(g->sorted, (n ? n : 1) * sizeof(*s));
@@ -141,10 +158,18 @@ static bool prepare(struct gittins *g)
 	if (n)
 		memcpy(s, src, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), cmp_double);
+	if (n > g->points) {
+		/* The quantiles at the middle of points equal slices. */
+		for (size_t i = 0; i < g->points; i++)
+			s[i] = s[(size_t)(((double)i + 0.5) * (double)n /
+					  (double)g->points)];
+		n = g->points;
+	}
 	x[n] = 0;
 	for (size_t i = n; i-- > 0;)
 		x[i] = x[i + 1] + s[i];
 	g->nsorted = n;
+	g->stale = false;
 	return true;
 }
 
@@ -267,6 +292,8 @@ static const struct policy_param gittins_params[] = {
 	  "empty = learn from finished jobs" },
 	{ "window", PARAM_INT, "1000",
 	  "finished jobs the learned distribution keeps" },
+	{ "points", PARAM_INT, "32",
+	  "equally likely sizes the distribution is reduced to" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 
