@@ -63,19 +63,14 @@ _Static_assert(ARRAY_SIZE(gavel_field_name) == G_NFIELDS,
 
 /* State of one read. */
 struct gavel_reader {
-	const char *path;           /* for messages */
-	const struct trace_opts *o; /* loader options */
-	struct workload *w;         /* the output */
-	struct trace_rows rows;     /* the file */
-	size_t cap;                 /* allocated length of w->jobs */
-	struct sim_error *err;      /* where a message goes */
+	struct trace_row_reader b;  /* path, options, output, file */
 };
 
 static int gavel_bad(struct gavel_reader *r, int k, const char *what)
 {
-	return err_set(r->err, "%s:%" PRIu64 ": %s '%.60s' %s", r->path,
-		       r->rows.line, gavel_field_name[k],
-		       trace_rows_cell(&r->rows, k), what);
+	return err_set(r->b.err, "%s:%" PRIu64 ": %s '%.60s' %s", r->b.path,
+		       r->b.rows.line, gavel_field_name[k],
+		       trace_rows_cell(&r->b.rows, k), what);
 }
 
 /* Run time of steps training steps of class cls on scale GPUs of the
@@ -89,10 +84,10 @@ static int gavel_run(struct gavel_reader *r, int cls, int64_t steps,
 
 	if (!(thr > 0)) {
 		fmt_double(b, thr);
-		return err_set(r->err, "%s:%" PRIu64 ": job class '%s' has "
+		return err_set(r->b.err, "%s:%" PRIu64 ": job class '%s' has "
 			       "no throughput on %s at scale factor "
 			       "'%" PRId64 "' (got '%s')",
-			       r->path, r->rows.line,
+			       r->b.path, r->b.rows.line,
 			       jobclass_get((unsigned)cls)->name,
 			       jobclass_gpu_get(GAVEL_REF_GPU)->name, scale,
 			       b);
@@ -107,21 +102,21 @@ static int gavel_run(struct gavel_reader *r, int cls, int64_t steps,
 
 static int gavel_job(struct gavel_reader *r)
 {
-	struct trace_report *rep = &r->w->report;
-	const struct trace_rows *t = &r->rows;
+	struct trace_report *rep = &r->b.w->report;
+	const struct trace_rows *t = &r->b.rows;
 	int64_t steps, scale;
 	sim_time_t submit, run = 0;
 	int cls, rc;
 
 	if (t->ncell != G_NFIELDS)
-		return err_set(r->err, "%s:%" PRIu64 ": expected %d "
-			       "tab-separated fields, got '%zu'", r->path,
+		return err_set(r->b.err, "%s:%" PRIu64 ": expected %d "
+			       "tab-separated fields, got '%zu'", r->b.path,
 			       t->line, G_NFIELDS, t->ncell);
 	const char *type = trace_rows_cell(t, G_JOB_TYPE);
 	cls = jobclass_find(type, NULL);
 	if (cls < 0)
-		return err_set(r->err, "%s:%" PRIu64 ": unknown job class "
-			       "'%.60s'", r->path, t->line, type);
+		return err_set(r->b.err, "%s:%" PRIu64 ": unknown job class "
+			       "'%.60s'", r->b.path, t->line, type);
 	if (trace_parse_int(trace_rows_cell(t, G_TOTAL_STEPS), INT64_MIN,
 			    INT64_MAX, &steps))
 		return gavel_bad(r, G_TOTAL_STEPS, "is not an integer");
@@ -135,9 +130,9 @@ static int gavel_job(struct gavel_reader *r)
 		return gavel_bad(r, G_ARRIVAL_TIME, "is negative");
 	/* Non-positive steps or scale: the shared rule drops the job (or,
 	 * without drop_invalid, it is an error, named here precisely). */
-	if (!r->o->drop_invalid && steps <= 0)
+	if (!r->b.o->drop_invalid && steps <= 0)
 		return gavel_bad(r, G_TOTAL_STEPS, "is not positive");
-	if (!r->o->drop_invalid && scale <= 0)
+	if (!r->b.o->drop_invalid && scale <= 0)
 		return gavel_bad(r, G_SCALE_FACTOR, "is not positive");
 	if (steps > 0 && scale > 0) {
 		rc = gavel_run(r, cls, steps, scale, &run);
@@ -148,8 +143,8 @@ static int gavel_job(struct gavel_reader *r)
 	}
 
 	rep->jobs_read++;
-	xgrow(&r->w->jobs, &r->cap, r->w->n + 1, sizeof(*r->w->jobs));
-	struct job *j = &r->w->jobs[r->w->n];
+	xgrow(&r->b.w->jobs, &r->b.cap, r->b.w->n + 1, sizeof(*r->b.w->jobs));
+	struct job *j = &r->b.w->jobs[r->b.w->n];
 	memset(j, 0, sizeof(*j));
 	j->id = (int64_t)t->line;
 	j->submit = submit;
@@ -159,11 +154,11 @@ static int gavel_job(struct gavel_reader *r)
 	j->user = -1;
 	j->group = -1;
 	j->job_class = (uint16_t)cls;
-	rc = trace_job_finish(j, scale, r->o, rep, r->path, t->line, r->err);
+	rc = trace_job_finish(j, scale, r->b.o, rep, r->b.path, t->line, r->b.err);
 	if (rc < 0)
 		return rc;
 	if (rc > 0)
-		r->w->n++;
+		r->b.w->n++;
 	return 0;
 }
 
@@ -174,28 +169,16 @@ static int gavel_row(void *ctx, bool bad)
 	return gavel_job(ctx);
 }
 
+/* Reads every row (trace_rows_load's step). */
+static int gavel_read(struct trace_row_reader *b)
+{
+	return trace_rows_each(&b->rows, b->o->lenient, &b->w->report.malformed,
+			       gavel_row, b, b->err);
+}
+
 int trace_load_gavel(const char *path, const struct trace_opts *o,
 		     struct workload *w, struct sim_error *err)
 {
-	struct trace_opts def;
-	struct gavel_reader r;
-	int rc;
-
-	workload_init(w);
-	if (!o) {
-		trace_opts_default(&def);
-		o = &def;
-	}
-	memset(&r, 0, sizeof(r));
-	r.path = path;
-	r.o = o;
-	r.w = w;
-	r.err = err;
-	rc = trace_rows_open(&r.rows, path, '\t', &w->report.lines, err);
-	if (rc)
-		return rc;
-	rc = trace_rows_each(&r.rows, o->lenient, &w->report.malformed,
-			     gavel_row, &r, err);
-	trace_rows_close(&r.rows);
-	return trace_load_end(w, o, path, rc, err);
+	struct gavel_reader r = { 0 };
+	return trace_rows_load(&r.b, path, '\t', o, w, err, gavel_read);
 }

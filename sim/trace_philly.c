@@ -57,11 +57,7 @@ _Static_assert(ARRAY_SIZE(philly_col_name) == P_NCOLS, "one name per column");
 
 /* State of one read. */
 struct philly_reader {
-	const char *path;           /* for messages */
-	const struct trace_opts *o; /* loader options */
-	struct workload *w;         /* the output */
-	struct trace_rows rows;     /* the file */
-	size_t cap;                 /* allocated length of w->jobs */
+	struct trace_row_reader b;  /* path, options, output, file */
 	int pos[P_NCOLS];           /* header position of each column */
 	size_t ncols;               /* cells in the header */
 	int64_t row;                /* data rows seen (the job id) */
@@ -71,7 +67,6 @@ struct philly_reader {
 	size_t nvc, vc_cap;
 	size_t *by_name;            /* indices into vc, sorted by name */
 	size_t by_name_cap;
-	struct sim_error *err;      /* where a message goes */
 };
 
 /* Days from 1970-01-01 to y-m-d (proleptic Gregorian; H. Hinnant's
@@ -152,23 +147,23 @@ static size_t philly_vc(struct philly_reader *r, const char *s)
 
 static int philly_bad(struct philly_reader *r, int k, const char *what)
 {
-	return err_set(r->err, "%s:%" PRIu64 ": %s '%.60s' %s", r->path,
-		       r->rows.line, philly_col_name[k],
-		       trace_rows_cell(&r->rows, r->pos[k]), what);
+	return err_set(r->b.err, "%s:%" PRIu64 ": %s '%.60s' %s", r->b.path,
+		       r->b.rows.line, philly_col_name[k],
+		       trace_rows_cell(&r->b.rows, r->pos[k]), what);
 }
 
 static int philly_job(struct philly_reader *r)
 {
-	struct trace_report *rep = &r->w->report;
-	const struct trace_rows *t = &r->rows;
+	struct trace_report *rep = &r->b.w->report;
+	const struct trace_rows *t = &r->b.rows;
 	int64_t ts, gpus;
 	sim_time_t run;
 	int rc;
 
 	r->row++;
 	if (t->ncell != r->ncols)
-		return err_set(r->err, "%s:%" PRIu64 ": expected %zu cells, "
-			       "got '%zu'", r->path, t->line, r->ncols,
+		return err_set(r->b.err, "%s:%" PRIu64 ": expected %zu cells, "
+			       "got '%zu'", r->b.path, t->line, r->ncols,
 			       t->ncell);
 	if (philly_datetime(trace_rows_cell(t, r->pos[P_TIMESTAMP]), &ts))
 		return philly_bad(r, P_TIMESTAMP, "is not a date-time "
@@ -196,8 +191,8 @@ static int philly_job(struct philly_reader *r)
 		r->tmin = ts;
 	r->any = true;
 
-	xgrow(&r->w->jobs, &r->cap, r->w->n + 1, sizeof(*r->w->jobs));
-	struct job *j = &r->w->jobs[r->w->n];
+	xgrow(&r->b.w->jobs, &r->b.cap, r->b.w->n + 1, sizeof(*r->b.w->jobs));
+	struct job *j = &r->b.w->jobs[r->b.w->n];
 	memset(j, 0, sizeof(*j));
 	j->id = r->row;
 	j->submit = ts * SIM_SEC; /* made relative once tmin is known */
@@ -207,11 +202,11 @@ static int philly_job(struct philly_reader *r)
 	j->user = -1;
 	j->group = *vc ? (int32_t)philly_vc(r, vc) : -1;
 	j->job_class = JOB_CLASS_NONE;
-	rc = trace_job_finish(j, gpus, r->o, rep, r->path, t->line, r->err);
+	rc = trace_job_finish(j, gpus, r->b.o, rep, r->b.path, t->line, r->b.err);
 	if (rc < 0)
 		return rc;
 	if (rc > 0)
-		r->w->n++;
+		r->b.w->n++;
 	return 0;
 }
 
@@ -230,20 +225,20 @@ static int philly_read(struct philly_reader *r)
 {
 	int rc;
 
-	rc = trace_rows_header(&r->rows, philly_col_name, P_NCOLS,
-			       PHILLY_REQUIRED, r->pos, r->err);
+	rc = trace_rows_header(&r->b.rows, philly_col_name, P_NCOLS,
+			       PHILLY_REQUIRED, r->pos, r->b.err);
 	if (rc)
 		return rc;
-	r->ncols = r->rows.ncell;
-	return trace_rows_each(&r->rows, r->o->lenient,
-			       &r->w->report.malformed, philly_row, r, r->err);
+	r->ncols = r->b.rows.ncell;
+	return trace_rows_each(&r->b.rows, r->b.o->lenient,
+			       &r->b.w->report.malformed, philly_row, r, r->b.err);
 }
 
 /* Makes submit times relative to the earliest timestamp and numbers the
  * groups in name order; moves the names into w. */
 static void philly_settle(struct philly_reader *r)
 {
-	struct workload *w = r->w;
+	struct workload *w = r->b.w;
 	size_t *rank = xmalloc((r->nvc ? r->nvc : 1) * sizeof(*rank));
 
 	for (size_t i = 0; i < r->nvc; i++)
@@ -264,33 +259,24 @@ static void philly_settle(struct philly_reader *r)
 	free(rank);
 }
 
+/* trace_rows_load's step: read the rows, then number the VCs; the VC
+ * tables go either way. */
+static int philly_load_step(struct trace_row_reader *b)
+{
+	struct philly_reader *r = (struct philly_reader *)b;
+	int rc = philly_read(r);
+	if (!rc)
+		philly_settle(r);
+	for (size_t i = 0; i < r->nvc; i++)
+		free(r->vc[i]);
+	free(r->vc);
+	free(r->by_name);
+	return rc;
+}
+
 int trace_load_philly(const char *path, const struct trace_opts *o,
 		      struct workload *w, struct sim_error *err)
 {
-	struct trace_opts def;
-	struct philly_reader r;
-	int rc;
-
-	workload_init(w);
-	if (!o) {
-		trace_opts_default(&def);
-		o = &def;
-	}
-	memset(&r, 0, sizeof(r));
-	r.path = path;
-	r.o = o;
-	r.w = w;
-	r.err = err;
-	rc = trace_rows_open(&r.rows, path, ',', &w->report.lines, err);
-	if (rc)
-		return rc;
-	rc = philly_read(&r);
-	trace_rows_close(&r.rows);
-	if (!rc)
-		philly_settle(&r);
-	for (size_t i = 0; i < r.nvc; i++)
-		free(r.vc[i]);
-	free(r.vc);
-	free(r.by_name);
-	return trace_load_end(w, o, path, rc, err);
+	struct philly_reader r = { 0 };
+	return trace_rows_load(&r.b, path, ',', o, w, err, philly_load_step);
 }

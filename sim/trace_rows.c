@@ -239,3 +239,26 @@ int trace_load_end(struct workload *w, const struct trace_opts *o,
 		workload_release(w);
 	return rc;
 }
+
+int trace_rows_load(struct trace_row_reader *b, const char *path, char sep,
+		    const struct trace_opts *o, struct workload *w,
+		    struct sim_error *err,
+		    int (*read)(struct trace_row_reader *b))
+{
+	struct trace_opts def;
+	workload_init(w);
+	if (!o) {
+		trace_opts_default(&def);
+		o = &def;
+	}
+	b->path = path;
+	b->o = o;
+	b->w = w;
+	b->err = err;
+	int rc = trace_rows_open(&b->rows, path, sep, &w->report.lines, err);
+	if (rc)
+		return rc;
+	rc = read(b);
+	trace_rows_close(&b->rows);
+	return trace_load_end(w, o, path, rc, err);
+}

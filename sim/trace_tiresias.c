@@ -45,34 +45,29 @@ _Static_assert(ARRAY_SIZE(tiresias_col_name) == T_NCOLS,
 
 /* State of one read. */
 struct tiresias_reader {
-	const char *path;           /* for messages */
-	const struct trace_opts *o; /* loader options */
-	struct workload *w;         /* the output */
-	struct trace_rows rows;     /* the file */
-	size_t cap;                 /* allocated length of w->jobs */
+	struct trace_row_reader b;  /* path, options, output, file */
 	int pos[T_NCOLS];           /* header position of each column */
 	size_t ncols;               /* cells in the header */
-	struct sim_error *err;      /* where a message goes */
 };
 
 static int tiresias_bad(struct tiresias_reader *r, int k, const char *what)
 {
-	return err_set(r->err, "%s:%" PRIu64 ": %s '%.60s' %s", r->path,
-		       r->rows.line, tiresias_col_name[k],
-		       trace_rows_cell(&r->rows, r->pos[k]), what);
+	return err_set(r->b.err, "%s:%" PRIu64 ": %s '%.60s' %s", r->b.path,
+		       r->b.rows.line, tiresias_col_name[k],
+		       trace_rows_cell(&r->b.rows, r->pos[k]), what);
 }
 
 static int tiresias_job(struct tiresias_reader *r)
 {
-	struct trace_report *rep = &r->w->report;
-	const struct trace_rows *t = &r->rows;
+	struct trace_report *rep = &r->b.w->report;
+	const struct trace_rows *t = &r->b.rows;
 	int64_t id, gpus;
 	sim_time_t submit, run;
 	int cls, rc;
 
 	if (t->ncell != r->ncols)
-		return err_set(r->err, "%s:%" PRIu64 ": expected %zu cells, "
-			       "got '%zu'", r->path, t->line, r->ncols,
+		return err_set(r->b.err, "%s:%" PRIu64 ": expected %zu cells, "
+			       "got '%zu'", r->b.path, t->line, r->ncols,
 			       t->ncell);
 	if (trace_parse_int(trace_rows_cell(t, r->pos[T_JOB_ID]), INT64_MIN,
 			    INT64_MAX, &id))
@@ -91,12 +86,12 @@ static int tiresias_job(struct tiresias_reader *r)
 	const char *model = trace_rows_cell(t, r->pos[T_MODEL_NAME]);
 	cls = jobclass_find(model, NULL);
 	if (cls < 0)
-		return err_set(r->err, "%s:%" PRIu64 ": unknown job class "
-			       "'%.60s'", r->path, t->line, model);
+		return err_set(r->b.err, "%s:%" PRIu64 ": unknown job class "
+			       "'%.60s'", r->b.path, t->line, model);
 
 	rep->jobs_read++;
-	xgrow(&r->w->jobs, &r->cap, r->w->n + 1, sizeof(*r->w->jobs));
-	struct job *j = &r->w->jobs[r->w->n];
+	xgrow(&r->b.w->jobs, &r->b.cap, r->b.w->n + 1, sizeof(*r->b.w->jobs));
+	struct job *j = &r->b.w->jobs[r->b.w->n];
 	memset(j, 0, sizeof(*j));
 	j->id = id;
 	j->submit = submit;
@@ -106,11 +101,11 @@ static int tiresias_job(struct tiresias_reader *r)
 	j->user = -1;
 	j->group = -1;
 	j->job_class = (uint16_t)cls;
-	rc = trace_job_finish(j, gpus, r->o, rep, r->path, t->line, r->err);
+	rc = trace_job_finish(j, gpus, r->b.o, rep, r->b.path, t->line, r->b.err);
 	if (rc < 0)
 		return rc;
 	if (rc > 0)
-		r->w->n++;
+		r->b.w->n++;
 	return 0;
 }
 
@@ -125,37 +120,25 @@ static int tiresias_read(struct tiresias_reader *r)
 {
 	int rc;
 
-	rc = trace_rows_header(&r->rows, tiresias_col_name, T_NCOLS,
-			       (1u << T_NCOLS) - 1, r->pos, r->err);
+	rc = trace_rows_header(&r->b.rows, tiresias_col_name, T_NCOLS,
+			       (1u << T_NCOLS) - 1, r->pos, r->b.err);
 	if (rc)
 		return rc;
-	r->ncols = r->rows.ncell;
-	return trace_rows_each(&r->rows, r->o->lenient,
-			       &r->w->report.malformed, tiresias_row, r,
-			       r->err);
+	r->ncols = r->b.rows.ncell;
+	return trace_rows_each(&r->b.rows, r->b.o->lenient,
+			       &r->b.w->report.malformed, tiresias_row, r,
+			       r->b.err);
+}
+
+/* trace_rows_load's step: the reader is the struct b starts. */
+static int tiresias_load_step(struct trace_row_reader *b)
+{
+	return tiresias_read((struct tiresias_reader *)b);
 }
 
 int trace_load_tiresias(const char *path, const struct trace_opts *o,
 			struct workload *w, struct sim_error *err)
 {
-	struct trace_opts def;
-	struct tiresias_reader r;
-	int rc;
-
-	workload_init(w);
-	if (!o) {
-		trace_opts_default(&def);
-		o = &def;
-	}
-	memset(&r, 0, sizeof(r));
-	r.path = path;
-	r.o = o;
-	r.w = w;
-	r.err = err;
-	rc = trace_rows_open(&r.rows, path, ',', &w->report.lines, err);
-	if (rc)
-		return rc;
-	rc = tiresias_read(&r);
-	trace_rows_close(&r.rows);
-	return trace_load_end(w, o, path, rc, err);
+	struct tiresias_reader r = { 0 };
+	return trace_rows_load(&r.b, path, ',', o, w, err, tiresias_load_step);
 }

@@ -175,6 +175,29 @@ int trace_rows_next(struct trace_rows *r, struct sim_error *err);
 int trace_rows_each(struct trace_rows *r, bool lenient, uint64_t *malformed,
 		    int (*job)(void *ctx, bool bad), void *ctx,
 		    struct sim_error *err);
+/*
+ * What every row-based reader keeps; a reader's own struct starts with
+ * it, so trace_rows_load() can drive any of them.
+ */
+struct trace_row_reader {
+	const char *path;           /* for messages */
+	const struct trace_opts *o; /* loader options */
+	struct workload *w;         /* the output */
+	struct trace_rows rows;     /* the file */
+	size_t cap;                 /* allocated length of w->jobs */
+	struct sim_error *err;      /* where a message goes */
+};
+
+/*
+ * A whole load by a row-based reader: empties w, fills b's common part
+ * (o NULL = the defaults), opens path (cells split at sep), runs read(b)
+ * - which reads the rows, e.g. with trace_rows_each() - closes the file
+ * and ends with trace_load_end().
+ */
+int trace_rows_load(struct trace_row_reader *b, const char *path, char sep,
+		    const struct trace_opts *o, struct workload *w,
+		    struct sim_error *err,
+		    int (*read)(struct trace_row_reader *b));
 /* The end of a load: after a reader's rc, workload_finish() when rc is 0;
  * on any failure the workload is released (left empty).  Returns rc. */
 int trace_load_end(struct workload *w, const struct trace_opts *o,
