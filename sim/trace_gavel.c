@@ -68,9 +68,7 @@ struct gavel_reader {
 
 static int gavel_bad(struct gavel_reader *r, int k, const char *what)
 {
-	return err_set(r->b.err, "%s:%" PRIu64 ": %s '%.60s' %s", r->b.path,
-		       r->b.rows.line, gavel_field_name[k],
-		       trace_rows_cell(&r->b.rows, k), what);
+	return trace_row_bad(&r->b, gavel_field_name[k], k, what);
 }
 
 /* Run time of steps training steps of class cls on scale GPUs of the

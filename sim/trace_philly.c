@@ -147,9 +147,7 @@ static size_t philly_vc(struct philly_reader *r, const char *s)
 
 static int philly_bad(struct philly_reader *r, int k, const char *what)
 {
-	return err_set(r->b.err, "%s:%" PRIu64 ": %s '%.60s' %s", r->b.path,
-		       r->b.rows.line, philly_col_name[k],
-		       trace_rows_cell(&r->b.rows, r->pos[k]), what);
+	return trace_row_bad(&r->b, philly_col_name[k], r->pos[k], what);
 }
 
 static int philly_job(struct philly_reader *r)

@@ -262,3 +262,11 @@ int trace_rows_load(struct trace_row_reader *b, const char *path, char sep,
 	trace_rows_close(&b->rows);
 	return trace_load_end(w, o, path, rc, err);
 }
+
+int trace_row_bad(const struct trace_row_reader *b, const char *column,
+		  int i, const char *what)
+{
+	return err_set(b->err, "%s:%" PRIu64 ": %s '%.60s' %s", b->path,
+		       b->rows.line, column, trace_rows_cell(&b->rows, i),
+		       what);
+}

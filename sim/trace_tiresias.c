@@ -52,9 +52,7 @@ struct tiresias_reader {
 
 static int tiresias_bad(struct tiresias_reader *r, int k, const char *what)
 {
-	return err_set(r->b.err, "%s:%" PRIu64 ": %s '%.60s' %s", r->b.path,
-		       r->b.rows.line, tiresias_col_name[k],
-		       trace_rows_cell(&r->b.rows, r->pos[k]), what);
+	return trace_row_bad(&r->b, tiresias_col_name[k], r->pos[k], what);
 }
 
 static int tiresias_job(struct tiresias_reader *r)

@@ -188,6 +188,11 @@ struct trace_row_reader {
 	struct sim_error *err;      /* where a message goes */
 };
 
+/* "PATH:LINE: COLUMN 'CELL' WHAT" about cell i of the current row;
+ * returns -SIM_EINPUT. */
+int trace_row_bad(const struct trace_row_reader *b, const char *column,
+		  int i, const char *what);
+
 /*
  * A whole load by a row-based reader: empties w, fills b's common part
  * (o NULL = the defaults), opens path (cells split at sep), runs read(b)
