@@ -417,6 +417,10 @@ static int write_run_summary(const char *path, const struct run_result *r,
 	json_add_u64(c, "events", r->counters.events);
 	json_add_u64(c, "schedule_calls", r->counters.schedule_calls);
 	json_add_u64(c, "bad_calls", r->counters.bad_calls);
+	json_add_u64(c, "preemptions", r->counters.preemptions);
+	char lost[64];
+	*put_ratio(lost, r->counters.lost_work) = '\0';
+	cJSON_AddRawToObject(c, "lost_work_s", lost);
 	cJSON *m = cJSON_AddObjectToObject(root, "metrics");
 	for (int i = 0; i < M_NMETRICS; i++) {
 		char buf[64];

@@ -229,6 +229,8 @@ Test(out, run_files_exact_bytes)
 	cr_expect_eq(cJSON_GetObjectItem(c, "schedule_calls")->valuedouble,
 		     5);
 	cr_expect_eq(cJSON_GetObjectItem(c, "bad_calls")->valuedouble, 0);
+	cr_expect_eq(cJSON_GetObjectItem(c, "preemptions")->valuedouble, 0);
+	cr_expect_eq(cJSON_GetObjectItem(c, "lost_work_s")->valuedouble, 0);
 	cJSON *m = cJSON_GetObjectItem(root, "metrics");
 	cr_assert_eq(cJSON_GetArraySize(m), M_NMETRICS);
 	int i = 0;
