@@ -713,7 +713,9 @@ static int parse_preemption(struct exp_ctx *c, const cJSON *v,
 			    struct experiment *e)
 {
 	static const char *const keys[] = { "checkpoint_interval",
-					    "restore_overhead" };
+					    "restore_overhead",
+					    "restore_per_gpu",
+					    "storage_GBps" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	size_t m = exp_jp_key(c, "preemption");
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
@@ -723,6 +725,12 @@ static int parse_preemption(struct exp_ctx *c, const cJSON *v,
 	if (!rc)
 		rc = exp_get_seconds(c, "restore_overhead", f[1], 0, false,
 				     &e->restore_overhead);
+	if (!rc)
+		rc = exp_get_seconds(c, "restore_per_gpu", f[2], 0, false,
+				     &e->restore_per_gpu);
+	if (!rc)
+		rc = exp_get_number(c, "storage_GBps", f[3], 0, false,
+				    &e->storage_GBps);
 	exp_jp_pop(c, m);
 	return rc;
 }

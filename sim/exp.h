@@ -67,7 +67,12 @@ struct experiment {
 	                                   their last checkpoint, every this
 	                                   much work; 0 = at preemption */
 	sim_time_t restore_overhead;    /* time a restarted job spends
-	                                   restoring, at reference speed */
+	                                   restoring */
+	sim_time_t restore_per_gpu;     /* and this much more per GPU */
+	double storage_GBps;            /* checkpoint storage bandwidth,
+	                                   GB/s: a job's model state is
+	                                   written and read back at it;
+	                                   0 = free */
 	char *resolved_json;   /* the fully resolved config, printed with
 	                          every default filled in (for the manifest) */
 };

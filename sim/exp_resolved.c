@@ -198,6 +198,8 @@ char *exp_resolved_json(const struct experiment *e)
 	cJSON *pre = jobj();
 	jadd(pre, "checkpoint_interval", jsec(e->checkpoint_interval));
 	jadd(pre, "restore_overhead", jsec(e->restore_overhead));
+	jadd(pre, "restore_per_gpu", jsec(e->restore_per_gpu));
+	jadd(pre, "storage_GBps", jnum(e->storage_GBps));
 	jadd(root, "preemption", pre);
 
 	char *s = cJSON_Print(root);

@@ -453,3 +453,28 @@ double jobclass_speed(unsigned cls, int gpu, int ref, unsigned scale,
 		return NAN;
 	return t / r;
 }
+
+/* The measured class whose figures cls uses (itself, or its proxy). */
+static unsigned measured_class(unsigned cls)
+{
+	const struct jobclass *c = jobclass_get(cls);
+	return c->proxy == JOB_CLASS_NONE ? cls : c->proxy;
+}
+
+double jobclass_coloc_speed(unsigned a, unsigned b, int gpu, unsigned scale)
+{
+	if (a == JOB_CLASS_NONE || b == JOB_CLASS_NONE ||
+	    a >= jobclass_count() || b >= jobclass_count() || gpu < 0 ||
+	    gpu >= JOBCLASS_NGPU)
+		return NAN;
+	unsigned ma = measured_class(a), mb = measured_class(b);
+	if (ma > JOBCLASS_NGAVEL || mb > JOBCLASS_NGAVEL)
+		return NAN;
+	for (unsigned k = 0; k < JOBCLASS_NSCALE; k++) {
+		if (scale != 1u << k)
+			continue;
+		float f = jobclass_coloc[gpu][k][ma - 1][mb - 1];
+		return f < 0 ? NAN : (double)f;
+	}
+	return NAN;
+}

@@ -181,4 +181,17 @@ double jobclass_throughput(unsigned cls, int gpu, unsigned scale,
 double jobclass_speed(unsigned cls, int gpu, int ref, unsigned scale,
 		      bool consolidated);
 
+/*
+ * Co-location (packing two jobs on the same GPUs, Gandiva-style): the
+ * fraction of its isolated throughput that class a keeps while class b
+ * shares its `scale` GPUs of type gpu, from Gavel's pairwise measurements
+ * (jobclass_coloc.c, made by scripts/gen-coloc.py; both jobs of the pair
+ * have the same scale).  A mapped class uses its proxy's figures.  0 when
+ * the pair cannot share (Gavel measured zero: out of memory); NaN when
+ * not measured (a class or scale outside the table).
+ */
+extern const float jobclass_coloc[JOBCLASS_NGPU][JOBCLASS_NSCALE]
+				 [JOBCLASS_NGAVEL][JOBCLASS_NGAVEL];
+double jobclass_coloc_speed(unsigned a, unsigned b, int gpu, unsigned scale);
+
 #endif

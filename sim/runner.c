@@ -302,6 +302,8 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.jobs_in_place = e->workload.generated ? gen.jobs : NULL,
 		.checkpoint_interval = e->checkpoint_interval,
 		.restore_overhead = e->restore_overhead,
+		.restore_per_gpu = e->restore_per_gpu,
+		.storage_Bps = e->storage_GBps * 1e9,
 		.progress = show ? progress : NULL,
 		.progress_ctx = &label,
 	};

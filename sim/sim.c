@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "evq.h"
+#include "jobclass.h"
 #include "util.h"
 
 struct sim {
@@ -59,6 +60,10 @@ struct sim {
 	                                 preemption */
 	uint64_t busy_cpus;           /* allocated CPUs (whole nodes when
 	                                 nodes are exclusive) */
+	size_t npairs;                /* pairs of jobs sharing GPUs */
+	struct run_entry *pscratch;   /* sim_profile's running set without
+	                                 the first-ending job of each pair */
+	size_t pscap;
 
 	struct profile *profile;      /* backfilling scratch */
 	struct speed *speed;          /* GPU job speeds; NULL = reference */
@@ -87,17 +92,25 @@ struct sim {
  * reference: work is run time at reference speed, in microseconds.
  */
 struct progress {
-	double done;      /* work done up to since (microseconds of work;
-	                     below the kept work while it restores) */
+	double done;      /* work done up to since, microseconds of work */
 	sim_time_t since; /* when done was last brought up to date */
 	double rate;      /* work per microsecond now (1 = reference speed) */
 	sim_time_t started; /* when its current run started */
+	sim_time_t hold;  /* no progress before this: it is restoring a
+	                     checkpoint (after a restart or a migration) */
+	double factor;    /* share of its speed alone that it gets: 1, or
+	                     less while it shares its GPUs */
+	uint32_t partner; /* the job sharing its GPUs: its index + 1; 0 */
+	bool owner;       /* of a pair, the one holding the resources */
+	sim_time_t hsince;/* service counted into attained up to here */
+	double weight;    /* share of its resources it is charged for */
 };
 
 /* What a preempted job keeps, made on the first preemption. */
 struct resume {
 	double kept;      /* work it keeps, microseconds */
 	sim_time_t since; /* when it last started to wait */
+	sim_time_t overhead; /* what its next start spends restoring */
 };
 
 /* ---- Ordering ------------------------------------------------------- */
@@ -113,7 +126,7 @@ static inline sim_time_t planned_end(const struct sim *s, const struct job *j)
 	if (j->preemptions) {
 		from = s->prog[j->idx].started;
 		double rest = (double)est - s->resume[j->idx].kept;
-		est = s->cfg.restore_overhead +
+		est = s->resume[j->idx].overhead +
 		      (rest > 0 ? (sim_time_t)ceil(rest) : 0);
 	}
 	return est > SIM_TIME_MAX - from ? SIM_TIME_MAX : from + est;
@@ -205,6 +218,7 @@ void sim_free(struct sim *s)
 		free(s->jobs);
 	free(s->queue);
 	free(s->runbuf);
+	free(s->pscratch);
 	free(s->samples);
 	profile_free(s->profile);
 	speed_free(s->speed);
@@ -370,22 +384,82 @@ static void ensure_prog(struct sim *s)
 	s->prog = xmalloc(s->njobs * sizeof(*s->prog));
 	for (size_t i = 0; i < s->nrun; i++) {
 		const struct job *r = &s->jobs[s->running[i].idx];
-		s->prog[r->idx] = (struct progress){ 0, r->start, 1.0,
-						     r->start };
+		s->prog[r->idx] = (struct progress){
+			.since = r->start, .rate = 1.0, .started = r->start,
+			.hold = r->start, .factor = 1.0, .hsince = r->start,
+			.weight = 1.0,
+		};
 	}
 }
 
-/* When a running job's current run started. */
-static sim_time_t run_started(const struct sim *s, const struct job *j)
+/* A new run's progress: work done from `done` on, after `hold`. */
+static void prog_begin(struct sim *s, const struct job *j, double done,
+		       sim_time_t hold)
 {
-	return s->prog ? s->prog[j->idx].started : j->start;
+	s->prog[j->idx] = (struct progress){
+		.done = done, .since = s->now, .rate = 1.0, .started = s->now,
+		.hold = hold, .factor = 1.0, .hsince = s->now, .weight = 1.0,
+	};
 }
 
-/* Resource-seconds of a run from its start to now. */
+/* Work a running job has done by now. */
+static double prog_work(const struct sim *s, const struct job *j)
+{
+	if (!s->prog)
+		return (double)(s->now - j->start);
+	const struct progress *p = &s->prog[j->idx];
+	sim_time_t from = p->since > p->hold ? p->since : p->hold;
+	return p->done + (s->now > from ? (double)(s->now - from) * p->rate
+					: 0);
+}
+
+/* Resource-seconds a running job has been charged for since its service
+ * was last counted: what it holds, times its share of it. */
 static double held(const struct sim *s, const struct job *j)
 {
 	double res = j->gpus ? j->gpus : j->cpus;
-	return res * (double)(s->now - run_started(s, j)) / SIM_SEC;
+	if (!s->prog)
+		return res * (double)(s->now - j->start) / SIM_SEC;
+	const struct progress *p = &s->prog[j->idx];
+	return res * p->weight * (double)(s->now - p->hsince) / SIM_SEC;
+}
+
+/* Counts a running job's service so far and charges it `weight` of its
+ * resources from now on. */
+static void set_weight(struct sim *s, struct job *j, double weight)
+{
+	j->attained += held(s, j);
+	s->prog[j->idx].hsince = s->now;
+	s->prog[j->idx].weight = weight;
+}
+
+/* The rate a running job should have: its speed on its placement (speed
+ * model) times its share when it shares its GPUs. */
+static double job_rate(struct sim *s, const struct job *j)
+{
+	double r = s->speed && j->gpus
+		? speed_rate(s->speed, j, &s->plc[j->idx]) : 1.0;
+	return s->prog ? r * s->prog[j->idx].factor : r;
+}
+
+static void apply_rate(struct sim *s, const struct job *j)
+{
+	double r = job_rate(s, j);
+	if (sim_set_job_rate(s, j, r) != 0)
+		SIM_BUG("rate %g refused for job %lld", r, (long long)j->id);
+}
+
+/* What restoring a job's checkpoint costs (restart or migration):
+ * fixed, per GPU, and its model state written and read back at the
+ * storage bandwidth. */
+static sim_time_t restore_cost(const struct sim *s, const struct job *j)
+{
+	double t = (double)s->cfg.restore_overhead +
+		   (double)s->cfg.restore_per_gpu * j->gpus;
+	if (s->cfg.storage_Bps > 0 && j->job_class != JOB_CLASS_NONE)
+		t += 2.0 * (double)jobclass_grad_bytes(j->job_class) /
+		     s->cfg.storage_Bps * SIM_SEC;
+	return (sim_time_t)ceil(t);
 }
 
 /* Gives the jobs whose speed may have changed their new rates. */
@@ -395,13 +469,53 @@ static void update_rates(struct sim *s)
 	size_t n = speed_changed(s->speed, &ids);
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = &s->jobs[ids[i]];
-		if (j->state != JOB_RUNNING)
-			continue;
-		double r = speed_rate(s->speed, j, &s->plc[j->idx]);
-		if (sim_set_job_rate(s, j, r) != 0)
-			SIM_BUG("rate %g refused for job %lld", r,
-				(long long)j->id);
+		if (j->state == JOB_RUNNING)
+			apply_rate(s, j);
 	}
+}
+
+/* The job sharing j's GPUs, or NULL. */
+static struct job *partner_of(const struct sim *s, const struct job *j)
+{
+	if (!s->prog || !s->prog[j->idx].partner)
+		return NULL;
+	return &s->jobs[s->prog[j->idx].partner - 1];
+}
+
+/* Is j the member of a pair that does not hold the resources? */
+static bool is_guest(const struct sim *s, const struct job *j)
+{
+	return partner_of(s, j) && !s->prog[j->idx].owner;
+}
+
+/* A running job stops (it ends, or is preempted): its fabric flow goes,
+ * and its resources go back to the cluster - or, when it shares its GPUs,
+ * stay with the other job of the pair, which runs alone again. */
+static void leave_resources(struct sim *s, struct job *j)
+{
+	struct job *q = partner_of(s, j);
+	if (s->speed && j->gpus)
+		speed_job_ended(s->speed, j);
+	if (q) {
+		struct progress *pq = &s->prog[q->idx];
+		if (s->prog[j->idx].owner)
+			pq->owner = true;
+		pq->partner = 0;
+		pq->factor = 1.0;
+		set_weight(s, q, 1.0);
+		s->prog[j->idx].partner = 0;
+		s->prog[j->idx].owner = false;
+		s->npairs--;
+	} else {
+		cluster_release(s->cluster, &s->plc[j->idx]);
+	}
+	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
+	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
+	placement_release(&s->plc[j->idx]);
+	if (s->speed && j->gpus)
+		update_rates(s);
+	if (q)
+		apply_rate(s, q);
 }
 
 static void end_job(struct sim *s, struct job *j)
@@ -411,15 +525,8 @@ static void end_job(struct sim *s, struct job *j)
 	j->state = (j->flags & JOB_KILL_AT_ESTIMATE) ? JOB_KILLED
 						     : JOB_FINISHED;
 	running_remove(s, j);
-	if (s->speed && j->gpus)
-		speed_job_ended(s->speed, j);
-	cluster_release(s->cluster, &s->plc[j->idx]);
-	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
-	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
-	placement_release(&s->plc[j->idx]);
+	leave_resources(s, j);
 	s->ended++;
-	if (s->speed && j->gpus)
-		update_rates(s);
 	if (s->ops->job_finished) {
 		s->ops->job_finished(s, s->pstate, j);
 	}
@@ -520,7 +627,13 @@ static void check_invariants(struct sim *s)
 				(long long)j->id, j->state);
 		if (i && !run_before(s, &s->jobs[s->running[i - 1].idx], j))
 			SIM_BUG("running set out of order");
-		busy += j->cpus;
+		const struct job *q = partner_of(s, j);
+		if (q && (partner_of(s, q) != j || q->state != JOB_RUNNING ||
+			  s->prog[q->idx].owner == s->prog[j->idx].owner))
+			SIM_BUG("job %lld's GPU sharing is not mutual",
+				(long long)j->id);
+		if (!is_guest(s, j))
+			busy += j->cpus;
 	}
 	if (!cluster_exclusive(s->cluster) && busy != s->busy_cpus)
 		SIM_BUG("busy CPUs %llu, running jobs hold %llu",
@@ -730,6 +843,56 @@ bool sim_job_fits(const struct sim *s, const struct job *j)
 	return cluster_fits(s->cluster, j);
 }
 
+/* Gives a GPU job of no class one, when the experiment asks for it. */
+static void draw_class(struct sim *s, struct job *j)
+{
+	if (s->speed && j->gpus && j->job_class == JOB_CLASS_NONE &&
+	    s->cfg.speed->draw_classes)
+		j->job_class = (uint16_t)speed_draw_class(s->cfg.seed, j->idx);
+}
+
+/* Placement summary in the job record: nodes and GPU type used. */
+static void note_placement(struct sim *s, struct job *j)
+{
+	const struct placement *plc = &s->plc[j->idx];
+	j->nodes_used = 0;
+	for (uint32_t i = 0; i < plc->n; i++)
+		j->nodes_used += plc->slots[i].count;
+	j->gpu_type_used = 0;
+	if (j->gpus && plc->n)
+		j->gpu_type_used = (uint16_t)(cluster_node_gpu_type(
+			s->cluster, plc->slots[0].node) + 1);
+}
+
+/*
+ * A pending job whose placement is in s->plc starts running now: it
+ * leaves the queue, a restart resumes from its kept work after its
+ * restore overhead, and its end event is set.  The caller then sets
+ * rates.
+ */
+static void begin_run(struct sim *s, struct job *j)
+{
+	queue_remove(s, j);
+	j->state = JOB_RUNNING;
+	bool restart = j->preemptions > 0;
+	if (!restart)
+		j->start = s->now;
+	j->queued += s->now - (restart ? s->resume[j->idx].since : j->submit);
+	note_placement(s, j);
+	double done = restart ? s->resume[j->idx].kept : 0;
+	sim_time_t hold = s->now + (restart ? s->resume[j->idx].overhead : 0);
+	if (s->prog)
+		prog_begin(s, j, done, hold);
+	running_insert(s, j); /* after prog: a restart's planned end */
+	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
+	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
+	double left = (double)j->run - done;
+	s->end_ev[j->idx] = evq_push(&s->q,
+				     hold + (sim_time_t)ceil(left > 0 ? left
+								     : 0),
+				     EV_END, j->idx);
+}
+
 int sim_job_start(struct sim *s, const struct job *cj)
 {
 	if (!own_job(s, cj) || cj->state != JOB_PENDING || !s->in_schedule) {
@@ -738,9 +901,7 @@ int sim_job_start(struct sim *s, const struct job *cj)
 	}
 	struct job *j = &s->jobs[cj->idx];
 	struct placement *plc = &s->plc[j->idx];
-	if (s->speed && j->gpus && j->job_class == JOB_CLASS_NONE &&
-	    s->cfg.speed->draw_classes)
-		j->job_class = (uint16_t)speed_draw_class(s->cfg.seed, j->idx);
+	draw_class(s, j);
 	int placed = j->gpus
 		? cluster_alloc_gpus(s->cluster, j, s->placement, &s->rng, plc)
 		: cluster_alloc(s->cluster, j, plc);
@@ -748,38 +909,59 @@ int sim_job_start(struct sim *s, const struct job *cj)
 		s->counters.bad_calls++;
 		return -SIM_ESTATE;
 	}
-	queue_remove(s, j);
-	j->state = JOB_RUNNING;
-	bool restart = j->preemptions > 0;
-	if (!restart)
-		j->start = s->now;
-	j->queued += s->now - (restart ? s->resume[j->idx].since : j->submit);
-	j->nodes_used = 0;
-	for (uint32_t i = 0; i < plc->n; i++)
-		j->nodes_used += plc->slots[i].count;
-	j->gpu_type_used = 0;
-	if (j->gpus && plc->n)
-		j->gpu_type_used = (uint16_t)(cluster_node_gpu_type(
-			s->cluster, plc->slots[0].node) + 1);
-	/* A restarted job resumes from its kept work, after restoring. */
-	double done = restart ? s->resume[j->idx].kept -
-					(double)s->cfg.restore_overhead
-			      : 0;
-	if (s->prog)
-		s->prog[j->idx] = (struct progress){ done, s->now, 1.0,
-						     s->now };
-	running_insert(s, j); /* after prog: a restart's planned end */
-	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
-	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
-	double left = (double)j->run - done;
-	s->end_ev[j->idx] = evq_push(&s->q,
-				     s->now + (sim_time_t)ceil(left > 0 ? left
-									: 0),
-				     EV_END, j->idx);
+	begin_run(s, j);
 	if (s->speed && j->gpus) {
 		speed_job_started(s->speed, j, plc);
 		update_rates(s);
 	}
+	return 0;
+}
+
+int sim_job_start_shared(struct sim *s, const struct job *cj,
+			 const struct job *chost, double factor,
+			 double host_factor)
+{
+	if (!own_job(s, cj) || !own_job(s, chost) || !s->in_schedule ||
+	    cj->state != JOB_PENDING || chost->state != JOB_RUNNING ||
+	    !cj->gpus || cj->gpus != chost->gpus ||
+	    (cj->gpu_type && cj->gpu_type != chost->gpu_type_used) ||
+	    !(factor > 0 && factor <= 1) ||
+	    !(host_factor > 0 && host_factor <= 1) ||
+	    partner_of(s, chost)) {
+		s->counters.bad_calls++;
+		return -SIM_ESTATE;
+	}
+	struct job *j = &s->jobs[cj->idx], *h = &s->jobs[chost->idx];
+	ensure_prog(s);
+	draw_class(s, j);
+	/* The guest's own copy of the host's placement: it keeps it when
+	 * the host goes first. */
+	const struct placement *hp = &s->plc[h->idx];
+	struct placement *jp = &s->plc[j->idx];
+	if (jp->cap < hp->n) {
+		jp->slots = xrealloc(jp->slots, hp->n * sizeof(*jp->slots));
+		jp->cap = hp->n;
+	}
+	memcpy(jp->slots, hp->slots, hp->n * sizeof(*jp->slots));
+	jp->n = hp->n;
+	begin_run(s, j);
+	struct progress *pj = &s->prog[j->idx], *ph = &s->prog[h->idx];
+	pj->partner = h->idx + 1;
+	ph->partner = j->idx + 1;
+	pj->owner = false;
+	ph->owner = true;
+	pj->factor = factor;
+	ph->factor = host_factor;
+	set_weight(s, j, 0.5);
+	set_weight(s, h, 0.5);
+	s->npairs++;
+	s->counters.shared_starts++;
+	if (s->speed) {
+		speed_job_started(s->speed, j, jp);
+		update_rates(s);
+	}
+	apply_rate(s, j);
+	apply_rate(s, h);
 	return 0;
 }
 
@@ -790,14 +972,15 @@ int sim_set_job_rate(struct sim *s, const struct job *cj, double rate)
 		return -SIM_ESTATE;
 	ensure_prog(s);
 	struct progress *p = &s->prog[cj->idx];
-	p->done += (double)(s->now - p->since) * p->rate;
+	p->done = prog_work(s, cj);
 	p->since = s->now;
 	p->rate = rate;
 	double left = (double)cj->run - p->done;
 	/* Whole microseconds, rounded up: a job never ends before its work
 	 * is done. */
 	sim_time_t dt = left > 0 ? (sim_time_t)ceil(left / rate) : 0;
-	evq_move(&s->q, s->end_ev[cj->idx], s->now + dt);
+	evq_move(&s->q, s->end_ev[cj->idx],
+		 (p->hold > s->now ? p->hold : s->now) + dt);
 	return 0;
 }
 
@@ -815,10 +998,13 @@ double sim_job_work_done(const struct sim *s, const struct job *j)
 		return j->state == JOB_FINISHED || j->state == JOB_KILLED
 			       ? (double)j->run
 			       : 0;
-	if (!s->prog)
-		return (double)(s->now - j->start);
-	const struct progress *p = &s->prog[j->idx];
-	return p->done + (double)(s->now - p->since) * p->rate;
+	return prog_work(s, j);
+}
+
+const struct job *sim_job_partner(const struct sim *s, const struct job *j)
+{
+	return own_job(s, j) && j->state == JOB_RUNNING ? partner_of(s, j)
+							 : NULL;
 }
 
 int sim_job_preempt(struct sim *s, const struct job *cj)
@@ -831,14 +1017,13 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 	ensure_prog(s);
 	if (!s->resume)
 		s->resume = xcalloc(s->njobs, sizeof(*s->resume));
-	struct progress *p = &s->prog[j->idx];
 	struct resume *r = &s->resume[j->idx];
-	double done = p->done + (double)(s->now - p->since) * p->rate;
+	double done = prog_work(s, j);
 	/* Out of the running set while its key (from kept work and
 	 * preemptions) is still the one it went in with. */
 	running_remove(s, j);
 	/* Checkpoints every interval of work; while it is still restoring
-	 * (done below the kept work) it keeps what it had. */
+	 * it has done no more than it kept. */
 	double iv = (double)s->cfg.checkpoint_interval;
 	double kept = iv > 0 ? floor(done / iv) * iv : done;
 	if (kept < r->kept)
@@ -847,22 +1032,66 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 		s->counters.lost_work += (done - kept) / SIM_SEC;
 	r->kept = kept;
 	r->since = s->now;
+	r->overhead = restore_cost(s, j);
 	j->attained += held(s, j);
 	j->preemptions++;
 	s->counters.preemptions++;
 
 	evq_remove(&s->q, s->end_ev[j->idx]);
-	if (s->speed && j->gpus)
-		speed_job_ended(s->speed, j);
-	cluster_release(s->cluster, &s->plc[j->idx]);
-	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
-	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
-	placement_release(&s->plc[j->idx]);
+	leave_resources(s, j);
 	j->state = JOB_PENDING;
 	queue_insert(s, j);
-	if (s->speed && j->gpus)
-		update_rates(s);
 	return 0;
+}
+
+/* Nodes a placement spans. */
+static uint32_t placement_nodes(const struct placement *p)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < p->n; i++)
+		n += p->slots[i].count;
+	return n;
+}
+
+int sim_job_migrate(struct sim *s, const struct job *cj)
+{
+	if (!own_job(s, cj) || cj->state != JOB_RUNNING || !s->in_schedule ||
+	    !cj->gpus || partner_of(s, cj)) {
+		s->counters.bad_calls++;
+		return -SIM_ESTATE;
+	}
+	struct job *j = &s->jobs[cj->idx];
+	struct placement to = { 0 };
+	if (!cluster_fits(s->cluster, j) ||
+	    cluster_alloc_gpus(s->cluster, j, PLACE_CONSOLIDATE, &s->rng,
+			       &to) != 0) {
+		placement_release(&to);
+		return 0;
+	}
+	if (placement_nodes(&to) >= placement_nodes(&s->plc[j->idx])) {
+		cluster_release(s->cluster, &to); /* an exact undo */
+		placement_release(&to);
+		return 0;
+	}
+	ensure_prog(s);
+	struct progress *p = &s->prog[j->idx];
+	/* It checkpoints where it is (nothing lost) and restores there. */
+	p->done = prog_work(s, j);
+	p->since = s->now;
+	p->hold = s->now + restore_cost(s, j);
+	if (s->speed)
+		speed_job_ended(s->speed, j);
+	cluster_release(s->cluster, &s->plc[j->idx]);
+	placement_release(&s->plc[j->idx]);
+	s->plc[j->idx] = to;
+	note_placement(s, j);
+	s->counters.migrations++;
+	if (s->speed) {
+		speed_job_started(s->speed, j, &s->plc[j->idx]);
+		update_rates(s);
+	}
+	apply_rate(s, j);
+	return 1;
 }
 
 size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
@@ -871,7 +1100,8 @@ size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
 	/* Units in play: free now plus what the listed running jobs hold. */
 	uint64_t units = units_free(s->cluster);
 	for (size_t k = 0; k < n; k++)
-		if (ranked[k]->state == JOB_RUNNING)
+		if (ranked[k]->state == JOB_RUNNING &&
+		    !is_guest(s, ranked[k]))
 			units += units_demand(s->cluster, ranked[k]);
 	bool *keep = xcalloc(n ? n : 1, sizeof(*keep));
 	for (size_t k = 0; k < n; k++) {
@@ -961,8 +1191,23 @@ const char *sim_param_str(const struct sim *s, const char *name)
 struct profile *sim_profile(struct sim *s)
 {
 	/* The running set is sorted by start + estimate; clamping to now + 1
-	 * (for jobs past their estimate) keeps it sorted. */
-	profile_build(s->profile, s->cluster, s->now, s->jobs, s->running,
-		      s->nrun);
+	 * (for jobs past their estimate) keeps it sorted.  Of two jobs
+	 * sharing GPUs, the resources come back when the second ends: the
+	 * first is left out. */
+	const struct run_entry *run = s->running;
+	size_t n = s->nrun;
+	if (s->npairs) {
+		xgrow(&s->pscratch, &s->pscap, s->nrun, sizeof(*s->pscratch));
+		n = 0;
+		for (size_t i = 0; i < s->nrun; i++) {
+			const struct job *j = &s->jobs[s->running[i].idx];
+			const struct job *q = partner_of(s, j);
+			if (q && run_before(s, j, q))
+				continue;
+			s->pscratch[n++] = s->running[i];
+		}
+		run = s->pscratch;
+	}
+	profile_build(s->profile, s->cluster, s->now, s->jobs, run, n);
 	return s->profile;
 }

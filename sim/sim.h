@@ -45,6 +45,13 @@ struct sim_config {
 	 * it starts again. */
 	sim_time_t checkpoint_interval;
 	sim_time_t restore_overhead;
+	/* The restore overhead grows with the job: restore_per_gpu for each
+	 * of its GPUs, and its model state (its class's fp32 parameters)
+	 * written at the preemption and read back at the restart at
+	 * storage_Bps bytes per second (0: no such cost).  Migrations pay
+	 * the same. */
+	sim_time_t restore_per_gpu;
+	double storage_Bps;
 	/* Called now and then with jobs ended so far (may be NULL). */
 	void (*progress)(void *ctx, size_t ended, size_t total);
 	void *progress_ctx;

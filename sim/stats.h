@@ -42,6 +42,8 @@ struct run_counters {
 	uint64_t preemptions;   /* jobs preempted */
 	double lost_work;       /* work lost to preemption, seconds at
 	                           reference speed */
+	uint64_t migrations;    /* running jobs moved to other GPUs */
+	uint64_t shared_starts; /* jobs started on another job's GPUs */
 	uint32_t queue_max;     /* longest queue */
 };
 

@@ -861,6 +861,7 @@ Test(exp, preemption_keys)
 			 ", \"policies\": [\"fcfs\"], \"preemption\": "
 			 "{\"restore\": 1}}",
 			 "x.json: $.preemption: unknown key 'restore' "
-			 "(expected 'checkpoint_interval' or "
-			 "'restore_overhead')");
+			 "(expected 'checkpoint_interval', "
+			 "'restore_overhead', 'restore_per_gpu' or "
+			 "'storage_GBps')");
 }

@@ -157,6 +157,37 @@ int sim_job_preempt(struct sim *sim, const struct job *job);
 size_t sim_apply_ranking(struct sim *sim, const struct job *const *ranked,
 			 size_t n);
 
+/*
+ * GPU sharing (Gandiva's packing and time-slicing): starts a pending job
+ * now on the GPUs of a running job with the same GPU count, which no
+ * other job shares; the two run side by side on one placement (the guest
+ * uses the host's CPUs), at `factor` and `host_factor` of the speed each
+ * would have alone there (in (0, 1]: e.g. measured co-location speeds
+ * for packing, or a half less switching costs for time-slicing).  Each
+ * is charged half the GPUs' time as attained service.  When either ends
+ * or is preempted, the other keeps the GPUs and runs alone at full speed
+ * again.  Returns 0, or a negative code and counts a bad call (not
+ * pending / not running, different GPU counts, a GPU type the job may
+ * not use, the host already shared, a factor out of range).
+ */
+int sim_job_start_shared(struct sim *sim, const struct job *job,
+			 const struct job *host, double factor,
+			 double host_factor);
+/* The job sharing a running job's GPUs, or NULL. */
+const struct job *sim_job_partner(const struct sim *sim,
+				  const struct job *job);
+
+/*
+ * Migration (Gandiva's, to consolidate): moves a running GPU job that
+ * shares nothing to free GPUs that the consolidate strategy finds, when
+ * they span fewer nodes than its placement now.  The job checkpoints
+ * (nothing is lost) and restores on its new GPUs, which costs the
+ * experiment's restore overhead for its size.  Returns 1 when it moved,
+ * 0 when there was no better placement, or a negative code (a job that
+ * is not running, has no GPUs or shares them) and counts a bad call.
+ */
+int sim_job_migrate(struct sim *sim, const struct job *job);
+
 /* Work a job has done so far, in microseconds at reference speed (what a
  * preempted job kept while it waits; its run time once it ended).  Its
  * remaining time by estimate is job->estimate minus this. */
