@@ -98,7 +98,7 @@ def main():
         for si, s in enumerate(gm.SCALES):
             w("\t\t{ /* x%d */" % s)
             for a in range(n):
-                row = ", ".join("-1" if v is None else "%.4g" % v
+                row = ", ".join("-1" if v is None else "%.7g" % v
                                 for v in frac[gi][si][a])
                 w("\t\t\t{ %s }," % row)
             w("\t\t},")

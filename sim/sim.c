@@ -1056,11 +1056,12 @@ static uint32_t placement_nodes(const struct placement *p)
 int sim_job_migrate(struct sim *s, const struct job *cj)
 {
 	if (!own_job(s, cj) || cj->state != JOB_RUNNING || !s->in_schedule ||
-	    !cj->gpus || partner_of(s, cj)) {
+	    !cj->gpus) {
 		s->counters.bad_calls++;
 		return -SIM_ESTATE;
 	}
 	struct job *j = &s->jobs[cj->idx];
+	struct job *q = partner_of(s, j);
 	struct placement to = { 0 };
 	if (!cluster_fits(s->cluster, j) ||
 	    cluster_alloc_gpus(s->cluster, j, PLACE_CONSOLIDATE, &s->rng,
@@ -1068,7 +1069,7 @@ int sim_job_migrate(struct sim *s, const struct job *cj)
 		placement_release(&to);
 		return 0;
 	}
-	if (placement_nodes(&to) >= placement_nodes(&s->plc[j->idx])) {
+	if (!q && placement_nodes(&to) >= placement_nodes(&s->plc[j->idx])) {
 		cluster_release(s->cluster, &to); /* an exact undo */
 		placement_release(&to);
 		return 0;
@@ -1081,17 +1082,58 @@ int sim_job_migrate(struct sim *s, const struct job *cj)
 	p->hold = s->now + restore_cost(s, j);
 	if (s->speed)
 		speed_job_ended(s->speed, j);
-	cluster_release(s->cluster, &s->plc[j->idx]);
+	if (q) {
+		/* It leaves the pair: both run alone from now on, the other
+		 * on the GPUs they shared. */
+		struct progress *pq = &s->prog[q->idx];
+		pq->owner = true;
+		pq->partner = p->partner = 0;
+		pq->factor = p->factor = 1.0;
+		p->owner = false;
+		set_weight(s, q, 1.0);
+		set_weight(s, j, 1.0);
+		s->npairs--;
+	} else {
+		cluster_release(s->cluster, &s->plc[j->idx]);
+	}
 	placement_release(&s->plc[j->idx]);
 	s->plc[j->idx] = to;
 	note_placement(s, j);
+	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
+	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
 	s->counters.migrations++;
 	if (s->speed) {
 		speed_job_started(s->speed, j, &s->plc[j->idx]);
 		update_rates(s);
 	}
 	apply_rate(s, j);
+	if (q)
+		apply_rate(s, q);
 	return 1;
+}
+
+double sim_coloc_speed(const struct sim *s, const struct job *a,
+		       const struct job *b)
+{
+	if (!own_job(s, a) || !own_job(s, b))
+		return NAN;
+	const struct job *host = b->state == JOB_RUNNING ? b : a;
+	if (host->state != JOB_RUNNING || !host->gpu_type_used)
+		return NAN;
+	const char *type = cluster_gpu_type_name(s->cluster,
+						 host->gpu_type_used - 1u);
+	int g = type ? jobclass_gpu_lookup(type, NULL) : -1;
+	if (g < 0)
+		return NAN;
+	unsigned ca = a->job_class, cb = b->job_class;
+	if (s->speed && s->cfg.speed->draw_classes) {
+		/* A pending job's class is drawn when it starts. */
+		if (ca == JOB_CLASS_NONE && a->gpus)
+			ca = speed_draw_class(s->cfg.seed, a->idx);
+		if (cb == JOB_CLASS_NONE && b->gpus)
+			cb = speed_draw_class(s->cfg.seed, b->idx);
+	}
+	return jobclass_coloc_speed(ca, cb, g, a->gpus);
 }
 
 size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,

@@ -145,6 +145,28 @@ static const struct policy_ops *find(const char *policy)
 	return NULL;
 }
 
+struct sim *tl_run_cfg(const char *policy, const struct param_value *given,
+		       size_t ngiven, const struct sim_config *base)
+{
+	const struct policy_ops *ops = find(policy);
+	struct pval *params;
+	size_t np;
+	struct sim_error err;
+	cr_assert_eq(policy_params_resolve(ops, given, ngiven, "", &params,
+					   &np, &err), 0, "%s", err.msg);
+	struct sim_config cfg = *base;
+	cfg.policy = ops;
+	cfg.params = params;
+	cfg.nparams = np;
+	cfg.seed = 1;
+	cfg.check = true;
+	struct sim *s = sim_new(&cfg);
+	int rc = sim_run(s, &err);
+	free(params);
+	cr_assert_eq(rc, 0, "%s: %s", policy, err.msg);
+	return s;
+}
+
 struct sim *tl_run(const char *policy, const struct workload *w,
 		   const struct cluster_spec *c)
 {

@@ -46,6 +46,12 @@ struct sim *tl_run_speed(const char *policy, const char *placement,
 			 const struct workload *w, const struct cluster_spec *c,
 			 const struct speed_config *speed);
 
+/* The most general: a policy by name with parameters, on a config whose
+ * workload, cluster and other settings the caller filled in (policy,
+ * params, seed 1 and the checker are set here). */
+struct sim *tl_run_cfg(const char *policy, const struct param_value *given,
+		       size_t ngiven, const struct sim_config *base);
+
 /* Start time in seconds of the job with this id (-1 if it never ran). */
 double tl_start(const struct sim *s, int64_t id);
 

@@ -178,13 +178,25 @@ const struct job *sim_job_partner(const struct sim *sim,
 				  const struct job *job);
 
 /*
- * Migration (Gandiva's, to consolidate): moves a running GPU job that
- * shares nothing to free GPUs that the consolidate strategy finds, when
- * they span fewer nodes than its placement now.  The job checkpoints
- * (nothing is lost) and restores on its new GPUs, which costs the
- * experiment's restore overhead for its size.  Returns 1 when it moved,
- * 0 when there was no better placement, or a negative code (a job that
- * is not running, has no GPUs or shares them) and counts a bad call.
+ * The measured co-location speed of job a with job b: the fraction of
+ * its speed alone that a keeps while b runs on the same GPUs (Gavel's
+ * pairwise measurements, for the GPU type of whichever of the two is
+ * running: b when both are); NaN when not
+ * measured (a job of no class, a class or GPU count outside the table),
+ * 0 when the pair cannot share (out of memory).
+ */
+double sim_coloc_speed(const struct sim *sim, const struct job *a,
+		       const struct job *b);
+
+/*
+ * Migration (Gandiva's): moves a running GPU job to free GPUs that the
+ * consolidate strategy finds - for a job that shares its GPUs, to run
+ * alone there (the other keeps the GPUs they shared); for one that does
+ * not, only when they span fewer nodes than its placement now.  The job
+ * checkpoints (nothing is lost) and restores on its new GPUs, which
+ * costs the experiment's restore overhead for its size.  Returns 1 when
+ * it moved, 0 when there was no such place, or a negative code (a job
+ * that is not running or has no GPUs) and counts a bad call.
  */
 int sim_job_migrate(struct sim *sim, const struct job *job);
 
