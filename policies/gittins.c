@@ -248,23 +248,48 @@ static void gittins_schedule(struct sim *sim, void *state)
 		sim_start_head(sim); /* out of memory: degrade to fcfs */
 		return;
 	}
+	/*
+	 * Jobs with service are sorted; the jobs that never ran all have the
+	 * index G(0) and wait in submit order already (the queue's order),
+	 * so they are merged in rather than sorted: a long queue of new jobs
+	 * costs one pass.
+	 */
+	double g0 = index_of(g, 0);
+	size_t m = 0, nf = 0;
+	const struct job **fresh = malloc((nq ? nq : 1) * sizeof(*fresh));
+	if (!fresh) {
+		free(e);
+		free(ranked);
+		sim_start_head(sim);
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = i < nrun ? sim_running_at(sim, i)
 					       : sim_queue_at(sim, i - nrun);
-		e[i] = (struct entry){ index_of(g, sim_job_attained(sim, j)),
-				       j };
+		double a = sim_job_attained(sim, j);
+		if (i >= nrun && a == 0)
+			fresh[nf++] = j;
+		else
+			e[m++] = (struct entry){ index_of(g, a), j };
 	}
-	qsort(e, n, sizeof(*e), by_index);
-	for (size_t i = 0; i < n; i++)
-		ranked[i] = e[i].job;
+	qsort(e, m, sizeof(*e), by_index);
+	size_t k = 0, i = 0, f = 0;
+	while (i < m || f < nf) {
+		struct entry fe = { g0, f < nf ? fresh[f] : NULL };
+		if (f < nf && (i == m || by_index(&fe, &e[i]) < 0))
+			ranked[k++] = fresh[f++];
+		else
+			ranked[k++] = e[i++].job;
+	}
+	free(fresh);
 	sim_apply_ranking(sim, ranked, n);
 	free(e);
 	free(ranked);
 
 	/* Wake up when a running job's service passes the next sample. */
 	sim_time_t now = sim_now(sim), next = SIM_TIME_MAX;
-	for (size_t i = 0; i < sim_running_len(sim); i++) {
-		const struct job *j = sim_running_at(sim, i);
+	for (size_t r = 0; r < sim_running_len(sim); r++) {
+		const struct job *j = sim_running_at(sim, r);
 		double a = sim_job_attained(sim, j);
 		const double *s = g->sorted;
 		size_t lo = 0, hi = g->nsorted;
