@@ -74,6 +74,7 @@ void cluster_spec_release(struct cluster_spec *s)
 	for (size_t i = 0; i < s->ngroups && s->groups; i++) {
 		free(s->groups[i].name);
 		free(s->groups[i].gpu_type);
+		free(s->groups[i].vc);
 	}
 	free(s->groups);
 	s->groups = NULL;
@@ -95,6 +96,7 @@ void cluster_spec_copy(struct cluster_spec *dst,
 		dst->groups[i].name = g->name ? xstrdup(g->name) : NULL;
 		dst->groups[i].gpu_type = g->gpu_type ? xstrdup(g->gpu_type) :
 					  NULL;
+		dst->groups[i].vc = g->vc ? xstrdup(g->vc) : NULL;
 	}
 }
 
@@ -144,6 +146,16 @@ int cluster_spec_check(const struct cluster_spec *s, const char *prefix,
 				       "got '%s'", p, i, g->gpu_type);
 		if (g->gpu_type && !g->gpu_type[0])
 			return err_set(err, "%s$.cluster.nodes[%zu].gpu_type: "
+				       "must not be empty, got ''", p, i);
+		/* VCs partition the GPU index only: CPU jobs are placed by
+		 * the CPU first fit over every node. */
+		if (g->vc && !g->gpus)
+			return err_set(err, "%s$.cluster.nodes[%zu].vc: "
+				       "virtual clusters partition gpu nodes "
+				       "only, the group has no gpus (vc '%s')",
+				       p, i, g->vc);
+		if (g->vc && !g->vc[0])
+			return err_set(err, "%s$.cluster.nodes[%zu].vc: "
 				       "must not be empty, got ''", p, i);
 		if (s->exclusive && g->cpus != s->groups[0].cpus)
 			return err_set(err, "%s$.cluster.exclusive: exclusive "

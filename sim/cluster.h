@@ -21,6 +21,8 @@ struct node_group {
 	uint32_t gpus;   /* GPUs per node */
 	uint64_t mem_mb; /* memory per node, MiB (0 = not modelled) */
 	char *gpu_type;  /* GPU model name, owned; NULL = untyped */
+	char *vc;        /* virtual cluster (job group name) whose GPU jobs
+	                    alone it runs, owned; NULL = the shared pool */
 };
 
 struct cluster_spec {
@@ -38,8 +40,8 @@ void cluster_spec_copy(struct cluster_spec *dst,
 		       const struct cluster_spec *src);
 /* Checks counts and sizes (at most 2^31 - 1 nodes and 2^32 - 1 CPUs in
  * all, the sizes the placement index counts in; at most 64 GPUs per node
- * and 2^32 - 1 in all; a gpu_type only on groups with GPUs, and never
- * empty); "$.cluster..." messages.
+ * and 2^32 - 1 in all; a gpu_type or vc only on groups with GPUs, and
+ * never empty); "$.cluster..." messages.
  * prefix is put before the JSON path (normally "FILE: "). */
 int cluster_spec_check(const struct cluster_spec *s, const char *prefix,
 		       struct sim_error *err);
@@ -188,5 +190,46 @@ const char *cluster_gpu_type_name(const struct cluster *c, uint32_t idx);
 int cluster_alloc_gpus(struct cluster *c, const struct job *j,
 		       enum place_strategy strategy, uint64_t *rng,
 		       struct placement *out);
+
+/* ---- virtual clusters (docs/philly.md) ---------------------------------
+ *
+ * A node group with a "vc" belongs to that virtual cluster (VC): a
+ * partition of the GPU nodes.  A GPU job whose group (job->group, named
+ * by the workload's group names) is a VC of the cluster may use its VC's
+ * nodes and the shared pool (the GPU groups without a vc); any other GPU
+ * job only the shared pool.  A cluster without VCs is all shared pool.
+ * This is a placement constraint of the GPU index, beside the GPU type:
+ * both restrict the node ranges a job's placement searches.
+ */
+
+/* Tells the cluster the workload's group names (job->group indexes
+ * them; names may be NULL, then no job belongs to a VC).  Until called,
+ * no job belongs to a VC. */
+void cluster_bind_groups(struct cluster *c, char *const *names, size_t n);
+/* VCs: the distinct vc names of the groups, in group order. */
+uint32_t cluster_vc_count(const struct cluster *c);
+const char *cluster_vc_name(const struct cluster *c, uint32_t idx);
+/* The index of VC name, or -1 when no group names it. */
+int cluster_vc_index(const struct cluster *c, const char *name);
+/* The VC of a node's GPUs; -1 for the shared pool or a node without
+ * GPUs. */
+int cluster_node_vc(const struct cluster *c, uint32_t node);
+/* The VC a job belongs to (cluster_bind_groups), -1 when none. */
+int cluster_job_vc(const struct cluster *c, const struct job *j);
+/* GPUs of VC idx, or of the shared pool when idx is -1: in all, free. */
+uint64_t cluster_vc_gpus(const struct cluster *c, int idx);
+uint64_t cluster_vc_free_gpus(const struct cluster *c, int idx);
+/*
+ * Can a workload run at all on the cluster spec s: when some group has a
+ * vc and no GPU group is shared, every GPU job's group must be one of
+ * the VCs.  names/n are the workload's group names (NULL: numbered
+ * groups, which match no VC).  0, or -SIM_EINPUT with "PREFIX$.cluster.
+ * nodes: ..." naming the first job group (by group number) that has no
+ * node group.
+ */
+int cluster_spec_check_vcs(const struct cluster_spec *s, const char *prefix,
+			   const struct job *jobs, size_t njobs,
+			   char *const *names, size_t n,
+			   struct sim_error *err);
 
 #endif

@@ -11,9 +11,12 @@
  * with the node bits as level 0), and set 0 holds the nodes with any free
  * GPU.  "The first node at or after x with exactly c free" is then a few
  * word reads, and "a node of rack r with c free" the same search bounded
- * by the rack.  Counters keep the free GPUs per GPU type, per rack and
- * type, and the nodes per type and free count.  GPU types restrict a
- * search to the node ranges of their groups.
+ * by the rack.  Counters keep the free GPUs per class, per rack and
+ * class, and the nodes per class and free count, a class being a (GPU
+ * type, virtual cluster) pair of the groups.  A job's GPU type and VC
+ * (its key) restrict a search to the node ranges of the groups of its
+ * classes, precomputed per key: that is the one placement constraint
+ * mechanism, whatever the constraint.
  *
  * Strategies plan on an index (pick nodes and counts without changing
  * it), then the plan is applied: the lowest-numbered free GPUs of each
@@ -65,7 +68,7 @@ struct gp_pick {
 /* A rack and its free GPUs for the job being placed. */
 struct gp_rack {
 	uint32_t rack; /* rack number */
-	uint64_t free; /* its free GPUs of the job's class(es) */
+	uint64_t free; /* its free GPUs of the job's classes */
 };
 
 static struct gx *gx_new(const struct cluster *c)
@@ -154,29 +157,33 @@ static uint32_t gx_can_give(const struct cluster *c, uint32_t v,
 struct gp_ctx {
 	struct cluster *c;
 	struct gx *x;              /* the index planned on */
-	const struct cl_range *rg; /* the nodes of the job's GPU type */
+	const struct cl_range *rg; /* the nodes the job may use */
 	uint32_t nrg;              /* ranges */
-	uint32_t cls;              /* the job's class, or ncls = any */
+	const uint32_t *cls;       /* the job's classes */
+	uint32_t ncls;             /* classes */
 	uint32_t n;                /* picks so far */
 };
 
-/* The job's node ranges: all nodes, or those of its type. */
+/* The job's key (gpu_type <= ntypes: checked by gp_fits). */
+static uint32_t gp_key(const struct cluster *c, const struct job *j)
+{
+	int v = cluster_job_vc(c, j);
+
+	return (uint32_t)j->gpu_type * (c->nvc + 1) +
+	       (v < 0 ? c->nvc : (uint32_t)v);
+}
+
+/* The job's node ranges and classes: those of its key. */
 static void gp_ranges(const struct cluster *c, const struct job *j,
 		      const struct cl_range **rg, uint32_t *nrg,
-		      uint32_t *cls, struct cl_range *all)
+		      const uint32_t **cls, uint32_t *ncls)
 {
-	*all = (struct cl_range){ .first = 0, .end = c->n };
-	if (j->gpu_type == 0) {
-		*rg = all;
-		*nrg = 1;
-		*cls = c->ncls;
-	} else {
-		uint32_t k = (uint32_t)j->gpu_type - 1;
+	uint32_t k = gp_key(c, j);
 
-		*rg = c->crange + c->crange_at[k];
-		*nrg = c->crange_at[k + 1] - c->crange_at[k];
-		*cls = k;
-	}
+	*rg = c->krange + c->krange_at[k];
+	*nrg = c->krange_at[k + 1] - c->krange_at[k];
+	*cls = c->kcls + c->kcls_at[k];
+	*ncls = c->kcls_at[k + 1] - c->kcls_at[k];
 }
 
 /* The first node of set k at or after pos and before end, in the job's
@@ -204,20 +211,18 @@ static uint32_t gp_find(const struct gp_ctx *p, uint32_t k, uint32_t pos,
 	return CL_NONE;
 }
 
-/* Nodes of the job's class(es) with exactly k free. */
+/* Nodes of the job's classes with exactly k free. */
 static uint64_t gp_cnt(const struct gp_ctx *p, uint32_t k)
 {
 	const struct cluster *c = p->c;
 	uint64_t s = 0;
 
-	if (p->cls < c->ncls)
-		return p->x->cnt[(size_t)p->cls * (c->maxg + 1) + k];
-	for (uint32_t i = 0; i < c->ncls; i++)
-		s += p->x->cnt[(size_t)i * (c->maxg + 1) + k];
+	for (uint32_t i = 0; i < p->ncls; i++)
+		s += p->x->cnt[(size_t)p->cls[i] * (c->maxg + 1) + k];
 	return s;
 }
 
-/* Free GPUs of the job's class(es) in rack r; in all when r is nracks. */
+/* Free GPUs of the job's classes in rack r; in all when r is nracks. */
 static uint64_t gp_free(const struct gp_ctx *p, uint32_t r)
 {
 	const struct cluster *c = p->c;
@@ -225,10 +230,8 @@ static uint64_t gp_free(const struct gp_ctx *p, uint32_t r)
 					  : p->x->cfree;
 	uint64_t s = 0;
 
-	if (p->cls < c->ncls)
-		return f[p->cls];
-	for (uint32_t i = 0; i < c->ncls; i++)
-		s += f[i];
+	for (uint32_t i = 0; i < p->ncls; i++)
+		s += f[p->cls[i]];
 	return s;
 }
 
@@ -645,12 +648,70 @@ void gp_give(struct cluster *c, uint32_t v, uint32_t gpus, uint64_t mask)
 
 /* ---- setup ------------------------------------------------------------ */
 
+/* The index of name in names[0 .. *n), added when absent. */
+static uint32_t gp_intern(char **names, uint32_t *n, const char *name)
+{
+	uint32_t k = 0;
+
+	while (k < *n && strcmp(names[k], name))
+		k++;
+	if (k == *n)
+		names[(*n)++] = xstrdup(name);
+	return k;
+}
+
+/*
+ * The classes a job of key (t, v) may use: of its GPU type (any when t
+ * is 0) and of its VC or the shared pool (only the pool when v is nvc);
+ * and their node ranges, neighbouring groups merged (the whole cluster
+ * when the key has every class, so an unconstrained search is one
+ * range).
+ */
+static void gp_setup_keys(struct cluster *c)
+{
+	uint32_t nkeys = (c->ntypes + 1) * (c->nvc + 1), nc = 0, nr = 0;
+	bool *in = xcalloc(c->ncls ? c->ncls : 1, sizeof(*in));
+
+	c->kcls = xcalloc((size_t)nkeys * c->ncls + 1, sizeof(*c->kcls));
+	c->kcls_at = xcalloc(nkeys + 1, sizeof(*c->kcls_at));
+	c->krange = xcalloc((size_t)nkeys * c->ngroups + 1,
+			    sizeof(*c->krange));
+	c->krange_at = xcalloc(nkeys + 1, sizeof(*c->krange_at));
+	for (uint32_t key = 0; key < nkeys; key++) {
+		uint32_t t = key / (c->nvc + 1), v = key % (c->nvc + 1);
+		uint32_t first = nc;
+
+		c->kcls_at[key] = nc;
+		c->krange_at[key] = nr;
+		for (uint32_t k = 0; k < c->ncls; k++) {
+			in[k] = (t == 0 || c->cltype[k] == t - 1) &&
+				(c->clvc[k] == c->nvc || c->clvc[k] == v);
+			if (in[k])
+				c->kcls[nc++] = k;
+		}
+		if (nc - first == c->ncls) {
+			c->krange[nr++] = (struct cl_range){ 0, c->n };
+			continue;
+		}
+		for (uint32_t g = 0; g < c->ngroups; g++) {
+			if (!c->ggpus[g] || !in[c->gcls[g]])
+				continue;
+			if (nr > c->krange_at[key] &&
+			    c->krange[nr - 1].end == c->gstart[g])
+				c->krange[nr - 1].end = c->gstart[g + 1];
+			else
+				c->krange[nr++] = (struct cl_range){
+					c->gstart[g], c->gstart[g + 1] };
+		}
+	}
+	c->kcls_at[nkeys] = nc;
+	c->krange_at[nkeys] = nr;
+	free(in);
+}
+
 /* Sets up the GPU index of a new cluster from its spec. */
 void gp_setup(struct cluster *c, const struct cluster_spec *s)
 {
-	bool untyped = false;
-	uint32_t nr = 0;
-
 	for (size_t g = 0; g < s->ngroups; g++)
 		if (s->groups[g].gpus > c->maxg)
 			c->maxg = s->groups[g].gpus;
@@ -659,26 +720,36 @@ void gp_setup(struct cluster *c, const struct cluster_spec *s)
 	c->nracks = (c->n + c->rack_nodes - 1) / c->rack_nodes;
 	c->gcls = xcalloc(c->ngroups, sizeof(*c->gcls));
 	c->tname = xcalloc(c->ngroups, sizeof(*c->tname));
+	c->vcname = xcalloc(c->ngroups, sizeof(*c->vcname));
+	c->cltype = xcalloc(c->ngroups, sizeof(*c->cltype));
+	c->clvc = xcalloc(c->ngroups, sizeof(*c->clvc));
 	for (uint32_t g = 0; g < c->ngroups; g++) {
-		const char *t = s->groups[g].gpu_type;
-		uint32_t k = 0;
-
 		if (!s->groups[g].gpus)
 			continue;
-		if (!t) {
-			untyped = true;
+		if (s->groups[g].gpu_type)
+			gp_intern(c->tname, &c->ntypes, s->groups[g].gpu_type);
+		if (s->groups[g].vc)
+			gp_intern(c->vcname, &c->nvc, s->groups[g].vc);
+	}
+	/* Classes: the distinct (type, VC) pairs, in group order. */
+	for (uint32_t g = 0; g < c->ngroups; g++) {
+		const struct node_group *ng = &s->groups[g];
+		uint32_t t, v, k = 0;
+
+		if (!ng->gpus)
 			continue;
-		}
-		while (k < c->ntypes && strcmp(c->tname[k], t))
+		t = ng->gpu_type ? (uint32_t)cluster_gpu_type_index(
+					   c, ng->gpu_type) : c->ntypes;
+		v = ng->vc ? (uint32_t)cluster_vc_index(c, ng->vc) : c->nvc;
+		while (k < c->ncls && (c->cltype[k] != t || c->clvc[k] != v))
 			k++;
-		if (k == c->ntypes)
-			c->tname[c->ntypes++] = xstrdup(t);
+		if (k == c->ncls) {
+			c->cltype[k] = t;
+			c->clvc[k] = v;
+			c->ncls++;
+		}
 		c->gcls[g] = k;
 	}
-	c->ncls = c->ntypes + untyped;
-	for (uint32_t g = 0; g < c->ngroups; g++)
-		if (s->groups[g].gpus && !s->groups[g].gpu_type)
-			c->gcls[g] = c->ntypes;
 	if (!c->maxg)
 		return;
 	SIM_ASSERT(c->maxg <= CLUSTER_MAX_NODE_GPUS);
@@ -696,23 +767,7 @@ void gp_setup(struct cluster *c, const struct cluster_spec *s)
 		c->total_gpus += (uint64_t)(c->gstart[g + 1] - c->gstart[g]) *
 				 c->ggpus[g];
 	}
-	/* Node ranges of each class: its groups, neighbours merged. */
-	c->crange = xcalloc(c->ngroups, sizeof(*c->crange));
-	c->crange_at = xcalloc(c->ncls + 1, sizeof(*c->crange_at));
-	for (uint32_t k = 0; k < c->ncls; k++) {
-		c->crange_at[k] = nr;
-		for (uint32_t g = 0; g < c->ngroups; g++) {
-			if (!c->ggpus[g] || c->gcls[g] != k)
-				continue;
-			if (nr > c->crange_at[k] &&
-			    c->crange[nr - 1].end == c->gstart[g])
-				c->crange[nr - 1].end = c->gstart[g + 1];
-			else
-				c->crange[nr++] = (struct cl_range){
-					c->gstart[g], c->gstart[g + 1] };
-		}
-	}
-	c->crange_at[c->ncls] = nr;
+	gp_setup_keys(c);
 	c->gx = gx_new(c);
 }
 
@@ -733,13 +788,21 @@ void gp_release(struct cluster *c)
 	for (uint32_t k = 0; k < c->ntypes; k++)
 		free(c->tname[k]);
 	free(c->tname);
+	for (uint32_t k = 0; k < c->nvc; k++)
+		free(c->vcname[k]);
+	free(c->vcname);
+	free(c->cltype);
+	free(c->clvc);
+	free(c->group_vc);
+	free(c->kcls);
+	free(c->kcls_at);
+	free(c->krange);
+	free(c->krange_at);
 	free(c->gcls);
 	free(c->ncl);
 	free(c->gcap);
 	free(c->gmask);
 	free(c->ctotal);
-	free(c->crange);
-	free(c->crange_at);
 	gx_free(c, c->gx);
 	gx_free(c, c->view);
 	free(c->picks);
@@ -893,6 +956,11 @@ uint64_t cluster_total_gpus(const struct cluster *c)
 	return c->total_gpus;
 }
 
+const uint64_t *gp_class_free(const struct cluster *c)
+{
+	return c->maxg ? c->gx->cfree : NULL;
+}
+
 uint64_t cluster_free_gpus(const struct cluster *c)
 {
 	return c->maxg ? c->gx->free : 0;
@@ -955,7 +1023,7 @@ int cluster_node_gpu_type(const struct cluster *c, uint32_t node)
 	SIM_ASSERT(node < c->n);
 	if (!c->ncl || !c->gcap[node])
 		return -1;
-	uint32_t k = c->ncl[node];
+	uint32_t k = c->cltype[c->ncl[node]];
 	return k < c->ntypes ? (int)k : -1;
 }
 
@@ -973,20 +1041,22 @@ const char *cluster_gpu_type_name(const struct cluster *c, uint32_t idx)
 bool gp_fits(const struct cluster *c, const struct job *j, bool now)
 {
 	const struct cl_range *rg;
-	struct cl_range all;
-	uint32_t nrg, cls;
+	const uint32_t *cls;
+	uint32_t nrg, ncls;
 	uint64_t sum = 0;
 
 	if (!c->maxg || j->gpu_type > c->ntypes)
 		return false;
-	gp_ranges(c, j, &rg, &nrg, &cls, &all);
-	if (cls < c->ncls ? (now ? c->gx->cfree[cls] : c->ctotal[cls]) < j->gpus
-			  : (now ? c->gx->free : c->total_gpus) < j->gpus)
+	gp_ranges(c, j, &rg, &nrg, &cls, &ncls);
+	for (uint32_t i = 0; i < ncls; i++)
+		sum += now ? c->gx->cfree[cls[i]] : c->ctotal[cls[i]];
+	if (sum < j->gpus)
 		return false;
 	if (!j->cpus)
 		return true;
 	if ((now ? c->free_cpus : c->total_cpus) < j->cpus)
 		return false;
+	sum = 0;
 	for (uint32_t r = 0; r < nrg; r++)
 		for (uint32_t v = rg[r].first; v < rg[r].end; v++) {
 			uint32_t f = now ? c->gx->nf[v] : c->gcap[v];
@@ -1006,7 +1076,6 @@ int cluster_alloc_gpus(struct cluster *c, const struct job *j,
 		       struct placement *out)
 {
 	struct gp_ctx p = { .c = c };
-	struct cl_range all;
 
 	if ((unsigned)strategy >= PLACE_NSTRATEGIES ||
 	    (strategy == PLACE_RANDOM && !rng))
@@ -1015,7 +1084,7 @@ int cluster_alloc_gpus(struct cluster *c, const struct job *j,
 		return cluster_alloc(c, j, out);
 	if (!cluster_fits(c, j))
 		return -SIM_ESTATE;
-	gp_ranges(c, j, &p.rg, &p.nrg, &p.cls, &all);
+	gp_ranges(c, j, &p.rg, &p.nrg, &p.cls, &p.ncls);
 	p.x = c->gx;
 	if (j->cpus) {
 		gp_build_view(c, &p, j);

@@ -1,8 +1,9 @@
 /*
  * Inside the cluster model: what sim/cluster.c (node groups, the cluster
  * object, the CPU placement index) and sim/cluster_gpu.c (the whole-GPU
- * index and its placement strategies) share.  Nothing outside those two
- * files includes it; the public API is sim/cluster.h.
+ * index and its placement strategies) share, with sim/cluster_vc.c
+ * (virtual clusters).  Nothing outside those files includes it; the
+ * public API is sim/cluster.h.
  *
  * It holds struct cluster, the CPU index's block and node records (the
  * GPU code reads a node's free CPUs when a GPU job also wants CPUs), the
@@ -177,9 +178,16 @@ struct cluster {
 	 * GPUs. */
 	uint32_t maxg;          /* most GPUs of a node (0: no GPUs) */
 	uint32_t ntypes;        /* distinct named GPU types */
-	uint32_t ncls;          /* GPU classes: the types, then "untyped"
-	                           when some group with GPUs has no type */
+	uint32_t ncls;          /* GPU classes: the distinct (GPU type,
+	                           VC) pairs of the groups with GPUs, in
+	                           group order */
 	char **tname;           /* name of each type, owned */
+	uint32_t nvc;           /* distinct VC names (cluster.h) */
+	char **vcname;          /* name of each VC, owned */
+	uint32_t *cltype;       /* GPU type of each class; ntypes = untyped */
+	uint32_t *clvc;         /* VC of each class; nvc = shared pool */
+	int32_t *group_vc;      /* VC of each workload group, -1 = none */
+	size_t ngroup_vc;       /* entries in group_vc */
 	uint32_t *gcls;         /* GPU class of each group */
 	uint32_t *ncl;          /* GPU class of each node */
 	uint8_t *gcap;          /* GPUs of each node */
@@ -188,9 +196,14 @@ struct cluster {
 	uint64_t total_gpus;    /* GPUs in all */
 	uint32_t rack_nodes;    /* nodes per rack (n or less) */
 	uint32_t nracks;        /* ceil(n / rack_nodes) */
-	struct cl_range *crange; /* node ranges of each class, in order */
-	uint32_t *crange_at;    /* class k: crange[crange_at[k] ..
-	                           crange_at[k + 1]) */
+	/* What a job may use, by its key (gpu_type, VC): key
+	 * t * (nvc + 1) + v, t = job->gpu_type (0 = any), v = its VC or nvc
+	 * for none. */
+	uint32_t *kcls;         /* classes of each key, ascending */
+	uint32_t *kcls_at;      /* key k: kcls[kcls_at[k] .. kcls_at[k + 1]) */
+	struct cl_range *krange; /* node ranges of each key, in order */
+	uint32_t *krange_at;    /* key k: krange[krange_at[k] ..
+	                           krange_at[k + 1]) */
 	struct gx *gx;          /* the free-GPU index */
 	struct gx *view;        /* scratch index for jobs that want CPUs */
 	struct gp_pick *picks;  /* scratch: a strategy's plan */
@@ -241,6 +254,9 @@ bool gp_fits(const struct cluster *c, const struct job *j, bool now);
 /* cluster_gpu.c: gives gpus GPUs back to node v (mask says which; 0:
  * the lowest busy ones). */
 void gp_give(struct cluster *c, uint32_t v, uint32_t gpus, uint64_t mask);
+/* cluster_gpu.c: free GPUs of each class (NULL when no node has GPUs),
+ * for cluster_vc.c. */
+const uint64_t *gp_class_free(const struct cluster *c);
 /* cluster_gpu.c: the GPU index's invariants, for cluster_check. */
 int gp_check(const struct cluster *c, struct sim_error *err);
 

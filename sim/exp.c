@@ -111,9 +111,9 @@ static int parse_group(struct exp_ctx *c, const cJSON *v, size_t i,
 		       struct node_group *g)
 {
 	static const char *const keys[] = { "name", "count", "cpus", "gpus",
-					    "mem_gb", "gpu_type" };
+					    "mem_gb", "gpu_type", "vc" };
 	const cJSON *f[ARRAY_SIZE(keys)];
-	const char *name = NULL, *gpu_type = NULL;
+	const char *name = NULL, *gpu_type = NULL, *vc = NULL;
 	char shown[EXP_SHOW_MAX];
 	double mem_gb = 0;
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
@@ -131,6 +131,8 @@ static int parse_group(struct exp_ctx *c, const cJSON *v, size_t i,
 		rc = exp_get_number(c, "mem_gb", f[4], 0, false, &mem_gb);
 	if (!rc)
 		rc = exp_get_string(c, "gpu_type", f[5], &gpu_type);
+	if (!rc)
+		rc = exp_get_string(c, "vc", f[6], &vc);
 	if (rc)
 		return rc;
 	if (mem_gb * 1024 > EXP_INT_MAX) {
@@ -140,6 +142,7 @@ static int parse_group(struct exp_ctx *c, const cJSON *v, size_t i,
 	g->mem_mb = (uint64_t)llround(mem_gb * 1024);
 	g->name = name ? xstrdup(name) : xasprintf("group%zu", i);
 	g->gpu_type = gpu_type ? xstrdup(gpu_type) : NULL;
+	g->vc = vc ? xstrdup(vc) : NULL;
 	return 0;
 }
 

@@ -102,6 +102,8 @@ static cJSON *cluster_json(const struct experiment *e)
 			jadd(n, "mem_gb", jnum((double)g->mem_mb / 1024));
 			if (g->gpu_type)
 				jadd(n, "gpu_type", jstr(g->gpu_type));
+			if (g->vc)
+				jadd(n, "vc", jstr(g->vc));
 			jpush(nodes, n);
 		}
 		jadd(o, "nodes", nodes);

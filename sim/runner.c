@@ -227,6 +227,10 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 		cluster_spec_copy(&r->cluster, &e->cluster);
 	}
 	rc = cluster_spec_check(&r->cluster, prefix, err);
+	if (!rc && r->have_w)
+		rc = cluster_spec_check_vcs(&r->cluster, prefix, r->w.jobs,
+					    r->w.n, r->w.groups, r->w.ngroups,
+					    err);
 	if (!rc)
 		rc = speed_setup(r, prefix, err);
 out:
@@ -285,6 +289,14 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 				       e->path);
 		}
 		w = &gen;
+		char *prefix = xasprintf("%s: ", e->path);
+		rc = cluster_spec_check_vcs(&r->cluster, prefix, gen.jobs,
+					    gen.n, gen.groups, gen.ngroups, err);
+		free(prefix);
+		if (rc) {
+			workload_release(&gen);
+			return rc;
+		}
 	}
 	const char *label = en->spec->label;
 	bool show = !r->o->quiet && isatty(fileno(r->o->msg));

@@ -192,6 +192,8 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->plc = xcalloc(s->njobs, sizeof(*s->plc));
 	s->end_ev = xmalloc((s->njobs ? s->njobs : 1) * sizeof(*s->end_ev));
 	s->cluster = cluster_new(cfg->cluster);
+	cluster_bind_groups(s->cluster, cfg->workload->groups,
+			    cfg->workload->ngroups);
 	s->capacity_cpus = cluster_total_cpus(s->cluster);
 	s->capacity_gpus = cluster_total_gpus(s->cluster);
 	s->profile = profile_new();
@@ -1136,6 +1138,44 @@ double sim_coloc_speed(const struct sim *s, const struct job *a,
 	return jobclass_coloc_speed(ca, cb, g, a->gpus);
 }
 
+/*
+ * On a cluster with virtual clusters (cluster.h): which ranked jobs keep
+ * or get their GPUs, counted per VC.  Units in play per VC (the last
+ * slot: the shared pool) are its free GPUs plus what the listed running
+ * jobs hold there; a job takes from its own VC first, then from the
+ * pool.
+ */
+static void rank_keep_vcs(struct sim *s, const struct job *const *ranked,
+			  size_t n, bool *keep)
+{
+	const struct cluster *c = s->cluster;
+	uint32_t nvc = cluster_vc_count(c);
+	uint64_t *units = xcalloc(nvc + 1, sizeof(*units));
+	for (uint32_t v = 0; v <= nvc; v++)
+		units[v] = cluster_vc_free_gpus(c, v < nvc ? (int)v : -1);
+	for (size_t k = 0; k < n; k++) {
+		const struct placement *p = &s->plc[ranked[k]->idx];
+		if (ranked[k]->state != JOB_RUNNING || is_guest(s, ranked[k]))
+			continue;
+		for (uint32_t i = 0; i < p->n; i++) {
+			int v = cluster_node_vc(c, p->slots[i].node);
+			units[v < 0 ? nvc : (uint32_t)v] +=
+				(uint64_t)p->slots[i].gpus * p->slots[i].count;
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		int v = cluster_job_vc(c, ranked[k]);
+		uint64_t d = ranked[k]->gpus, own = v < 0 ? 0 : units[v];
+		if (d > own + units[nvc])
+			continue;
+		if (v >= 0)
+			units[v] -= d < own ? d : own;
+		units[nvc] -= d < own ? 0 : d - own;
+		keep[k] = true;
+	}
+	free(units);
+}
+
 size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
 			 size_t n)
 {
@@ -1146,11 +1186,15 @@ size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
 		    !is_guest(s, ranked[k]))
 			units += units_demand(s->cluster, ranked[k]);
 	bool *keep = xcalloc(n ? n : 1, sizeof(*keep));
-	for (size_t k = 0; k < n; k++) {
-		uint64_t d = units_demand(s->cluster, ranked[k]);
-		if (d <= units) {
-			units -= d;
-			keep[k] = true;
+	if (cluster_vc_count(s->cluster)) {
+		rank_keep_vcs(s, ranked, n, keep);
+	} else {
+		for (size_t k = 0; k < n; k++) {
+			uint64_t d = units_demand(s->cluster, ranked[k]);
+			if (d <= units) {
+				units -= d;
+				keep[k] = true;
+			}
 		}
 	}
 	/* Preempt first, so that the winners find their resources. */
@@ -1172,9 +1216,40 @@ double sim_job_attained(const struct sim *s, const struct job *j)
 	return j->attained + (j->state == JOB_RUNNING ? held(s, j) : 0);
 }
 
+/*
+ * sim_start_head on a cluster with virtual clusters: each VC (and the
+ * shared pool, for jobs of no VC) is its own FCFS queue, so a job that
+ * waits for its VC blocks the later jobs of its VC only.
+ */
+static size_t start_head_vcs(struct sim *s)
+{
+	uint32_t nvc = cluster_vc_count(s->cluster), nblocked = 0;
+	bool *blocked = xcalloc(nvc + 1, sizeof(*blocked));
+	size_t started = 0, i = 0;
+	while (i < s->qlen && nblocked <= nvc) {
+		const struct job *j = sim_queue_at(s, i);
+		int v = cluster_job_vc(s->cluster, j);
+		uint32_t k = v < 0 ? nvc : (uint32_t)v;
+		if (blocked[k]) {
+			i++;
+		} else if (!cluster_fits(s->cluster, j) ||
+			   sim_job_start(s, j)) {
+			blocked[k] = true;
+			nblocked++;
+			i++;
+		} else {
+			started++; /* it left the queue: i names the next */
+		}
+	}
+	free(blocked);
+	return started;
+}
+
 size_t sim_start_head(struct sim *s)
 {
 	size_t started = 0;
+	if (cluster_vc_count(s->cluster))
+		return start_head_vcs(s);
 	while (s->qlen) {
 		const struct job *head = sim_queue_at(s, 0);
 		if (!cluster_fits(s->cluster, head) || sim_job_start(s, head))

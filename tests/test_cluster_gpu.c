@@ -4,9 +4,10 @@
  * 2-rack x 2-node x 4-GPU cluster with some GPUs busy, consolidate against
  * topology where they differ, GPU types on a mixed K80/V100 cluster, jobs
  * that also take CPUs, the spec checks, and a randomised run against a
- * naive per-node model: same picks for first_fit and best_fit, and for
+ * naive per-node model, with GPU types and virtual clusters (partitions
+ * and a shared pool): same picks for first_fit and best_fit, and for
  * every strategy the conservation of GPUs and CPUs (taken == requested,
- * nothing double-booked, release restores).
+ * nothing double-booked, release restores) and the type and VC rules.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -23,8 +24,10 @@ struct cg_group {
 	const char *type; /* GPU type or NULL */
 };
 
+/* vc: each group's virtual cluster or NULL (shared pool); NULL: none. */
 static void cg_spec(struct cluster_spec *s, size_t n,
-		    const struct cg_group *g, uint32_t rack_nodes)
+		    const struct cg_group *g, const char *const *vc,
+		    uint32_t rack_nodes)
 {
 	memset(s, 0, sizeof(*s));
 	s->groups = xcalloc(n, sizeof(*s->groups));
@@ -36,22 +39,29 @@ static void cg_spec(struct cluster_spec *s, size_t n,
 		s->groups[i].cpus = g[i].cpus;
 		s->groups[i].gpus = g[i].gpus;
 		s->groups[i].gpu_type = g[i].type ? xstrdup(g[i].type) : NULL;
+		s->groups[i].vc = vc && vc[i] ? xstrdup(vc[i]) : NULL;
 	}
 }
 
-static struct cluster *cg_new(size_t n, const struct cg_group *g,
-			      uint32_t rack_nodes)
+static struct cluster *cg_new_vc(size_t n, const struct cg_group *g,
+				 const char *const *vc, uint32_t rack_nodes)
 {
 	struct cluster_spec s;
 	struct sim_error err = {{0}};
 	struct cluster *c;
 
-	cg_spec(&s, n, g, rack_nodes);
+	cg_spec(&s, n, g, vc, rack_nodes);
 	cr_assert_eq(cluster_spec_check(&s, "x.json: ", &err), 0, "%s",
 		     err.msg);
 	c = cluster_new(&s);
 	cluster_spec_release(&s);
 	return c;
+}
+
+static struct cluster *cg_new(size_t n, const struct cg_group *g,
+			      uint32_t rack_nodes)
+{
+	return cg_new_vc(n, g, NULL, rack_nodes);
 }
 
 static struct job cg_job(uint32_t gpus, uint16_t type, uint32_t cpus)
@@ -551,22 +561,22 @@ Test(cluster_gpu, spec_checks)
 	static const struct cg_group empty[] = { { 2, 8, 2, "" } };
 	static const struct cg_group ok[] = { { 2, 8, 64, "A100" } };
 
-	cg_spec(&s, 1, big, 0);
+	cg_spec(&s, 1, big, NULL, 0);
 	cr_expect_lt(cluster_spec_check(&s, "x.json: ", &err), 0);
 	cr_expect_str_eq(err.msg, "x.json: $.cluster.nodes[0].gpus: at most "
 			 "'64' GPUs per node, got '65'");
 	cluster_spec_release(&s);
-	cg_spec(&s, 1, typed0, 0);
+	cg_spec(&s, 1, typed0, NULL, 0);
 	cr_expect_lt(cluster_spec_check(&s, "x.json: ", &err), 0);
 	cr_expect_str_eq(err.msg, "x.json: $.cluster.nodes[0].gpu_type: a "
 			 "group without gpus has no gpu_type, got 'K80'");
 	cluster_spec_release(&s);
-	cg_spec(&s, 1, empty, 0);
+	cg_spec(&s, 1, empty, NULL, 0);
 	cr_expect_lt(cluster_spec_check(&s, "x.json: ", &err), 0);
 	cr_expect_str_eq(err.msg, "x.json: $.cluster.nodes[0].gpu_type: must "
 			 "not be empty, got ''");
 	cluster_spec_release(&s);
-	cg_spec(&s, 1, ok, 0);
+	cg_spec(&s, 1, ok, NULL, 0);
 	cr_expect_eq(cluster_spec_check(&s, "x.json: ", &err), 0, "%s",
 		     err.msg);
 	cluster_spec_release(&s);
@@ -580,7 +590,7 @@ Test(cluster_gpu, spec_copy)
 	};
 	struct cluster_spec s, d;
 
-	cg_spec(&s, 2, g, 16);
+	cg_spec(&s, 2, g, NULL, 16);
 	cluster_spec_copy(&d, &s);
 	cluster_spec_release(&s);
 	cr_assert_eq(d.ngroups, 2);
@@ -631,7 +641,22 @@ struct cg_naive {
 	uint32_t *cfree;  /* free CPUs */
 	int *type;        /* type index, -1 untyped */
 	uint32_t *gcap;   /* GPUs */
+	int *vc;          /* VC index, -1 shared pool */
+	int gvc[3];       /* VC index of job groups 0 .. 2, -1 none */
 };
+
+/* The VC a job of the naive model belongs to. */
+static int cg_job_vc(const struct cg_naive *m, const struct job *j)
+{
+	return j->group >= 0 && j->group < 3 ? m->gvc[j->group] : -1;
+}
+
+/* May job j use node v's GPUs: its VC's or the shared pool's? */
+static bool cg_vc_ok(const struct cg_naive *m, uint32_t v,
+		     const struct job *j)
+{
+	return m->vc[v] < 0 || m->vc[v] == cg_job_vc(m, j);
+}
 
 static uint32_t cg_pop(uint64_t m)
 {
@@ -647,6 +672,8 @@ static uint32_t cg_give(const struct cg_naive *m, uint32_t v,
 	if (!m->gcap[v])
 		return 0;
 	if (j->gpu_type && m->type[v] != (int)j->gpu_type - 1)
+		return 0;
+	if (!cg_vc_ok(m, v, j))
 		return 0;
 	if (j->cpus) {
 		/* the most g with ceil(cpus * g / gpus) <= free CPUs */
@@ -719,6 +746,9 @@ static void cg_naive_take(struct cg_naive *m, const struct job *j,
 			     (unsigned long)s->gpu_mask);
 		cr_assert(!j->gpu_type ||
 			  m->type[s->node] == (int)j->gpu_type - 1);
+		cr_assert(cg_vc_ok(m, s->node, j), "node %u of vc %d for a "
+			  "job of vc %d", s->node, m->vc[s->node],
+			  cg_job_vc(m, j));
 		cr_assert_leq(s->cpus, m->cfree[s->node]);
 		m->gmask[s->node] &= ~s->gpu_mask;
 		m->cfree[s->node] -= s->cpus;
@@ -788,10 +818,17 @@ static void cg_naive_same(const struct cg_naive *m, const struct job *j,
 Test(cluster_gpu, randomised_against_naive)
 {
 	static const char *const types[] = { NULL, "A", "B" };
+	/* Rounds 0 .. 39 have no vc (all shared pool); then groups of VCs
+	 * X and Y or the shared pool.  Jobs are of X, Y, Z (a VC with no
+	 * nodes) or no group. */
+	static const char *const vcs[] = { NULL, "X", "Y" };
+	static char *const jgroups[] = { (char *)"X", (char *)"Y",
+					 (char *)"Z" };
 	uint64_t seed = 12345;
 
-	for (int round = 0; round < 40; round++) {
+	for (int round = 0; round < 80; round++) {
 		struct cg_group g[4];
+		const char *gvc[4];
 		size_t ng = 1 + place_rng_next(&seed) % 4;
 		uint32_t rack = (uint32_t)(place_rng_next(&seed) % 40);
 		struct cluster *c;
@@ -809,8 +846,20 @@ Test(cluster_gpu, randomised_against_naive)
 				g[i].gpus = 64;
 			g[i].type = g[i].gpus ?
 				    types[place_rng_next(&seed) % 3] : NULL;
+			gvc[i] = round >= 40 && g[i].gpus ?
+				 vcs[place_rng_next(&seed) % 3] : NULL;
 		}
-		c = cg_new(ng, g, rack);
+		c = cg_new_vc(ng, g, gvc, rack);
+		cluster_bind_groups(c, jgroups, 3);
+		for (int k = 0; k < 3; k++) {
+			bool named = false;
+
+			for (size_t i = 0; i < ng; i++)
+				named |= gvc[i] && !strcmp(gvc[i], jgroups[k]);
+			m.gvc[k] = cluster_vc_index(c, jgroups[k]);
+			cr_assert_eq(m.gvc[k] >= 0, named);
+		}
+		m.vc = xcalloc(cluster_nodes(c), sizeof(*m.vc));
 		m.n = cluster_nodes(c);
 		m.gmask = xcalloc(m.n, sizeof(*m.gmask));
 		m.cfree = xcalloc(m.n, sizeof(*m.cfree));
@@ -827,6 +876,8 @@ Test(cluster_gpu, randomised_against_naive)
 			m.cfree[v] = g[gi].cpus;
 			m.type[v] = g[gi].type ?
 				    cluster_gpu_type_index(c, g[gi].type) : -1;
+			m.vc[v] = gvc[gi] ? cluster_vc_index(c, gvc[gi]) : -1;
+			cr_assert_eq(cluster_node_vc(c, v), m.vc[v]);
 			cr_assert_eq(cluster_node_gpus(c, v), g[gi].gpus);
 		}
 		for (int step = 0; step < 300; step++) {
@@ -870,6 +921,8 @@ Test(cluster_gpu, randomised_against_naive)
 					      (ntypes + 2)),
 				   place_rng_next(&seed) % 4 == 0 ?
 				   (uint32_t)(place_rng_next(&seed) % 30) : 0);
+			j.group = (int32_t)(place_rng_next(&seed) % 4) - 1;
+			cr_assert_eq(cluster_job_vc(c, &j), cg_job_vc(&m, &j));
 			fits = cg_naive_plan(&m, &j, false, take);
 			cr_assert_eq(cluster_fits(c, &j), fits,
 				     "round %d step %d fits", round, step);
@@ -899,6 +952,7 @@ Test(cluster_gpu, randomised_against_naive)
 		free(m.cfree);
 		free(m.type);
 		free(m.gcap);
+		free(m.vc);
 		free(take);
 		cluster_free(c);
 	}

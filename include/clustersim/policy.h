@@ -132,7 +132,9 @@ int sim_job_start(struct sim *sim, const struct job *job);
 /*
  * Starts pending jobs from the head of the queue, in order, while the head
  * fits; stops at the first that does not.  Returns how many started.  The
- * first step of FCFS, SJF and the backfilling policies.
+ * first step of FCFS, SJF and the backfilling policies.  On a cluster
+ * with virtual clusters each VC's jobs are a queue of their own: a job
+ * that does not fit stops only the later jobs of its VC.
  */
 size_t sim_start_head(struct sim *sim);
 
