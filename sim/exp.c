@@ -21,6 +21,7 @@
 
 #include "exp_json.h"
 #include "exp_schema.h"
+#include "gen_dl.h"
 #include "jobclass.h"
 #include "util.h"
 
@@ -61,6 +62,8 @@ const struct exp_dist_desc exp_dist_descs[] = {
 			      5 },
 	[DIST_POW2] = { "pow2", { "min", "max" }, 2 },
 	[DIST_DISCRETE] = { "discrete", { "values", "weights" }, 0 },
+	[DIST_LOGNORMAL2] = { "lognormal2",
+			      { "p", "mu1", "sigma1", "mu2", "sigma2" }, 5 },
 };
 static_assert(ARRAY_SIZE(exp_dist_descs) == DIST_NKINDS, "dist table");
 
@@ -382,33 +385,129 @@ out:
 	return rc;
 }
 
+/* A DIST that replaces d (a preset's value, or nothing). */
+static int parse_dist_over(struct exp_ctx *c, const char *key,
+			   const cJSON *v, struct dist *d)
+{
+	dist_release(d);
+	memset(d, 0, sizeof(*d));
+	return parse_dist(c, key, v, d);
+}
+
+/* "runtime_by_gpus": an array of {"min", "max", "runtime"}. */
+static int parse_buckets(struct exp_ctx *c, const cJSON *v,
+			 struct gen_spec *g)
+{
+	static const char *const keys[] = { "min", "max", "runtime" };
+	size_t m = exp_jp_key(c, "runtime_by_gpus"), n = 0, i = 0;
+	char *prefix = NULL;
+	int rc;
+
+	for (i = 0; i < g->nbuckets; i++)
+		dist_release(&g->runtime_by_gpus[i].runtime);
+	free(g->runtime_by_gpus);
+	g->runtime_by_gpus = NULL;
+	g->nbuckets = 0;
+	rc = exp_array(c, v, "an array of objects", false, &n);
+	if (rc)
+		goto out;
+	g->runtime_by_gpus = xcalloc(n ? n : 1, sizeof(*g->runtime_by_gpus));
+	i = 0;
+	for (const cJSON *it = v->child; it && !rc; it = it->next, i++) {
+		struct gen_bucket *b = &g->runtime_by_gpus[i];
+		const cJSON *f[ARRAY_SIZE(keys)];
+		size_t mi = exp_jp_index(c, i);
+		g->nbuckets = i + 1;
+		rc = exp_obj_fields(c, it, keys, ARRAY_SIZE(keys), f);
+		if (!rc)
+			rc = exp_require(c, f[0], "min");
+		if (!rc)
+			rc = exp_require(c, f[2], "runtime");
+		if (!rc)
+			rc = exp_get_u32(c, "min", f[0], 1, &b->min_gpus);
+		if (!rc)
+			rc = exp_get_u32(c, "max", f[1], 1, &b->max_gpus);
+		if (!rc)
+			rc = parse_dist(c, "runtime", f[2], &b->runtime);
+		exp_jp_pop(c, mi);
+	}
+	if (rc)
+		goto out;
+	prefix = xasprintf("%s: %s", c->file, c->jp);
+	rc = gen_buckets_check(g, prefix, c->err);
+out:
+	free(prefix);
+	exp_jp_pop(c, m);
+	return rc;
+}
+
+/*
+ * "generate": a preset (gen_dl.h) fills every key first; each key given
+ * alongside it replaces the preset's.  Without a preset, jobs,
+ * interarrival and runtime are required, and cpus unless gpus is given.
+ */
 static int parse_generate(struct exp_ctx *c, const cJSON *v,
 			  struct gen_spec *g)
 {
 	static const char *const keys[] = { "jobs", "interarrival", "runtime",
 					    "cpus", "estimate_factor", "users",
-					    "max_cpus" };
+					    "max_cpus", "preset", "gpus",
+					    "cpus_per_gpu",
+					    "runtime_by_gpus" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	size_t m = exp_jp_key(c, "generate");
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
-	for (size_t i = 0; i < 4 && !rc; i++)
-		rc = exp_require(c, f[i], keys[i]);
+	int preset = -1;
+
+	if (!rc)
+		rc = exp_get_enum(c, "preset", f[7], gen_preset_names,
+				  gen_preset_count, &preset);
 	if (rc)
 		goto out;
-	g->estimate_factor.kind = DIST_CONSTANT;
-	g->estimate_factor.p[0] = 1;
-	g->users = 1;
-	g->max_cpus = 0;
+	if (preset >= 0) {
+		gen_preset_apply(gen_preset_find(gen_preset_names[preset]), g);
+	} else {
+		size_t nreq = f[8] ? 3 : 4; /* cpus: unless gpus is given */
+		for (size_t i = 0; i < nreq && !rc; i++)
+			rc = exp_require(c, f[i], keys[i]);
+		if (rc)
+			goto out;
+		g->estimate_factor.kind = DIST_CONSTANT;
+		g->estimate_factor.p[0] = 1;
+		g->cpus.kind = DIST_CONSTANT;
+		g->cpus.p[0] = 1;
+		g->gpus.kind = DIST_CONSTANT;
+		g->gpus.p[0] = 0;
+		g->cpus_per_gpu = GEN_CPUS_PER_GPU;
+		g->users = 1;
+		g->max_cpus = 0;
+	}
 	rc = exp_get_uint(c, "jobs", f[0], 1, UINT64_MAX, &g->jobs);
+	if (!rc && f[1])
+		rc = parse_dist_over(c, "interarrival", f[1], &g->interarrival);
+	if (!rc && f[8])
+		rc = parse_dist_over(c, "gpus", f[8], &g->gpus);
+	if (!rc && f[2]) {
+		rc = parse_dist_over(c, "runtime", f[2], &g->runtime);
+		/* A runtime of its own replaces the preset's buckets too,
+		 * unless the file gives buckets. */
+		if (!f[10]) {
+			for (size_t i = 0; i < g->nbuckets; i++)
+				dist_release(&g->runtime_by_gpus[i].runtime);
+			free(g->runtime_by_gpus);
+			g->runtime_by_gpus = NULL;
+			g->nbuckets = 0;
+		}
+	}
+	if (!rc && f[10])
+		rc = parse_buckets(c, f[10], g);
+	if (!rc && f[3])
+		rc = parse_dist_over(c, "cpus", f[3], &g->cpus);
 	if (!rc)
-		rc = parse_dist(c, "interarrival", f[1], &g->interarrival);
-	if (!rc)
-		rc = parse_dist(c, "runtime", f[2], &g->runtime);
-	if (!rc)
-		rc = parse_dist(c, "cpus", f[3], &g->cpus);
+		rc = exp_get_u32(c, "cpus_per_gpu", f[9], 0, &g->cpus_per_gpu);
 	if (!rc && f[4])
-		rc = parse_dist(c, "estimate_factor", f[4],
-				&g->estimate_factor);
+		rc = parse_dist_over(c, "estimate_factor", f[4],
+				     &g->estimate_factor);
 	if (!rc)
 		rc = exp_get_u32(c, "users", f[5], 1, &g->users);
 	if (!rc)

@@ -131,7 +131,9 @@ static cJSON *workload_json(const struct workload_spec *w)
 	cJSON *j = jobj(), *win = jobj();
 	if (w->generated) {
 		const struct gen_spec *g = &w->gen;
-		cJSON *gj = jobj();
+		cJSON *gj = jobj(), *bs = jarr();
+		if (g->preset)
+			jadd(gj, "preset", jstr(g->preset));
 		jadd(gj, "jobs", jnum((double)g->jobs));
 		jadd(gj, "interarrival", dist_json(&g->interarrival));
 		jadd(gj, "runtime", dist_json(&g->runtime));
@@ -139,6 +141,18 @@ static cJSON *workload_json(const struct workload_spec *w)
 		jadd(gj, "estimate_factor", dist_json(&g->estimate_factor));
 		jadd(gj, "users", jnum(g->users));
 		jadd(gj, "max_cpus", jnum(g->max_cpus));
+		jadd(gj, "gpus", dist_json(&g->gpus));
+		jadd(gj, "cpus_per_gpu", jnum(g->cpus_per_gpu));
+		for (size_t i = 0; i < g->nbuckets; i++) {
+			const struct gen_bucket *b = &g->runtime_by_gpus[i];
+			cJSON *bj = jobj();
+			jadd(bj, "min", jnum(b->min_gpus));
+			if (b->max_gpus)
+				jadd(bj, "max", jnum(b->max_gpus));
+			jadd(bj, "runtime", dist_json(&b->runtime));
+			jpush(bs, bj);
+		}
+		jadd(gj, "runtime_by_gpus", bs);
 		jadd(j, "generate", gj);
 	} else {
 		jadd(j, "trace", jstr(w->trace));

@@ -4,10 +4,17 @@
  *
  * Reproducibility is the point: one gsl_rng_mt19937 seeded with the
  * experiment's seed, and for every job the draws are taken in a fixed
- * order - interarrival, runtime, cpus, estimate factor, user - so the same
- * seed and spec give the same jobs on every machine.  A constant takes no
- * draw; every other distribution takes its draws whether or not the value
- * is later clamped.
+ * order - interarrival, gpus, runtime, cpus, estimate factor, user - so
+ * the same seed and spec give the same jobs on every machine.  A constant
+ * takes no draw; every other distribution takes its draws whether or not
+ * the value is later clamped or unused (a GPU job still draws cpus, then
+ * takes gpus x cpus_per_gpu CPUs).  The runtime draw comes from the
+ * bucket of runtime_by_gpus that holds the job's GPU count, else from
+ * runtime.  With gpus a constant 0 (the default) no GPU draw is taken,
+ * so a CPU-only spec gives the jobs it gave before GPUs were added.
+ *
+ * GPU jobs get no job class (JOB_CLASS_NONE): like a trace that names no
+ * model, the engine draws one when "job_classes" is "draw" (speed.h).
  */
 #include "workload.h"
 
@@ -33,6 +40,7 @@ static const char *const dist_param[DIST_NKINDS][5] = {
 	[DIST_HYPERGAMMA] = { "p", "shape1", "scale1", "shape2", "scale2" },
 	[DIST_POW2] = { "min", "max" },
 	[DIST_DISCRETE] = { NULL },
+	[DIST_LOGNORMAL2] = { "p", "mu1", "sigma1", "mu2", "sigma2" },
 };
 _Static_assert(sizeof(dist_param) / sizeof(dist_param[0]) == DIST_NKINDS,
 	       "one row per distribution kind");
@@ -103,6 +111,16 @@ int dist_check(const struct dist *d, const char *json_path,
 						 "must be positive", d->p[i],
 						 d);
 		break;
+	case DIST_LOGNORMAL2:
+		if (d->p[0] < 0 || d->p[0] > 1)
+			return dist_fail(err, path, 0,
+					 "must be between 0 and 1", d->p[0], d);
+		for (int i = 2; i < 5; i += 2)
+			if (d->p[i] < 0)
+				return dist_fail(err, path, i,
+						 "must not be negative",
+						 d->p[i], d);
+		break;
 	case DIST_POW2:
 		for (int i = 0; i < 2; i++)
 			if (!dist_is_pow2(d->p[i]))
@@ -138,18 +156,76 @@ int dist_check(const struct dist *d, const char *json_path,
 	return 0;
 }
 
+void dist_release(struct dist *d)
+{
+	if (!d)
+		return;
+	free(d->values);
+	free(d->weights);
+	d->values = d->weights = NULL;
+	d->nvalues = 0;
+}
+
 void gen_spec_release(struct gen_spec *g)
 {
 	if (!g)
 		return;
 	struct dist *ds[] = { &g->interarrival, &g->runtime, &g->cpus,
-			      &g->estimate_factor };
-	for (size_t i = 0; i < ARRAY_SIZE(ds); i++) {
-		free(ds[i]->values);
-		free(ds[i]->weights);
-		ds[i]->values = ds[i]->weights = NULL;
-		ds[i]->nvalues = 0;
+			      &g->estimate_factor, &g->gpus };
+	for (size_t i = 0; i < ARRAY_SIZE(ds); i++)
+		dist_release(ds[i]);
+	for (size_t i = 0; i < g->nbuckets; i++)
+		dist_release(&g->runtime_by_gpus[i].runtime);
+	free(g->runtime_by_gpus);
+	g->runtime_by_gpus = NULL;
+	g->nbuckets = 0;
+	free(g->preset);
+	g->preset = NULL;
+}
+
+/* Bucket b's range: [lo, hi] with hi = UINT32_MAX for no bound. */
+static uint32_t bucket_hi(const struct gen_bucket *b)
+{
+	return b->max_gpus ? b->max_gpus : UINT32_MAX;
+}
+
+const struct gen_bucket *gen_bucket_find(const struct gen_spec *g,
+					 uint32_t gpus)
+{
+	for (size_t i = 0; i < g->nbuckets; i++) {
+		const struct gen_bucket *b = &g->runtime_by_gpus[i];
+		if (gpus >= b->min_gpus && gpus <= bucket_hi(b))
+			return b;
 	}
+	return NULL;
+}
+
+int gen_buckets_check(const struct gen_spec *g, const char *json_path,
+		      struct sim_error *err)
+{
+	const char *path = json_path ? json_path : "$";
+	for (size_t i = 0; i < g->nbuckets; i++) {
+		const struct gen_bucket *b = &g->runtime_by_gpus[i];
+		if (b->min_gpus < 1)
+			return err_set(err, "%s[%zu].min: must be at least 1, "
+				       "got '%" PRIu32 "'", path, i,
+				       b->min_gpus);
+		if (b->max_gpus && b->max_gpus < b->min_gpus)
+			return err_set(err, "%s[%zu].max: must not be less "
+				       "than min '%" PRIu32 "', got '%" PRIu32
+				       "'", path, i, b->min_gpus, b->max_gpus);
+		for (size_t k = 0; k < i; k++) {
+			const struct gen_bucket *a = &g->runtime_by_gpus[k];
+			if (b->min_gpus <= bucket_hi(a) &&
+			    a->min_gpus <= bucket_hi(b))
+				return err_set(err, "%s[%zu]: overlaps bucket "
+					       "%zu ('%" PRIu32 "' GPUs are in "
+					       "both)", path, i, k,
+					       b->min_gpus > a->min_gpus ?
+					       b->min_gpus : a->min_gpus);
+		}
+	}
+	return 0;
 }
 
 /* A distribution ready to draw from. */
@@ -203,34 +279,62 @@ static double gen_draw(const struct gen_dist *g, gsl_rng *r)
 	}
 	case DIST_DISCRETE:
 		return g->d->values[gsl_ran_discrete(r, g->tab)];
+	case DIST_LOGNORMAL2:
+		if (gsl_rng_uniform(r) < p[0])
+			return gsl_ran_lognormal(r, p[1], p[2]);
+		return gsl_ran_lognormal(r, p[3], p[4]);
 	case DIST_NKINDS:
 		break;
 	}
 	SIM_BUG("bad distribution kind %d", (int)g->d->kind);
 }
 
+/* A drawn GPU count: rounded, 0 (a CPU job) below 1 or for NaN. */
+static uint32_t gen_gpu_count(double v)
+{
+	double c = round(v);
+	if (!(c >= 1))
+		return 0;
+	return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+/* The job-wide distributions, in the order they are drawn. */
+enum { GD_GAP, GD_GPUS, GD_RUN, GD_CPUS, GD_FACTOR, GD_N };
+
 int gen_workload(const struct gen_spec *g, uint64_t seed,
 		 const struct trace_opts *o, struct workload *w,
 		 struct sim_error *err)
 {
-	static const char *const names[4] = { "interarrival", "runtime",
-					      "cpus", "estimate_factor" };
-	const struct dist *ds[4] = { &g->interarrival, &g->runtime, &g->cpus,
-				     &g->estimate_factor };
-	struct gen_dist gd[4];
+	static const char *const names[GD_N] = {
+		"interarrival", "gpus", "runtime", "cpus", "estimate_factor"
+	};
+	const struct dist *ds[GD_N] = { &g->interarrival, &g->gpus,
+					&g->runtime, &g->cpus,
+					&g->estimate_factor };
+	struct gen_dist gd[GD_N], *bd = NULL;
 	struct trace_opts def;
+	char path[64];
 	gsl_rng *r;
 	sim_time_t t = 0;
-	int rc = 0, i;
+	int rc = 0;
+	size_t i;
 
 	workload_init(w);
 	if (!o) {
 		trace_opts_default(&def);
 		o = &def;
 	}
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < GD_N; i++)
 		if ((rc = dist_check(ds[i], names[i], err)) != 0)
 			return rc;
+	for (i = 0; i < g->nbuckets; i++) {
+		snprintf(path, sizeof(path), "runtime_by_gpus[%zu].runtime", i);
+		if ((rc = dist_check(&g->runtime_by_gpus[i].runtime, path,
+				     err)) != 0)
+			return rc;
+	}
+	if ((rc = gen_buckets_check(g, "runtime_by_gpus", err)) != 0)
+		return rc;
 	if (g->jobs > UINT32_MAX)
 		return err_set(err, "jobs: must be at most %" PRIu32
 			       ", got '%" PRIu64 "'", UINT32_MAX, g->jobs);
@@ -240,17 +344,24 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 		SIM_BUG("gsl_rng_alloc failed");
 	/* mt19937 takes 32 bits: fold the high half in rather than drop it. */
 	gsl_rng_set(r, (unsigned long)((seed ^ (seed >> 32)) & 0xffffffffu));
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < GD_N; i++)
 		gen_dist_init(&gd[i], ds[i]);
+	bd = xcalloc(g->nbuckets ? g->nbuckets : 1, sizeof(*bd));
+	for (i = 0; i < g->nbuckets; i++)
+		gen_dist_init(&bd[i], &g->runtime_by_gpus[i].runtime);
 
 	w->n = (size_t)g->jobs;
 	w->jobs = xcalloc(w->n ? w->n : 1, sizeof(*w->jobs));
 	for (size_t k = 0; k < w->n; k++) {
 		struct job *j = &w->jobs[k];
-		double gap = gen_draw(&gd[0], r);
-		double run = gen_draw(&gd[1], r);
-		double cpus = gen_draw(&gd[2], r);
-		double factor = gen_draw(&gd[3], r);
+		double gap = gen_draw(&gd[GD_GAP], r);
+		uint32_t gpus = gen_gpu_count(gen_draw(&gd[GD_GPUS], r));
+		const struct gen_bucket *b = gpus ? gen_bucket_find(g, gpus)
+						  : NULL;
+		double run = gen_draw(b ? &bd[b - g->runtime_by_gpus]
+					: &gd[GD_RUN], r);
+		double cpus = gen_draw(&gd[GD_CPUS], r);
+		double factor = gen_draw(&gd[GD_FACTOR], r);
 		int32_t user = g->users ?
 			(int32_t)gsl_rng_uniform_int(r, g->users) : -1;
 		sim_time_t dt, rt;
@@ -286,6 +397,10 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 			c = g->max_cpus;
 		if (c > UINT32_MAX)
 			c = UINT32_MAX;
+		if (gpus) {
+			uint64_t gc = (uint64_t)gpus * g->cpus_per_gpu;
+			c = gc > UINT32_MAX ? UINT32_MAX : (double)gc;
+		}
 
 		j->id = (int64_t)k + 1;
 		j->submit = t;
@@ -295,6 +410,8 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 			j->estimate = rt;
 		j->flags = JOB_HAS_ESTIMATE;
 		j->cpus = (uint32_t)c;
+		j->gpus = gpus;
+		j->job_class = JOB_CLASS_NONE;
 		j->user = user;
 		j->group = -1;
 		j->state = JOB_FUTURE;
@@ -304,9 +421,13 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 	w->report.jobs_read = w->n;
 	rc = workload_finish(w, o, "generator", err);
 out_rng:
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < GD_N; i++)
 		if (gd[i].tab)
 			gsl_ran_discrete_free(gd[i].tab);
+	for (i = 0; i < g->nbuckets; i++)
+		if (bd[i].tab)
+			gsl_ran_discrete_free(bd[i].tab);
+	free(bd);
 	gsl_rng_free(r);
 	if (rc)
 		workload_release(w);

@@ -235,6 +235,8 @@ enum dist_kind {
 	                      the first gamma, p[3..4] of the second */
 	DIST_POW2,         /* 2^k, k uniform integer in [log2 p[0], log2 p[1]] */
 	DIST_DISCRETE,     /* values[i] with probability weights[i] */
+	DIST_LOGNORMAL2,   /* p[0] = prob of first, p[1..2] = mu, sigma of the
+	                      first lognormal, p[3..4] of the second */
 	DIST_NKINDS
 };
 
@@ -246,22 +248,47 @@ struct dist {
 	size_t nvalues;
 };
 
-/* Synthetic workload: times in seconds, sizes in CPUs. */
+/* The run time of generated GPU jobs whose count is in [min, max]. */
+struct gen_bucket {
+	uint32_t min_gpus;   /* smallest GPU count, >= 1 */
+	uint32_t max_gpus;   /* largest; 0 = no bound */
+	struct dist runtime; /* run time, seconds */
+};
+
+/* Synthetic workload: times in seconds, sizes in CPUs and GPUs. */
 struct gen_spec {
 	uint64_t jobs;              /* number of jobs */
 	struct dist interarrival;   /* seconds between submits */
-	struct dist runtime;        /* run time, seconds */
-	struct dist cpus;           /* CPUs per job (rounded, at least 1) */
+	struct dist runtime;        /* run time, seconds (a GPU job in a
+	                               bucket of runtime_by_gpus: that's) */
+	struct dist cpus;           /* CPUs per CPU job (rounded, at least 1) */
 	struct dist estimate_factor;/* estimate = run * factor (>= 1) */
 	uint32_t users;             /* users drawn uniformly in [0, users) */
-	uint32_t max_cpus;          /* clamp job sizes to this; 0 = none */
+	uint32_t max_cpus;          /* clamp CPU jobs' sizes; 0 = none */
+	struct dist gpus;           /* GPUs per job (rounded; < 1: a CPU
+	                               job); constant 0 = CPU jobs only */
+	uint32_t cpus_per_gpu;      /* a GPU job's CPUs = gpus x this */
+	struct gen_bucket *runtime_by_gpus; /* disjoint buckets, owned */
+	size_t nbuckets;            /* entries in runtime_by_gpus */
+	char *preset;               /* the preset it started from, owned;
+	                               NULL = none (informational) */
 };
 
+/* Frees a DIST_DISCRETE's arrays (and leaves it without values). */
+void dist_release(struct dist *d);
 void gen_spec_release(struct gen_spec *g);
 /* Validates parameters; err names the problem with a "$.path" prefix. */
 int dist_check(const struct dist *d, const char *json_path,
 	       struct sim_error *err);
-/* Generates g->jobs jobs with seed (GSL mt19937) into w. */
+/* The bucket of runtime_by_gpus holding gpus, or NULL. */
+const struct gen_bucket *gen_bucket_find(const struct gen_spec *g,
+					 uint32_t gpus);
+/* Checks the buckets (each min >= 1, max 0 or >= min, no two overlap);
+ * err names the problem with "$.path[i]" under json_path. */
+int gen_buckets_check(const struct gen_spec *g, const char *json_path,
+		      struct sim_error *err);
+/* Generates g->jobs jobs with seed (GSL mt19937) into w.  sim/gen.c
+ * documents the order of the draws. */
 int gen_workload(const struct gen_spec *g, uint64_t seed,
 		 const struct trace_opts *o, struct workload *w,
 		 struct sim_error *err);

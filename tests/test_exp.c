@@ -645,8 +645,8 @@ Test(exp, error_dists)
 	exp_expect_error("f.json", EXP_GEN("{\"dist\": \"normal\"}"),
 		"f.json: $.workload.generate.runtime.dist: unknown value "
 		"'normal' (expected 'constant', 'uniform', 'exponential', "
-		"'lognormal', 'weibull', 'gamma', 'hypergamma', 'pow2' or "
-		"'discrete')");
+		"'lognormal', 'weibull', 'gamma', 'hypergamma', 'pow2', "
+		"'discrete' or 'lognormal2')");
 	exp_expect_error("f.json", EXP_GEN("{\"mean\": 3}"),
 		"f.json: $.workload.generate.runtime: missing key 'dist'");
 	exp_expect_error("f.json", EXP_GEN("{\"dist\": \"lognormal\", "

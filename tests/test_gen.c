@@ -387,7 +387,7 @@ Test(workload_gen, dist_check_messages)
 			  "sum");
 
 	d.kind = DIST_NKINDS;
-	gen_check_err(&d, "$.workload.runtime: unknown distribution '9'");
+	gen_check_err(&d, "$.workload.runtime: unknown distribution '10'");
 }
 
 Test(workload_gen, bad_spec_is_an_error)
