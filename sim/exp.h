@@ -8,6 +8,7 @@
 #define CLUSTERSIM_EXP_H
 
 #include "cluster.h"
+#include "jobclass_override.h"
 #include "net.h"
 #include "workload.h"
 
@@ -68,6 +69,8 @@ struct experiment {
 	                                   much work; 0 = at preemption */
 	sim_time_t restore_overhead;    /* time a restarted job spends
 	                                   restoring, at reference speed */
+	struct jobclass_overrides throughputs; /* "throughputs": overrides
+	                          of the job-class tables (none: defaults) */
 	char *resolved_json;   /* the fully resolved config, printed with
 	                          every default filled in (for the manifest) */
 };

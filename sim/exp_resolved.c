@@ -199,6 +199,7 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(pre, "checkpoint_interval", jsec(e->checkpoint_interval));
 	jadd(pre, "restore_overhead", jsec(e->restore_overhead));
 	jadd(root, "preemption", pre);
+	jadd(root, "throughputs", exp_throughputs_json(&e->throughputs));
 
 	char *s = cJSON_Print(root);
 	if (!s)

@@ -92,6 +92,10 @@ struct progress {
 	sim_time_t since; /* when done was last brought up to date */
 	double rate;      /* work per microsecond now (1 = reference speed) */
 	sim_time_t started; /* when its current run started */
+	/* Placement slowdown (docs/metrics.md), over all its runs: */
+	double ideal;     /* the rate an ideal placement would give now */
+	double ran;       /* microseconds run up to since */
+	double ran_ideal; /* what the same work takes at the ideal rates */
 };
 
 /* What a preempted job keeps, made on the first preemption. */
@@ -175,6 +179,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 		j->queued = 0;
 		j->nodes_used = 0;
 		j->gpu_type_used = 0;
+		j->placement_slowdown = 0;
 	}
 	s->plc = xcalloc(s->njobs, sizeof(*s->plc));
 	s->end_ev = xmalloc((s->njobs ? s->njobs : 1) * sizeof(*s->end_ev));
@@ -184,7 +189,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->profile = profile_new();
 	if (cfg->speed && cluster_total_gpus(s->cluster))
 		s->speed = speed_new(cfg->cluster, &cfg->speed->net,
-				     cfg->speed->ref_gpu);
+				     cfg->speed->ref_gpu, cfg->speed->thr);
 	evq_init(&s->q);
 	s->interval = cfg->sample_interval > 0 ? cfg->sample_interval
 					       : sim_auto_interval(cfg->workload);
@@ -371,8 +376,17 @@ static void ensure_prog(struct sim *s)
 	for (size_t i = 0; i < s->nrun; i++) {
 		const struct job *r = &s->jobs[s->running[i].idx];
 		s->prog[r->idx] = (struct progress){ 0, r->start, 1.0,
-						     r->start };
+						     r->start, 1.0, 0, 0 };
 	}
+}
+
+/* Brings a running job's placement-slowdown sums up to now (before its
+ * rate or ideal rate changes, or it stops). */
+static void pslow_account(struct progress *p, sim_time_t now)
+{
+	double dt = (double)(now - p->since);
+	p->ran += dt;
+	p->ran_ideal += dt * (p->rate / p->ideal);
 }
 
 /* When a running job's current run started. */
@@ -401,6 +415,8 @@ static void update_rates(struct sim *s)
 		if (sim_set_job_rate(s, j, r) != 0)
 			SIM_BUG("rate %g refused for job %lld", r,
 				(long long)j->id);
+		s->prog[j->idx].ideal = speed_rate_ideal(s->speed, j,
+							 &s->plc[j->idx]);
 	}
 }
 
@@ -408,6 +424,12 @@ static void end_job(struct sim *s, struct job *j)
 {
 	j->attained += held(s, j);
 	j->end = s->now;
+	if (s->prog) {
+		struct progress *pg = &s->prog[j->idx];
+		pslow_account(pg, s->now);
+		if (s->speed && j->gpus && pg->ran_ideal > 0)
+			j->placement_slowdown = pg->ran / pg->ran_ideal;
+	}
 	j->state = (j->flags & JOB_KILL_AT_ESTIMATE) ? JOB_KILLED
 						     : JOB_FINISHED;
 	running_remove(s, j);
@@ -765,9 +787,14 @@ int sim_job_start(struct sim *s, const struct job *cj)
 	double done = restart ? s->resume[j->idx].kept -
 					(double)s->cfg.restore_overhead
 			      : 0;
-	if (s->prog)
-		s->prog[j->idx] = (struct progress){ done, s->now, 1.0,
-						     s->now };
+	if (s->prog) {
+		/* A restart keeps its placement-slowdown sums. */
+		struct progress *pg = &s->prog[j->idx];
+		double ran = restart ? pg->ran : 0;
+		double ran_ideal = restart ? pg->ran_ideal : 0;
+		*pg = (struct progress){ done, s->now, 1.0, s->now, 1.0, ran,
+					 ran_ideal };
+	}
 	running_insert(s, j); /* after prog: a restart's planned end */
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
 	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
@@ -791,6 +818,7 @@ int sim_set_job_rate(struct sim *s, const struct job *cj, double rate)
 	ensure_prog(s);
 	struct progress *p = &s->prog[cj->idx];
 	p->done += (double)(s->now - p->since) * p->rate;
+	pslow_account(p, s->now);
 	p->since = s->now;
 	p->rate = rate;
 	double left = (double)cj->run - p->done;
@@ -834,6 +862,7 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 	struct progress *p = &s->prog[j->idx];
 	struct resume *r = &s->resume[j->idx];
 	double done = p->done + (double)(s->now - p->since) * p->rate;
+	pslow_account(p, s->now);
 	/* Out of the running set while its key (from kept work and
 	 * preemptions) is still the one it went in with. */
 	running_remove(s, j);
