@@ -1,10 +1,12 @@
 # response_cdf.gp: the empirical CDF of job response times (JCT, end -
 # submit; jobs.csv column "response"), one curve per run.  y: the fraction
-# of jobs whose response time was at most x.
+# of jobs whose response time was at most x.  On a GPU cluster it is
+# titled and labelled as the GPU-scheduling literature names it: the JCT
+# (job completion time) CDF.
 #
 # Variables (set with -e by clustersim): outdir (results folder), runs
 # (run folders, space-separated), labels (legend texts, same order),
-# term ("png" or "svg"), out (output file).
+# term ("png" or "svg"), out (output file), resource ("cpu" or "gpu").
 #
 # x is response + 1 s on a log axis, as in wait_cdf.gp: a zero-length job
 # that started at once has response 0, which a log axis cannot show.
@@ -14,6 +16,7 @@
 
 if (!exists("term")) term = "png"
 if (!exists("out")) out = "response_cdf.".term
+if (!exists("resource")) resource = "cpu"
 if (term eq "svg") {
 	set terminal svg size 900,560 enhanced font "Sans,12" background rgb "white"
 } else {
@@ -27,8 +30,13 @@ set output out
 
 set datafile separator ","
 set datafile columnheaders
-set title "Job response time (JCT), CDF"
-set xlabel "response + 1 (s, log scale)"
+if (resource eq "gpu") {
+	set title "Job completion time (JCT) CDF"
+	set xlabel "JCT + 1 (s, log scale)"
+} else {
+	set title "Job response time (JCT), CDF"
+	set xlabel "response + 1 (s, log scale)"
+}
 set ylabel "fraction of jobs"
 set logscale x
 set format x "10^{%L}"

@@ -843,7 +843,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 	static const char *const keys[] = {
 		"name", "cluster", "workload", "policies", "seeds", "output",
 		"plugins", "timeline_interval", "bounded_slowdown_tau", "check",
-		"preemption",
+		"preemption", "throughputs",
 	};
 	const cJSON *f[ARRAY_SIZE(keys)];
 	const char *name = NULL;
@@ -892,6 +892,8 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		rc = exp_get_bool(c, "check", f[9], &e->check);
 	if (!rc && f[10])
 		rc = parse_preemption(c, f[10], e);
+	if (!rc && f[11])
+		rc = exp_parse_throughputs(c, f[11], &e->throughputs);
 	return rc;
 }
 
@@ -975,6 +977,7 @@ void exp_release(struct experiment *e)
 	for (size_t i = 0; i < e->nplugins; i++)
 		free(e->plugins[i]);
 	free(e->plugins);
+	jobclass_overrides_release(&e->throughputs);
 	free(e->resolved_json);
 	memset(e, 0, sizeof(*e));
 }

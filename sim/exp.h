@@ -8,6 +8,7 @@
 #define CLUSTERSIM_EXP_H
 
 #include "cluster.h"
+#include "jobclass_override.h"
 #include "net.h"
 #include "workload.h"
 
@@ -73,6 +74,8 @@ struct experiment {
 	                                   GB/s: a job's model state is
 	                                   written and read back at it;
 	                                   0 = free */
+	struct jobclass_overrides throughputs; /* "throughputs": overrides
+	                          of the job-class tables (none: defaults) */
 	char *resolved_json;   /* the fully resolved config, printed with
 	                          every default filled in (for the manifest) */
 };

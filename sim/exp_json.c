@@ -140,8 +140,7 @@ int exp_fail_type(struct exp_ctx *c, const char *key, const char *want,
 	return exp_fail(c, key, "expected %s, got %s", want, type_name(v));
 }
 
-/* Levenshtein distance of two short strings; large when either is long. */
-static size_t edit_distance(const char *a, const char *b)
+size_t exp_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	size_t row[65];
@@ -188,7 +187,7 @@ static int fail_unknown_key(struct exp_ctx *c, const char *key,
 	char shown[EXP_SHOW_MAX], list[512];
 	size_t best = SIZE_MAX, besti = 0;
 	for (size_t i = 0; i < nkeys; i++) {
-		size_t d = edit_distance(key, keys[i]);
+		size_t d = exp_edit_distance(key, keys[i]);
 		if (d < best) {
 			best = d;
 			besti = i;

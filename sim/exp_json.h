@@ -68,6 +68,9 @@ void exp_show_str(const char *s, char *buf);
  */
 int exp_obj_fields(struct exp_ctx *c, const cJSON *v,
 		   const char *const *keys, size_t nkeys, const cJSON **out);
+/* Levenshtein distance of two short strings (for a "did you mean");
+ * SIZE_MAX when either is longer than 64 bytes. */
+size_t exp_edit_distance(const char *a, const char *b);
 /* "missing key 'KEY'" when v is NULL. */
 int exp_require(struct exp_ctx *c, const cJSON *v, const char *key);
 /* Checks that v (at the current path) is an array, non-empty when asked;

@@ -217,6 +217,7 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(pre, "restore_per_gpu", jsec(e->restore_per_gpu));
 	jadd(pre, "storage_GBps", jnum(e->storage_GBps));
 	jadd(root, "preemption", pre);
+	jadd(root, "throughputs", exp_throughputs_json(&e->throughputs));
 
 	char *s = cJSON_Print(root);
 	if (!s)

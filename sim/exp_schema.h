@@ -22,6 +22,15 @@ struct exp_dist_desc {
 };
 extern const struct exp_dist_desc exp_dist_descs[];
 
+/* "throughputs": the overrides of the job-class tables (exp_throughputs.c);
+ * c's path is the parent object's.  The printed form: exact class names,
+ * canonical GPU type names. */
+struct exp_ctx;
+struct cJSON;
+int exp_parse_throughputs(struct exp_ctx *c, const struct cJSON *v,
+			  struct jobclass_overrides *o);
+struct cJSON *exp_throughputs_json(const struct jobclass_overrides *o);
+
 /* The configuration with every key in schema order and every default
  * filled in, as indented JSON; the caller frees. */
 char *exp_resolved_json(const struct experiment *e);

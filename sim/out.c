@@ -294,6 +294,9 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 	*p++ = ',';
 	if (started)
 		p = put_time(p, j->queued);
+	*p++ = ',';
+	if (ended && j->placement_slowdown > 0)
+		p = put_ratio(p, j->placement_slowdown);
 	*p++ = '\n';
 	return p;
 }
@@ -304,7 +307,8 @@ static int write_jobs(const char *path, const struct run_result *r,
 	static const char header[] =
 		"id,submit,start,end,wait,run,response,slowdown,"
 		"bounded_slowdown,procs,estimate,user,group,state,gpus,"
-		"nodes,gpu_type,preemptions,attained,queued\n";
+		"nodes,gpu_type,preemptions,attained,queued,"
+		"placement_slowdown\n";
 	struct afile af;
 	int rc = afile_open(&af, path, err);
 	if (rc)

@@ -10,6 +10,9 @@
  *   labels  their legend texts, same order
  *   term    "png" or "svg"
  *   out     the file to write, OUT/plots/<script stem>.<term>
+ *   resource "gpu" on a GPU cluster (some run has a GPU utilization),
+ *            else "cpu"
+ * A script with a line "# draw: gpu" is drawn only on a GPU cluster.
  * gnuplot's output goes to OUT/plots/gnuplot.log: library code never
  * prints.  A missing gnuplot is not an error for the results (return 1).
  */
@@ -231,6 +234,28 @@ static int list_scripts(const char *dir, char ***out, size_t *nout,
 	return 0;
 }
 
+/* Whether a script is marked "# draw: gpu" (a line of its first 4 KB):
+ * drawn only for a results folder of a GPU cluster.  An unreadable
+ * script is not marked (gnuplot then says what is wrong). */
+static bool gpu_only(const char *script)
+{
+	char buf[4096];
+	FILE *f = fopen(script, "rb");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (const char *p = buf; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (strncmp(p, "# draw: gpu", 11) == 0 &&
+		    (p[11] == '\n' || p[11] == '\r' || p[11] == '\0'))
+			return true;
+	}
+	return false;
+}
+
 /* A gnuplot single-quoted string literal ('' stands for '). */
 static void gp_quote(char **s, size_t *len, size_t *cap, const char *name,
 		     const char *val)
@@ -323,7 +348,9 @@ int plot_results(const char *outdir, struct sim_error *err)
 	for (size_t i = 0; i < nscripts && !rc; i++) {
 		char *script = xasprintf("%s/%s", pdir, scripts[i]);
 		size_t stem = strlen(scripts[i]) - 3;
-		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc; t++) {
+		bool skip = !pr.gpus && gpu_only(script);
+		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc && !skip;
+		     t++) {
 			char *out = xasprintf("%s/%.*s.%s", odir, (int)stem,
 					      scripts[i], terms[t]);
 			char *defs = NULL;

@@ -178,6 +178,7 @@ static int speed_setup(struct runner *r, const char *prefix,
 					       NULL);
 	SIM_ASSERT(r->speed.ref_gpu >= 0); /* checked by the loader */
 	r->speed.draw_classes = r->e.workload.draw_classes;
+	r->speed.thr = &r->e.throughputs;
 	r->use_speed = true;
 	return 0;
 }

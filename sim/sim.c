@@ -104,6 +104,10 @@ struct progress {
 	bool owner;       /* of a pair, the one holding the resources */
 	sim_time_t hsince;/* service counted into attained up to here */
 	double weight;    /* share of its resources it is charged for */
+	/* Placement slowdown (docs/metrics.md), over all its runs: */
+	double ideal;     /* the rate an ideal placement would give now */
+	double ran;       /* microseconds run up to since */
+	double ran_ideal; /* what the same work takes at the ideal rates */
 };
 
 /* What a preempted job keeps, made on the first preemption. */
@@ -188,6 +192,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 		j->queued = 0;
 		j->nodes_used = 0;
 		j->gpu_type_used = 0;
+		j->placement_slowdown = 0;
 	}
 	s->plc = xcalloc(s->njobs, sizeof(*s->plc));
 	s->end_ev = xmalloc((s->njobs ? s->njobs : 1) * sizeof(*s->end_ev));
@@ -199,7 +204,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->profile = profile_new();
 	if (cfg->speed && cluster_total_gpus(s->cluster))
 		s->speed = speed_new(cfg->cluster, &cfg->speed->net,
-				     cfg->speed->ref_gpu);
+				     cfg->speed->ref_gpu, cfg->speed->thr);
 	evq_init(&s->q);
 	s->interval = cfg->sample_interval > 0 ? cfg->sample_interval
 					       : sim_auto_interval(cfg->workload);
@@ -389,18 +394,49 @@ static void ensure_prog(struct sim *s)
 		s->prog[r->idx] = (struct progress){
 			.since = r->start, .rate = 1.0, .started = r->start,
 			.hold = r->start, .factor = 1.0, .hsince = r->start,
-			.weight = 1.0,
+			.weight = 1.0, .ideal = 1.0,
 		};
 	}
+}
+
+/* Brings a running job's placement-slowdown sums up to now (before its
+ * rate or ideal rate changes, or it stops).  Time spent restoring, and
+ * the slowing of sharing GPUs, are not its placement's doing. */
+static void pslow_account(struct progress *p, sim_time_t now)
+{
+	sim_time_t from = p->since > p->hold ? p->since : p->hold;
+	if (now <= from)
+		return;
+	double dt = (double)(now - from);
+	p->ran += dt;
+	p->ran_ideal += dt * (p->rate / p->factor / p->ideal);
+}
+
+static double prog_work(const struct sim *s, const struct job *j);
+
+/* Brings a running job's progress up to now, before its rate, share or
+ * hold changes. */
+static void prog_sync(struct sim *s, const struct job *j)
+{
+	struct progress *p = &s->prog[j->idx];
+	p->done = prog_work(s, j);
+	pslow_account(p, s->now);
+	p->since = s->now;
 }
 
 /* A new run's progress: work done from `done` on, after `hold`. */
 static void prog_begin(struct sim *s, const struct job *j, double done,
 		       sim_time_t hold)
 {
-	s->prog[j->idx] = (struct progress){
+	/* A restart keeps its placement-slowdown sums. */
+	struct progress *p = &s->prog[j->idx];
+	bool restart = j->preemptions > 0;
+	double ran = restart ? p->ran : 0;
+	double ran_ideal = restart ? p->ran_ideal : 0;
+	*p = (struct progress){
 		.done = done, .since = s->now, .rate = 1.0, .started = s->now,
 		.hold = hold, .factor = 1.0, .hsince = s->now, .weight = 1.0,
+		.ideal = 1.0, .ran = ran, .ran_ideal = ran_ideal,
 	};
 }
 
@@ -449,6 +485,9 @@ static void apply_rate(struct sim *s, const struct job *j)
 	double r = job_rate(s, j);
 	if (sim_set_job_rate(s, j, r) != 0)
 		SIM_BUG("rate %g refused for job %lld", r, (long long)j->id);
+	if (s->speed && j->gpus)
+		s->prog[j->idx].ideal = speed_rate_ideal(s->speed, j,
+							 &s->plc[j->idx]);
 }
 
 /* What restoring a job's checkpoint costs (restart or migration):
@@ -500,6 +539,7 @@ static void leave_resources(struct sim *s, struct job *j)
 		speed_job_ended(s->speed, j);
 	if (q) {
 		struct progress *pq = &s->prog[q->idx];
+		prog_sync(s, q);
 		if (s->prog[j->idx].owner)
 			pq->owner = true;
 		pq->partner = 0;
@@ -524,6 +564,12 @@ static void end_job(struct sim *s, struct job *j)
 {
 	j->attained += held(s, j);
 	j->end = s->now;
+	if (s->prog) {
+		struct progress *pg = &s->prog[j->idx];
+		pslow_account(pg, s->now);
+		if (s->speed && j->gpus && pg->ran_ideal > 0)
+			j->placement_slowdown = pg->ran / pg->ran_ideal;
+	}
 	j->state = (j->flags & JOB_KILL_AT_ESTIMATE) ? JOB_KILLED
 						     : JOB_FINISHED;
 	running_remove(s, j);
@@ -948,6 +994,7 @@ int sim_job_start_shared(struct sim *s, const struct job *cj,
 	jp->n = hp->n;
 	begin_run(s, j);
 	struct progress *pj = &s->prog[j->idx], *ph = &s->prog[h->idx];
+	prog_sync(s, h);
 	pj->partner = h->idx + 1;
 	ph->partner = j->idx + 1;
 	pj->owner = false;
@@ -974,8 +1021,7 @@ int sim_set_job_rate(struct sim *s, const struct job *cj, double rate)
 		return -SIM_ESTATE;
 	ensure_prog(s);
 	struct progress *p = &s->prog[cj->idx];
-	p->done = prog_work(s, cj);
-	p->since = s->now;
+	prog_sync(s, cj);
 	p->rate = rate;
 	double left = (double)cj->run - p->done;
 	/* Whole microseconds, rounded up: a job never ends before its work
@@ -1021,6 +1067,7 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 		s->resume = xcalloc(s->njobs, sizeof(*s->resume));
 	struct resume *r = &s->resume[j->idx];
 	double done = prog_work(s, j);
+	pslow_account(&s->prog[j->idx], s->now);
 	/* Out of the running set while its key (from kept work and
 	 * preemptions) is still the one it went in with. */
 	running_remove(s, j);
@@ -1079,8 +1126,7 @@ int sim_job_migrate(struct sim *s, const struct job *cj)
 	ensure_prog(s);
 	struct progress *p = &s->prog[j->idx];
 	/* It checkpoints where it is (nothing lost) and restores there. */
-	p->done = prog_work(s, j);
-	p->since = s->now;
+	prog_sync(s, j);
 	p->hold = s->now + restore_cost(s, j);
 	if (s->speed)
 		speed_job_ended(s->speed, j);
@@ -1088,6 +1134,7 @@ int sim_job_migrate(struct sim *s, const struct job *cj)
 		/* It leaves the pair: both run alone from now on, the other
 		 * on the GPUs they shared. */
 		struct progress *pq = &s->prog[q->idx];
+		prog_sync(s, q);
 		pq->owner = true;
 		pq->partner = p->partner = 0;
 		pq->factor = p->factor = 1.0;

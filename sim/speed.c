@@ -14,6 +14,7 @@
 
 struct speed {
 	struct net *net;   /* the fabric, job ids = job indexes */
+	const struct jobclass_overrides *thr; /* table overrides, or NULL */
 	int ref;           /* reference GPU type (table index) */
 	double nvlink_Bps; /* NVLink bandwidth, bytes/s */
 	size_t ngroups;
@@ -40,11 +41,13 @@ int speed_check(const struct cluster_spec *spec, const char *prefix,
 }
 
 struct speed *speed_new(const struct cluster_spec *spec,
-			const struct net_spec *net, int ref)
+			const struct net_spec *net, int ref,
+			const struct jobclass_overrides *thr)
 {
 	struct speed *sp = xcalloc(1, sizeof(*sp));
 	uint32_t n = 0;
 	sp->ref = ref;
+	sp->thr = thr;
 	sp->ngroups = spec->ngroups;
 	sp->gstart = xmalloc((spec->ngroups + 1) * sizeof(*sp->gstart));
 	sp->gtype = xmalloc(spec->ngroups * sizeof(*sp->gtype));
@@ -131,22 +134,29 @@ size_t speed_changed(struct speed *sp, const int64_t **changed)
 	return net_rates(sp->net, changed);
 }
 
-/* Seconds per iteration on one GPU of table type gpu, or NaN when the
- * table has no positive figure for it. */
-static double step_seconds(unsigned cls, int gpu)
+/* Seconds per iteration on one GPU of table type gpu (the experiment's
+ * override, else the table's), or NaN when there is no positive figure. */
+static double step_seconds(const struct speed *sp, unsigned cls, int gpu)
 {
-	double thr = jobclass_throughput(cls, gpu, 1, true);
+	double thr = jobclass_thr1(sp->thr, cls, gpu);
 	return thr > 0 ? 1.0 / thr : NAN;
 }
 
-double speed_rate(struct speed *sp, const struct job *j,
-		  const struct placement *p)
+/*
+ * The parts of a running job's rate (speed.h): t_ref, t_gpu, a and a_ref,
+ * in seconds per step.  False when
+ * the job runs at rate 1 whatever its placement (no class, no reference
+ * figure, no GPUs).
+ */
+static bool rate_parts(struct speed *sp, const struct job *j,
+		       const struct placement *p, double *t_ref_out,
+		       double *t_gpu_out, double *a_out, double *a_ref_out)
 {
 	if (j->job_class == JOB_CLASS_NONE)
-		return 1.0;
-	double t_ref = step_seconds(j->job_class, sp->ref);
+		return false;
+	double t_ref = step_seconds(sp, j->job_class, sp->ref);
 	if (!(t_ref > 0))
-		return 1.0; /* no reference figure: no model for this class */
+		return false; /* no reference figure: no model for this class */
 	/* The slowest GPU the job holds sets its pace; a type the table
 	 * has no figure for counts as the reference type. */
 	double t_gpu = 0;
@@ -157,7 +167,7 @@ double speed_rate(struct speed *sp, const struct job *j,
 			continue;
 		p_gpus += s->count * s->gpus;
 		for (uint32_t m = 0; m < s->count; m++) {
-			double t = step_seconds(j->job_class,
+			double t = step_seconds(sp, j->job_class,
 						node_type(sp, s->node + m));
 			if (!(t > 0))
 				t = t_ref;
@@ -166,13 +176,35 @@ double speed_rate(struct speed *sp, const struct job *j,
 		}
 	}
 	if (p_gpus == 0)
-		return 1.0;
-	double bytes = (double)jobclass_grad_bytes(j->job_class);
+		return false;
+	double bytes = (double)jobclass_grad_bytes_ovr(sp->thr, j->job_class);
 	double a = 0, a_ref = 0;
 	if (bytes > 0 && p_gpus > 1) {
 		a = net_job_allreduce_seconds(sp->net, j->idx, bytes);
 		a_ref = net_allreduce_seconds(p_gpus, bytes, sp->nvlink_Bps, 0);
 		SIM_ASSERT(a >= 0);
 	}
+	*t_ref_out = t_ref;
+	*t_gpu_out = t_gpu;
+	*a_out = a;
+	*a_ref_out = a_ref;
+	return true;
+}
+
+double speed_rate(struct speed *sp, const struct job *j,
+		  const struct placement *p)
+{
+	double t_ref, t_gpu, a, a_ref;
+	if (!rate_parts(sp, j, p, &t_ref, &t_gpu, &a, &a_ref))
+		return 1.0;
 	return (t_ref + a_ref) / (t_gpu + a);
+}
+
+double speed_rate_ideal(struct speed *sp, const struct job *j,
+			const struct placement *p)
+{
+	double t_ref, t_gpu, a, a_ref;
+	if (!rate_parts(sp, j, p, &t_ref, &t_gpu, &a, &a_ref))
+		return 1.0;
+	return (t_ref + a_ref) / (t_gpu + a_ref);
 }

@@ -15,6 +15,8 @@
  *   a_ref  = the same all-reduce at NVLink bandwidth with no latency: a
  *            trace's run time is taken as measured on reference GPUs with
  *            an ideal, consolidated placement.
+ * The throughputs and gradient bytes are the class tables' (jobclass.h),
+ * or the experiment's overrides of them (jobclass_override.h).
  * A single-GPU job does not communicate: its rate is the throughput ratio
  * of its GPU type to the reference.  A job of no known class (a trace
  * that names no model) runs at rate 1 everywhere.  Rates change only when
@@ -25,6 +27,7 @@
 #define CLUSTERSIM_SPEED_H
 
 #include "cluster.h"
+#include "jobclass_override.h"
 #include "net.h"
 
 struct speed;
@@ -35,6 +38,8 @@ struct speed_config {
 	int ref_gpu;         /* reference GPU type, a jobclass GPU index */
 	bool draw_classes;   /* give GPU jobs of no class one drawn with
 	                        the run's seed (speed_draw_class) */
+	const struct jobclass_overrides *thr; /* the experiment's overrides
+	                        of the class tables; NULL = the defaults */
 };
 
 /*
@@ -49,11 +54,13 @@ unsigned speed_draw_class(uint64_t seed, uint32_t idx);
 /*
  * A speed model for a cluster built from spec: net is its fabric (its
  * rack_nodes is taken from the cluster), ref the reference GPU type (a
- * jobclass GPU index).  Every typed GPU group's type must be known to the
+ * jobclass GPU index), thr the overrides of the class tables (NULL = none;
+ * must outlive the speed model).  Every typed GPU group's type must be known to the
  * job-class table (checked with speed_check first).
  */
 struct speed *speed_new(const struct cluster_spec *spec,
-			const struct net_spec *net, int ref);
+			const struct net_spec *net, int ref,
+			const struct jobclass_overrides *thr);
 void speed_free(struct speed *sp);
 
 /* Checks that every GPU type of the cluster is one the throughput table
@@ -76,5 +83,14 @@ size_t speed_changed(struct speed *sp, const int64_t **changed);
 /* The rate of a running job on placement p (work per unit of time). */
 double speed_rate(struct speed *sp, const struct job *j,
 		  const struct placement *p);
+/*
+ * The rate the same job would have on an ideal placement of the same GPU
+ * types: its all-reduce at NVLink bandwidth with no latency (a_ref for
+ * a), i.e. (t_ref + a_ref) / (t_gpu + a_ref).  Its ratio to speed_rate()
+ * is the job's placement slowdown now: (t_gpu + a) / (t_gpu + a_ref),
+ * exactly 1 for a job that does not communicate or that sits in one node.
+ */
+double speed_rate_ideal(struct speed *sp, const struct job *j,
+			const struct placement *p);
 
 #endif

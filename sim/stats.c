@@ -81,6 +81,9 @@ const struct metric_def metric_defs[M_NMETRICS] = {
 	[M_JAIN] = { "jain", MK_RATIO,
 		     "Jain's index over users (groups when no job has a "
 		     "user) of their mean rho" },
+	[M_PSLOW_MEAN] = { "placement_slowdown_mean", MK_RATIO,
+			   "mean placement slowdown of the GPU jobs of more "
+			   "than one GPU" },
 };
 static_assert(ARRAY_SIZE(metric_defs) == M_NMETRICS,
 	      "metric_defs must name every metric");
@@ -372,6 +375,18 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 		set(m, M_FTF_MAX, rmax);
 	}
 	jain(jobs, n, m);
+	/* Placement slowdown: multi-GPU jobs that the speed model ran. */
+	double psum = 0;
+	k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!job_ran(&jobs[i]) || jobs[i].gpus < 2 ||
+		    !(jobs[i].placement_slowdown > 0))
+			continue;
+		psum += jobs[i].placement_slowdown;
+		k++;
+	}
+	if (k)
+		set(m, M_PSLOW_MEAN, psum / (double)k);
 
 	/* A job cannot end before it was submitted, so this is >= 0. */
 	double makespan = (double)(last_end - first_submit) / SIM_SEC;

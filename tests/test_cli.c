@@ -298,7 +298,7 @@ Test(cli, jobs_that_never_fit_are_rejected_with_a_warning)
 		     "rejected (the largest, job 2, asks 2 CPUs of 1)");
 	char *jobs = slurp("out/fcfs-s1/jobs.csv");
 	cr_assert(jobs);
-	cr_expect(strstr(jobs, "\n2,1,,,,,,,,2,10,1,1,rejected,0,,,0,,\n"), "%s", jobs);
+	cr_expect(strstr(jobs, "\n2,1,,,,,,,,2,10,1,1,rejected,0,,,0,,,\n"), "%s", jobs);
 	free(jobs);
 	char *sum = slurp("out/summary.csv");
 	cr_assert(sum);
@@ -313,4 +313,41 @@ Test(cli, a_workload_left_empty_is_an_error)
 	expect_error("run a.json", 2, "t.swf: no job left to run: of 3 job "
 		     "lines, the dropping rules, the window and the limit "
 		     "removed all");
+}
+
+/* Throughput overrides: a bad one exits 2 with its JSON path; a good one
+ * is recorded in the manifest under the class's exact name. */
+Test(cli, throughput_overrides_checked_and_recorded)
+{
+	put("t.swf", trace3);
+	put("a.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 1, "
+		      "\"cpus\": 1 } ] }, \"workload\": { \"trace\": "
+		      "\"t.swf\" }, \"policies\": [ \"fcfs\" ], "
+		      "\"throughputs\": { \"resnet50\": { \"a100\": 3 } } }");
+	expect_error("validate a.json", 2,
+		     "a.json: $.throughputs.resnet50.a100: unknown gpu type "
+		     "'a100'");
+	put("b.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 1, "
+		      "\"cpus\": 1 } ] }, \"workload\": { \"trace\": "
+		      "\"t.swf\" }, \"policies\": [ \"fcfs\" ], "
+		      "\"throughputs\": { \"resnet50\": { \"k80\": -1 } } }");
+	expect_error("run b.json -o r --no-plots", 2,
+		     "b.json: $.throughputs.resnet50.k80: must be > 0, got "
+		     "'-1'");
+	put("c.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 1, "
+		      "\"cpus\": 1 } ] }, \"workload\": { \"trace\": "
+		      "\"t.swf\" }, \"policies\": [ \"fcfs\" ], "
+		      "\"throughputs\": { \"resnet50\": { \"k80\": 2.5 } } }");
+	char *err;
+	cr_assert_eq(cli(&err, "run c.json -o r --quiet --no-plots"), 0, "%s",
+		     err);
+	free(err);
+	char *manifest = slurp("r/manifest.json");
+	cr_assert(manifest);
+	const char *at = strstr(manifest, "\"throughputs\":");
+	cr_assert(at, "%s", manifest);
+	at = strstr(at, "\"ResNet-50 (batch size 64)\":");
+	cr_assert(at, "%s", manifest);
+	cr_expect(strstr(at, "\"k80\":\t2.5"), "%s", manifest);
+	free(manifest);
 }

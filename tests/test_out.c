@@ -129,6 +129,7 @@ static void out_jobs(struct job *j)
 	j[0].preemptions = 1;
 	j[0].attained = 212.5;
 	j[0].queued = 30 * SIM_SEC;
+	j[0].placement_slowdown = 1.25;
 	j[3].nodes_used = 1;
 }
 
@@ -137,11 +138,11 @@ static const char *const out_gpu_types[] = { "v100" };
 static const char out_jobs_csv[] =
 	"id,submit,start,end,wait,run,response,slowdown,bounded_slowdown,"
 	"procs,estimate,user,group,state,gpus,nodes,gpu_type,preemptions,"
-	"attained,queued\n"
-	"1,5.5,10,15.25,4.5,5.25,9.75,1.857143,1,2,,,,finished,0,0,,0,0,0\n"
-	"2,20,,,,,,,,64,50,3,0,rejected,0,,,0,,\n"
-	"3,0,0,100,0,100,100,1,1,4,200,7,1,finished,2,1,v100,1,212.5,30\n"
-	"4,30,40,100,10,60,70,1.166667,1.166667,1,60,2,,killed,0,1,,0,0,0\n";
+	"attained,queued,placement_slowdown\n"
+	"1,5.5,10,15.25,4.5,5.25,9.75,1.857143,1,2,,,,finished,0,0,,0,0,0,\n"
+	"2,20,,,,,,,,64,50,3,0,rejected,0,,,0,,,\n"
+	"3,0,0,100,0,100,100,1,1,4,200,7,1,finished,2,1,v100,1,212.5,30,1.25\n"
+	"4,30,40,100,10,60,70,1.166667,1.166667,1,60,2,,killed,0,1,,0,0,0,\n";
 
 static const struct sample out_samples[] = {
 	{ .t = 0, .busy_cpus = 4, .util = 0.4, .util_avg = 0, .running = 1,
@@ -162,7 +163,8 @@ static const char out_summary_header[] =
 	"response_mean,response_median,response_p95,response_p99,"
 	"response_max,slowdown_mean,bsld_mean,bsld_median,bsld_p95,bsld_p99,"
 	"bsld_max,utilization,utilization_alloc,makespan,queue_mean,"
-	"queue_max,utilization_gpu,queued_mean,ftf_mean,ftf_max,jain\n";
+	"queue_max,utilization_gpu,queued_mean,ftf_mean,ftf_max,jain,"
+	"placement_slowdown_mean\n";
 
 static void out_result(struct run_result *r, const struct job *jobs,
 		       size_t n)
@@ -268,9 +270,9 @@ Test(out, summary_csv)
 	/* 31 metric cells per row: jobs, then wait_mean fifth, rest empty. */
 	char *expect = xasprintf(
 		"%s"
-		"easy,easy,tiny.swf,1,4,,,,3.625,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
+		"easy,easy,tiny.swf,1,4,,,,3.625,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
 		"\"easy, tuned\",easy,tiny.swf,7,4,,,,3.625,,,,,,,,,,,,,,,,,"
-		",,,,3,,,,,\n",
+		",,,,3,,,,,,\n",
 		out_summary_header);
 	cr_expect_str_eq(s, expect);
 	free(expect);
@@ -337,7 +339,7 @@ Test(out, many_jobs_sorted_and_formatted)
 		fmt_time(t[4], j->end - j->start);
 		fmt_time(t[5], j->end - j->submit);
 		snprintf(want, sizeof(want),
-			 "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%u,,,,finished,0,0,,0,0,0",
+			 "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%u,,,,finished,0,0,,0,0,0,",
 			 (long long)j->id, t[0], t[1], t[2], t[3], t[4], t[5],
 			 a, b, j->cpus);
 		cr_assert_str_eq(line, want, "row %zu", i);

@@ -75,6 +75,9 @@ struct job {
 	                        for a job without GPUs), up to its last stop */
 	sim_time_t queued;   /* time spent pending in all (waits between
 	                        preemption and restart included) */
+	double placement_slowdown; /* GPU jobs under the speed model, once
+	                        ended: time run / time at the rate of an
+	                        ideal placement (docs/metrics.md); 0 = n/a */
 };
 
 /* No job class: a CPU job, or a trace that names no model. */
