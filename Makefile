@@ -15,7 +15,7 @@ OPT      ?= -O2
 SANITIZE ?=
 WERROR   ?=
 
-PKGS     := gsl libcjson nettle
+PKGS     := gsl libcjson nettle clp
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

@@ -179,6 +179,9 @@ int cluster_gpu_type_index(const struct cluster *c, const char *name);
 int cluster_node_gpu_type(const struct cluster *c, uint32_t node);
 /* The name of type index idx (< cluster_gpu_type_count). */
 const char *cluster_gpu_type_name(const struct cluster *c, uint32_t idx);
+/* GPUs of type index idx (< cluster_gpu_type_count) in all, and free now. */
+uint64_t cluster_gpu_type_total(const struct cluster *c, uint32_t idx);
+uint64_t cluster_gpu_type_free(const struct cluster *c, uint32_t idx);
 /*
  * Places a GPU job with a strategy (for a CPU job: cluster_alloc).  rng is
  * the caller's splitmix64 state, used (and advanced) by PLACE_RANDOM only;

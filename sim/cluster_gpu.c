@@ -1033,6 +1033,18 @@ const char *cluster_gpu_type_name(const struct cluster *c, uint32_t idx)
 	return c->tname[idx];
 }
 
+uint64_t cluster_gpu_type_total(const struct cluster *c, uint32_t idx)
+{
+	SIM_ASSERT(idx < c->ntypes);
+	return c->ctotal[idx];
+}
+
+uint64_t cluster_gpu_type_free(const struct cluster *c, uint32_t idx)
+{
+	SIM_ASSERT(idx < c->ntypes);
+	return c->gx->cfree[idx];
+}
+
 /*
  * Could a GPU job get its GPUs, each node giving min(free GPUs, what its
  * CPUs allow), with free as the cluster is now or empty?  O(1) for a job

@@ -1375,3 +1375,71 @@ struct profile *sim_profile(struct sim *s)
 	profile_build(s->profile, s->cluster, s->now, s->jobs, run, n);
 	return s->profile;
 }
+
+/* ---- GPU types (policy.h): heterogeneity-aware policies --------------- */
+
+unsigned sim_gpu_types(const struct sim *s)
+{
+	return cluster_gpu_type_count(s->cluster);
+}
+
+const char *sim_gpu_type_name(const struct sim *s, unsigned t)
+{
+	return t < sim_gpu_types(s) ? cluster_gpu_type_name(s->cluster, t)
+				    : NULL;
+}
+
+uint64_t sim_gpu_type_capacity(const struct sim *s, unsigned t)
+{
+	return t < sim_gpu_types(s) ? cluster_gpu_type_total(s->cluster, t)
+				    : 0;
+}
+
+uint64_t sim_gpu_type_free(const struct sim *s, unsigned t)
+{
+	return t < sim_gpu_types(s) ? cluster_gpu_type_free(s->cluster, t) : 0;
+}
+
+double sim_job_type_rate(const struct sim *s, const struct job *j,
+			 unsigned t)
+{
+	if (t >= sim_gpu_types(s))
+		return 0;
+	if (!s->speed || !j->gpus)
+		return 1.0;
+	unsigned cls = j->job_class;
+	if (cls == JOB_CLASS_NONE && s->cfg.speed->draw_classes)
+		cls = speed_draw_class(s->cfg.seed, j->idx); /* as at start */
+	int gpu = jobclass_gpu_lookup(cluster_gpu_type_name(s->cluster, t),
+				      NULL);
+	if (cls == JOB_CLASS_NONE || gpu < 0)
+		return 1.0;
+	double r = jobclass_speed(cls, gpu, s->cfg.speed->ref_gpu, 1, true);
+	return r > 0 && isfinite(r) ? r : 1.0; /* speed_rate's fallback */
+}
+
+bool sim_job_fits_on(const struct sim *s, const struct job *j, unsigned t)
+{
+	if (!j->gpus || t >= sim_gpu_types(s) ||
+	    (j->gpu_type && j->gpu_type != t + 1))
+		return false;
+	struct job only = *j;
+	only.gpu_type = (uint16_t)(t + 1);
+	return cluster_fits(s->cluster, &only);
+}
+
+int sim_job_start_on(struct sim *s, const struct job *cj, unsigned t)
+{
+	if (!own_job(s, cj) || cj->state != JOB_PENDING || !cj->gpus ||
+	    t >= sim_gpu_types(s) || (cj->gpu_type && cj->gpu_type != t + 1)) {
+		s->counters.bad_calls++;
+		return -SIM_ESTATE;
+	}
+	/* The constraint narrowed to t for the placement, then restored. */
+	struct job *j = &s->jobs[cj->idx];
+	uint16_t own = j->gpu_type;
+	j->gpu_type = (uint16_t)(t + 1);
+	int rc = sim_job_start(s, j);
+	j->gpu_type = own;
+	return rc;
+}

@@ -228,6 +228,47 @@ uint64_t sim_capacity_gpus(const struct sim *sim);
 /* The run's seed, for randomised policies. */
 uint64_t sim_seed(const struct sim *sim);
 
+/* ---- GPU types (heterogeneity-aware policies) -------------------------
+ *
+ * The cluster's named GPU types, indexed 0 .. sim_gpu_types() - 1 in the
+ * order their node groups first name them (a job's gpu_type constraint
+ * is such an index + 1).  A running GPU job started by any call is on
+ * type job->gpu_type_used - 1 (the type of its first node; every node of
+ * a job started with sim_job_start_on() is of that type).  GPUs of a
+ * group with no type are not one of these types.
+ */
+
+/* Named GPU types of the cluster (0 on a CPU cluster or one whose GPUs
+ * have no type). */
+unsigned sim_gpu_types(const struct sim *sim);
+/* The name of type t ("v100"); NULL when t is out of range. */
+const char *sim_gpu_type_name(const struct sim *sim, unsigned t);
+/* GPUs of type t in all, and free now (0 when t is out of range). */
+uint64_t sim_gpu_type_capacity(const struct sim *sim, unsigned t);
+uint64_t sim_gpu_type_free(const struct sim *sim, unsigned t);
+/*
+ * The speed a GPU job would run at on GPUs of type t, relative to the
+ * reference type (work per second), with no communication: the ratio of
+ * its class's one-GPU throughputs on t and on the reference type from the
+ * throughput table - what the speed model gives a single-GPU job there.
+ * 1 when the run has no speed model, for a job of no class (unless the
+ * experiment draws classes: then the class it will be given), and where
+ * the table has no positive figure (the speed model runs such a job at
+ * the reference speed too).  0 when t is out of range.
+ */
+double sim_job_type_rate(const struct sim *sim, const struct job *job,
+			 unsigned t);
+/* Would the pending GPU job fit now on GPUs of type t only? */
+bool sim_job_fits_on(const struct sim *sim, const struct job *job,
+		     unsigned t);
+/*
+ * sim_job_start() on GPUs of type t only, placed by the cluster's
+ * placement strategy among that type's nodes.  Returns 0, or a negative
+ * code and counts a bad call: not a pending GPU job, t out of range, the
+ * job's own gpu_type constraint names another type, or it does not fit.
+ */
+int sim_job_start_on(struct sim *sim, const struct job *job, unsigned t);
+
 /* ---- Free-resource profile (for backfilling) --------------------------- */
 
 /*
