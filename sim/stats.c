@@ -309,10 +309,12 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 		if (j->end > last_end)
 			last_end = j->end;
 		/* Time it held its resources: its whole stay, unless it was
-		 * preempted (then its service over its width). */
+		 * preempted or shared its GPUs (then its service over its
+		 * width: a job sharing GPUs is charged half of them). */
 		double held = (double)(j->end - j->start);
 		double width = j->gpus ? j->gpus : j->cpus;
-		if (j->preemptions && width > 0)
+		if ((j->preemptions || (j->gpus && j->attained > 0)) &&
+		    width > 0)
 			held = j->attained / width * SIM_SEC;
 		area += held * j->cpus;
 		gpu_area += held * j->gpus;
