@@ -144,6 +144,43 @@ static size_t queue_of(const struct las *l, double service)
 	return q;
 }
 
+/*
+ * Ranks e[0 .. n) by (queue, submit, id) into ranked.  The running jobs
+ * e[0 .. nrun) are few and sorted; the waiting ones, e[nrun .. n), are
+ * already in submit order (the engine's queue), so a stable pass by
+ * queue orders them, and a merge joins the two: O(n + r log r) rather
+ * than a sort of the whole, often long, queue.
+ */
+static void rank(struct entry *e, size_t nrun, size_t n,
+		 const struct job **ranked, size_t nqueues)
+{
+	qsort(e, nrun, sizeof(*e), by_queue);
+	size_t start[LAS_MAXQ + 1] = { 0 };
+	for (size_t i = nrun; i < n; i++)
+		start[e[i].q + 1]++;
+	for (size_t q = 0; q < nqueues; q++)
+		start[q + 1] += start[q];
+	/* The waiting jobs by queue, stably, into ranked's tail (scratch
+	 * here); start[q] then ends queue q's run.  They go back into
+	 * e[nrun ..), now in (queue, submit) order, for the merge. */
+	const struct job **w = ranked + nrun;
+	for (size_t i = nrun; i < n; i++)
+		w[start[e[i].q]++] = e[i].job;
+	size_t r = 0, k = 0, wi = 0, nw = n - nrun, q = 0;
+	struct entry *tmp = e + nrun; /* reuse: waiting entries in order */
+	for (size_t i = 0; i < nw; i++) {
+		while (i >= start[q])
+			q++;
+		tmp[i] = (struct entry){ q, w[i] };
+	}
+	while (r < nrun || wi < nw) {
+		if (wi == nw || (r < nrun && by_queue(&e[r], &tmp[wi]) < 0))
+			ranked[k++] = e[r++].job;
+		else
+			ranked[k++] = tmp[wi++].job;
+	}
+}
+
 /* When a preempted, waiting job is promoted: its stop + knob x its run. */
 static sim_time_t promote_at(const struct las *l, const struct las_job *lj)
 {
@@ -156,7 +193,10 @@ static void las_schedule(struct sim *sim, void *state)
 	size_t nrun = sim_running_len(sim), nq = sim_queue_len(sim);
 	size_t n = nrun + nq;
 	sim_time_t now = sim_now(sim);
-	if (n == 0)
+	/* Nobody waits: the ranking would keep every running job, and a
+	 * demotion matters only against a waiting job - whose arrival calls
+	 * this again. */
+	if (nq == 0)
 		return;
 	struct entry *e = malloc(n * sizeof(*e));
 	const struct job **ranked = malloc(n * sizeof(*ranked));
@@ -169,7 +209,9 @@ static void las_schedule(struct sim *sim, void *state)
 		if (!ok)
 			break;
 		struct las_job *lj = &l->jobs[j->idx];
-		double got = sim_job_attained(sim, j);
+		/* A waiting job's service is its record's. */
+		double got = j->state == JOB_PENDING ? j->attained
+						     : sim_job_attained(sim, j);
 		if (j->state == JOB_PENDING && j->preemptions && l->knob > 0 &&
 		    now >= promote_at(l, lj))
 			lj->base = got; /* starving: back to queue 0 */
@@ -182,15 +224,15 @@ static void las_schedule(struct sim *sim, void *state)
 		sim_start_head(sim); /* out of memory: degrade to fcfs */
 		return;
 	}
-	qsort(e, n, sizeof(*e), by_queue);
-	for (size_t i = 0; i < n; i++) {
-		ranked[i] = e[i].job;
+	rank(e, nrun, n, ranked, l->nt + 1);
+	for (size_t i = 0; i < n; i++)
 		was[i] = ranked[i]->state;
-	}
 	sim_apply_ranking(sim, ranked, n);
 	/* Remember runs that started and runs that were cut short. */
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = ranked[i];
+		if (was[i] == j->state)
+			continue;
 		struct las_job *lj = &l->jobs[j->idx];
 		double got = sim_job_attained(sim, j);
 		if (was[i] == JOB_PENDING && j->state == JOB_RUNNING) {
