@@ -2,8 +2,13 @@
 # The benchmark table of `make bench`: jobs/s, events/s and peak memory for
 #   easy on KTH-SP2, easy on CEA-Curie (real traces, skipped when absent),
 #   fcfs on a generated 1,000,000-job workload on 10,000 nodes,
+#   las on the whole Philly summary with the network model on, and fcfs on
+#   it with one pool of 512 GPUs,
 # each next to the cost of just reading its trace (`zcat FILE | awk`),
 # timed in the same run so that ratios, not absolute times, are compared.
+# Last, the same pooled fcfs in plain Python (bench/py-fcfs.py), the way
+# the simulators of this field are written: its time, and whether its
+# mean wait agrees with ours.
 set -euo pipefail
 bin=${1:-build/clustersim}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +22,7 @@ now() { date +%s.%N; }
 read_cost() {
 	local t0 t1
 	t0=$(now)
-	zcat "$1" | awk '{s+=$4} END {print s}' >/dev/null
+	zcat -f "$1" | awk '{s+=$4} END {print s}' >/dev/null
 	t1=$(now)
 	echo "$t1 - $t0" | bc -l
 }
@@ -61,6 +66,21 @@ row "run" "jobs" "wall_s" "sim_s" "awk_s" "ratio" "jobs/s" "events/s" "peak_MB" 
 bench easy-kth "$here/kth-easy.json" "$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz"
 bench easy-curie "$here/curie-easy.json" "$traces/hpc/CEA-Curie-2011-2.1-cln.swf.gz"
 bench fcfs-gen-1m "$here/gen-1m.json"
+philly="$traces/gpu/philly.csv"
+bench las-philly "$here/philly-las.json" "$philly"
+bench fcfs-philly-pooled "$here/philly-fcfs-pooled.json" "$philly"
+if [ -f "$philly" ] && command -v python3 >/dev/null; then
+	read -r pyjobs pywait pysim < <(python3 "$here/py-fcfs.py" "$philly" 512)
+	ours=$(sed -n 's/.*stats: run .* sim_s=\([0-9.]*\).*/\1/p' "$out/fcfs-philly-pooled.log")
+	ourwait=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wait_mean") c = i }
+		NR == 2 { print $c }' "$out/fcfs-philly-pooled/summary.csv")
+	echo
+	echo "fcfs on Philly, one pool of 512 GPUs, $pyjobs jobs: plain Python"
+	echo "(bench/py-fcfs.py) ${pysim} s, clustersim ${ours} s of simulation:" \
+		"$(printf '%.0f' "$(echo "$pysim / $ours" | bc -l)")x;" \
+		"mean wait ${pywait} s vs ${ourwait} s" \
+		"($([ "$pywait" = "$ourwait" ] && echo equal || echo DIFFERENT))"
+fi
 echo
 echo "wall_s: the whole command (load, simulate, write results); sim_s: the"
 echo "event loop alone; ratio: wall_s / awk_s, the cost of zcat FILE | awk."

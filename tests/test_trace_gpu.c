@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "jobclass.h"
+#include "testlib.h"
 #include "util.h"
 #include "workload.h"
 
@@ -552,6 +553,41 @@ Test(trace_gpu, real_philly)
 	cr_assert_eq(w.report.gpu_time_mismatch, 0);
 	cr_assert_eq(w.report.malformed, 0);
 	workload_release(&w);
+	free(path);
+}
+
+/*
+ * FCFS over the whole Philly summary with one pool of 512 GPUs (512 nodes
+ * of one GPU, no speed model): the mean wait agrees with a second,
+ * independent simulation in plain Python,
+ *   bench/py-fcfs.py ../shared/traces/gpu/philly.csv 512
+ * which prints 475770.449755 s (the mean of 82,247 waits).
+ */
+Test(trace_gpu, philly_fcfs_agrees_with_python)
+{
+	char *path = gpu_trace_path("gpu/philly.csv");
+	struct trace_opts o;
+	struct workload w;
+	struct cluster_spec c;
+	struct sim_error err;
+
+	if (!path)
+		cr_skip_test("gpu/philly.csv not in $CLUSTERSIM_TRACE_DIR");
+	trace_opts_default(&o);
+	o.format = TRACE_PHILLY;
+	cr_assert_eq(trace_load(path, &o, &w, &err), 0, "%s", err.msg);
+	tl_cluster(&c, 512, 4);
+	c.groups[0].gpus = 1;
+	struct sim *s = tl_run_unchecked("fcfs", &w, &c);
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	double waits = 0;
+	for (size_t i = 0; i < n; i++)
+		waits += (double)(j[i].start - j[i].submit) / SIM_SEC;
+	cr_expect_float_eq(waits / (double)n, 475770.449755, 1e-6);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
 	free(path);
 }
 
