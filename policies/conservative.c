@@ -10,6 +10,12 @@
  * before their estimates the schedule is compressed: no job's reservation
  * moves later than it was, since the profile only gains free resources.
  *
+ * On a cluster partitioned into virtual clusters the profile plans each
+ * job against its VC and the shared pool (policy.h), and the first step
+ * is not sim_start_head: its per-VC queues would start a job of one VC on
+ * pool GPUs reserved for an earlier job of another.  The loop below
+ * starts every job whose reservation is now, in queue order, already.
+ *
  * Source: Mu'alem and Feitelson, IEEE TPDS 2001 (section 2); Feitelson and
  * Weil, "Utilization and predictability in scheduling the IBM SP2 with
  * backfilling", IPPS 1998.
@@ -26,9 +32,11 @@
 static void conservative_schedule(struct sim *sim, void *state)
 {
 	(void)state;
-	sim_start_head(sim);
-	if (sim_queue_len(sim) < 2)
-		return;
+	if (!sim_vc_count(sim)) {
+		sim_start_head(sim);
+		if (sim_queue_len(sim) < 2)
+			return;
+	}
 	sim_time_t now = sim_now(sim);
 	struct profile *p = sim_profile(sim);
 	for (size_t i = 0; i < sim_queue_len(sim);) {

@@ -19,6 +19,20 @@
  * end, so fitting now is enough; from the shadow time on the least free
  * is at the shadow time itself, the extra resources.
  *
+ * On a cluster partitioned into virtual clusters (docs/philly.md) each
+ * VC's jobs, and the jobs of no VC, are a queue of their own (as in
+ * sim_start_head), so there is one head per queue.  The O(1) rule above
+ * assumes one pool: there a job of one VC may take pool GPUs that the
+ * head of another needs, and GPUs of other VCs are no help.  So on such
+ * a cluster EASY asks the engine's per-partition profile instead: in
+ * queue order, each queue's first waiting job starts if the profile says
+ * it may start now beside the heads reserved before it, else it is
+ * reserved at its earliest time; then every other job starts now if it
+ * fits during [now, now + estimate) beside all the heads' reservations.
+ * With one partition that is the rule above.  The first step is not
+ * sim_start_head, which would start a later head of one VC on pool GPUs
+ * that an earlier head of another was promised.
+ *
  * Source: Lifka, "The ANL/IBM SP scheduling system", JSSPP 1995; Mu'alem
  * and Feitelson, "Utilization, predictability, workloads, and user runtime
  * estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS 2001.
@@ -67,6 +81,9 @@ struct easy {
 	uint64_t min_wait;       /* smallest demand of the jobs the last pass
 	                            left waiting behind the head (0: unknown) */
 	struct shadow sh;        /* the head's reservation then */
+	bool *blocked;           /* VC clusters: queue v has a head waiting */
+	bool *seen;              /* VC clusters: queue v's head passed */
+	uint32_t nq;             /* entries in blocked and seen */
 };
 
 static int easy_init(struct sim *sim, void **state, struct sim_error *err)
@@ -90,8 +107,11 @@ static int easy_init(struct sim *sim, void **state, struct sim_error *err)
 static void easy_fini(struct sim *sim, void *state)
 {
 	struct easy *e = state;
-	if (e)
+	if (e) {
 		free(e->cand);
+		free(e->blocked);
+		free(e->seen);
+	}
 	free(e);
 }
 
@@ -126,6 +146,83 @@ static bool try_backfill(struct sim *sim, struct easy *e,
 	return true;
 }
 
+/* Makes room for n candidates; false when out of memory. */
+static bool grow_cand(struct easy *e, size_t n)
+{
+	if (n <= e->cap)
+		return true;
+	free(e->cand);
+	e->cap = 2 * n;
+	e->cand = malloc(e->cap * sizeof(*e->cand));
+	if (!e->cand)
+		e->cap = 0;
+	return e->cand != NULL;
+}
+
+/* The queue of a job on a cluster with VCs: its VC, or nq - 1. */
+static uint32_t queue_of(struct sim *sim, const struct easy *e,
+			 const struct job *j)
+{
+	int v = sim_job_vc(sim, j);
+	return v < 0 ? e->nq - 1 : (uint32_t)v;
+}
+
+/* The pass on a cluster with virtual clusters (top of file). */
+static void easy_schedule_vcs(struct sim *sim, struct easy *e)
+{
+	uint32_t nq = sim_vc_count(sim) + 1;
+	if (nq != e->nq) {
+		free(e->blocked);
+		free(e->seen);
+		e->blocked = calloc(nq, sizeof(*e->blocked));
+		e->seen = calloc(nq, sizeof(*e->seen));
+		e->nq = e->blocked && e->seen ? nq : 0;
+		if (!e->nq)
+			return;
+	}
+	memset(e->blocked, 0, nq * sizeof(*e->blocked));
+	memset(e->seen, 0, nq * sizeof(*e->seen));
+	sim_time_t now = sim_now(sim);
+	struct profile *p = sim_profile(sim);
+	/* The heads: start now or get a reservation. */
+	for (size_t i = 0; i < sim_queue_len(sim);) {
+		const struct job *j = sim_queue_at(sim, i);
+		uint32_t q = queue_of(sim, e, j);
+		if (e->blocked[q]) {
+			i++;
+			continue;
+		}
+		sim_time_t t = profile_earliest(p, j, j->estimate);
+		if (t == now && sim_job_start(sim, j) == 0) {
+			profile_reserve(p, j, now, j->estimate);
+			continue; /* j left the queue: i names the next */
+		}
+		profile_reserve(p, j, t, j->estimate);
+		e->blocked[q] = true;
+		i++;
+	}
+	/* The others, in queue order or shortest first. */
+	size_t n = 0;
+	if (!grow_cand(e, sim_queue_len(sim)))
+		return;
+	for (size_t i = 0; i < sim_queue_len(sim); i++) {
+		const struct job *j = sim_queue_at(sim, i);
+		uint32_t q = queue_of(sim, e, j);
+		if (!e->seen[q])
+			e->seen[q] = true; /* the head: reserved above */
+		else
+			e->cand[n++] = j;
+	}
+	if (e->sjf)
+		qsort(e->cand, n, sizeof(*e->cand), by_estimate);
+	for (size_t i = 0; i < n && sim_free_units(sim); i++) {
+		const struct job *j = e->cand[i];
+		if (profile_fits(p, j, now, j->estimate) &&
+		    sim_job_start(sim, j) == 0)
+			profile_reserve(p, j, now, j->estimate);
+	}
+}
+
 static void easy_finished(struct sim *sim, void *state, const struct job *j)
 {
 	((struct easy *)state)->clean = false;
@@ -134,6 +231,10 @@ static void easy_finished(struct sim *sim, void *state, const struct job *j)
 static void easy_schedule(struct sim *sim, void *state)
 {
 	struct easy *e = state;
+	if (sim_vc_count(sim)) {
+		easy_schedule_vcs(sim, e);
+		return;
+	}
 	size_t started = sim_start_head(sim);
 	if (sim_queue_len(sim) < 2) {
 		e->clean = false;

@@ -104,6 +104,8 @@ def experiment(sizes, trace_rel):
         "policies": [
             "fcfs",
             "sjf",
+            "easy",
+            "conservative",
             {"name": "las", "params": {"thresholds_s": "3600,36000"}},
         ],
         "preemption": {"restore_overhead": 30},

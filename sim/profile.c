@@ -12,10 +12,18 @@
  * for the head's start, then costs the few job ends before it, not the
  * whole running set.  Until the first reservation the profile is
  * non-decreasing, so "fits from t on" is just "fits at t".
+ *
+ * On a cluster partitioned into virtual clusters one step function is
+ * not enough (a job may use only its VC and the shared pool): there the
+ * calls below hand over to profile_vc.c, one step function per VC and
+ * one for the pool, whose top comment says what is exact and what is
+ * conservative.  The single-pool path is unchanged but for one test of a
+ * flag per call.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile_vc.h"
 #include "sim.h"
 #include "util.h"
 
@@ -31,6 +39,8 @@ struct profile {
 	struct run_entry *src;
 	size_t next, nsrc, srccap;
 	bool monotone;     /* no reservation yet: free never decreases */
+	bool parted;       /* the cluster has VCs: vc answers the calls */
+	struct pprof *vc;  /* the per-partition profile, made when needed */
 };
 
 /*
@@ -68,6 +78,7 @@ void profile_free(struct profile *p)
 	free(p->t);
 	free(p->free);
 	free(p->src);
+	pprof_free(p->vc);
 	free(p);
 }
 
@@ -98,6 +109,18 @@ void profile_build(struct profile *p, const struct cluster *c,
 	p->free[0] = (int64_t)units_free(c);
 	p->n = 1;
 	p->monotone = true;
+	p->parted = false;
+}
+
+void profile_build_parts(struct profile *p, const struct cluster *c,
+			 sim_time_t now, const struct job *jobs,
+			 const struct run_entry *running, size_t n,
+			 const struct placement *plc)
+{
+	if (!p->vc)
+		p->vc = pprof_new();
+	pprof_build(p->vc, c, now, jobs, running, n, plc);
+	p->parted = true;
 }
 
 /* The expected end of a running job: start + estimate, or the next
@@ -151,6 +174,8 @@ static sim_time_t end_of(sim_time_t t, sim_time_t d)
 
 uint64_t profile_free_at(struct profile *p, sim_time_t t)
 {
+	if (p->parted)
+		return pprof_free_at(p->vc, t);
 	SIM_ASSERT(t >= p->t[0]);
 	int64_t f = p->free[step_at(p, t)];
 	return f > 0 ? (uint64_t)f : 0;
@@ -177,6 +202,8 @@ static size_t first_short(struct profile *p, size_t i, sim_time_t end,
 bool profile_fits(struct profile *p, const struct job *job, sim_time_t t,
 		  sim_time_t duration)
 {
+	if (p->parted)
+		return pprof_fits(p->vc, job, t, duration);
 	int64_t d = (int64_t)units_demand(p->cluster, job);
 	return first_short(p, step_at(p, t), end_of(t, duration), d) == p->n;
 }
@@ -184,6 +211,8 @@ bool profile_fits(struct profile *p, const struct job *job, sim_time_t t,
 sim_time_t profile_earliest(struct profile *p, const struct job *job,
 			    sim_time_t duration)
 {
+	if (p->parted)
+		return pprof_earliest(p->vc, job, duration);
 	uint64_t du = units_demand(p->cluster, job);
 	if (du > p->capacity)
 		return SIM_TIME_MAX;
@@ -225,6 +254,10 @@ static size_t split_at(struct profile *p, sim_time_t t)
 void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 		     sim_time_t duration)
 {
+	if (p->parted) {
+		pprof_reserve(p->vc, job, t, duration);
+		return;
+	}
 	SIM_ASSERT(t >= p->t[0] && duration >= 0);
 	if (duration == 0)
 		return;

@@ -1372,8 +1372,22 @@ struct profile *sim_profile(struct sim *s)
 		}
 		run = s->pscratch;
 	}
-	profile_build(s->profile, s->cluster, s->now, s->jobs, run, n);
+	if (cluster_vc_count(s->cluster))
+		profile_build_parts(s->profile, s->cluster, s->now, s->jobs,
+				    run, n, s->plc);
+	else
+		profile_build(s->profile, s->cluster, s->now, s->jobs, run, n);
 	return s->profile;
+}
+
+unsigned sim_vc_count(const struct sim *s)
+{
+	return cluster_vc_count(s->cluster);
+}
+
+int sim_job_vc(const struct sim *s, const struct job *j)
+{
+	return cluster_job_vc(s->cluster, j);
 }
 
 /* ---- GPU types (policy.h): heterogeneity-aware policies --------------- */

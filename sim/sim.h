@@ -112,5 +112,12 @@ struct run_entry {
 void profile_build(struct profile *p, const struct cluster *c,
 		   sim_time_t now, const struct job *jobs,
 		   const struct run_entry *running, size_t n);
+/* The same on a cluster with virtual clusters: one step function per VC
+ * and the pool (profile_vc.c); plc is the running jobs' placements, by
+ * job idx, kept by the caller while p is in use. */
+void profile_build_parts(struct profile *p, const struct cluster *c,
+			 sim_time_t now, const struct job *jobs,
+			 const struct run_entry *running, size_t n,
+			 const struct placement *plc);
 
 #endif

@@ -269,6 +269,16 @@ bool sim_job_fits_on(const struct sim *sim, const struct job *job,
  */
 int sim_job_start_on(struct sim *sim, const struct job *job, unsigned t);
 
+/* ---- Virtual clusters (docs/philly.md) ---------------------------------- */
+
+/* The cluster's virtual clusters (0: none, one shared pool). */
+unsigned sim_vc_count(const struct sim *sim);
+/* A job's VC, 0 .. sim_vc_count() - 1, or -1: the shared pool only.  On
+ * a cluster with VCs, sim_start_head keeps one queue per VC and one for
+ * the jobs of no VC, and the profile plans each job against its VC and
+ * the pool. */
+int sim_job_vc(const struct sim *sim, const struct job *job);
+
 /* ---- Free-resource profile (for backfilling) --------------------------- */
 
 /*
@@ -279,6 +289,15 @@ int sim_job_start_on(struct sim *sim, const struct job *job, unsigned t);
  * scratch space: it stays valid until the next call of sim_profile() and
  * is not updated by sim_job_start(), so a policy records what it starts
  * with profile_reserve(p, job, now, duration).
+ *
+ * On a cluster with virtual clusters the profile is one step function per
+ * VC and one for the shared pool, and each call answers for the job
+ * against what it may use (its VC and the pool).  A job that could be
+ * placed in either is planned for any split the placement may choose, so
+ * a fit or a reservation is never broken by where a job lands (it may be
+ * conservative; sim/profile_vc.c says when).  A job that is already
+ * running reserved at now takes exactly the GPUs it holds.
+ * profile_free_at() is then the sum over the partitions.
  */
 struct profile *sim_profile(struct sim *sim);
 /* Free units at time t (t >= now). */
