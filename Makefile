@@ -36,6 +36,13 @@ CFLAGS   += -std=c11 $(OPT) -g $(WARN) $(SANFLAGS) $(PKG_CFLAGS)
 LDFLAGS  += $(SANFLAGS) -rdynamic
 LDLIBS   += $(PKG_LIBS) -lcsv -lz -lm -ldl -lpthread
 
+# The Open MPI sweep driver (sim/sweep_mpi.c) is built when mpicc is found.
+MPICC    ?= $(shell command -v mpicc 2>/dev/null)
+ifneq ($(MPICC),)
+CPPFLAGS += -DHAVE_MPI $(shell $(MPICC) --showme:compile 2>/dev/null)
+LDLIBS   += $(shell $(MPICC) --showme:link 2>/dev/null)
+endif
+
 LIB_SRC  := $(filter-out sim/main.c,$(wildcard sim/*.c))
 POL_SRC  := $(sort $(wildcard policies/*.c))
 POLICIES := $(basename $(notdir $(POL_SRC)))

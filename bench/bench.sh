@@ -86,3 +86,46 @@ echo "wall_s: the whole command (load, simulate, write results); sim_s: the"
 echo "event loop alone; ratio: wall_s / awk_s, the cost of zcat FILE | awk."
 echo "B/job: peak resident memory above the process's own ($base_mb MB, a"
 echo "20-job run), divided by the jobs."
+
+# Sweeps: a 200-run sweep of short runs (bench/sweep-200.json: 5 load
+# scales x 4 cluster sizes x 2 policies x 5 seeds, 500 jobs each) with
+# -j 1, -j 2 and, when built with MPI, mpirun -np 3 (rank 0 hands out, 2
+# workers) on 2 cores.  Overhead per run: the wall time of -j 1 less the
+# simulation time of its runs (sim_s of `run --stats`, summed), per run:
+# fork, loading the point, writing its folder, manifest and the merge.
+echo
+sweep_row() { printf '%-16s %6s %9s %8s\n' "$@"; }
+# sweep_bench NAME "SWEEP OPTIONS" [LAUNCHER...]
+sweep_bench() {
+	local name=$1 opts=$2; shift 2
+	local t0 t1 wall
+	rm -rf "$out/sweep"
+	t0=$(now)
+	# shellcheck disable=SC2086
+	"$@" "$bin" sweep "$here/sweep-200.json" -o "$out/sweep" $opts \
+		--quiet --no-plots --stats >/dev/null 2>"$out/sweep.log"
+	t1=$(now)
+	wall=$(echo "$t1 - $t0" | bc -l)
+	sweep_row "$name" 200 "$(printf '%.3f' "$wall")" \
+		"$(printf '%.1f' "$(echo "200 / $wall" | bc -l)")"
+	last_wall=$wall
+}
+sweep_row "sweep" "runs" "wall_s" "runs/s"
+sweep_bench "-j 1" "-j 1"
+j1_wall=$last_wall
+# The simulations alone: the sim_s of each run of the -j 1 sweep.
+sim_total=$(sed -n 's/.*stats: run .*sim_s=\([0-9.]*\).*/\1/p' "$out/sweep.log" |
+	awk '{s += $1} END {printf "%.6f", s}')
+sweep_bench "-j 2" "-j 2"
+if command -v mpirun >/dev/null 2>&1 && ldd "$bin" | grep -q libmpi; then
+	root=""; [ "$(id -u)" = 0 ] && root="--allow-run-as-root"
+	sweep_bench "mpirun -np 3" "" mpirun $root --oversubscribe -np 3
+else
+	echo "skip mpirun: not built with MPI or no mpirun" >&2
+fi
+echo
+echo "sweep: 200 runs of 500 jobs (bench/sweep-200.json), the simulations"
+echo "alone $(printf '%.3f' "$sim_total") s; overhead per run beyond the simulation (-j 1):"
+echo "$(printf '%.2f' "$(echo "($j1_wall - $sim_total) * 1000 / 200" | bc -l)") ms (fork, loading the point, writing its folder and"
+echo "manifest, and the run's share of the merge).  mpirun -np 3: rank 0"
+echo "hands out runs, 2 workers run them."

@@ -843,7 +843,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 	static const char *const keys[] = {
 		"name", "cluster", "workload", "policies", "seeds", "output",
 		"plugins", "timeline_interval", "bounded_slowdown_tau", "check",
-		"preemption", "throughputs",
+		"preemption", "throughputs", "sweep",
 	};
 	const cJSON *f[ARRAY_SIZE(keys)];
 	const char *name = NULL;
@@ -855,6 +855,10 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 	if (!rc && name && strchr(name, '/'))
 		rc = exp_fail(c, "name", "must not contain '/', got '%s'",
 			      name);
+	/* Sweeps are expanded by sweep.c before they reach the loader. */
+	if (!rc && f[12])
+		rc = exp_fail(c, "sweep", "this file is a sweep: run it with "
+			      "'clustersim sweep'");
 	if (rc)
 		return rc;
 	e->name = name ? xstrdup(name) : stem(e->path);

@@ -9,6 +9,7 @@
 
 #include "out.h"
 #include "runner.h"
+#include "sweep.h"
 #include "util.h"
 #include "version.h"
 
@@ -20,6 +21,8 @@ static const char usage[] =
 	"  validate FILE   check an experiment file without running it\n"
 	"  policies        list the policies, their summaries and parameters\n"
 	"  plot DIR        redraw the plots of a results folder\n"
+	"  sweep FILE      run every point of a sweep (see below)\n"
+	"  merge DIR       rebuild a sweep's summary.csv and plots\n"
 	"  version         print the version\n"
 	"\n"
 	"options of run and validate:\n"
@@ -32,7 +35,22 @@ static const char usage[] =
 	"  --no-plots      do not call gnuplot\n"
 	"  --stats         print timing and memory lines (used by make bench)\n"
 	"\n"
+	"options of sweep (also -o, --plugin, --quiet, --check, --lenient,\n"
+	"--no-plots):\n"
+	"  -j N            N runs at a time (default: all cores); under\n"
+	"                  mpirun, rank 0 hands runs out to the other ranks\n"
+	"  --shard I/N     run only runs I, I+N, I+2N, ... (1-based), no merge\n"
+	"  --dry-run       check every point and list the runs\n"
+	"  --slurm         write OUT/slurm/sweep.sbatch (a job array) and\n"
+	"                  merge.sbatch; --submit also submits them\n"
+	"  --tasks N --time T --mem M --cpus-per-task C --partition P\n"
+	"  --account A     the job array's size (default: runs, at most\n"
+	"                  100) and per-task resources (1:00:00, 2G, 1)\n"
+	"\n"
 	"Experiment files are described in experiments/README.md.\n";
+
+/* sweep_cli.c: sweep, merge, and validate of a sweep file. */
+int sweep_cli(const char *cmd, int argc, char **argv);
 
 static int usage_error(const char *what, const char *arg)
 {
@@ -54,6 +72,8 @@ int main(int argc, char **argv)
 		printf("clustersim %s\n", CLUSTERSIM_VERSION);
 		return 0;
 	}
+	if (!strcmp(cmd, "sweep") || !strcmp(cmd, "merge"))
+		return sweep_cli(cmd, argc, argv);
 	struct run_opts o = { .out = stdout, .msg = stderr };
 	const char *plugins[64];
 	const char *file = NULL;
@@ -99,6 +119,8 @@ int main(int argc, char **argv)
 			return usage_error("this command needs an experiment file:", cmd);
 		o.file = file;
 		o.validate_only = !strcmp(cmd, "validate");
+		if (o.validate_only && sweep_file_has_sweep(file))
+			return sweep_cli(cmd, argc, argv);
 		code = runner_run(&o, &err);
 	} else if (!strcmp(cmd, "policies")) {
 		code = runner_list_policies(o.plugins, o.nplugins, stdout, &err);

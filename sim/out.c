@@ -555,11 +555,11 @@ static int add_input(cJSON *inputs, const char *path, struct sim_error *err)
 	return 0;
 }
 
-int out_write_manifest(const char *outdir, const struct experiment *e,
-		       const struct run_result *runs, size_t nruns,
-		       struct sim_error *err)
+/* The manifest as a cJSON tree (NULL with err filled). */
+static cJSON *manifest_tree(const struct experiment *e,
+			    const struct run_result *runs, size_t nruns,
+			    int *rcp, struct sim_error *err)
 {
-	char *path = path_join(outdir, "manifest.json");
 	cJSON *root = cJSON_CreateObject();
 	int rc = 0;
 
@@ -634,10 +634,42 @@ int out_write_manifest(const char *outdir, const struct experiment *e,
 		cJSON_AddNullToObject(root, "config");
 	}
 
-	if ((rc = mkdir_p(outdir, err)))
-		goto out_root;
-	rc = write_json(path, root, err);
+	*rcp = 0;
+	return root;
 out_root:
+	cJSON_Delete(root);
+	*rcp = rc;
+	return NULL;
+}
+
+char *out_manifest_text(const struct experiment *e,
+			const struct run_result *runs, size_t nruns,
+			struct sim_error *err)
+{
+	int rc;
+	cJSON *root = manifest_tree(e, runs, nruns, &rc, err);
+	if (!root)
+		return NULL;
+	char *text = cJSON_Print(root);
+	SIM_ASSERT(text);
+	char *full = xasprintf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(root);
+	return full;
+}
+
+int out_write_manifest(const char *outdir, const struct experiment *e,
+		       const struct run_result *runs, size_t nruns,
+		       struct sim_error *err)
+{
+	int rc;
+	cJSON *root = manifest_tree(e, runs, nruns, &rc, err);
+	if (!root)
+		return rc;
+	char *path = path_join(outdir, "manifest.json");
+	rc = mkdir_p(outdir, err);
+	if (!rc)
+		rc = write_json(path, root, err);
 	cJSON_Delete(root);
 	free(path);
 	return rc;

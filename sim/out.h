@@ -48,6 +48,12 @@ int out_write_manifest(const char *outdir, const struct experiment *e,
 		       const struct run_result *runs, size_t nruns,
 		       struct sim_error *err);
 
+/* The text out_write_manifest() writes (final newline included), or NULL
+ * with err filled; the caller frees. */
+char *out_manifest_text(const struct experiment *e,
+			const struct run_result *runs, size_t nruns,
+			struct sim_error *err);
+
 /*
  * Draws the plots of a results folder with gnuplot (PNG and SVG under
  * OUT/plots/).  Returns 0, 1 when gnuplot is missing (warning in err,

@@ -234,12 +234,14 @@ static int list_scripts(const char *dir, char ***out, size_t *nout,
 	return 0;
 }
 
-/* Whether a script is marked "# draw: gpu" (a line of its first 4 KB):
- * drawn only for a results folder of a GPU cluster.  An unreadable
- * script is not marked (gnuplot then says what is wrong). */
-static bool gpu_only(const char *script)
+/* Whether a script is marked "# draw: WHAT" (a line of its first 4 KB):
+ * "gpu", drawn only for a results folder of a GPU cluster; "sweep", only
+ * for a sweep's (one with plots/sweep.dat).  An unreadable script is not
+ * marked (gnuplot then says what is wrong). */
+static bool marked(const char *script, const char *what)
 {
 	char buf[4096];
+	size_t k = strlen(what);
 	FILE *f = fopen(script, "rb");
 	if (!f)
 		return false;
@@ -249,8 +251,9 @@ static bool gpu_only(const char *script)
 	for (const char *p = buf; p; p = strchr(p, '\n')) {
 		if (*p == '\n')
 			p++;
-		if (strncmp(p, "# draw: gpu", 11) == 0 &&
-		    (p[11] == '\n' || p[11] == '\r' || p[11] == '\0'))
+		if (strncmp(p, "# draw: ", 8) == 0 &&
+		    strncmp(p + 8, what, k) == 0 &&
+		    (p[8 + k] == '\n' || p[8 + k] == '\r' || p[8 + k] == '\0'))
 			return true;
 	}
 	return false;
@@ -334,6 +337,9 @@ int plot_results(const char *outdir, struct sim_error *err)
 		goto out_runs;
 	if ((rc = list_scripts(pdir, &scripts, &nscripts, err)))
 		goto out_runs;
+	char *sdat = path_join(odir, "sweep.dat");
+	bool sweep = access(sdat, R_OK) == 0;
+	free(sdat);
 	if (pr.nruns == 0 || nscripts == 0)
 		goto out_scripts;
 	if ((rc = mkdir_p(odir, err)))
@@ -348,7 +354,8 @@ int plot_results(const char *outdir, struct sim_error *err)
 	for (size_t i = 0; i < nscripts && !rc; i++) {
 		char *script = xasprintf("%s/%s", pdir, scripts[i]);
 		size_t stem = strlen(scripts[i]) - 3;
-		bool skip = !pr.gpus && gpu_only(script);
+		bool skip = (!pr.gpus && marked(script, "gpu")) ||
+			    (!sweep && marked(script, "sweep"));
 		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc && !skip;
 		     t++) {
 			char *out = xasprintf("%s/%.*s.%s", odir, (int)stem,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "exp.h"
+#include "exp_json.h"
 #include "jobclass.h"
 #include "out.h"
 #include "registry.h"
@@ -94,6 +95,8 @@ static int resolve_policies(struct runner *r, struct sim_error *err)
 		const struct policy_spec *ps = &e->policies[i];
 		if (r->o->only && strcmp(r->o->only, ps->label) &&
 		    strcmp(r->o->only, ps->name))
+			continue;
+		if (r->o->one && i != r->o->one_policy)
 			continue;
 		struct entry *en = &r->entries[r->nentries];
 		en->spec = ps;
@@ -475,6 +478,79 @@ out:
 	runner_release(&r);
 	if (o->stats)
 		fprintf(o->msg, "stats: peak_rss_mb=%.1f\n", peak_rss_mb());
+	return code;
+}
+
+/* The text of a file, or NULL when it cannot be read. */
+static char *read_all(const char *path)
+{
+	char *text = NULL;
+	size_t len;
+	const char *what;
+	return exp_read_text(path, &text, &len, &what) ? NULL : text;
+}
+
+int runner_run_one(const struct run_opts *o, struct sim_error *err)
+{
+	struct runner r = { .o = o };
+	struct run_result res = { 0 };
+	char *dir = NULL, *mpath = NULL, *want = NULL, *have = NULL;
+	int code = 2, rc;
+	rc = o->text ? exp_parse(o->text, o->file, &r.e, err)
+		     : exp_load(o->file, &r.e, err);
+	if (rc)
+		goto out;
+	SIM_ASSERT(o->one && o->one_policy < r.e.npolicies && r.e.nseeds);
+	struct policy_spec *ps = &r.e.policies[o->one_policy];
+	free(ps->label);
+	ps->label = xstrdup(o->one_label);
+	r.e.seeds[0] = o->one_seed;
+	r.e.nseeds = 1;
+	if (o->lenient)
+		r.e.workload.opts.lenient = true;
+	if (resolve_policies(&r, err) != 0)
+		goto out;
+	r.outdir = o->outdir ? o->outdir : r.e.output;
+	const struct entry *en = &r.entries[0];
+	res = (struct run_result){
+		.label = ps->label, .policy = en->ops->name,
+		.workload = r.e.workload.name, .seed = o->one_seed,
+		.params = en->params, .nparams = en->nparams,
+	};
+	char name[512];
+	out_run_dirname(&res, name, sizeof(name));
+	dir = path_join(r.outdir, name);
+	mpath = path_join(dir, "manifest.json");
+	want = out_manifest_text(&r.e, &res, 1, err);
+	if (!want)
+		goto out;
+	have = read_all(mpath);
+	if (have && strcmp(have, want) == 0) {
+		code = RUNNER_SKIPPED;
+		goto out;
+	}
+	/* From here the folder is incomplete until the manifest is back. */
+	unlink(mpath);
+	if (load_inputs(&r, err) != 0)
+		goto out;
+	code = 1;
+	if (mkdir_p(dir, err) != 0)
+		goto out;
+	rc = run_one(&r, en, o->one_seed, &res, err);
+	if (rc == -SIM_EINPUT)
+		code = 2;
+	if (rc)
+		goto out;
+	if (out_write_summary(dir, &res, 1, err) != 0 ||
+	    write_file_atomic(mpath, want, err) != 0)
+		goto out;
+	code = 0;
+out:
+	free(have);
+	free(want);
+	free(mpath);
+	free(dir);
+	runner_release(&r);
 	return code;
 }
 
