@@ -66,3 +66,8 @@ echo "wall_s: the whole command (load, simulate, write results); sim_s: the"
 echo "event loop alone; ratio: wall_s / awk_s, the cost of zcat FILE | awk."
 echo "B/job: peak resident memory above the process's own ($base_mb MB, a"
 echo "20-job run), divided by the jobs."
+
+# The batch evaluator (DESIGN.md section 9): evaluations/s on 1 core and on
+# all cores, pooled and node-level, 100 and 1,000 jobs, 64 nodes x 8 GPUs.
+echo
+"$bin" bench-eval

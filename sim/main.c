@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "optimize.h"
 #include "out.h"
 #include "runner.h"
 #include "util.h"
@@ -20,6 +21,8 @@ static const char usage[] =
 	"  validate FILE   check an experiment file without running it\n"
 	"  policies        list the policies, their summaries and parameters\n"
 	"  plot DIR        redraw the plots of a results folder\n"
+	"  optimize FILE   schedule a batch offline with greedy, ga, sa, ilp\n"
+	"  bench-eval      evaluations/s of the batch evaluator\n"
 	"  version         print the version\n"
 	"\n"
 	"options of run and validate:\n"
@@ -100,6 +103,13 @@ int main(int argc, char **argv)
 		o.file = file;
 		o.validate_only = !strcmp(cmd, "validate");
 		code = runner_run(&o, &err);
+	} else if (!strcmp(cmd, "optimize")) {
+		if (!file)
+			return usage_error("this command needs an experiment file:", cmd);
+		code = optimize_main(file, o.outdir, o.quiet, o.no_plots,
+				     stdout, &err);
+	} else if (!strcmp(cmd, "bench-eval")) {
+		code = optimize_bench_eval(stdout, &err);
 	} else if (!strcmp(cmd, "policies")) {
 		code = runner_list_policies(o.plugins, o.nplugins, stdout, &err);
 	} else if (!strcmp(cmd, "plot")) {
