@@ -15,7 +15,7 @@ OPT      ?= -O2
 SANITIZE ?=
 WERROR   ?=
 
-PKGS     := gsl libcjson nettle clp
+PKGS     := gsl libcjson nettle clp cbc
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -42,12 +42,27 @@ ifneq ($(MPICC),)
 CPPFLAGS += -DHAVE_MPI $(shell $(MPICC) --showme:compile 2>/dev/null)
 LDLIBS   += $(shell $(MPICC) --showme:link 2>/dev/null)
 endif
+# The CUDA evaluator backend (sim/eval_cuda.cu) is built when nvcc is on
+# PATH or in CUDA_HOME; CUDA=0 leaves it out.  Without it (or without a
+# device at run time) the CPU backend runs.
+CUDA_HOME ?= /usr/local/cuda
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || { test -x $(CUDA_HOME)/bin/nvcc && echo $(CUDA_HOME)/bin/nvcc; })
+CUDA     ?= $(if $(NVCC),1,0)
+NVFLAGS  := -O2 -std=c++17 -fmad=false -Xcompiler -fPIC \
+            -gencode arch=compute_80,code=sm_80 \
+            -gencode arch=compute_90,code=sm_90 \
+            -gencode arch=compute_90,code=compute_90
+ifeq ($(CUDA),1)
+CPPFLAGS += -DCLUSTERSIM_HAVE_CUDA
+CUDA_OBJ := $(BUILD)/sim/eval_cuda.o
+LDLIBS   += -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -lstdc++
+endif
 
 LIB_SRC  := $(filter-out sim/main.c,$(wildcard sim/*.c))
 POL_SRC  := $(sort $(wildcard policies/*.c))
 POLICIES := $(basename $(notdir $(POL_SRC)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(POL_SRC:%.c=$(BUILD)/%.o) \
-            $(BUILD)/gen/policy_registry.o
+            $(BUILD)/gen/policy_registry.o $(CUDA_OBJ)
 TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/testlib.c \
             $(sort $(wildcard tests/fuzz/*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -67,6 +82,27 @@ deps:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/sim/eval_cuda.o: sim/eval_cuda.cu sim/eval_cuda.h sim/eval_steps.h \
+		sim/eval_decode.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -Isim -c $< -o $@
+
+# `make gpu-check`: one program needing only the CUDA toolkit, with the
+# Random123 headers carried in build/gpu-check/include (the GPU machine
+# has none of our Debian packages): CPU-vs-CUDA parity and evaluations/s.
+R123_INC ?= /usr/include/Random123
+GPUCHK   := build/gpu-check
+.PHONY: gpu-check gpu-check-build
+gpu-check-build: $(GPUCHK)/gpu_check
+$(GPUCHK)/gpu_check: bench/gpu_check.cu sim/eval_cuda.cu sim/eval_cuda.h \
+		sim/eval_steps.h sim/eval_decode.h
+	@test -n "$(NVCC)" || { echo "gpu-check: nvcc not found" >&2; exit 1; }
+	@mkdir -p $(GPUCHK)/include
+	@test -d $(GPUCHK)/include/Random123 || cp -r $(R123_INC) $(GPUCHK)/include/
+	$(NVCC) $(NVFLAGS) -Isim -isystem $(GPUCHK)/include -o $@ bench/gpu_check.cu
+gpu-check: gpu-check-build
+	$(GPUCHK)/gpu_check
 
 # The registry is regenerated whenever the set of policy files changes.
 $(BUILD)/gen/policies.list: FORCE

@@ -120,20 +120,25 @@ static double width(const struct job *j)
 	return j->gpus ? j->gpus : j->cpus;
 }
 
-/* A job and its rank key; qsort has no context argument. */
+/*
+ * A job and its rank key: its queue in the high half, its index in the
+ * low - the workload is in (submit, id) order, so the index breaks ties
+ * as FIFO within a queue asks, and one integer compare ranks.
+ */
 struct entry {
-	size_t q;              /* queue */
+	uint64_t key;
 	const struct job *job;
 };
 
-static int by_queue(const void *pa, const void *pb)
+static inline uint64_t entry_key(size_t q, const struct job *j)
+{
+	return (uint64_t)q << 32 | j->idx;
+}
+
+static int by_key(const void *pa, const void *pb)
 {
 	const struct entry *a = pa, *b = pb;
-	if (a->q != b->q)
-		return a->q < b->q ? -1 : 1;
-	if (a->job->submit != b->job->submit)
-		return a->job->submit < b->job->submit ? -1 : 1;
-	return (a->job->id > b->job->id) - (a->job->id < b->job->id);
+	return (a->key > b->key) - (a->key < b->key);
 }
 
 static size_t queue_of(const struct las *l, double service)
@@ -154,30 +159,31 @@ static size_t queue_of(const struct las *l, double service)
 static void rank(struct entry *e, size_t nrun, size_t n,
 		 const struct job **ranked, size_t nqueues)
 {
-	qsort(e, nrun, sizeof(*e), by_queue);
+	qsort(e, nrun, sizeof(*e), by_key);
 	size_t start[LAS_MAXQ + 1] = { 0 };
 	for (size_t i = nrun; i < n; i++)
-		start[e[i].q + 1]++;
+		start[(e[i].key >> 32) + 1]++;
 	for (size_t q = 0; q < nqueues; q++)
 		start[q + 1] += start[q];
-	/* The waiting jobs by queue, stably, into ranked's tail (scratch
-	 * here); start[q] then ends queue q's run.  They go back into
-	 * e[nrun ..), now in (queue, submit) order, for the merge. */
-	const struct job **w = ranked + nrun;
-	for (size_t i = nrun; i < n; i++)
-		w[start[e[i].q]++] = e[i].job;
-	size_t r = 0, k = 0, wi = 0, nw = n - nrun, q = 0;
-	struct entry *tmp = e + nrun; /* reuse: waiting entries in order */
+	/* The waiting entries by queue, stably, through ranked's tail
+	 * (scratch here) back into e[nrun ..). */
+	struct entry *w = e + nrun;
+	const struct job **tmp = ranked + nrun;
+	size_t nw = n - nrun;
+	for (size_t i = 0; i < nw; i++)
+		tmp[start[w[i].key >> 32]++] = w[i].job;
+	size_t q = 0;
 	for (size_t i = 0; i < nw; i++) {
 		while (i >= start[q])
 			q++;
-		tmp[i] = (struct entry){ q, w[i] };
+		w[i] = (struct entry){ entry_key(q, tmp[i]), tmp[i] };
 	}
+	size_t r = 0, k = 0, wi = 0;
 	while (r < nrun || wi < nw) {
-		if (wi == nw || (r < nrun && by_queue(&e[r], &tmp[wi]) < 0))
+		if (wi == nw || (r < nrun && e[r].key < w[wi].key))
 			ranked[k++] = e[r++].job;
 		else
-			ranked[k++] = tmp[wi++].job;
+			ranked[k++] = w[wi++].job;
 	}
 }
 
@@ -215,7 +221,8 @@ static void las_schedule(struct sim *sim, void *state)
 		if (j->state == JOB_PENDING && j->preemptions && l->knob > 0 &&
 		    now >= promote_at(l, lj))
 			lj->base = got; /* starving: back to queue 0 */
-		e[i] = (struct entry){ queue_of(l, got - lj->base), j };
+		e[i] = (struct entry){ entry_key(queue_of(l, got - lj->base), j),
+				       j };
 	}
 	if (!ok) {
 		free(e);

@@ -843,7 +843,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 	static const char *const keys[] = {
 		"name", "cluster", "workload", "policies", "seeds", "output",
 		"plugins", "timeline_interval", "bounded_slowdown_tau", "check",
-		"preemption", "throughputs", "sweep",
+		"preemption", "throughputs", "sweep", "optimize",
 	};
 	const cJSON *f[ARRAY_SIZE(keys)];
 	const char *name = NULL;
@@ -898,6 +898,11 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		rc = parse_preemption(c, f[10], e);
 	if (!rc && f[11])
 		rc = exp_parse_throughputs(c, f[11], &e->throughputs);
+	if (!rc && f[13]) {
+		size_t m = exp_jp_key(c, "optimize");
+		rc = exp_parse_optimize(c, f[13], &e->optimize);
+		exp_jp_pop(c, m);
+	}
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include "cluster.h"
 #include "jobclass_override.h"
 #include "net.h"
+#include "optimize.h"
 #include "workload.h"
 
 enum param_value_type { PV_NUMBER, PV_BOOL, PV_STRING };
@@ -76,6 +77,8 @@ struct experiment {
 	                                   0 = free */
 	struct jobclass_overrides throughputs; /* "throughputs": overrides
 	                          of the job-class tables (none: defaults) */
+	struct optimize_spec optimize; /* "optimize": the batch that
+	                          `clustersim optimize` schedules */
 	char *resolved_json;   /* the fully resolved config, printed with
 	                          every default filled in (for the manifest) */
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "optimize.h"
 #include "out.h"
 #include "runner.h"
 #include "sweep.h"
@@ -23,6 +24,8 @@ static const char usage[] =
 	"  plot DIR        redraw the plots of a results folder\n"
 	"  sweep FILE      run every point of a sweep (see below)\n"
 	"  merge DIR       rebuild a sweep's summary.csv and plots\n"
+	"  optimize FILE   schedule a batch offline with greedy, ga, sa, ilp\n"
+	"  bench-eval      evaluations/s of the batch evaluator\n"
 	"  version         print the version\n"
 	"\n"
 	"options of run and validate:\n"
@@ -122,6 +125,13 @@ int main(int argc, char **argv)
 		if (o.validate_only && sweep_file_has_sweep(file))
 			return sweep_cli(cmd, argc, argv);
 		code = runner_run(&o, &err);
+	} else if (!strcmp(cmd, "optimize")) {
+		if (!file)
+			return usage_error("this command needs an experiment file:", cmd);
+		code = optimize_main(file, o.outdir, o.quiet, o.no_plots,
+				     stdout, &err);
+	} else if (!strcmp(cmd, "bench-eval")) {
+		code = optimize_bench_eval(stdout, &err);
 	} else if (!strcmp(cmd, "policies")) {
 		code = runner_list_policies(o.plugins, o.nplugins, stdout, &err);
 	} else if (!strcmp(cmd, "plot")) {

@@ -1,0 +1,442 @@
+/*
+ * The batch evaluator (eval.h): the CPU backend, a pool of POSIX threads
+ * that each take chunks of candidate indexes, and the switch to the CUDA
+ * backend when one is built and a device answers.
+ *
+ * Determinism: a task's result for candidate i depends only on i (its
+ * Philox counter) and on read-only inputs, so which thread takes which
+ * chunk changes nothing.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "eval.h"
+#include "eval_cuda.h"
+
+struct eval;
+
+/* Work given to the pool: fn(e, i, scratch) for i in [0, count). */
+typedef void (*eval_task_fn)(struct eval *e, size_t i, unsigned tid);
+
+/* One worker's decoder scratch. */
+struct eval_worker {
+	struct eval_scratch s; /* decoder scratch */
+	uint8_t *mark;         /* crossover marks, n bytes */
+};
+
+struct eval {
+	const struct eval_problem *p; /* the problem (not owned) */
+	bool nodes;                   /* node-level decoding */
+	struct eval_cuda *cuda;       /* the device backend, or NULL */
+	char note[256];               /* why not cuda, when it could be */
+	/* Pool. */
+	unsigned nthreads;            /* workers, the caller included */
+	pthread_t *threads;           /* nthreads - 1 helpers */
+	struct eval_worker *w;        /* [nthreads] */
+	pthread_mutex_t mu;           /* guards the fields below */
+	pthread_cond_t go;            /* a new task, or quit */
+	pthread_cond_t done;          /* the helpers finished */
+	uint64_t epoch;               /* task number */
+	unsigned busy;                /* helpers still on the task */
+	bool quit;                    /* helpers exit */
+	eval_task_fn fn;              /* the task */
+	size_t count;                 /* its indexes */
+	size_t next;                  /* the next chunk (atomic) */
+	/* Population (CPU backend). */
+	size_t pop;                   /* candidates */
+	uint32_t *perm[2];            /* [pop * n]: current and next */
+	uint8_t *gene[2];             /* [pop * n] */
+	int64_t *score[2];            /* [pop] */
+	uint32_t *best;               /* annealing: each chain's best */
+	uint8_t *bgene;
+	int64_t *bscore;
+	/* Arguments of the task running. */
+	const uint32_t *in_perm;
+	const uint8_t *in_gene;
+	int64_t *out;
+	const uint32_t *copy;
+	struct eval_ga_params ga;
+	struct eval_sa_params sa;
+};
+
+struct eval_scratch eval_scratch_new(const struct eval_problem *p)
+{
+	struct eval_scratch s;
+	s.heap = xcalloc((size_t)p->n + p->nrun + 1, sizeof(*s.heap));
+	s.node_free = xcalloc((size_t)p->nnodes + 1, sizeof(*s.node_free));
+	s.node_list = xcalloc((size_t)(p->node_off ? p->node_off[p->n] : 0)
+			      + 1, sizeof(*s.node_list));
+	return s;
+}
+
+void eval_scratch_free(struct eval_scratch *s)
+{
+	free(s->heap);
+	free(s->node_free);
+	free(s->node_list);
+	memset(s, 0, sizeof(*s));
+}
+
+int64_t eval_one(const struct eval_problem *p, bool nodes,
+		 const uint32_t *perm, const uint8_t *genes, int64_t *start,
+		 uint8_t *type)
+{
+	struct eval_scratch s = eval_scratch_new(p);
+	int64_t sc;
+	if (nodes) {
+		sc = eval_decode_nodes(p, perm, genes, &s, start);
+		if (type)
+			for (uint32_t j = 0; j < p->n; j++)
+				type[j] = (uint8_t)eval_job_type(p, genes, j);
+	} else {
+		sc = eval_decode(p, perm, genes, &s, start, type);
+	}
+	eval_scratch_free(&s);
+	return sc;
+}
+
+static int64_t decode(struct eval *e, const uint32_t *perm,
+		      const uint8_t *genes, struct eval_scratch *s)
+{
+	return e->nodes ? eval_decode_nodes(e->p, perm, genes, s, NULL) :
+			  eval_decode(e->p, perm, genes, s, NULL, NULL);
+}
+
+/* ---- the pool ------------------------------------------------------- */
+
+static void run_chunks(struct eval *e, unsigned tid)
+{
+	const size_t chunk = 16;
+	for (;;) {
+		size_t lo = __atomic_fetch_add(&e->next, chunk,
+					       __ATOMIC_RELAXED);
+		if (lo >= e->count)
+			break;
+		size_t hi = lo + chunk < e->count ? lo + chunk : e->count;
+		for (size_t i = lo; i < hi; i++)
+			e->fn(e, i, tid);
+	}
+}
+
+struct eval_thread_arg {
+	struct eval *e;
+	unsigned tid;
+};
+
+static void *worker_main(void *arg)
+{
+	struct eval_thread_arg *a = arg;
+	struct eval *e = a->e;
+	unsigned tid = a->tid;
+	uint64_t seen = 0;
+	free(a);
+	pthread_mutex_lock(&e->mu);
+	for (;;) {
+		while (!e->quit && e->epoch == seen)
+			pthread_cond_wait(&e->go, &e->mu);
+		if (e->quit)
+			break;
+		seen = e->epoch;
+		pthread_mutex_unlock(&e->mu);
+		run_chunks(e, tid);
+		pthread_mutex_lock(&e->mu);
+		if (--e->busy == 0)
+			pthread_cond_signal(&e->done);
+	}
+	pthread_mutex_unlock(&e->mu);
+	return NULL;
+}
+
+static void pool_run(struct eval *e, eval_task_fn fn, size_t count)
+{
+	e->fn = fn;
+	e->count = count;
+	e->next = 0;
+	if (e->nthreads > 1) {
+		pthread_mutex_lock(&e->mu);
+		e->busy = e->nthreads - 1;
+		e->epoch++;
+		pthread_cond_broadcast(&e->go);
+		pthread_mutex_unlock(&e->mu);
+	}
+	run_chunks(e, 0);
+	if (e->nthreads > 1) {
+		pthread_mutex_lock(&e->mu);
+		while (e->busy > 0)
+			pthread_cond_wait(&e->done, &e->mu);
+		pthread_mutex_unlock(&e->mu);
+	}
+}
+
+/* ---- tasks ------------------------------------------------------------ */
+
+static void task_score(struct eval *e, size_t i, unsigned tid)
+{
+	size_t n = e->p->n;
+	e->out[i] = decode(e, e->in_perm + i * n,
+			   e->in_gene ? e->in_gene + i * n : NULL, &e->w[tid].s);
+}
+
+static void task_ga(struct eval *e, size_t i, unsigned tid)
+{
+	size_t n = e->p->n;
+	uint32_t *child = e->perm[1] + i * n;
+	uint8_t *cgen = e->gene[1] + i * n;
+	eval_ga_child(e->p, &e->ga, e->perm[0], e->gene[0], e->score[0],
+		      e->copy[i], (uint32_t)i, child, cgen, e->w[tid].mark);
+	e->score[1][i] = decode(e, child, cgen, &e->w[tid].s);
+}
+
+static void task_sa(struct eval *e, size_t i, unsigned tid)
+{
+	size_t n = e->p->n;
+	eval_sa_chain(e->p, &e->sa, (uint32_t)i, e->perm[0] + i * n,
+		      e->gene[0] + i * n, &e->score[0][i], e->best + i * n,
+		      e->bgene + i * n, &e->bscore[i], &e->w[tid].s, e->nodes);
+}
+
+/* ---- the interface ---------------------------------------------------- */
+
+bool eval_cuda_present(char *why, size_t n)
+{
+#ifdef CLUSTERSIM_HAVE_CUDA
+	return eval_cuda_probe(why, n) == 1;
+#else
+	snprintf(why, n, "this build has no CUDA backend (nvcc was not "
+		 "found at build time)");
+	return false;
+#endif
+}
+
+struct eval *eval_new(const struct eval_problem *p, const struct eval_opts *o,
+		      struct sim_error *err)
+{
+	if (o->nodes && p->nnodes == 0) {
+		err_set(err, "node-level decoding needs the problem's nodes");
+		return NULL;
+	}
+	struct eval *e = xcalloc(1, sizeof(*e));
+	e->p = p;
+	e->nodes = o->nodes;
+	if (o->want != EVAL_WANT_CPU) {
+		char why[200] = "";
+		if (eval_cuda_present(why, sizeof(why))) {
+#ifdef CLUSTERSIM_HAVE_CUDA
+			e->cuda = eval_cuda_new(p, o->nodes, why, sizeof(why));
+#endif
+		}
+		if (!e->cuda)
+			snprintf(e->note, sizeof(e->note),
+				 "cuda backend not used: %s; running on the "
+				 "cpu", why);
+	}
+	if (e->cuda)
+		return e;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	e->nthreads = o->threads ? o->threads : (cores > 0 ? (unsigned)cores : 1);
+	e->w = xcalloc(e->nthreads, sizeof(*e->w));
+	for (unsigned t = 0; t < e->nthreads; t++) {
+		e->w[t].s = eval_scratch_new(p);
+		e->w[t].mark = xcalloc((size_t)p->n + 1, 1);
+	}
+	pthread_mutex_init(&e->mu, NULL);
+	pthread_cond_init(&e->go, NULL);
+	pthread_cond_init(&e->done, NULL);
+	e->threads = xcalloc(e->nthreads, sizeof(*e->threads));
+	for (unsigned t = 1; t < e->nthreads; t++) {
+		struct eval_thread_arg *a = xmalloc(sizeof(*a));
+		a->e = e;
+		a->tid = t;
+		if (pthread_create(&e->threads[t], NULL, worker_main, a) != 0)
+			SIM_BUG("cannot start an evaluator thread");
+	}
+	return e;
+}
+
+void eval_free(struct eval *e)
+{
+	if (!e)
+		return;
+#ifdef CLUSTERSIM_HAVE_CUDA
+	eval_cuda_free(e->cuda);
+#endif
+	if (e->w) {
+		pthread_mutex_lock(&e->mu);
+		e->quit = true;
+		pthread_cond_broadcast(&e->go);
+		pthread_mutex_unlock(&e->mu);
+		for (unsigned t = 1; t < e->nthreads; t++)
+			pthread_join(e->threads[t], NULL);
+		for (unsigned t = 0; t < e->nthreads; t++) {
+			eval_scratch_free(&e->w[t].s);
+			free(e->w[t].mark);
+		}
+		pthread_mutex_destroy(&e->mu);
+		pthread_cond_destroy(&e->go);
+		pthread_cond_destroy(&e->done);
+	}
+	free(e->threads);
+	free(e->w);
+	for (int k = 0; k < 2; k++) {
+		free(e->perm[k]);
+		free(e->gene[k]);
+		free(e->score[k]);
+	}
+	free(e->best);
+	free(e->bgene);
+	free(e->bscore);
+	free(e);
+}
+
+const char *eval_backend(const struct eval *e)
+{
+	return e->cuda ? "cuda" : "cpu";
+}
+
+const char *eval_note(const struct eval *e)
+{
+	return e->note;
+}
+
+unsigned eval_threads(const struct eval *e)
+{
+	return e->cuda ? 0 : e->nthreads;
+}
+
+#ifdef CLUSTERSIM_HAVE_CUDA
+#define IF_CUDA(call)                                                        \
+	do {                                                                 \
+		if (e->cuda) {                                               \
+			char why_[256];                                      \
+			if ((call) != 0)                                     \
+				return err_set(err, "cuda: %s", why_);       \
+			return 0;                                            \
+		}                                                            \
+	} while (0)
+#define WHY why_, sizeof(why_)
+#else
+#define IF_CUDA(call) (void)err
+#endif
+
+int eval_score(struct eval *e, const uint32_t *perms, const uint8_t *genes,
+	       size_t count, int64_t *scores, struct sim_error *err)
+{
+	IF_CUDA(eval_cuda_score(e->cuda, perms, genes, count, scores, WHY));
+	e->in_perm = perms;
+	e->in_gene = genes;
+	e->out = scores;
+	pool_run(e, task_score, count);
+	return 0;
+}
+
+int eval_pop_set(struct eval *e, const uint32_t *perms, const uint8_t *genes,
+		 size_t count, int64_t *scores, struct sim_error *err)
+{
+	IF_CUDA(eval_cuda_pop_set(e->cuda, perms, genes, count, scores, WHY));
+	size_t n = e->p->n, cells = count * n;
+	if (count != e->pop) {
+		for (int k = 0; k < 2; k++) {
+			free(e->perm[k]);
+			free(e->gene[k]);
+			free(e->score[k]);
+			e->perm[k] = xmalloc(cells * sizeof(uint32_t) + 1);
+			e->gene[k] = xmalloc(cells + 1);
+			e->score[k] = xmalloc(count * sizeof(int64_t) + 1);
+		}
+		free(e->best);
+		free(e->bgene);
+		free(e->bscore);
+		e->best = xmalloc(cells * sizeof(uint32_t) + 1);
+		e->bgene = xmalloc(cells + 1);
+		e->bscore = xmalloc(count * sizeof(int64_t) + 1);
+		e->pop = count;
+	}
+	memcpy(e->perm[0], perms, cells * sizeof(uint32_t));
+	if (genes)
+		memcpy(e->gene[0], genes, cells);
+	else
+		for (size_t c = 0; c < count; c++)
+			memcpy(e->gene[0] + c * n, e->p->home, n);
+	e->in_perm = e->perm[0];
+	e->in_gene = e->gene[0];
+	e->out = e->score[0];
+	pool_run(e, task_score, count);
+	memcpy(e->best, e->perm[0], cells * sizeof(uint32_t));
+	memcpy(e->bgene, e->gene[0], cells);
+	memcpy(e->bscore, e->score[0], count * sizeof(int64_t));
+	if (scores)
+		memcpy(scores, e->score[0], count * sizeof(int64_t));
+	return 0;
+}
+
+int eval_ga_step(struct eval *e, const struct eval_ga_params *g,
+		 const uint32_t *copy, int64_t *scores, struct sim_error *err)
+{
+	IF_CUDA(eval_cuda_ga_step(e->cuda, g, copy, scores, WHY));
+	if (g->pop != e->pop || g->island == 0 || g->pop % g->island)
+		return err_set(err, "ga step: population %u does not match "
+			       "the %zu loaded or islands of %u", g->pop,
+			       e->pop, g->island);
+	e->ga = *g;
+	e->copy = copy;
+	pool_run(e, task_ga, e->pop);
+	uint32_t *tp = e->perm[0];
+	uint8_t *tg = e->gene[0];
+	int64_t *ts = e->score[0];
+	e->perm[0] = e->perm[1];
+	e->gene[0] = e->gene[1];
+	e->score[0] = e->score[1];
+	e->perm[1] = tp;
+	e->gene[1] = tg;
+	e->score[1] = ts;
+	if (scores)
+		memcpy(scores, e->score[0], e->pop * sizeof(int64_t));
+	return 0;
+}
+
+int eval_sa_step(struct eval *e, const struct eval_sa_params *sp,
+		 int64_t *cur, int64_t *best, struct sim_error *err)
+{
+	IF_CUDA(eval_cuda_sa_step(e->cuda, sp, cur, best, WHY));
+	if (sp->chains != e->pop)
+		return err_set(err, "sa step: %u chains, %zu loaded",
+			       sp->chains, e->pop);
+	e->sa = *sp;
+	pool_run(e, task_sa, e->pop);
+	if (cur)
+		memcpy(cur, e->score[0], e->pop * sizeof(int64_t));
+	if (best)
+		memcpy(best, e->bscore, e->pop * sizeof(int64_t));
+	return 0;
+}
+
+int eval_sa_reset(struct eval *e, uint32_t from, struct sim_error *err)
+{
+	IF_CUDA(eval_cuda_sa_reset(e->cuda, from, WHY));
+	size_t n = e->p->n;
+	if (from >= e->pop)
+		return err_set(err, "sa reset: no chain %u", from);
+	for (size_t c = 0; c < e->pop; c++) {
+		memcpy(e->perm[0] + c * n, e->best + from * n,
+		       n * sizeof(uint32_t));
+		memcpy(e->gene[0] + c * n, e->bgene + from * n, n);
+		e->score[0][c] = e->bscore[from];
+	}
+	return 0;
+}
+
+int eval_pop_get(struct eval *e, size_t idx, bool best, uint32_t *perm,
+		 uint8_t *genes, struct sim_error *err)
+{
+	IF_CUDA(eval_cuda_pop_get(e->cuda, idx, best, perm, genes, WHY));
+	size_t n = e->p->n;
+	if (idx >= e->pop)
+		return err_set(err, "no candidate %zu of %zu", idx, e->pop);
+	memcpy(perm, (best ? e->best : e->perm[0]) + idx * n,
+	       n * sizeof(uint32_t));
+	if (genes)
+		memcpy(genes, (best ? e->bgene : e->gene[0]) + idx * n, n);
+	return 0;
+}

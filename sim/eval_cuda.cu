@@ -1,0 +1,394 @@
+/*
+ * The CUDA evaluator backend: the decoder (eval_decode.h) and the search
+ * steps (eval_steps.h), compiled for the device, one thread per candidate
+ * in grid-stride loops.  The problem is copied once; the population, its
+ * scores and the annealing chains' bests stay on the device between
+ * generations, and only scores (and a best candidate on request) come
+ * back.  Built with -fmad=false so floating point matches the host.
+ */
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "eval_cuda.h"
+
+#define CK(call)                                                             \
+	do {                                                                 \
+		cudaError_t e_ = (call);                                     \
+		if (e_ != cudaSuccess) {                                     \
+			snprintf(why, why_n, "%s: %s", #call,                \
+				 cudaGetErrorString(e_));                    \
+			return -1;                                           \
+		}                                                            \
+	} while (0)
+
+struct eval_cuda {
+	struct eval_problem p;   /* with device pointers */
+	int nodes;               /* node-level decoding */
+	void *arrays[16];        /* device copies of the problem's arrays */
+	int narrays;
+	size_t threads;          /* threads with scratch */
+	struct eval_ev *heap;    /* scratch, per thread */
+	uint32_t *nfree;
+	uint32_t *nlist;
+	uint8_t *mark;
+	size_t hs, fs, ls;       /* strides of the scratch arrays */
+	size_t pop;              /* resident candidates */
+	uint32_t *perm[2];
+	uint8_t *gene[2];
+	int64_t *score[2];
+	uint32_t *best;
+	uint8_t *bgene;
+	int64_t *bscore;
+	uint32_t *copy;
+	/* staging for eval_cuda_score */
+	uint32_t *in_perm;
+	uint8_t *in_gene;
+	int64_t *out;
+	size_t in_cap;
+};
+
+__device__ static struct eval_scratch scratch_of(const struct eval_cuda *c,
+						 size_t tid)
+{
+	struct eval_scratch s;
+	s.heap = c->heap + tid * c->hs;
+	s.node_free = c->nfree + tid * c->fs;
+	s.node_list = c->nlist + tid * c->ls;
+	return s;
+}
+
+__device__ static int64_t dev_decode(const struct eval_cuda *c,
+				     const uint32_t *perm, const uint8_t *g,
+				     struct eval_scratch *s)
+{
+	return c->nodes ? eval_decode_nodes(&c->p, perm, g, s, 0) :
+			  eval_decode(&c->p, perm, g, s, 0, 0);
+}
+
+__global__ static void k_score(struct eval_cuda c, const uint32_t *perms,
+			       const uint8_t *genes, size_t count,
+			       int64_t *out)
+{
+	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	struct eval_scratch s = scratch_of(&c, tid);
+	size_t n = c.p.n;
+	for (size_t i = tid; i < count; i += c.threads)
+		out[i] = dev_decode(&c, perms + i * n,
+				    genes ? genes + i * n : 0, &s);
+}
+
+__global__ static void k_ga(struct eval_cuda c, struct eval_ga_params g,
+			    const uint32_t *par, const uint8_t *pgen,
+			    const int64_t *ps, const uint32_t *copy,
+			    uint32_t *child, uint8_t *cgen, int64_t *cs)
+{
+	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	struct eval_scratch s = scratch_of(&c, tid);
+	size_t n = c.p.n;
+	for (size_t i = tid; i < g.pop; i += c.threads) {
+		eval_ga_child(&c.p, &g, par, pgen, ps, copy[i], (uint32_t)i,
+			      child + i * n, cgen + i * n,
+			      c.mark + tid * (n + 1));
+		cs[i] = dev_decode(&c, child + i * n, cgen + i * n, &s);
+	}
+}
+
+__global__ static void k_sa(struct eval_cuda c, struct eval_sa_params sp)
+{
+	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	struct eval_scratch s = scratch_of(&c, tid);
+	size_t n = c.p.n;
+	for (size_t i = tid; i < sp.chains; i += c.threads)
+		eval_sa_chain(&c.p, &sp, (uint32_t)i, c.perm[0] + i * n,
+			      c.gene[0] + i * n, &c.score[0][i],
+			      c.best + i * n, c.bgene + i * n, &c.bscore[i],
+			      &s, c.nodes);
+}
+
+__global__ static void k_reset(struct eval_cuda c, uint32_t from)
+{
+	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	size_t n = c.p.n;
+	for (size_t i = tid; i < c.pop; i += c.threads) {
+		for (size_t k = 0; k < n; k++) {
+			c.perm[0][i * n + k] = c.best[from * n + k];
+			c.gene[0][i * n + k] = c.bgene[from * n + k];
+		}
+		c.score[0][i] = c.bscore[from];
+	}
+}
+
+extern "C" int eval_cuda_probe(char *why, size_t why_n)
+{
+	int count = 0;
+	cudaError_t e = cudaGetDeviceCount(&count);
+	if (e != cudaSuccess) {
+		snprintf(why, why_n, "no cuda device (%s)",
+			 cudaGetErrorString(e));
+		return 0;
+	}
+	if (count == 0) {
+		snprintf(why, why_n, "no cuda device");
+		return 0;
+	}
+	return 1;
+}
+
+/* Copies n bytes to a new device array kept in c->arrays. */
+static int upload(struct eval_cuda *c, const void *src, size_t bytes,
+		  void **dst, char *why, size_t why_n)
+{
+	*dst = 0;
+	if (!src)
+		return 0;
+	CK(cudaMalloc(dst, bytes ? bytes : 1));
+	c->arrays[c->narrays++] = *dst;
+	CK(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice));
+	return 0;
+}
+
+static const unsigned BLOCK = 128;
+
+static unsigned blocks_for(const struct eval_cuda *c)
+{
+	return (unsigned)((c->threads + BLOCK - 1) / BLOCK);
+}
+
+extern "C" struct eval_cuda *eval_cuda_new(const struct eval_problem *p,
+					   int nodes, char *why, size_t why_n)
+{
+	struct eval_cuda *c = (struct eval_cuda *)calloc(1, sizeof(*c));
+	size_t n = p->n, T = p->ntypes, r = p->nrun;
+	void *d;
+	int bad = 0;
+	c->p = *p;
+	c->nodes = nodes;
+#define UP(field, bytes)                                                     \
+	do {                                                                 \
+		bad = bad || upload(c, p->field, bytes, &d, why, why_n);     \
+		c->p.field = (decltype(c->p.field))d;                        \
+	} while (0)
+	UP(demand, n * 4);
+	UP(dur, n * T * 8);
+	UP(release, n * 8);
+	UP(weight, n * 8);
+	UP(home, n);
+	UP(run_type, r);
+	UP(run_units, r * 4);
+	UP(run_end, r * 8);
+	UP(run_node, r * 4);
+	UP(node_cap, p->nnodes * 4);
+	UP(node_type, p->nnodes);
+	UP(node_off, (n + 1) * 4);
+#undef UP
+	c->threads = 32768;
+	c->hs = n + r + 1;
+	c->fs = p->nnodes + 1;
+	c->ls = (p->node_off ? p->node_off[n] : 0) + 1;
+	cudaError_t e = cudaSuccess;
+	if (!bad) {
+		e = cudaMalloc(&c->heap, c->threads * c->hs * sizeof(*c->heap));
+		if (e == cudaSuccess)
+			e = cudaMalloc(&c->nfree, c->threads * c->fs * 4);
+		if (e == cudaSuccess)
+			e = cudaMalloc(&c->nlist, c->threads * c->ls * 4);
+		if (e == cudaSuccess)
+			e = cudaMalloc(&c->mark, c->threads * (n + 1));
+		if (e != cudaSuccess)
+			snprintf(why, why_n, "scratch: %s",
+				 cudaGetErrorString(e));
+	}
+	if (bad || e != cudaSuccess) {
+		eval_cuda_free(c);
+		return 0;
+	}
+	return c;
+}
+
+static void free_pop(struct eval_cuda *c)
+{
+	for (int k = 0; k < 2; k++) {
+		cudaFree(c->perm[k]);
+		cudaFree(c->gene[k]);
+		cudaFree(c->score[k]);
+		c->perm[k] = 0;
+		c->gene[k] = 0;
+		c->score[k] = 0;
+	}
+	cudaFree(c->best);
+	cudaFree(c->bgene);
+	cudaFree(c->bscore);
+	cudaFree(c->copy);
+	c->best = 0;
+	c->bgene = 0;
+	c->bscore = 0;
+	c->copy = 0;
+	c->pop = 0;
+}
+
+extern "C" void eval_cuda_free(struct eval_cuda *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->narrays; i++)
+		cudaFree(c->arrays[i]);
+	cudaFree(c->heap);
+	cudaFree(c->nfree);
+	cudaFree(c->nlist);
+	cudaFree(c->mark);
+	cudaFree(c->in_perm);
+	cudaFree(c->in_gene);
+	cudaFree(c->out);
+	free_pop(c);
+	free(c);
+}
+
+extern "C" int eval_cuda_score(struct eval_cuda *c, const uint32_t *perms,
+			       const uint8_t *genes, size_t count,
+			       int64_t *scores, char *why, size_t why_n)
+{
+	size_t n = c->p.n;
+	if (count > c->in_cap) {
+		cudaFree(c->in_perm);
+		cudaFree(c->in_gene);
+		cudaFree(c->out);
+		c->in_perm = 0;
+		c->in_gene = 0;
+		c->out = 0;
+		c->in_cap = 0;
+		CK(cudaMalloc(&c->in_perm, count * n * 4 + 4));
+		CK(cudaMalloc(&c->in_gene, count * n + 1));
+		CK(cudaMalloc(&c->out, count * 8));
+		c->in_cap = count;
+	}
+	CK(cudaMemcpy(c->in_perm, perms, count * n * 4,
+		      cudaMemcpyHostToDevice));
+	if (genes)
+		CK(cudaMemcpy(c->in_gene, genes, count * n,
+			      cudaMemcpyHostToDevice));
+	k_score<<<blocks_for(c), BLOCK>>>(*c, c->in_perm,
+					  genes ? c->in_gene : 0, count,
+					  c->out);
+	CK(cudaGetLastError());
+	CK(cudaMemcpy(scores, c->out, count * 8, cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+extern "C" int eval_cuda_pop_set(struct eval_cuda *c, const uint32_t *perms,
+				 const uint8_t *genes, size_t count,
+				 int64_t *scores, char *why, size_t why_n)
+{
+	size_t n = c->p.n, cells = count * n;
+	if (count != c->pop) {
+		free_pop(c);
+		for (int k = 0; k < 2; k++) {
+			CK(cudaMalloc(&c->perm[k], cells * 4 + 4));
+			CK(cudaMalloc(&c->gene[k], cells + 1));
+			CK(cudaMalloc(&c->score[k], count * 8 + 8));
+		}
+		CK(cudaMalloc(&c->best, cells * 4 + 4));
+		CK(cudaMalloc(&c->bgene, cells + 1));
+		CK(cudaMalloc(&c->bscore, count * 8 + 8));
+		CK(cudaMalloc(&c->copy, count * 4 + 4));
+		c->pop = count;
+	}
+	CK(cudaMemcpy(c->perm[0], perms, cells * 4, cudaMemcpyHostToDevice));
+	if (genes) {
+		CK(cudaMemcpy(c->gene[0], genes, cells,
+			      cudaMemcpyHostToDevice));
+	} else {
+		for (size_t i = 0; i < count; i++)
+			CK(cudaMemcpy(c->gene[0] + i * n, c->p.home, n,
+				      cudaMemcpyDeviceToDevice));
+	}
+	k_score<<<blocks_for(c), BLOCK>>>(*c, c->perm[0], c->gene[0], count,
+					  c->score[0]);
+	CK(cudaGetLastError());
+	CK(cudaMemcpy(c->best, c->perm[0], cells * 4,
+		      cudaMemcpyDeviceToDevice));
+	CK(cudaMemcpy(c->bgene, c->gene[0], cells, cudaMemcpyDeviceToDevice));
+	CK(cudaMemcpy(c->bscore, c->score[0], count * 8,
+		      cudaMemcpyDeviceToDevice));
+	if (scores)
+		CK(cudaMemcpy(scores, c->score[0], count * 8,
+			      cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+extern "C" int eval_cuda_ga_step(struct eval_cuda *c,
+				 const struct eval_ga_params *g,
+				 const uint32_t *copy, int64_t *scores,
+				 char *why, size_t why_n)
+{
+	if (g->pop != c->pop || g->island == 0 || g->pop % g->island) {
+		snprintf(why, why_n, "ga step: population %u, %zu loaded",
+			 g->pop, c->pop);
+		return -1;
+	}
+	CK(cudaMemcpy(c->copy, copy, c->pop * 4, cudaMemcpyHostToDevice));
+	k_ga<<<blocks_for(c), BLOCK>>>(*c, *g, c->perm[0], c->gene[0],
+				       c->score[0], c->copy, c->perm[1],
+				       c->gene[1], c->score[1]);
+	CK(cudaGetLastError());
+	uint32_t *tp = c->perm[0];
+	uint8_t *tg = c->gene[0];
+	int64_t *ts = c->score[0];
+	c->perm[0] = c->perm[1];
+	c->gene[0] = c->gene[1];
+	c->score[0] = c->score[1];
+	c->perm[1] = tp;
+	c->gene[1] = tg;
+	c->score[1] = ts;
+	if (scores)
+		CK(cudaMemcpy(scores, c->score[0], c->pop * 8,
+			      cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+extern "C" int eval_cuda_sa_step(struct eval_cuda *c,
+				 const struct eval_sa_params *sp,
+				 int64_t *cur, int64_t *best, char *why,
+				 size_t why_n)
+{
+	if (sp->chains != c->pop) {
+		snprintf(why, why_n, "sa step: %u chains, %zu loaded",
+			 sp->chains, c->pop);
+		return -1;
+	}
+	k_sa<<<blocks_for(c), BLOCK>>>(*c, *sp);
+	CK(cudaGetLastError());
+	if (cur)
+		CK(cudaMemcpy(cur, c->score[0], c->pop * 8,
+			      cudaMemcpyDeviceToHost));
+	if (best)
+		CK(cudaMemcpy(best, c->bscore, c->pop * 8,
+			      cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+extern "C" int eval_cuda_sa_reset(struct eval_cuda *c, uint32_t from,
+				  char *why, size_t why_n)
+{
+	k_reset<<<blocks_for(c), BLOCK>>>(*c, from);
+	CK(cudaGetLastError());
+	return 0;
+}
+
+extern "C" int eval_cuda_pop_get(struct eval_cuda *c, size_t idx, int best,
+				 uint32_t *perm, uint8_t *genes, char *why,
+				 size_t why_n)
+{
+	size_t n = c->p.n;
+	if (idx >= c->pop) {
+		snprintf(why, why_n, "no candidate %zu of %zu", idx, c->pop);
+		return -1;
+	}
+	CK(cudaMemcpy(perm, (best ? c->best : c->perm[0]) + idx * n, n * 4,
+		      cudaMemcpyDeviceToHost));
+	if (genes)
+		CK(cudaMemcpy(genes, (best ? c->bgene : c->gene[0]) + idx * n,
+			      n, cudaMemcpyDeviceToHost));
+	return 0;
+}

@@ -1,0 +1,301 @@
+/*
+ * The batch decoder (eval_decode.h), its lower bound, the random numbers
+ * and the evaluator backends (eval.c): scores of hand-worked schedules,
+ * results that do not depend on the thread count, and CPU-vs-CUDA parity
+ * where a device is present.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval.h"
+#include "eval_inst.h"
+#include "search.h"
+
+/*
+ * One type of 4 units.  Jobs (demand, run, release): A (2, 3, 0),
+ * B (3, 2, 0), C (1, 4, 1), D (2, 1, 0); weights 1, 2, 3, 4.
+ */
+static void four_jobs(struct eval_inst *in, enum eval_objective obj)
+{
+	int64_t cap = 4;
+	const uint32_t dem[] = { 2, 3, 1, 2 };
+	const int64_t run[] = { 3, 2, 4, 1 }, rel[] = { 0, 0, 1, 0 };
+	eval_inst_init(in, 4, 1, &cap, obj);
+	for (uint32_t j = 0; j < 4; j++) {
+		in->demand[j] = dem[j];
+		in->dur[j] = run[j];
+		in->release[j] = rel[j];
+		in->weight[j] = j + 1;
+	}
+}
+
+static int64_t score_of(enum eval_objective obj, const uint32_t *perm,
+			int64_t *start)
+{
+	struct eval_inst in;
+	four_jobs(&in, obj);
+	cr_assert_eq(eval_inst_finish(&in, NULL), 0);
+	int64_t s = eval_one(&in.p, false, perm, NULL, start, NULL);
+	eval_inst_release(&in);
+	return s;
+}
+
+Test(eval_decode, hand_worked_order_abcd)
+{
+	/* A at 0 (free 2); B needs 3: waits for A's end, 3..5 (free 1);
+	 * C (released at 1) at 3..7 (free 0); D waits for B: 5..6.
+	 * Completions 3, 5, 7, 6: makespan 7, sum 21, JCT 21 - 1 = 20,
+	 * weighted 3 + 10 + 21 + 24 = 58. */
+	const uint32_t perm[] = { 0, 1, 2, 3 };
+	int64_t st[4];
+	cr_assert_eq(score_of(EVAL_MAKESPAN, perm, st), 7);
+	cr_assert_eq(st[0], 0);
+	cr_assert_eq(st[1], 3);
+	cr_assert_eq(st[2], 3);
+	cr_assert_eq(st[3], 5);
+	cr_assert_eq(score_of(EVAL_JCT, perm, NULL), 20);
+	cr_assert_eq(score_of(EVAL_TWCT, perm, NULL), 58);
+	/* mix 1 x 7 + 1 x 58 */
+	cr_assert_eq(score_of(EVAL_MIX, perm, NULL), 65);
+}
+
+Test(eval_decode, hand_worked_order_dacb)
+{
+	/* D 0..1, A 0..3 (free 0); C at 1 when D ends: 1..5 (free 1);
+	 * B needs 3: at 3 when A ends, 3..5.  Makespan 5; completions
+	 * 3, 5, 5, 1: JCT 3 + 5 + 4 + 1 = 13, weighted 3+10+15+4 = 32. */
+	const uint32_t perm[] = { 3, 0, 2, 1 };
+	int64_t st[4];
+	cr_assert_eq(score_of(EVAL_MAKESPAN, perm, st), 5);
+	cr_assert_eq(st[2], 1);
+	cr_assert_eq(st[1], 3);
+	cr_assert_eq(score_of(EVAL_JCT, perm, NULL), 13);
+	cr_assert_eq(score_of(EVAL_TWCT, perm, NULL), 32);
+}
+
+Test(eval_decode, running_jobs_hold_units)
+{
+	/* A running job holds 2 units until 2.  A at 0 (free 0); B needs 3:
+	 * at 2 only 2 free, at 3 (A ends) 4: 3..5; C 3..7; D at 5..6. */
+	struct eval_inst in;
+	const uint32_t perm[] = { 0, 1, 2, 3 };
+	int64_t st[4];
+	four_jobs(&in, EVAL_MAKESPAN);
+	eval_inst_add_running(&in, 0, 2, 2, 0);
+	cr_assert_eq(eval_inst_finish(&in, NULL), 0);
+	cr_assert_eq(eval_one(&in.p, false, perm, NULL, st, NULL), 7);
+	cr_assert_eq(st[1], 3);
+	cr_assert_eq(st[3], 5);
+	eval_inst_release(&in);
+}
+
+Test(eval_decode, placement_genes)
+{
+	/* Two types of 2 units; A runs 2 on type 0 or 4 on type 1, B 2 on
+	 * either; both need 2.  Both on 0: 0..2, 2..4; A on 0 and B on 1:
+	 * both 0..2; A on 1: 0..4. */
+	int64_t cap[2] = { 2, 2 };
+	struct eval_inst in;
+	eval_inst_init(&in, 2, 2, cap, EVAL_MAKESPAN);
+	in.demand[0] = in.demand[1] = 2;
+	in.dur[0] = 2;
+	in.dur[1] = 4;
+	in.dur[2] = 2;
+	in.dur[3] = 2;
+	cr_assert_eq(eval_inst_finish(&in, NULL), 0);
+	const uint32_t perm[] = { 0, 1 };
+	const uint8_t g00[] = { 0, 0 }, g01[] = { 0, 1 }, g10[] = { 1, 0 };
+	cr_assert_eq(eval_one(&in.p, false, perm, g00, NULL, NULL), 4);
+	cr_assert_eq(eval_one(&in.p, false, perm, g01, NULL, NULL), 2);
+	cr_assert_eq(eval_one(&in.p, false, perm, g10, NULL, NULL), 4);
+	eval_inst_release(&in);
+}
+
+Test(eval_decode, node_level_fragmentation)
+{
+	/* Two nodes of 4 units; jobs of 3, 3 and 2 units, 10 long.  Pooled
+	 * (8 units) all start at 0: makespan 10.  On nodes, 3 goes to node
+	 * 0 (a tie, lowest index), 3 to node 1, and 2 fits on neither
+	 * (1 left each) until 10: makespan 20. */
+	int64_t cap = 8;
+	const uint32_t ncap[] = { 4, 4 };
+	const uint8_t ntype[] = { 0, 0 };
+	struct eval_inst in;
+	eval_inst_init(&in, 3, 1, &cap, EVAL_MAKESPAN);
+	in.demand[0] = 3;
+	in.demand[1] = 3;
+	in.demand[2] = 2;
+	for (int j = 0; j < 3; j++)
+		in.dur[j] = 10;
+	eval_inst_set_nodes(&in, 2, ncap, ntype);
+	cr_assert_eq(eval_inst_finish(&in, NULL), 0);
+	const uint32_t perm[] = { 0, 1, 2 }, alt[] = { 0, 2, 1 };
+	int64_t st[3];
+	cr_assert_eq(eval_one(&in.p, false, perm, NULL, NULL, NULL), 10);
+	cr_assert_eq(eval_one(&in.p, true, perm, NULL, st, NULL), 20);
+	cr_assert_eq(st[2], 10);
+	/* Order 0, 2, 1: 3 on node 0, then 2 on node 1 (node 0 has 1 free,
+	 * too few), then the other 3 fits nowhere until 10. */
+	cr_assert_eq(eval_one(&in.p, true, alt, NULL, st, NULL), 20);
+	cr_assert_eq(st[2], 0);
+	cr_assert_eq(st[1], 10);
+	eval_inst_release(&in);
+}
+
+Test(eval_decode, node_level_multi_node_job)
+{
+	/* Nodes of 4; J0 (3, 10), J1 (2, 5), J2 (2, 5), J3 (8, 1).  J0 on
+	 * node 0, J1 and J2 on node 1; J3 needs both nodes idle: node 1 at
+	 * 5, node 0 at 10, so 10..11. */
+	int64_t cap = 8;
+	const uint32_t ncap[] = { 4, 4 };
+	const uint8_t ntype[] = { 0, 0 };
+	const uint32_t dem[] = { 3, 2, 2, 8 };
+	const int64_t run[] = { 10, 5, 5, 1 };
+	struct eval_inst in;
+	eval_inst_init(&in, 4, 1, &cap, EVAL_MAKESPAN);
+	for (int j = 0; j < 4; j++) {
+		in.demand[j] = dem[j];
+		in.dur[j] = run[j];
+	}
+	eval_inst_set_nodes(&in, 2, ncap, ntype);
+	cr_assert_eq(eval_inst_finish(&in, NULL), 0);
+	const uint32_t perm[] = { 0, 1, 2, 3 };
+	int64_t st[4];
+	cr_assert_eq(eval_one(&in.p, true, perm, NULL, st, NULL), 11);
+	cr_assert_eq(st[1], 0);
+	cr_assert_eq(st[2], 0);
+	cr_assert_eq(st[3], 10);
+	eval_inst_release(&in);
+}
+
+Test(eval_decode, lower_bound)
+{
+	/* Work 2x3 + 3x2 + 1x4 + 2x1 = 18 over 4 units: 4.5 -> 5; the
+	 * latest release + run is 1 + 4 = 5.  Makespan bound 5, reached by
+	 * D, A, C, B above. */
+	struct eval_inst in;
+	four_jobs(&in, EVAL_MAKESPAN);
+	cr_assert_eq(eval_inst_finish(&in, NULL), 0);
+	cr_assert_eq(eval_lower_bound(&in.p), 5);
+	/* Weighted: areas/weights A 6/1, B 6/2, C 4/3, D 2/4: Smith order
+	 * D, C, B, A; prefixes 2, 6, 12, 18; weighted 4x2 + 3x6 + 2x12 +
+	 * 1x18 = 68, over 4 = 17.  Trivial: 1x3 + 2x2 + 3x5 + 4x1 = 26. */
+	in.p.objective = EVAL_TWCT;
+	cr_assert_eq(eval_lower_bound(&in.p), 26);
+	eval_inst_release(&in);
+}
+
+Test(eval_decode, bad_problems_are_refused)
+{
+	struct eval_inst in;
+	struct sim_error err;
+	four_jobs(&in, EVAL_MAKESPAN);
+	in.demand[1] = 5; /* over the 4 units */
+	cr_assert_lt(eval_inst_finish(&in, &err), 0);
+	cr_assert(strstr(err.msg, "job 1"), "%s", err.msg);
+	eval_inst_release(&in);
+}
+
+Test(eval_rng, philox_known_answer_and_exp)
+{
+	/* Random123's known-answer vector for philox4x32-10, zero key and
+	 * counter. */
+	struct eval_rng r;
+	eval_rng_init(&r, 0, 0, 0, 0);
+	cr_assert_eq(eval_rng_next(&r), 0x6627e8d5u);
+	cr_assert_eq(eval_rng_next(&r), 0xe169c58du);
+	cr_assert_eq(eval_rng_next(&r), 0xbc57ac4cu);
+	cr_assert_eq(eval_rng_next(&r), 0x9b00dbd8u);
+	for (double x = -30; x <= 0; x += 0.37)
+		cr_assert_lt(fabs(eval_exp_neg(x) - exp(x)),
+			     1e-9 * exp(x) + 1e-300, "x %g", x);
+	cr_assert_eq(eval_exp_neg(-100), 0);
+}
+
+/* A random instance: n jobs on two types (8 and 4 units). */
+static void random_inst(struct eval_inst *in, uint32_t n, uint32_t seed,
+			enum eval_objective obj)
+{
+	int64_t cap[2] = { 8, 4 };
+	struct eval_rng r;
+	eval_rng_init(&r, seed, 9, 0, 0);
+	eval_inst_init(in, n, 2, cap, obj);
+	for (uint32_t j = 0; j < n; j++) {
+		in->demand[j] = 1 + eval_rng_below(&r, 4);
+		in->dur[j * 2] = 1 + eval_rng_below(&r, 20);
+		in->dur[j * 2 + 1] = eval_rng_below(&r, 3) == 0 ?
+			(int64_t)EVAL_NOT_ALLOWED :
+			(int64_t)(1 + eval_rng_below(&r, 20));
+		in->release[j] = eval_rng_below(&r, 10);
+		in->weight[j] = 1 + eval_rng_below(&r, 5);
+	}
+	cr_assert_eq(eval_inst_finish(in, NULL), 0);
+}
+
+Test(eval_backend, same_scores_on_any_thread_count)
+{
+	/* 200 random candidates scored by the pool with 1 and 3 threads and
+	 * one by one on the host (a second, serial path): all equal. */
+	struct eval_inst in;
+	random_inst(&in, 40, 7, EVAL_TWCT);
+	size_t cnt = 200, n = in.p.n;
+	uint32_t *perm = malloc(cnt * n * sizeof(*perm));
+	uint8_t *genes = malloc(cnt * n);
+	int64_t *s1 = malloc(cnt * 8), *s3 = malloc(cnt * 8);
+	for (uint32_t c = 0; c < cnt; c++)
+		search_random_candidate(&in.p, 5, c, perm + c * n,
+					genes + c * n);
+	struct eval_opts o1 = { .want = EVAL_WANT_CPU, .threads = 1 };
+	struct eval_opts o3 = { .want = EVAL_WANT_CPU, .threads = 3 };
+	struct eval *e1 = eval_new(&in.p, &o1, NULL);
+	struct eval *e3 = eval_new(&in.p, &o3, NULL);
+	cr_assert_eq(eval_score(e1, perm, genes, cnt, s1, NULL), 0);
+	cr_assert_eq(eval_score(e3, perm, genes, cnt, s3, NULL), 0);
+	for (size_t c = 0; c < cnt; c++) {
+		cr_assert_eq(s1[c], s3[c]);
+		cr_assert_eq(s1[c], eval_one(&in.p, false, perm + c * n,
+					     genes + c * n, NULL, NULL));
+	}
+	eval_free(e1);
+	eval_free(e3);
+	free(perm);
+	free(genes);
+	free(s1);
+	free(s3);
+	eval_inst_release(&in);
+}
+
+Test(eval_backend, cuda_parity)
+{
+	char why[200] = "";
+	if (!eval_cuda_present(why, sizeof(why)))
+		cr_skip_test("cpu-vs-cuda parity needs a cuda device: %s", why);
+	struct eval_inst in;
+	random_inst(&in, 60, 3, EVAL_MIX);
+	size_t cnt = 1000, n = in.p.n;
+	uint32_t *perm = malloc(cnt * n * sizeof(*perm));
+	uint8_t *genes = malloc(cnt * n);
+	int64_t *sc = malloc(cnt * 8), *sg = malloc(cnt * 8);
+	for (uint32_t c = 0; c < cnt; c++)
+		search_random_candidate(&in.p, 11, c, perm + c * n,
+					genes + c * n);
+	struct eval_opts oc = { .want = EVAL_WANT_CPU };
+	struct eval_opts og = { .want = EVAL_WANT_CUDA };
+	struct eval *ec = eval_new(&in.p, &oc, NULL);
+	struct eval *eg = eval_new(&in.p, &og, NULL);
+	cr_assert_str_eq(eval_backend(eg), "cuda", "%s", eval_note(eg));
+	cr_assert_eq(eval_score(ec, perm, genes, cnt, sc, NULL), 0);
+	cr_assert_eq(eval_score(eg, perm, genes, cnt, sg, NULL), 0);
+	for (size_t c = 0; c < cnt; c++)
+		cr_assert_eq(sc[c], sg[c], "candidate %zu", c);
+	eval_free(ec);
+	eval_free(eg);
+	free(perm);
+	free(genes);
+	free(sc);
+	free(sg);
+	eval_inst_release(&in);
+}
