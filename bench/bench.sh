@@ -133,3 +133,24 @@ echo "hands out runs, 2 workers run them."
 # all cores, pooled and node-level, 100 and 1,000 jobs, 64 nodes x 8 GPUs.
 echo
 "$bin" bench-eval
+# The fill experiment of the FGD paper (sim/fill.c) on openb: one fgd run
+# (about 10.8k pods on 1,213 nodes), then the whole comparison
+# (experiments/openb-fill.json: 6 policies x 10 seeds x 3 pod lists).
+fill_bench() {
+	local name=$1 exp=$2
+	if [ ! -r "$traces/gpu/openb/openb_node_list_gpu_node.csv" ]; then
+		echo "$name: skipped (gpu/openb not in $traces)"
+		return
+	fi
+	local t0 t1 runs sim_s
+	t0=$(now)
+	"$bin" run "$exp" -o "$out/$name" --quiet --no-plots --stats 2>"$out/$name.log"
+	t1=$(now)
+	runs=$(grep -c 'stats: fill' "$out/$name.log")
+	sim_s=$(sed -n 's/.*stats: fill .* sim_s=\([0-9.]*\).*/\1/p' "$out/$name.log" |
+		awk '{s += $1; if ($1 > m) m = $1} END {printf "%.3f %.3f", s, m}')
+	echo "$name: runs=$runs wall_s=$(printf '%.3f' "$(echo "$t1 - $t0" | bc -l)") fill_s_total/max_run=$sim_s"
+}
+echo
+fill_bench fill-fgd-openb "$here/openb-fill-fgd.json"
+fill_bench fill-openb-all "$here/../experiments/openb-fill.json"

@@ -843,13 +843,20 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 	static const char *const keys[] = {
 		"name", "cluster", "workload", "policies", "seeds", "output",
 		"plugins", "timeline_interval", "bounded_slowdown_tau", "check",
-		"preemption", "throughputs", "sweep", "optimize",
+		"preemption", "throughputs", "sweep", "optimize", "fill",
 	};
 	const cJSON *f[ARRAY_SIZE(keys)];
 	const char *name = NULL;
 	int rc = exp_obj_fields(c, root, keys, ARRAY_SIZE(keys), f);
-	for (size_t i = 1; i <= 3 && !rc; i++)
+	/* A fill experiment (exp_fill.c) names its own cluster and pods. */
+	bool fill = f[14] != NULL;
+	for (size_t i = fill ? 3 : 1; i <= 3 && !rc; i++)
 		rc = exp_require(c, f[i], keys[i]);
+	for (size_t i = 1; i <= 2 && fill && !rc; i++)
+		if (f[i])
+			rc = exp_fail(c, keys[i], "not used by a fill "
+				      "experiment (\"fill\" names the "
+				      "cluster and the pods)");
 	if (!rc)
 		rc = exp_get_string(c, "name", f[0], &name);
 	if (!rc && name && strchr(name, '/'))
@@ -863,8 +870,13 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		return rc;
 	e->name = name ? xstrdup(name) : stem(e->path);
 
-	rc = parse_cluster(c, f[1], e);
-	if (!rc)
+	if (fill) {
+		e->has_fill = true;
+		rc = exp_parse_fill(c, f[14], &e->fill);
+	} else {
+		rc = parse_cluster(c, f[1], e);
+	}
+	if (!rc && !fill)
 		rc = parse_workload(c, f[2], &e->workload);
 	if (!rc && e->cluster_from_trace && e->workload.generated)
 		rc = exp_fail(c, "cluster", "'from_trace' needs a trace, not "
@@ -987,6 +999,7 @@ void exp_release(struct experiment *e)
 		free(e->plugins[i]);
 	free(e->plugins);
 	jobclass_overrides_release(&e->throughputs);
+	exp_fill_release(&e->fill);
 	free(e->resolved_json);
 	memset(e, 0, sizeof(*e));
 }

@@ -46,6 +46,16 @@ struct workload_spec {
 	                          ("job_classes": "draw", the default) */
 };
 
+/* "fill": the fill experiment of the FGD paper (fill.h), instead of a
+ * replay: its own cluster (an openb node list) and pod lists. */
+struct fill_spec {
+	char *nodes;           /* resolved openb node list */
+	char **pods;           /* resolved openb pod lists, each a workload */
+	size_t npods;
+	double target;         /* arrivals stop at this share of the GPU
+	                          capacity (default 1.3) */
+};
+
 struct experiment {
 	char *path;            /* the file as given */
 	char *name;            /* "name" (default: file stem) */
@@ -81,7 +91,17 @@ struct experiment {
 	                          `clustersim optimize` schedules */
 	char *resolved_json;   /* the fully resolved config, printed with
 	                          every default filled in (for the manifest) */
+	bool has_fill;         /* a fill experiment: "fill" given */
+	struct fill_spec fill; /* its settings */
 };
+
+struct exp_ctx;
+struct cJSON;
+/* exp_fill.c: reads "fill"; releases it; its resolved JSON. */
+int exp_parse_fill(struct exp_ctx *c, const struct cJSON *v,
+		   struct fill_spec *f);
+void exp_fill_release(struct fill_spec *f);
+struct cJSON *exp_fill_json(const struct fill_spec *f);
 
 /*
  * Reads and checks an experiment file.  Unknown keys, wrong types and bad

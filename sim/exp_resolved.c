@@ -202,8 +202,12 @@ char *exp_resolved_json(const struct experiment *e)
 		jpush(plugins, jstr(e->plugins[i]));
 
 	jadd(root, "name", jstr(e->name));
-	jadd(root, "cluster", cluster_json(e));
-	jadd(root, "workload", workload_json(&e->workload));
+	if (e->has_fill) {
+		jadd(root, "fill", exp_fill_json(&e->fill));
+	} else {
+		jadd(root, "cluster", cluster_json(e));
+		jadd(root, "workload", workload_json(&e->workload));
+	}
 	jadd(root, "policies", pols);
 	jadd(root, "seeds", seeds);
 	jadd(root, "output", jstr(e->output));

@@ -60,5 +60,11 @@ char *out_manifest_text(const struct experiment *e,
  * results intact), or a negative code.
  */
 int plot_results(const char *outdir, struct sim_error *err);
+/* The gnuplot scripts folder (caller frees), and one gnuplot run of
+ * script with the -e definitions defs, output to logfd (named log in
+ * messages): 0, 1 when gnuplot is missing, or a negative code. */
+char *plot_scripts_dir(void);
+int plot_gnuplot(const char *defs, const char *script, int logfd,
+		 const char *log, struct sim_error *err);
 
 #endif

@@ -390,3 +390,19 @@ out_paths:
 	free(summary);
 	return rc;
 }
+
+/* For other plot drivers (fill_run.c): the scripts folder and one
+ * gnuplot call, as plot_results() uses them. */
+char *plot_scripts_dir(void)
+{
+	return plots_dir();
+}
+
+int plot_gnuplot(const char *defs, const char *script, int logfd,
+		 const char *log, struct sim_error *err)
+{
+	if (!on_path("gnuplot"))
+		return err_setc(err, 1, "gnuplot not found: plots skipped "
+				      "(results are intact)");
+	return run_gnuplot(defs, script, logfd, log, err);
+}

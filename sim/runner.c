@@ -19,6 +19,7 @@
 
 #include "exp.h"
 #include "exp_json.h"
+#include "fill.h"
 #include "jobclass.h"
 #include "out.h"
 #include "registry.h"
@@ -401,6 +402,25 @@ static void print_table(const struct runner *r)
 	}
 }
 
+/* A fill experiment (fill.h): its own cluster, pods and outputs. */
+static int run_fill(struct runner *r, struct sim_error *err)
+{
+	const struct policy_ops **ops = xcalloc(r->nentries + 1, sizeof(*ops));
+	const char **labels = xcalloc(r->nentries + 1, sizeof(*labels));
+	const char **paths = xcalloc(r->nentries + 1, sizeof(*paths));
+	for (size_t i = 0; i < r->nentries; i++) {
+		ops[i] = r->entries[i].ops;
+		labels[i] = r->entries[i].spec->label;
+		paths[i] = r->entries[i].spec->json_path;
+	}
+	int code = fill_experiment(r->o, &r->e, ops, labels, paths,
+				   r->nentries, r->outdir, err);
+	free(ops);
+	free(labels);
+	free(paths);
+	return code;
+}
+
 static void runner_release(struct runner *r)
 {
 	for (size_t i = 0; i < r->nentries; i++)
@@ -424,6 +444,10 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	if (resolve_policies(&r, err) != 0)
 		goto out;
 	r.outdir = o->outdir ? o->outdir : r.e.output;
+	if (r.e.has_fill) {
+		code = run_fill(&r, err);
+		goto out;
+	}
 	if (o->validate_only) {
 		if (!r.e.workload.generated &&
 		    access(r.e.workload.trace, R_OK) != 0) {

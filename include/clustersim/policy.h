@@ -23,6 +23,8 @@
 
 struct sim;
 struct profile;
+struct frag_ctx;
+struct frag_pod;
 
 /* A parameter a policy accepts, given in the experiment file as
  * "params": { name: value }.  Unknown names are errors. */
@@ -75,6 +77,17 @@ struct policy_ops {
 	 * again later with sim_wakeup_at().
 	 */
 	void (*schedule)(struct sim *sim, void *state);
+
+	/*
+	 * Score plugin for Kubernetes-style GPU-sharing placement (appended;
+	 * sim/frag.h has the types and the rules): the score of placing pod
+	 * on node n, higher wins, ties to the lowest node; for a pod asking a
+	 * share of one GPU it sets *gpu to the GPU it would take.  Called
+	 * only on nodes that pass the filters (GPU model, CPU, memory, GPU
+	 * room).  NULL for policies that are not score plugins.
+	 */
+	double (*frag_score)(struct frag_ctx *ctx, size_t n,
+			     const struct frag_pod *pod, int *gpu);
 };
 
 /* Declares a policy at the end of its file.  Built in, it becomes

@@ -1,0 +1,39 @@
+# fill_frag.gp: GPU fragmentation against the arrived GPU load in a fill experiment
+# (sim/fill_run.c), one curve per policy: the mean over seeds, with a band
+# from the seeds' minimum to maximum.  Read from fill-<list>.csv columns
+# "<label>_frag_mean", "_min", "_max".
+#
+# Variables (set with -e by clustersim): data (the fill-<list>.csv file),
+# labels (policy labels, space-separated), term ("png" or "svg"), out
+# (output file), list (the pod list's name, for the title).
+# Kept in plots/fill/, not plots/, so replay results do not draw it.
+
+if (!exists("term")) term = "png"
+if (!exists("out")) out = "fill_frag.".term
+if (!exists("list")) list = ""
+if (term eq "svg") {
+	set terminal svg size 900,560 enhanced font "Sans,12" background rgb "white"
+} else {
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size 900,560 enhanced font "Sans,11"
+	} else {
+		set terminal png size 900,560
+	}
+}
+set output out
+
+set datafile separator ","
+set datafile columnheaders
+set title "GPU fragmentation vs arrived load: ".list noenhanced
+set xlabel "arrived GPU load (% of GPU capacity)"
+set ylabel "fragmentation / GPU capacity"
+set grid
+set key top left opaque
+set style fill transparent solid 0.2 noborder
+
+plot for [i=1:words(labels)] data \
+	using 1:(column(word(labels, i)."_frag_min")):(column(word(labels, i)."_frag_max")) \
+	with filledcurves lc i notitle, \
+     for [i=1:words(labels)] data \
+	using 1:(column(word(labels, i)."_frag_mean")) \
+	with lines lw 2 lc i title word(labels, i) noenhanced

@@ -1,0 +1,47 @@
+/*
+ * bestfit: Kubernetes-style GPU-sharing placement on the node with the
+ * least left over.
+ *
+ * What it does: among the nodes that pass the filters, picks the one whose
+ * CPU and GPU left after the pod would be smallest, each normalised by the
+ * largest node of the cluster and weighted equally:
+ *   leftover = 0.5 (cpu_free - cpu) / max_cpu
+ *            + 0.5 (gpu_free - gpu) / (max_gpus x 1000)
+ * (gpu_free: the node's free GPU share in all, thousandths; gpu: the pod's
+ * GPU demand).  A share pod takes the GPU with the least free share that
+ * still holds it.
+ *
+ * Source: "Best-fit" in Weng et al., "Beware of Fragmentation", USENIX ATC
+ * 2023, section 6.1 (after Kubernetes' MostAllocated scoring).
+ *
+ * Parameters: none.
+ *
+ * Example: nodes A (8 CPU cores, 2 GPUs, one half used) and B (8 cores,
+ * 2 idle GPUs); a pod of 1 core and 0.5 GPU: leftover on A is
+ * 0.5 x 7/8 + 0.5 x 1000/2000 = 0.6875, on B 0.5 x 7/8 + 0.5 x 1500/2000
+ * = 0.8125: A, on its half-used GPU.
+ *
+ * In the event engine (replay), it starts jobs FCFS (frag.h); the score is
+ * used by fill experiments.
+ */
+#include "frag.h"
+
+static double bestfit_score(struct frag_ctx *ctx, size_t n,
+			    const struct frag_pod *pod, int *gpu)
+{
+	const struct frag_cluster *c = ctx->c;
+	const struct frag_node *nd = &c->nodes[n];
+	double gcap = (double)(c->max_gpus ? c->max_gpus : 1) * FRAG_MILLI;
+	double left = 0.5 * (double)(nd->cpu_free - pod->cpu) / c->max_cpu +
+		      0.5 * ((double)nd->gpu_total -
+			     frag_pod_gpu_milli(pod)) / gcap;
+	if (pod->gpus > 0 && pod->milli < FRAG_MILLI)
+		*gpu = frag_gpu_bestfit(nd, pod->milli);
+	return -left;
+}
+
+CLUSTERSIM_POLICY(bestfit,
+	.summary = "GPU-sharing placement: the node with the least CPU and "
+		   "GPU left over, best-fit GPU (score plugin)",
+	.schedule = frag_engine_schedule,
+	.frag_score = bestfit_score);

@@ -1,0 +1,53 @@
+/*
+ * gpu_packing: Kubernetes-style GPU-sharing placement that fills partly
+ * used GPUs first, then partly used nodes, then idle ones.
+ *
+ * What it does: scores each node that passes the filters in three tiers,
+ * higher first:
+ *   3. a share pod fits on a GPU already partly used: the score falls with
+ *      that GPU's free share (the fullest such GPU wins);
+ *   2. the pod needs fully free GPUs, on a node already partly used: the
+ *      score falls with the node's free GPU share in all;
+ *   1. the node is idle: the score falls with its GPU count (keep big
+ *      idle nodes for big pods).
+ * A share pod takes the GPU with the least free share that holds it
+ * (partly used ones first, by construction).  A CPU-only pod scores 0
+ * everywhere and takes the first node that fits.
+ *
+ * Source: "GPU Packing" in Weng et al., "Beware of Fragmentation", USENIX
+ * ATC 2023, section 6.1.
+ *
+ * Parameters: none.
+ *
+ * Example: A (2 GPUs, free 0.3 and 1), B (2 GPUs, free 0.6 and 1), C
+ * (2 idle GPUs).  A pod of 0.5 GPU: A's partly used GPU is too small, so
+ * A is tier 2; B's GPU 0 holds it: tier 3: B, GPU 0.  A pod of 1 GPU:
+ * A and B are tier 2 with 1.3 and 1.6 GPUs free: A (GPU 1).
+ *
+ * In the event engine (replay), it starts jobs FCFS (frag.h); the score is
+ * used by fill experiments.
+ */
+#include "frag.h"
+
+static double gpu_packing_score(struct frag_ctx *ctx, size_t n,
+				const struct frag_pod *pod, int *gpu)
+{
+	const struct frag_node *nd = &ctx->c->nodes[n];
+	if (pod->gpus == 0)
+		return 0;
+	if (pod->milli < FRAG_MILLI) {
+		int g = frag_gpu_bestfit(nd, pod->milli);
+		*gpu = g;
+		if (nd->gpu_free[g] < FRAG_MILLI)
+			return 3e6 - nd->gpu_free[g];
+	}
+	if (nd->gpu_whole < nd->ngpus)
+		return 2e6 - nd->gpu_total;
+	return 1e6 - (double)nd->ngpus;
+}
+
+CLUSTERSIM_POLICY(gpu_packing,
+	.summary = "GPU-sharing placement: partly used GPUs first, then "
+		   "partly used nodes, then idle ones (score plugin)",
+	.schedule = frag_engine_schedule,
+	.frag_score = gpu_packing_score);

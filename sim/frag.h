@@ -1,0 +1,228 @@
+/*
+ * GPU sharing and fragmentation: the Kubernetes-style placement model of
+ * production GPU clusters (Alibaba openb), after Weng et al., "Beware of
+ * Fragmentation: Scheduling GPU-Sharing Workloads with Fragmentation
+ * Gradient Descent", USENIX ATC 2023.
+ *
+ * A node has free CPU (milli-cores), free memory (MiB) and, per GPU, a free
+ * share in thousandths (0..1000).  A pod asks CPU, memory and either whole
+ * GPUs (gpus >= 1, milli == 1000 per GPU), a share of one GPU (gpus == 1,
+ * milli < 1000) or no GPU; it may be restricted to some GPU models.
+ *
+ * Placement is a filter (model constraint, CPU/memory fit, GPU fit) and a
+ * score plugin (the policy's frag_score callback, policy.h) called on every
+ * node that passes; the highest score wins, ties going to the lowest node
+ * index.  The plugin also names the GPU a share pod takes; whole-GPU pods
+ * take the node's lowest-numbered fully free GPUs.  Six plugins ship as
+ * policies: random, dotprod, gpu_clustering, gpu_packing, bestfit, fgd.
+ *
+ * Fragmentation (the paper's section 3): the fragmentation of node n for a
+ * pod shape m, F_n(m), is the GPU capacity of n that m cannot use:
+ *   - all of n's free GPU share when m cannot run on n at all (too little
+ *     CPU, no GPU model it may use, not enough GPUs with room for it) or
+ *     when m asks no GPU;
+ *   - else the free share of those GPUs whose free share is below m's
+ *     per-GPU demand (min(demand, 1 GPU)).
+ * Against a target workload (the distribution of pod shapes, p_m),
+ * F_n = sum_m p_m F_n(m); the cluster's fragmentation is the sum over
+ * nodes.  As in the paper, a shape is (CPU, GPU count, per-GPU share, GPU
+ * models): memory is not part of it; and the target workload of a pod
+ * list is its GPU pods (frag_dist_build).  FGD places a pod where F grows
+ * least (the steepest descent of the expected fragmentation).
+ */
+#ifndef CLUSTERSIM_FRAG_H
+#define CLUSTERSIM_FRAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clustersim/policy.h"
+
+/* Most GPUs on one node, and GPU models in one cluster. */
+#define FRAG_MAX_GPUS 16
+#define FRAG_MAX_MODELS 31
+/* A pod's models mask naming no model of the cluster: it fits nowhere. */
+#define FRAG_MODELS_NONE (1u << 31)
+/* One whole GPU, in thousandths. */
+#define FRAG_MILLI 1000u
+
+/* A pod: what it asks for. */
+struct frag_pod {
+	uint32_t cpu;       /* CPU, milli-cores */
+	uint32_t mem;       /* memory, MiB */
+	uint32_t gpus;      /* GPUs: whole ones, or 1 for a share */
+	uint32_t milli;     /* per-GPU share: 1000 for whole GPUs, < 1000 for
+	                       a share of one GPU, 0 for a CPU-only pod */
+	uint32_t models;    /* GPU models it may use: bit k = model k;
+	                       0 = any */
+	uint32_t kind;      /* index of its (gpus, milli) pair in the
+	                       cluster's kind table (gpu_clustering) */
+	int64_t created;    /* trace creation time, s (-1 = none) */
+	int64_t deleted;    /* trace deletion time, s (-1 = none) */
+};
+
+/* A node's state. */
+struct frag_node {
+	uint32_t cpu_cap, cpu_free;   /* milli-cores */
+	uint32_t mem_cap, mem_free;   /* MiB */
+	uint32_t ngpus;               /* GPUs on it */
+	uint32_t model;               /* its GPU model (index) */
+	uint32_t gpu_total;           /* sum of gpu_free */
+	uint32_t gpu_whole;           /* GPUs with a free share of 1000 */
+	uint16_t gpu_free[FRAG_MAX_GPUS]; /* free share per GPU, 0..1000 */
+	uint32_t gpu_pods;            /* GPU pods placed on it */
+	uint32_t nkinds;              /* distinct pod kinds among them */
+	double frag;                  /* F_n against the target workload
+	                                 (kept up to date by frag_place) */
+};
+
+/* One pod shape of the target workload. */
+struct frag_shape {
+	uint32_t cpu;    /* CPU, milli-cores */
+	uint32_t gpus;   /* GPU count (1 for a share) */
+	uint32_t milli;  /* per-GPU share, 0 for CPU-only */
+	uint32_t models; /* allowed models, 0 = any */
+	double p;        /* its probability */
+};
+
+/*
+ * The target workload, arranged for fast F_n: shapes grouped by their GPU
+ * part (gpus, milli, models), each group with the cumulative probability
+ * of its shapes by CPU, so F_n costs one binary search over the distinct
+ * CPU demands plus a few operations per group.
+ */
+struct frag_dist {
+	struct frag_shape *shapes; /* the shapes, sorted */
+	size_t nshapes;
+	uint32_t *cpus;            /* distinct CPU demands, ascending */
+	size_t ncpus;
+	struct frag_group {
+		uint32_t gpus, milli, models; /* the GPU part */
+		double *cum;   /* cum[i]: probability of the group's shapes
+		                  with CPU <= cpus[i - 1]; cum[0] = 0 */
+	} *groups;
+	size_t ngroups;
+	double p_nogpu;            /* probability of CPU-only shapes */
+};
+
+/* The cluster: nodes, GPU model names, pod kinds. */
+struct frag_cluster {
+	struct frag_node *nodes;
+	size_t nnodes;
+	char *models[FRAG_MAX_MODELS]; /* GPU model names, owned */
+	uint32_t nmodels;
+	uint64_t gpu_capacity;     /* sum of GPUs x 1000 */
+	uint32_t max_cpu;          /* largest node CPU (score normalisation) */
+	uint32_t max_gpus;         /* most GPUs on one node */
+	uint32_t nkinds;           /* pod kinds known (kind table size) */
+	uint16_t *kind_pods;       /* nnodes x nkinds: pods of each kind on
+	                              each node (gpu_clustering) */
+	const struct frag_dist *dist; /* the target workload, not owned;
+	                              NULL = fragmentation not kept */
+};
+
+/* What a score plugin gets besides the node and the pod. */
+struct frag_ctx {
+	const struct frag_cluster *c;
+	uint64_t rng;              /* splitmix64 state (random) */
+};
+
+/* The score plugin type (the policy's frag_score): the score of placing
+ * pod on node n (higher wins); sets *gpu to the GPU a share pod takes. */
+typedef double (*frag_score_fn)(struct frag_ctx *ctx, size_t n,
+				const struct frag_pod *pod, int *gpu);
+
+/* ---- cluster ------------------------------------------------------------ */
+
+/* An empty cluster; frag_cluster_add_node() adds nodes. */
+void frag_cluster_init(struct frag_cluster *c);
+void frag_cluster_release(struct frag_cluster *c);
+/* The model's index, added when new (NULL or "" = no model: index of
+ * ""); -1 when the table is full. */
+int frag_model_index(struct frag_cluster *c, const char *name);
+/* Adds an idle node; 0 or -1 for more than FRAG_MAX_GPUS GPUs. */
+int frag_cluster_add_node(struct frag_cluster *c, uint32_t cpu, uint32_t mem,
+			  uint32_t ngpus, uint32_t model);
+/* Makes room for nkinds pod kinds and sets the target workload (may be
+ * NULL); every node's F_n is computed.  Call after the last node. */
+void frag_cluster_ready(struct frag_cluster *c, uint32_t nkinds,
+			const struct frag_dist *dist);
+/* Frees every node (back to idle), keeping the target workload. */
+void frag_cluster_reset(struct frag_cluster *c);
+
+/* ---- filters, placement ------------------------------------------------- */
+
+/* Does the pod pass node n's filters (model, CPU, memory, GPU room)? */
+bool frag_fits(const struct frag_cluster *c, size_t n,
+	       const struct frag_pod *pod);
+/* GPUs of a node with room for a share of milli (free >= milli). */
+unsigned frag_gpus_with(const struct frag_node *nd, uint32_t milli);
+/*
+ * Places a pod that fits node n: a share on GPU gpu (which must have
+ * room), whole GPUs on the lowest-numbered fully free ones.  Updates the
+ * node's F_n.  Never lets a GPU's share go below 0 or above 1000 (a
+ * broken invariant aborts).
+ */
+void frag_place(struct frag_cluster *c, size_t n, const struct frag_pod *pod,
+		int gpu);
+/*
+ * Chooses a node (and GPU) with score: the highest score among nodes that
+ * pass the filters, ties to the lowest index.  Returns the node index, or
+ * -1 when no node passes; *gpu is the plugin's GPU (-1 for whole-GPU and
+ * CPU-only pods).
+ */
+long frag_choose(struct frag_ctx *ctx, frag_score_fn score,
+		 const struct frag_pod *pod, int *gpu);
+
+/* ---- helpers shared by the score plugins -------------------------------- */
+
+/* The GPU with the least free share that still holds milli (ties: lowest
+ * index), -1 when none: the best-fit GPU for a share. */
+int frag_gpu_bestfit(const struct frag_node *nd, uint32_t milli);
+/* A pod's GPU demand in thousandths (gpus x milli). */
+uint32_t frag_pod_gpu_milli(const struct frag_pod *pod);
+
+/* ---- fragmentation ------------------------------------------------------ */
+
+/*
+ * Builds the target workload from the GPU pods of pods[0..n), each counted
+ * once: CPU-only pods are left out, as the paper's simulator does by
+ * default (they would count every free GPU as fragment everywhere).
+ * 0, or -1 when there is no GPU pod.
+ */
+int frag_dist_build(struct frag_dist *d, const struct frag_pod *pods,
+		    size_t n);
+/* Builds it from explicit shapes (probabilities summing to 1). */
+int frag_dist_from_shapes(struct frag_dist *d, const struct frag_shape *s,
+			  size_t n);
+void frag_dist_release(struct frag_dist *d);
+/*
+ * F_n of a node state against the target workload, in thousandths of a
+ * GPU: the node as it is (model, CPU free, per-GPU free shares).
+ */
+double frag_node_frag(const struct frag_dist *d, uint32_t model,
+		      uint32_t cpu_free, uint32_t ngpus,
+		      const uint16_t *gpu_free);
+/* The same by the plain definition (each shape in turn): for tests. */
+double frag_node_frag_plain(const struct frag_dist *d, uint32_t model,
+			    uint32_t cpu_free, uint32_t ngpus,
+			    const uint16_t *gpu_free);
+/* The cluster's fragmentation: sum of F_n, thousandths of a GPU. */
+double frag_cluster_frag(const struct frag_cluster *c);
+/* F_n of node n after placing pod there (share on gpu), without placing
+ * it: what fgd scores by. */
+double frag_after(const struct frag_cluster *c, size_t n,
+		  const struct frag_pod *pod, int gpu);
+
+/* The score plugin of a policy, or NULL when it is not one. */
+frag_score_fn frag_policy_score(const struct policy_ops *ops);
+/*
+ * schedule() of the score-plugin policies in the event engine, which does
+ * not model GPU shares yet: pending jobs start in submit order while the
+ * head fits (FCFS), placed by the cluster's placement rule.  The scores
+ * are used by the fill experiment (fill.h).
+ */
+void frag_engine_schedule(struct sim *sim, void *state);
+
+#endif
