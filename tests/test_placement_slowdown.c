@@ -27,42 +27,6 @@
 #define PS_V100 4.394774823323071
 #define PS_BYTES 102228128.0
 
-static void ps_cluster(struct cluster_spec *c, uint32_t nodes, uint32_t gpus,
-		       const char *type, uint32_t rack_nodes)
-{
-	tl_cluster(c, nodes, 8);
-	c->groups[0].gpus = gpus;
-	c->groups[0].gpu_type = xstrdup(type);
-	c->rack_nodes = rack_nodes;
-}
-
-static void ps_speed(struct speed_config *s)
-{
-	memset(s, 0, sizeof(*s));
-	net_spec_default(&s->net);
-	s->net.nic_gbps = 100;
-	s->net.uplinks = 0;
-	s->net.uplink_gbps = 0;
-	s->net.oversubscription = 1;
-	s->net.latency_usec = 0.5;
-	s->net.nvlink_gBps = 300;
-	s->ref_gpu = JOBCLASS_GPU_V100;
-}
-
-static void ps_jobs(struct workload *w, const struct tjob *t, size_t n,
-		    const uint32_t *gpus)
-{
-	tl_workload(w, t, n);
-	int cls = jobclass_lookup("ResNet-50 (batch size 64)");
-	cr_assert_gt(cls, 0);
-	for (size_t i = 0; i < n; i++) {
-		struct job *j = &w->jobs[i];
-		j->gpus = gpus[j->id - 1];
-		j->cpus = 0;
-		j->job_class = (uint16_t)cls;
-	}
-}
-
 static const struct job *ps_job(const struct sim *s, int64_t id)
 {
 	size_t n;
@@ -98,9 +62,9 @@ Test(placement_slowdown, spread_job_alone_is_the_allreduce_ratio)
 	struct workload w;
 	struct cluster_spec c;
 	struct speed_config sc;
-	ps_jobs(&w, t, 1, gpus);
-	ps_cluster(&c, 2, 1, "v100", 1);
-	ps_speed(&sc);
+	tl_r50_jobs(&w, t, 1, gpus);
+	tl_gpu_cluster(&c, 2, 1, "v100", 1);
+	tl_speed_config(&sc);
 	struct sim *s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
 	double want = ps_ratio(1 / PS_V100, 12.5e9);
 	cr_expect(fabs(want - 1.034410) < 1e-6, "hand figure %.9f", want);
@@ -110,7 +74,7 @@ Test(placement_slowdown, spread_job_alone_is_the_allreduce_ratio)
 	sim_free(s);
 	cluster_spec_release(&c);
 
-	ps_cluster(&c, 2, 1, "k80", 1);
+	tl_gpu_cluster(&c, 2, 1, "k80", 1);
 	s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
 	want = ps_ratio(1 / PS_K80, 12.5e9);
 	cr_expect(fabs(want - 1.004853) < 1e-6, "hand figure %.9f", want);
@@ -132,9 +96,9 @@ Test(placement_slowdown, consolidated_and_single_gpu_jobs_are_1)
 	struct workload w;
 	struct cluster_spec c;
 	struct speed_config sc;
-	ps_jobs(&w, t, 2, gpus);
-	ps_cluster(&c, 1, 4, "v100", 1);
-	ps_speed(&sc);
+	tl_r50_jobs(&w, t, 2, gpus);
+	tl_gpu_cluster(&c, 1, 4, "v100", 1);
+	tl_speed_config(&sc);
 	struct sim *s = tl_run_speed("fcfs", "consolidate", &w, &c, &sc);
 	cr_expect_eq(ps_job(s, 1)->placement_slowdown, 1.0);
 	cr_expect_eq(ps_job(s, 2)->placement_slowdown, 1.0);
@@ -165,9 +129,9 @@ Test(placement_slowdown, time_weighted_over_rate_changes)
 	struct workload w;
 	struct cluster_spec c;
 	struct speed_config sc;
-	ps_jobs(&w, t, 2, gpus);
-	ps_cluster(&c, 2, 2, "v100", 1);
-	ps_speed(&sc);
+	tl_r50_jobs(&w, t, 2, gpus);
+	tl_gpu_cluster(&c, 2, 2, "v100", 1);
+	tl_speed_config(&sc);
 	struct sim *s = tl_run_speed("fcfs", "spread", &w, &c, &sc);
 	double q1 = ps_ratio(1 / PS_V100, 6.25e9);
 	double q2 = ps_ratio(1 / PS_V100, 12.5e9);

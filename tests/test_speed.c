@@ -20,46 +20,6 @@
 #define V100_STEPS 4.394774823323071
 #define R50_BYTES 102228128.0
 
-/* nodes x gpus nodes of one GPU type, racks of rack_nodes. */
-static void gpu_cluster(struct cluster_spec *c, uint32_t nodes,
-			uint32_t gpus, const char *type, uint32_t rack_nodes)
-{
-	tl_cluster(c, nodes, 8);
-	c->groups[0].gpus = gpus;
-	c->groups[0].gpu_type = xstrdup(type);
-	c->rack_nodes = rack_nodes;
-}
-
-/* 100 Gb/s NICs, non-blocking leaves, 0.5 us per link, NVLink 300 GB/s;
- * reference V100. */
-static void speed_cfg(struct speed_config *s)
-{
-	memset(s, 0, sizeof(*s));
-	net_spec_default(&s->net);
-	s->net.nic_gbps = 100;
-	s->net.uplinks = 0;
-	s->net.uplink_gbps = 0;
-	s->net.oversubscription = 1;
-	s->net.latency_usec = 0.5;
-	s->net.nvlink_gBps = 300;
-	s->ref_gpu = JOBCLASS_GPU_V100;
-}
-
-/* ResNet-50 (batch size 64) jobs of the given GPUs and run times. */
-static void r50_jobs(struct workload *w, const struct tjob *t, size_t n,
-		     const uint32_t *gpus)
-{
-	tl_workload(w, t, n);
-	int cls = jobclass_lookup("ResNet-50 (batch size 64)");
-	cr_assert_gt(cls, 0);
-	for (size_t i = 0; i < n; i++) {
-		struct job *j = &w->jobs[i];
-		j->gpus = gpus[j->id - 1];
-		j->cpus = 0;
-		j->job_class = (uint16_t)cls;
-	}
-}
-
 static double end_s(const struct sim *s, int64_t id)
 {
 	size_t n;
@@ -83,9 +43,9 @@ Test(speed, single_gpu_runs_at_the_throughput_ratio)
 	struct workload w;
 	struct cluster_spec c;
 	struct speed_config sc;
-	r50_jobs(&w, t, 1, gpus);
-	gpu_cluster(&c, 1, 4, "k80", 0);
-	speed_cfg(&sc);
+	tl_r50_jobs(&w, t, 1, gpus);
+	tl_gpu_cluster(&c, 1, 4, "k80", 0);
+	tl_speed_config(&sc);
 	struct sim *s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
 	double want = 100 * V100_STEPS / K80_STEPS;
 	cr_expect(fabs(end_s(s, 1) - want) < 2e-6, "end %.9f, want %.9f",
@@ -93,7 +53,7 @@ Test(speed, single_gpu_runs_at_the_throughput_ratio)
 	sim_free(s);
 	/* On the reference type itself: exactly the trace's run time. */
 	cluster_spec_release(&c);
-	gpu_cluster(&c, 1, 4, "v100", 0);
+	tl_gpu_cluster(&c, 1, 4, "v100", 0);
 	s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
 	cr_expect_eq(end_s(s, 1), 100.0);
 	sim_free(s);
@@ -125,9 +85,9 @@ Test(speed, communication_slows_a_job_across_nodes)
 	struct workload w;
 	struct cluster_spec c;
 	struct speed_config sc;
-	r50_jobs(&w, t, 1, gpus);
-	gpu_cluster(&c, 2, 1, "v100", 1);
-	speed_cfg(&sc);
+	tl_r50_jobs(&w, t, 1, gpus);
+	tl_gpu_cluster(&c, 2, 1, "v100", 1);
+	tl_speed_config(&sc);
 	struct sim *s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
 	double want = 100 / rate2(12.5e9);
 	cr_expect(fabs(end_s(s, 1) - want) < 2e-6, "end %.9f, want %.9f",
@@ -153,9 +113,9 @@ Test(speed, contention_and_rescheduled_end)
 	struct workload w;
 	struct cluster_spec c;
 	struct speed_config sc;
-	r50_jobs(&w, t, 2, gpus);
-	gpu_cluster(&c, 2, 2, "v100", 1);
-	speed_cfg(&sc);
+	tl_r50_jobs(&w, t, 2, gpus);
+	tl_gpu_cluster(&c, 2, 2, "v100", 1);
+	tl_speed_config(&sc);
 	struct sim *s = tl_run_speed("fcfs", "spread", &w, &c, &sc);
 	double r50 = rate2(6.25e9), r100 = rate2(12.5e9);
 	double t1 = 10 / r50;
@@ -178,10 +138,10 @@ Test(speed, unknown_class_runs_at_reference_speed)
 	struct workload w;
 	struct cluster_spec c;
 	struct speed_config sc;
-	r50_jobs(&w, t, 1, gpus);
+	tl_r50_jobs(&w, t, 1, gpus);
 	w.jobs[0].job_class = JOB_CLASS_NONE;
-	gpu_cluster(&c, 2, 1, "k80", 1);
-	speed_cfg(&sc);
+	tl_gpu_cluster(&c, 2, 1, "k80", 1);
+	tl_speed_config(&sc);
 	struct sim *s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
 	cr_expect_eq(end_s(s, 1), 100.0);
 	sim_free(s);
@@ -220,10 +180,10 @@ Test(speed, drawn_class_sets_the_speed)
 	struct workload w;
 	struct cluster_spec c;
 	struct speed_config sc;
-	r50_jobs(&w, t, 1, gpus);
+	tl_r50_jobs(&w, t, 1, gpus);
 	w.jobs[0].job_class = JOB_CLASS_NONE;
-	gpu_cluster(&c, 1, 4, "k80", 0);
-	speed_cfg(&sc);
+	tl_gpu_cluster(&c, 1, 4, "k80", 0);
+	tl_speed_config(&sc);
 	sc.draw_classes = true;
 	struct sim *s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
 	size_t n;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobclass.h"
 #include "registry.h"
 #include "util.h"
 
@@ -190,4 +191,41 @@ double tl_start(const struct sim *s, int64_t id)
 				       : (double)jobs[i].start / SIM_SEC;
 	cr_assert_fail("no job %lld", (long long)id);
 	return -1;
+}
+
+void tl_gpu_cluster(struct cluster_spec *c, uint32_t nodes, uint32_t gpus,
+		    const char *type, uint32_t rack_nodes)
+{
+	tl_cluster(c, nodes, 8);
+	c->groups[0].gpus = gpus;
+	if (type)
+		c->groups[0].gpu_type = xstrdup(type);
+	c->rack_nodes = rack_nodes;
+}
+
+void tl_speed_config(struct speed_config *s)
+{
+	memset(s, 0, sizeof(*s));
+	net_spec_default(&s->net);
+	s->net.nic_gbps = 100;
+	s->net.uplinks = 0;
+	s->net.uplink_gbps = 0;
+	s->net.oversubscription = 1;
+	s->net.latency_usec = 0.5;
+	s->net.nvlink_gBps = 300;
+	s->ref_gpu = JOBCLASS_GPU_V100;
+}
+
+void tl_r50_jobs(struct workload *w, const struct tjob *t, size_t n,
+		 const uint32_t *gpus)
+{
+	tl_workload(w, t, n);
+	int cls = jobclass_lookup("ResNet-50 (batch size 64)");
+	cr_assert_gt(cls, 0);
+	for (size_t i = 0; i < n; i++) {
+		struct job *j = &w->jobs[i];
+		j->gpus = gpus[j->id - 1];
+		j->cpus = 0;
+		j->job_class = (uint16_t)cls;
+	}
 }

@@ -52,6 +52,18 @@ struct sim *tl_run_speed(const char *policy, const char *placement,
 struct sim *tl_run_cfg(const char *policy, const struct param_value *given,
 		       size_t ngiven, const struct sim_config *base);
 
+/* nodes x gpus nodes of one GPU type (untyped when type is NULL), 8 CPUs
+ * each, racks of rack_nodes (0: one rack). */
+void tl_gpu_cluster(struct cluster_spec *c, uint32_t nodes, uint32_t gpus,
+		    const char *type, uint32_t rack_nodes);
+/* The test fabric: 100 Gb/s NICs, non-blocking leaves, 0.5 us per link,
+ * NVLink 300 GB/s; reference GPU V100. */
+void tl_speed_config(struct speed_config *s);
+/* ResNet-50 (batch size 64) jobs from a table, gpus[id - 1] GPUs each and
+ * no CPUs. */
+void tl_r50_jobs(struct workload *w, const struct tjob *t, size_t n,
+		 const uint32_t *gpus);
+
 /* Start time in seconds of the job with this id (-1 if it never ran). */
 double tl_start(const struct sim *s, int64_t id);
 
