@@ -102,21 +102,6 @@ static void drf_fini(struct sim *sim, void *state)
 	free(d);
 }
 
-/* Grows *p to hold at least want items of size sz; false when out of
- * memory (then *p is unchanged). */
-static bool drf_grow(void *pp, size_t *cap, size_t want, size_t sz)
-{
-	if (want <= *cap)
-		return true;
-	size_t n = want < 16 ? 16 : 2 * want;
-	void *q = realloc(*(void **)pp, n * sz);
-	if (!q)
-		return false;
-	*(void **)pp = q;
-	*cap = n;
-	return true;
-}
-
 /*
  * The owner record of a job, reset for this call if it was not yet;
  * NULL when out of memory.  Inserting may move the records: the pointer
@@ -134,7 +119,7 @@ static struct drf_owner *drf_owner(struct drf *d, const struct job *j)
 			hi = mid;
 	}
 	if (lo == d->nown || d->own[lo].key != key) {
-		if (!drf_grow(&d->own, &d->owncap, d->nown + 1,
+		if (!clustersim_grow(&d->own, &d->owncap, d->nown + 1,
 			      sizeof(*d->own)))
 			return NULL;
 		memmove(&d->own[lo + 1], &d->own[lo],
@@ -198,9 +183,9 @@ static void drf_sift_down(struct drf *d, size_t n, size_t i)
 static bool drf_collect(struct sim *sim, struct drf *d)
 {
 	size_t n = sim_queue_len(sim);
-	if (!drf_grow(&d->cand, &d->candcap, n, sizeof(*d->cand)))
+	if (!clustersim_grow(&d->cand, &d->candcap, n, sizeof(*d->cand)))
 		return false;
-	if (!drf_grow(&d->next, &d->nextcap, n, sizeof(*d->next)))
+	if (!clustersim_grow(&d->next, &d->nextcap, n, sizeof(*d->next)))
 		return false;
 	d->epoch++;
 	for (size_t i = 0; i < sim_running_len(sim); i++) {
@@ -234,7 +219,7 @@ static void drf_schedule(struct sim *sim, void *state)
 	d->cap_cpus = (double)sim_capacity_cpus(sim);
 	d->cap_mgpus = 1000.0 * (double)sim_capacity_gpus(sim);
 	if (!drf_collect(sim, d) ||
-	    !drf_grow(&d->heap, &d->heapcap, d->nown, sizeof(*d->heap))) {
+	    !clustersim_grow(&d->heap, &d->heapcap, d->nown, sizeof(*d->heap))) {
 		sim_start_head(sim); /* out of memory: at least keep going */
 		return;
 	}

@@ -103,21 +103,6 @@ static void fs_fini(struct sim *sim, void *state)
 	free(f);
 }
 
-/* Grows *p to hold at least want items of size sz; false when out of
- * memory (then *p is unchanged). */
-static bool fs_grow(void *pp, size_t *cap, size_t want, size_t sz)
-{
-	if (want <= *cap)
-		return true;
-	size_t n = want < 16 ? 16 : 2 * want;
-	void *q = realloc(*(void **)pp, n * sz);
-	if (!q)
-		return false;
-	*(void **)pp = q;
-	*cap = n;
-	return true;
-}
-
 /*
  * The owner of a job, with its usage brought up to now; NULL when out of
  * memory.  Inserting may move the records: the pointer is good until the
@@ -137,7 +122,7 @@ static struct fs_owner *fs_owner(struct sim *sim, struct fairshare *f,
 			hi = mid;
 	}
 	if (lo == f->nown || f->own[lo].key != key) {
-		if (!fs_grow(&f->own, &f->owncap, f->nown + 1,
+		if (!clustersim_grow(&f->own, &f->owncap, f->nown + 1,
 			     sizeof(*f->own)))
 			return NULL;
 		memmove(&f->own[lo + 1], &f->own[lo],
@@ -192,7 +177,7 @@ static void fs_schedule(struct sim *sim, void *state)
 	size_t n = sim_queue_len(sim);
 	if (n == 0)
 		return;
-	if (!fs_grow(&f->cand, &f->candcap, n, sizeof(*f->cand)))
+	if (!clustersim_grow(&f->cand, &f->candcap, n, sizeof(*f->cand)))
 		goto nomem;
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = sim_queue_at(sim, i);

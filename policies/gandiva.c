@@ -137,13 +137,8 @@ static void collect_hosts(struct sim *sim, struct gandiva *g)
 {
 	size_t n = sim_running_len(sim);
 	g->nhosts = 0;
-	if (n > g->cap) {
-		const struct job **h = realloc(g->hosts, n * sizeof(*h));
-		if (!h)
-			return;
-		g->hosts = h;
-		g->cap = n;
-	}
+	if (!clustersim_grow(&g->hosts, &g->cap, n, sizeof(*g->hosts)))
+		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = sim_running_at(sim, i);
 		if (j->gpus && !sim_job_partner(sim, j))

@@ -193,14 +193,8 @@ static size_t wait_find(const struct las_wait *w, const struct job *j)
 
 static bool wait_insert(struct las_wait *w, const struct job *j)
 {
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 64;
-		const struct job **p = realloc(w->job, cap * sizeof(*p));
-		if (!p)
-			return false;
-		w->job = p;
-		w->cap = cap;
-	}
+	if (!clustersim_grow(&w->job, &w->cap, w->n + 1, sizeof(*w->job)))
+		return false;
 	size_t i = wait_find(w, j);
 	memmove(w->job + i + 1, w->job + i, (w->n - i) * sizeof(*w->job));
 	w->job[i] = j;

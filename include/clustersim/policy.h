@@ -17,6 +17,8 @@
 #ifndef CLUSTERSIM_POLICY_H
 #define CLUSTERSIM_POLICY_H
 
+#include <stdlib.h>
+
 #include "clustersim.h"
 
 #define CLUSTERSIM_ABI_VERSION 1u
@@ -104,6 +106,26 @@ struct policy_ops {
 	const struct policy_ops clustersim_policy_##pname = {                \
 		.abi = CLUSTERSIM_ABI_VERSION, .name = #pname, __VA_ARGS__ }
 #endif
+
+/*
+ * Grows the array *pp (items of size sz, capacity *cap) to hold at least
+ * want items, doubling; false when out of memory, and then *pp and *cap
+ * are unchanged.  For the per-job and scratch arrays policies keep: a
+ * policy never aborts, so it degrades (e.g. to sim_start_head) instead.
+ */
+static inline bool clustersim_grow(void *pp, size_t *cap, size_t want,
+				   size_t sz)
+{
+	if (want <= *cap)
+		return true;
+	size_t n = want < 16 ? 16 : 2 * want;
+	void *q = realloc(*(void **)pp, n * sz);
+	if (!q)
+		return false;
+	*(void **)pp = q;
+	*cap = n;
+	return true;
+}
 
 /* ---- Engine calls a policy may make ------------------------------------ */
 
