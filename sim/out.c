@@ -289,6 +289,8 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 	*p++ = ',';
 	p = put_u64(p, j->preemptions);
 	*p++ = ',';
+	p = put_u64(p, j->restarts);
+	*p++ = ',';
 	if (ended)
 		p = put_ratio(p, j->attained);
 	*p++ = ',';
@@ -307,7 +309,7 @@ static int write_jobs(const char *path, const struct run_result *r,
 	static const char header[] =
 		"id,submit,start,end,wait,run,response,slowdown,"
 		"bounded_slowdown,procs,estimate,user,group,state,gpus,"
-		"nodes,gpu_type,preemptions,attained,queued,"
+		"nodes,gpu_type,preemptions,restarts,attained,queued,"
 		"placement_slowdown\n";
 	struct afile af;
 	int rc = afile_open(&af, path, err);

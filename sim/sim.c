@@ -188,6 +188,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 		j->state = JOB_FUTURE;
 		j->start = j->end = SIM_TIME_NONE;
 		j->preemptions = 0;
+		j->restarts = 0;
 		j->attained = 0;
 		j->queued = 0;
 		j->nodes_used = 0;
@@ -925,6 +926,8 @@ static void begin_run(struct sim *s, struct job *j)
 	bool restart = j->preemptions > 0;
 	if (!restart)
 		j->start = s->now;
+	else
+		j->restarts++;
 	j->queued += s->now - (restart ? s->resume[j->idx].since : j->submit);
 	note_placement(s, j);
 	double done = restart ? s->resume[j->idx].kept : 0;
@@ -1151,6 +1154,7 @@ int sim_job_migrate(struct sim *s, const struct job *cj)
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
 	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
 	s->counters.migrations++;
+	j->restarts++;
 	if (s->speed) {
 		speed_job_started(s->speed, j, &s->plc[j->idx]);
 		update_rates(s);

@@ -225,6 +225,10 @@ Test(gandiva, migration_consolidates)
 	cr_expect_float_eq(end_s(s, 3), 304, 1e-6);
 	cr_expect_eq(job_of(s, 3)->nodes_used, 1);
 	cr_expect_eq(sim_counters(s)->migrations, 1);
+	/* The move restored D from a checkpoint once; nobody was preempted. */
+	cr_expect_eq(job_of(s, 3)->restarts, 1);
+	cr_expect_eq(job_of(s, 3)->preemptions, 0);
+	cr_expect_eq(job_of(s, 1)->restarts, 0);
 	sim_free(s);
 
 	/* Without migration D stays on two nodes and ends at 300. */

@@ -98,6 +98,8 @@ Test(preempt, checkpoint_restore_and_accounting)
 	cr_expect_eq(a->start, 0);           /* the first start */
 	cr_expect_eq(a->end, 125 * SIM_SEC);
 	cr_expect_eq(a->preemptions, 1);
+	cr_expect_eq(a->restarts, 1); /* resumed at 30 */
+	cr_expect_eq(b->restarts, 0);
 	cr_expect_float_eq(a->attained, 105, 1e-9);
 	cr_expect_eq(a->queued, 20 * SIM_SEC);
 	cr_expect_eq(b->start, 10 * SIM_SEC);
@@ -179,6 +181,7 @@ Test(preempt, srtf_hand_worked)
 	cr_expect_eq(job_of(s, 3)->end, 90 * SIM_SEC);
 	cr_expect_eq(job_of(s, 1)->end, 170 * SIM_SEC);
 	cr_expect_eq(job_of(s, 1)->preemptions, 2);
+	cr_expect_eq(job_of(s, 1)->restarts, 2);
 	cr_expect_float_eq(job_of(s, 1)->attained, 100, 1e-9);
 	sim_free(s);
 	workload_release(&w);

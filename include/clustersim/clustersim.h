@@ -71,6 +71,8 @@ struct job {
 	                        with gpus == 0; 0 otherwise */
 	uint32_t nodes_used; /* nodes of its placement, once started */
 	uint32_t preemptions;/* times it was preempted */
+	uint32_t restarts;   /* times it resumed from a checkpoint: after a
+	                        preemption, or moved by a migration */
 	double attained;     /* service received: seconds held x GPUs (CPUs
 	                        for a job without GPUs), up to its last stop */
 	sim_time_t queued;   /* time spent pending in all (waits between
