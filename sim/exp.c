@@ -837,33 +837,50 @@ static int parse_preemption(struct exp_ctx *c, const cJSON *v,
 	return rc;
 }
 
+/* The root keys of an experiment file, by name so that adding one
+ * renumbers nothing. */
+enum root_key {
+	ROOT_NAME, ROOT_CLUSTER, ROOT_WORKLOAD, ROOT_POLICIES, ROOT_SEEDS,
+	ROOT_OUTPUT, ROOT_PLUGINS, ROOT_TIMELINE, ROOT_BSLD_TAU, ROOT_CHECK,
+	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
+	ROOT_FILL, ROOT_NKEYS
+};
+
 static int parse_root(struct exp_ctx *c, const cJSON *root,
 		      struct experiment *e)
 {
-	static const char *const keys[] = {
-		"name", "cluster", "workload", "policies", "seeds", "output",
-		"plugins", "timeline_interval", "bounded_slowdown_tau", "check",
-		"preemption", "throughputs", "sweep", "optimize", "fill",
+	static const char *const keys[ROOT_NKEYS] = {
+		[ROOT_NAME] = "name", [ROOT_CLUSTER] = "cluster",
+		[ROOT_WORKLOAD] = "workload", [ROOT_POLICIES] = "policies",
+		[ROOT_SEEDS] = "seeds", [ROOT_OUTPUT] = "output",
+		[ROOT_PLUGINS] = "plugins",
+		[ROOT_TIMELINE] = "timeline_interval",
+		[ROOT_BSLD_TAU] = "bounded_slowdown_tau",
+		[ROOT_CHECK] = "check", [ROOT_PREEMPTION] = "preemption",
+		[ROOT_THROUGHPUTS] = "throughputs", [ROOT_SWEEP] = "sweep",
+		[ROOT_OPTIMIZE] = "optimize", [ROOT_FILL] = "fill",
 	};
-	const cJSON *f[ARRAY_SIZE(keys)];
+	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;
 	int rc = exp_obj_fields(c, root, keys, ARRAY_SIZE(keys), f);
 	/* A fill experiment (exp_fill.c) names its own cluster and pods. */
-	bool fill = f[14] != NULL;
-	for (size_t i = fill ? 3 : 1; i <= 3 && !rc; i++)
+	bool fill = f[ROOT_FILL] != NULL;
+	for (size_t i = fill ? ROOT_POLICIES : ROOT_CLUSTER;
+	     i <= ROOT_POLICIES && !rc; i++)
 		rc = exp_require(c, f[i], keys[i]);
-	for (size_t i = 1; i <= 2 && fill && !rc; i++)
+	for (size_t i = ROOT_CLUSTER; i <= ROOT_WORKLOAD && fill && !rc;
+	     i++)
 		if (f[i])
 			rc = exp_fail(c, keys[i], "not used by a fill "
 				      "experiment (\"fill\" names the "
 				      "cluster and the pods)");
 	if (!rc)
-		rc = exp_get_string(c, "name", f[0], &name);
+		rc = exp_get_string(c, "name", f[ROOT_NAME], &name);
 	if (!rc && name && strchr(name, '/'))
 		rc = exp_fail(c, "name", "must not contain '/', got '%s'",
 			      name);
 	/* Sweeps are expanded by sweep.c before they reach the loader. */
-	if (!rc && f[12])
+	if (!rc && f[ROOT_SWEEP])
 		rc = exp_fail(c, "sweep", "this file is a sweep: run it with "
 			      "'clustersim sweep'");
 	if (rc)
@@ -872,47 +889,47 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 
 	if (fill) {
 		e->has_fill = true;
-		rc = exp_parse_fill(c, f[14], &e->fill);
+		rc = exp_parse_fill(c, f[ROOT_FILL], &e->fill);
 	} else {
-		rc = parse_cluster(c, f[1], e);
+		rc = parse_cluster(c, f[ROOT_CLUSTER], e);
 	}
 	if (!rc && !fill)
-		rc = parse_workload(c, f[2], &e->workload);
+		rc = parse_workload(c, f[ROOT_WORKLOAD], &e->workload);
 	if (!rc && e->cluster_from_trace && e->workload.generated)
 		rc = exp_fail(c, "cluster", "'from_trace' needs a trace, not "
 			      "a generated workload");
 	if (!rc)
-		rc = parse_policies(c, f[3], e);
-	if (!rc && f[4]) {
-		rc = parse_seeds(c, f[4], e);
+		rc = parse_policies(c, f[ROOT_POLICIES], e);
+	if (!rc && f[ROOT_SEEDS]) {
+		rc = parse_seeds(c, f[ROOT_SEEDS], e);
 	} else if (!rc) {
 		e->seeds = xmalloc(sizeof(*e->seeds));
 		e->seeds[0] = 1;
 		e->nseeds = 1;
 	}
 	if (!rc)
-		rc = exp_get_path(c, "output", f[5], &e->output);
+		rc = exp_get_path(c, "output", f[ROOT_OUTPUT], &e->output);
 	if (!rc && !e->output)
 		e->output = xasprintf("results/%s", e->name);
-	if (!rc && f[6])
-		rc = parse_plugins(c, f[6], e);
+	if (!rc && f[ROOT_PLUGINS])
+		rc = parse_plugins(c, f[ROOT_PLUGINS], e);
 	e->timeline_interval = 0;
 	e->bsld_tau = 10 * SIM_SEC;
 	if (!rc)
-		rc = exp_get_seconds(c, "timeline_interval", f[7], 0, false,
+		rc = exp_get_seconds(c, "timeline_interval", f[ROOT_TIMELINE], 0, false,
 				     &e->timeline_interval);
 	if (!rc)
-		rc = exp_get_seconds(c, "bounded_slowdown_tau", f[8], 0, true,
+		rc = exp_get_seconds(c, "bounded_slowdown_tau", f[ROOT_BSLD_TAU], 0, true,
 				     &e->bsld_tau);
 	if (!rc)
-		rc = exp_get_bool(c, "check", f[9], &e->check);
-	if (!rc && f[10])
-		rc = parse_preemption(c, f[10], e);
-	if (!rc && f[11])
-		rc = exp_parse_throughputs(c, f[11], &e->throughputs);
-	if (!rc && f[13]) {
+		rc = exp_get_bool(c, "check", f[ROOT_CHECK], &e->check);
+	if (!rc && f[ROOT_PREEMPTION])
+		rc = parse_preemption(c, f[ROOT_PREEMPTION], e);
+	if (!rc && f[ROOT_THROUGHPUTS])
+		rc = exp_parse_throughputs(c, f[ROOT_THROUGHPUTS], &e->throughputs);
+	if (!rc && f[ROOT_OPTIMIZE]) {
 		size_t m = exp_jp_key(c, "optimize");
-		rc = exp_parse_optimize(c, f[13], &e->optimize);
+		rc = exp_parse_optimize(c, f[ROOT_OPTIMIZE], &e->optimize);
 		exp_jp_pop(c, m);
 	}
 	return rc;
