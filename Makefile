@@ -158,7 +158,7 @@ bench: deps
 #   build/fuzz/fuzz_csv -merge=1 tests/fuzz/corpus/csv build/fuzz/corpus/csv
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
-FUZZ_NAMES   ?= swf csv exp philly tiresias gavel
+FUZZ_NAMES   ?= swf csv exp philly tiresias gavel openb
 FUZZ_ARGS    ?=
 FUZZ_DIR     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \

@@ -53,7 +53,12 @@ struct fill_spec {
 	char **pods;           /* resolved openb pod lists, each a workload */
 	size_t npods;
 	double target;         /* arrivals stop at this share of the GPU
-	                          capacity (default 1.3) */
+	                          capacity (default 1.3; fill mode) */
+	bool replay;           /* "mode": "replay" (fill_replay.h): pods
+	                          arrive and leave in time; else the fill */
+	sim_time_t step;       /* replay: timeline step (default 3600 s) */
+	double load_scale;     /* replay: arrivals at creation time / this
+	                          (default 1: the trace's own times) */
 };
 
 struct experiment {

@@ -10,6 +10,13 @@
  * "pods" is one path or a non-empty array of them (each list is run under
  * every policy and seed); "target" is the share of the GPU capacity the
  * arrivals stop at, in (0, 10].  Paths are relative to the file's folder.
+ *
+ * "mode" chooses the experiment: "fill" (the default, above) or "replay"
+ * (fill_replay.h: pods arrive at their creation time and leave after
+ * their run time), which takes "step" (seconds > 0, default 3600: the
+ * timeline's sampling step) and "load_scale" (> 0, at most 1e9, default
+ * 1: arrivals at creation time / load_scale, run times kept) instead of
+ * "target".  Each key of the other mode is an error.
  */
 #include "exp.h"
 
@@ -21,11 +28,35 @@
 
 int exp_parse_fill(struct exp_ctx *c, const cJSON *v, struct fill_spec *f)
 {
-	static const char *const keys[] = { "nodes", "pods", "target" };
+	static const char *const keys[] = { "nodes", "pods", "target",
+					    "mode", "step", "load_scale" };
+	static const char *const modes[] = { "fill", "replay" };
 	const cJSON *k[ARRAY_SIZE(keys)];
 	size_t m = exp_jp_key(c, "fill");
+	int mode = 0;
 	f->target = 1.3;
+	f->step = 3600 * SIM_SEC;
+	f->load_scale = 1;
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), k);
+	if (!rc)
+		rc = exp_get_enum(c, "mode", k[3], modes, ARRAY_SIZE(modes),
+				  &mode);
+	f->replay = mode == 1;
+	if (!rc && f->replay && k[2])
+		rc = exp_fail(c, "target", "not used in replay mode (the "
+			      "pods' own times say when they arrive)");
+	for (size_t i = 4; i <= 5 && !rc && !f->replay; i++)
+		if (k[i])
+			rc = exp_fail(c, keys[i], "only used in replay mode "
+				      "(\"mode\": \"replay\")");
+	if (!rc)
+		rc = exp_get_seconds(c, "step", k[4], 0, true, &f->step);
+	if (!rc)
+		rc = exp_get_number(c, "load_scale", k[5], 0, true,
+				    &f->load_scale);
+	if (!rc && f->load_scale > 1e9)
+		rc = exp_fail(c, "load_scale", "must be at most 1e9, got '%g'",
+			      f->load_scale);
 	if (!rc)
 		rc = exp_require(c, k[0], "nodes");
 	if (!rc)
@@ -81,8 +112,14 @@ cJSON *exp_fill_json(const struct fill_spec *f)
 		SIM_BUG("out of memory building JSON");
 	for (size_t i = 0; i < f->npods; i++)
 		cJSON_AddItemToArray(pods, cJSON_CreateString(f->pods[i]));
+	cJSON_AddStringToObject(o, "mode", f->replay ? "replay" : "fill");
 	cJSON_AddStringToObject(o, "nodes", f->nodes);
 	cJSON_AddItemToObject(o, "pods", pods);
-	cJSON_AddNumberToObject(o, "target", f->target);
+	if (f->replay) {
+		cJSON_AddNumberToObject(o, "step", (double)f->step / SIM_SEC);
+		cJSON_AddNumberToObject(o, "load_scale", f->load_scale);
+	} else {
+		cJSON_AddNumberToObject(o, "target", f->target);
+	}
 	return o;
 }

@@ -11,6 +11,7 @@
  * target workload for the fragmentation measure.
  */
 #include "fill.h"
+#include "fill_replay.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -307,6 +308,8 @@ int fill_experiment(const struct run_opts *o, const struct experiment *e,
 				json_paths[p], ops[p]->name);
 			return 2;
 		}
+	if (e->fill.replay)
+		return replay_experiment(o, e, ops, labels, npol, outdir, err);
 	if (o->validate_only) {
 		for (size_t i = 0; i <= e->fill.npods; i++) {
 			const char *f = i ? e->fill.pods[i - 1] : e->fill.nodes;

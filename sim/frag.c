@@ -147,10 +147,11 @@ bool frag_fits(const struct frag_cluster *c, size_t n,
 	return nd->gpu_whole >= pod->gpus;
 }
 
-void frag_place(struct frag_cluster *c, size_t n, const struct frag_pod *pod,
-		int gpu)
+uint32_t frag_place(struct frag_cluster *c, size_t n,
+		    const struct frag_pod *pod, int gpu)
 {
 	struct frag_node *nd = &c->nodes[n];
+	uint32_t mask = 0;
 	SIM_ASSERT(pod->cpu <= nd->cpu_free && pod->mem <= nd->mem_free);
 	nd->cpu_free -= pod->cpu;
 	nd->mem_free -= pod->mem;
@@ -161,11 +162,13 @@ void frag_place(struct frag_cluster *c, size_t n, const struct frag_pod *pod,
 			nd->gpu_whole--;
 		nd->gpu_free[gpu] = (uint16_t)(nd->gpu_free[gpu] - pod->milli);
 		nd->gpu_total -= pod->milli;
+		mask = 1u << gpu;
 	} else if (pod->gpus > 0) {
 		uint32_t left = pod->gpus;
 		for (uint32_t g = 0; g < nd->ngpus && left; g++) {
 			if (nd->gpu_free[g] == FRAG_MILLI) {
 				nd->gpu_free[g] = 0;
+				mask |= 1u << g;
 				left--;
 			}
 		}
@@ -178,6 +181,37 @@ void frag_place(struct frag_cluster *c, size_t n, const struct frag_pod *pod,
 		if (c->kind_pods && pod->kind < c->nkinds &&
 		    c->kind_pods[n * c->nkinds + pod->kind]++ == 0)
 			nd->nkinds++;
+	}
+	node_refrag(c, nd);
+	return mask;
+}
+
+void frag_unplace(struct frag_cluster *c, size_t n,
+		  const struct frag_pod *pod, uint32_t gpus)
+{
+	struct frag_node *nd = &c->nodes[n];
+	SIM_ASSERT(nd->cpu_free + (uint64_t)pod->cpu <= nd->cpu_cap &&
+		   nd->mem_free + (uint64_t)pod->mem <= nd->mem_cap);
+	nd->cpu_free += pod->cpu;
+	nd->mem_free += pod->mem;
+	for (uint32_t g = 0; g < nd->ngpus; g++) {
+		if (!(gpus & (1u << g)))
+			continue;
+		SIM_ASSERT(nd->gpu_free[g] + pod->milli <= FRAG_MILLI);
+		nd->gpu_free[g] = (uint16_t)(nd->gpu_free[g] + pod->milli);
+		nd->gpu_total += pod->milli;
+		if (nd->gpu_free[g] == FRAG_MILLI)
+			nd->gpu_whole++;
+	}
+	if (pod->gpus > 0) {
+		SIM_ASSERT(nd->gpu_pods > 0);
+		nd->gpu_pods--;
+		if (c->kind_pods && pod->kind < c->nkinds) {
+			uint16_t *k = &c->kind_pods[n * c->nkinds + pod->kind];
+			SIM_ASSERT(*k > 0);
+			if (--*k == 0)
+				nd->nkinds--;
+		}
 	}
 	node_refrag(c, nd);
 }

@@ -162,10 +162,18 @@ unsigned frag_gpus_with(const struct frag_node *nd, uint32_t milli);
  * Places a pod that fits node n: a share on GPU gpu (which must have
  * room), whole GPUs on the lowest-numbered fully free ones.  Updates the
  * node's F_n.  Never lets a GPU's share go below 0 or above 1000 (a
- * broken invariant aborts).
+ * broken invariant aborts).  Returns the GPUs it took (bit g = GPU g;
+ * 0 for a CPU-only pod), which frag_unplace() gives back.
  */
-void frag_place(struct frag_cluster *c, size_t n, const struct frag_pod *pod,
-		int gpu);
+uint32_t frag_place(struct frag_cluster *c, size_t n,
+		    const struct frag_pod *pod, int gpu);
+/*
+ * Undoes frag_place(): gives node n back the pod's CPU, memory and its
+ * share of each GPU in gpus (what frag_place() returned).  A GPU's free
+ * share above 1000, or CPU/memory above capacity, aborts.
+ */
+void frag_unplace(struct frag_cluster *c, size_t n,
+		  const struct frag_pod *pod, uint32_t gpus);
 /*
  * Chooses a node (and GPU) with score: the highest score among nodes that
  * pass the filters, ties to the lowest index.  Returns the node index, or

@@ -581,6 +581,13 @@ static cJSON *manifest_tree(const struct experiment *e,
 	for (size_t i = 0; i < e->nplugins; i++)
 		if ((rc = add_input(inputs, e->plugins[i], err)))
 			goto out_root;
+	/* A fill or replay experiment's inputs: its node and pod lists. */
+	if (e->has_fill && e->fill.nodes &&
+	    (rc = add_input(inputs, e->fill.nodes, err)))
+		goto out_root;
+	for (size_t i = 0; e->has_fill && i < e->fill.npods; i++)
+		if ((rc = add_input(inputs, e->fill.pods[i], err)))
+			goto out_root;
 
 	cJSON *seeds = cJSON_AddArrayToObject(root, "seeds");
 	for (size_t i = 0; i < e->nseeds; i++) {

@@ -122,6 +122,12 @@ Test(fuzz_corpus, gavel)
 		      FC_MIN_FILES);
 }
 
+Test(fuzz_corpus, openb)
+{
+	cr_assert_geq(fc_replay("tests/fuzz/corpus/openb", fuzz_openb_one),
+		      FC_MIN_FILES);
+}
+
 /* A broken contract must not pass unnoticed: the harness aborts (its
  * message to stderr is swallowed). */
 Test(fuzz_corpus, harness_aborts_on_violation, .signal = SIGABRT,

@@ -1,0 +1,39 @@
+# replay_alloc.gp: GPU allocation ratio over time in a replay experiment
+# (sim/fill_replay_run.c), one curve per policy: the mean over seeds, with
+# a band from the seeds' minimum to maximum (only random differs by seed).
+# Read from replay-<list>.csv columns "time_s" and "<label>_alloc_mean",
+# "_min", "_max"; time is drawn in days.
+#
+# Variables (set with -e by clustersim): data (the replay-<list>.csv file),
+# labels (policy labels, space-separated), term ("png" or "svg"), out
+# (output file), list (the pod list's name, for the title).
+
+if (!exists("term")) term = "png"
+if (!exists("out")) out = "replay_alloc.".term
+if (!exists("list")) list = ""
+if (term eq "svg") {
+	set terminal svg size 900,560 enhanced font "Sans,12" background rgb "white"
+} else {
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size 900,560 enhanced font "Sans,11"
+	} else {
+		set terminal png size 900,560
+	}
+}
+set output out
+
+set datafile separator ","
+set datafile columnheaders
+set title "GPU allocation ratio over time: ".list noenhanced
+set xlabel "time since the first arrival (days)"
+set ylabel "allocated / GPU capacity"
+set grid
+set key bottom right opaque
+set style fill transparent solid 0.2 noborder
+
+plot for [i=1:words(labels)] data \
+	using (column("time_s") / 86400):(column(word(labels, i)."_alloc_min")):(column(word(labels, i)."_alloc_max")) \
+	with filledcurves lc i notitle, \
+     for [i=1:words(labels)] data \
+	using (column("time_s") / 86400):(column(word(labels, i)."_alloc_mean")) \
+	with lines lw 2 lc i title word(labels, i) noenhanced
