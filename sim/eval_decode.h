@@ -17,8 +17,11 @@
  * earliest time t >= max(its release, the start of perm[k-1]) at which
  * its demand is free.  Because every job placed before it started at or
  * before t, the units in use can only fall after t, so "free at t" means
- * "free for the whole run" and one min-heap of end events suffices:
- * O(n log n) a candidate.  Every schedule can be reached this way (sort
+ * "free for the whole run" and one queue of end events suffices.  It is
+ * an array sorted by end with a cursor (eval_sorted_insert): taking the
+ * next end is a step of the cursor, and a new end moves the shorter side
+ * of the few events in flight by one slot - cheaper than a binary heap,
+ * whose every take costs log n unpredictable branches.  Every schedule can be reached this way (sort
  * any feasible schedule by start time: decoding that order starts every
  * job no later), so for makespan and weighted completion time the best
  * permutation is an optimal schedule.
@@ -30,8 +33,8 @@
  *
  * Scores are int64, lower is better: makespan, total weighted completion
  * time, total JCT (mean JCT times n: the same order, exact), or a mix
- * mix_makespan * makespan + mix_twct * twct.  Heap ties are broken by
- * the same code on both sides, so scores match exactly.
+ * mix_makespan * makespan + mix_twct * twct.  The same code runs on
+ * both sides, so scores match exactly.
  */
 #ifndef CLUSTERSIM_EVAL_DECODE_H
 #define CLUSTERSIM_EVAL_DECODE_H
@@ -84,7 +87,7 @@ struct eval_problem {
 	                             in the decoder's node scratch */
 };
 
-/* One end event in the decoder's heap. */
+/* One end event in the decoder's queue. */
 struct eval_ev {
 	int64_t end;   /* when the units come back */
 	uint32_t units;/* how many (pooled) */
@@ -94,43 +97,32 @@ struct eval_ev {
 /* Scratch of one decoder call: (n + nrun) events; nodes: nnodes free
  * counts and node_off[n] node slots. */
 struct eval_scratch {
-	struct eval_ev *heap;
-	uint32_t *node_free;
-	uint32_t *node_list;
+	struct eval_ev *heap;    /* the end events (a sorted array) */
+	uint32_t *node_free;     /* free units of each node */
+	uint32_t *node_list;     /* each job's nodes, from node_off */
 };
 
-EVAL_HD void eval_heap_push(struct eval_ev *h, uint32_t *len,
-			    struct eval_ev e)
+/*
+ * Puts e into the events h[*lo, *hi), sorted by end, after those that end
+ * no later.  When e goes into the lower half and a slot below *lo is
+ * free, the events before it move down by one; else the events after it
+ * move up by one.  Either way at most about half of them move.
+ */
+EVAL_HD void eval_sorted_insert(struct eval_ev *h, uint32_t *lo,
+				uint32_t *hi, struct eval_ev e)
 {
-	uint32_t i = (*len)++;
-	while (i > 0) {
-		uint32_t p = (i - 1) / 2;
-		if (h[p].end <= e.end)
-			break;
-		h[i] = h[p];
-		i = p;
+	uint32_t i, l = *lo, u = *hi;
+	if (l > 0 && u > l && e.end < h[l + (u - l) / 2].end) {
+		for (i = l; h[i].end <= e.end; i++)
+			h[i - 1] = h[i];
+		h[i - 1] = e;
+		*lo = l - 1;
+		return;
 	}
+	for (i = u; i > l && h[i - 1].end > e.end; i--)
+		h[i] = h[i - 1];
 	h[i] = e;
-}
-
-EVAL_HD struct eval_ev eval_heap_pop(struct eval_ev *h, uint32_t *len)
-{
-	struct eval_ev top = h[0], last = h[--*len];
-	uint32_t i = 0, m = *len;
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= m)
-			break;
-		if (c + 1 < m && h[c + 1].end < h[c].end)
-			c++;
-		if (h[c].end >= last.end)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (m > 0)
-		h[i] = last;
-	return top;
+	*hi = u + 1;
 }
 
 /* The type job j runs on: its gene when given and allowed, else home. */
@@ -173,6 +165,13 @@ EVAL_HD int64_t eval_score_of(const struct eval_problem *p, int64_t mk,
  * Pooled decoding of (perm, genes); genes may be NULL.  Writes start
  * times to start[j] (indexed by job) and types to type[j] when not NULL.
  * Returns the score.
+ *
+ * The end events live in s->heap as an array sorted by end, from a
+ * cursor (lo, the next to come back) to hi.  Starts never go back, so an
+ * event is only ever taken at the cursor; every event is stored once
+ * and takes a slot below lo only when one was freed, so n + nrun slots
+ * suffice.  Events that end together are all taken before a job is
+ * tried, so their order among themselves changes no start.
  */
 EVAL_HD int64_t eval_decode(const struct eval_problem *p,
 			    const uint32_t *perm, const uint8_t *genes,
@@ -181,7 +180,7 @@ EVAL_HD int64_t eval_decode(const struct eval_problem *p,
 {
 	int64_t freeu[EVAL_MAX_TYPES];
 	struct eval_ev *h = s->heap;
-	uint32_t len = 0;
+	uint32_t lo = 0, hi = 0;
 	int64_t now = 0, mk = 0, twct = 0, jct = 0;
 	for (uint32_t t = 0; t < p->ntypes; t++)
 		freeu[t] = p->cap[t];
@@ -189,7 +188,7 @@ EVAL_HD int64_t eval_decode(const struct eval_problem *p,
 		struct eval_ev e = { p->run_end[r], p->run_units[r],
 				     p->run_type[r] };
 		freeu[e.who] -= e.units;
-		eval_heap_push(h, &len, e);
+		eval_sorted_insert(h, &lo, &hi, e);
 	}
 	for (uint32_t k = 0; k < p->n; k++) {
 		uint32_t j = perm[k];
@@ -198,20 +197,22 @@ EVAL_HD int64_t eval_decode(const struct eval_problem *p,
 		int64_t need = p->demand[j];
 		if (p->release[j] > now)
 			now = p->release[j];
-		for (;;) {
-			while (len > 0 && h[0].end <= now) {
-				struct eval_ev e = eval_heap_pop(h, &len);
-				freeu[e.who] += e.units;
-			}
-			if (freeu[t] >= need || len == 0)
-				break;
-			now = h[0].end;
+		while (lo < hi && h[lo].end <= now) {
+			freeu[h[lo].who] += h[lo].units;
+			lo++;
 		}
-		/* len == 0 with too little free: the job exceeds its type's
+		/* lo == hi with too little free: the job exceeds its type's
 		 * capacity (the builder refuses such jobs). */
+		while (freeu[t] < need && lo < hi) {
+			now = h[lo].end;
+			do {
+				freeu[h[lo].who] += h[lo].units;
+				lo++;
+			} while (lo < hi && h[lo].end <= now);
+		}
 		freeu[t] -= need;
 		struct eval_ev e = { now + d, (uint32_t)need, t };
-		eval_heap_push(h, &len, e);
+		eval_sorted_insert(h, &lo, &hi, e);
 		eval_account(p, j, now + d, &mk, &twct, &jct);
 		if (start)
 			start[j] = now;
@@ -221,27 +222,27 @@ EVAL_HD int64_t eval_decode(const struct eval_problem *p,
 	return eval_score_of(p, mk, twct, jct);
 }
 
-/* Node-level: can job j (needing `need` units on type t) be placed now?
- * Fills its nodes into list and returns how many, or 0. */
+/*
+ * Node-level: can job j (needing `need` units on type t, whose largest
+ * node has big units) be placed now?  Fills its nodes into list and
+ * returns how many, or 0.  The best fit is the least (leftover, index)
+ * pair, found without a branch per node.
+ */
 EVAL_HD uint32_t eval_nodes_pick(const struct eval_problem *p, uint32_t t,
-				 uint32_t need, const uint32_t *nfree,
-				 uint32_t *list)
+				 uint32_t need, uint32_t big,
+				 const uint32_t *nfree, uint32_t *list)
 {
-	uint32_t best = UINT32_MAX, bestleft = UINT32_MAX, big = 0;
-	for (uint32_t i = 0; i < p->nnodes; i++) {
-		if (p->node_type[i] != t)
-			continue;
-		if (p->node_cap[i] > big)
-			big = p->node_cap[i];
-		if (nfree[i] >= need && nfree[i] - need < bestleft) {
-			bestleft = nfree[i] - need;
-			best = i;
-		}
-	}
 	if (need <= big) {
-		if (best == UINT32_MAX)
+		uint64_t best = UINT64_MAX;
+		for (uint32_t i = 0; i < p->nnodes; i++) {
+			uint32_t f = nfree[i];
+			uint64_t key = ((uint64_t)(f - need) << 32) | i;
+			int ok = p->node_type[i] == t && f >= need;
+			best = ok && key < best ? key : best;
+		}
+		if (best == UINT64_MAX)
 			return 0;
-		list[0] = best;
+		list[0] = (uint32_t)best;
 		return 1;
 	}
 	/* Whole idle nodes, lowest index first. */
@@ -256,9 +257,27 @@ EVAL_HD uint32_t eval_nodes_pick(const struct eval_problem *p, uint32_t t,
 	return got >= need ? cnt : 0;
 }
 
+/* Gives back the units of event e (node level). */
+EVAL_HD void eval_nodes_release(const struct eval_problem *p,
+				const struct eval_scratch *s, uint32_t *nfree,
+				struct eval_ev e)
+{
+	if (e.who >= p->n) {
+		nfree[p->run_node[e.who - p->n]] += e.units;
+		return;
+	}
+	const uint32_t *l = s->node_list + p->node_off[e.who];
+	if (e.units == 1)
+		nfree[l[0]] += p->demand[e.who];
+	else
+		for (uint32_t q = 0; q < e.units; q++)
+			nfree[l[q]] = p->node_cap[l[q]];
+}
+
 /*
  * Node-level decoding: as eval_decode, with the units of each job on
- * nodes (see the top of the file).  p->nnodes must be > 0.
+ * nodes (see the top of the file), and its end events kept the same way.
+ * p->nnodes must be > 0.
  */
 EVAL_HD int64_t eval_decode_nodes(const struct eval_problem *p,
 				  const uint32_t *perm, const uint8_t *genes,
@@ -266,15 +285,21 @@ EVAL_HD int64_t eval_decode_nodes(const struct eval_problem *p,
 {
 	struct eval_ev *h = s->heap;
 	uint32_t *nfree = s->node_free;
-	uint32_t len = 0;
+	uint32_t lo = 0, hi = 0, big[EVAL_MAX_TYPES];
 	int64_t now = 0, mk = 0, twct = 0, jct = 0;
-	for (uint32_t i = 0; i < p->nnodes; i++)
+	for (uint32_t t = 0; t < EVAL_MAX_TYPES; t++)
+		big[t] = 0;
+	for (uint32_t i = 0; i < p->nnodes; i++) {
+		uint32_t t = p->node_type[i];
 		nfree[i] = p->node_cap[i];
+		if (t < EVAL_MAX_TYPES && p->node_cap[i] > big[t])
+			big[t] = p->node_cap[i];
+	}
 	for (uint32_t r = 0; r < p->nrun; r++) {
 		struct eval_ev e = { p->run_end[r], p->run_units[r],
 				     p->n + r };
 		nfree[p->run_node[r]] -= e.units;
-		eval_heap_push(h, &len, e);
+		eval_sorted_insert(h, &lo, &hi, e);
 	}
 	for (uint32_t k = 0; k < p->n; k++) {
 		uint32_t j = perm[k];
@@ -284,26 +309,16 @@ EVAL_HD int64_t eval_decode_nodes(const struct eval_problem *p,
 		uint32_t *list = s->node_list + p->node_off[j];
 		if (p->release[j] > now)
 			now = p->release[j];
+		while (lo < hi && h[lo].end <= now)
+			eval_nodes_release(p, s, nfree, h[lo++]);
 		for (;;) {
-			while (len > 0 && h[0].end <= now) {
-				struct eval_ev e = eval_heap_pop(h, &len);
-				if (e.who >= p->n) {
-					nfree[p->run_node[e.who - p->n]] +=
-						e.units;
-					continue;
-				}
-				uint32_t *l = s->node_list +
-					      p->node_off[e.who];
-				if (e.units == 1)
-					nfree[l[0]] += p->demand[e.who];
-				else
-					for (uint32_t q = 0; q < e.units; q++)
-						nfree[l[q]] = p->node_cap[l[q]];
-			}
-			cnt = eval_nodes_pick(p, t, need, nfree, list);
-			if (cnt > 0 || len == 0)
+			cnt = eval_nodes_pick(p, t, need, big[t], nfree, list);
+			if (cnt > 0 || lo == hi)
 				break;
-			now = h[0].end;
+			now = h[lo].end;
+			do
+				eval_nodes_release(p, s, nfree, h[lo++]);
+			while (lo < hi && h[lo].end <= now);
 		}
 		/* A job event's units count its nodes: one node gives back
 		 * the job's demand, several are whole nodes. */
@@ -312,7 +327,7 @@ EVAL_HD int64_t eval_decode_nodes(const struct eval_problem *p,
 		for (uint32_t q = 0; cnt > 1 && q < cnt; q++)
 			nfree[list[q]] = 0;
 		struct eval_ev e = { now + d, cnt, j };
-		eval_heap_push(h, &len, e);
+		eval_sorted_insert(h, &lo, &hi, e);
 		eval_account(p, j, now + d, &mk, &twct, &jct);
 		if (start)
 			start[j] = now;

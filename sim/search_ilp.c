@@ -61,7 +61,28 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 	for (uint32_t k = 0; k < p->nrun; k++)
 		runmax = p->run_end[k] > runmax ? p->run_end[k] : runmax;
 	uint32_t maxs = o->max_slots ? o->max_slots : 64;
-	int64_t D = 1, S;
+	int64_t D = 1, S, smin = (maxrel > 0) + (runmax > 0);
+	/* Each term of the horizon below takes a slot however long the
+	 * slots are: with more terms than max_slots no D fits (and D would
+	 * grow until it overflowed). */
+	for (uint32_t j = 0; j < n; j++) {
+		int64_t dmax = 0;
+		for (uint32_t t = 0; t < T; t++)
+			if (p->dur[(size_t)j * T + t] > dmax)
+				dmax = p->dur[(size_t)j * T + t];
+		smin += dmax > 0;
+	}
+	if (smin > maxs) {
+		if (start)
+			search_result_offer(r, n, start->perm, start->genes,
+					    start->score);
+		snprintf(r->backend, sizeof(r->backend), "cbc");
+		snprintf(r->note, sizeof(r->note), "ilp: model too large: "
+			 "needs at least %lld time slots, ilp_slots is %u; "
+			 "kept the start", (long long)smin, maxs);
+		r->wall_s = search_clock() - t0;
+		return 0;
+	}
 	for (;;) {
 		/* slots for every list schedule with runs rounded up */
 		S = div_up(maxrel, D) + div_up(runmax, D);
