@@ -49,12 +49,44 @@ struct gittins {
 	double *given;     /* the given samples, sorted; NULL = learn */
 	size_t ngiven;
 	double *ring;      /* learned samples, in finishing order */
+	double *win;       /* the same, sorted */
 	size_t ring_n, ring_at, window;
 	size_t points;     /* quantiles the distribution is reduced to */
 	double *sorted;    /* the samples in use, sorted */
 	size_t nsorted;
 	double *suffix;    /* suffix[i] = sum of sorted[i..] */
 	bool stale;        /* the samples changed since sorted was made */
+	uint32_t version;  /* bumped when sorted changes: cached indices of
+			      an older version are recomputed */
+	struct gittins_job *jobs; /* per job index, grown on demand */
+	size_t cap;
+	const struct job **pre; /* waiting jobs that have had service */
+	size_t npre, precap;
+	struct entry *e;   /* scratch: the pre jobs with their keys */
+	struct entry *rs;  /* the running jobs, in last ranking's order */
+	size_t nrs;
+	const struct job **ranked; /* scratch: the list for the engine */
+	uint8_t *was;      /* scratch: states before the ranking */
+	size_t scap;       /* capacity of the scratch arrays */
+	size_t nzero;      /* waiting jobs that ask for no units */
+	bool broken;       /* out of memory once: fcfs from then on */
+};
+
+/* What the policy remembers of a job. */
+struct gittins_job {
+	double a;          /* service its cached index is for */
+	double index;      /* G(a) */
+	uint32_t version;  /* distribution version of index; 0 = none */
+	bool pre;          /* in the pre list */
+	bool inrs;         /* in the rs list */
+};
+
+/* A job and its key: higher index first, then index order - the
+ * workload is in (submit, id) order. */
+struct entry {
+	double index;
+	uint32_t idx;
+	const struct job *job;
 };
 
 static int cmp_double(const void *pa, const void *pb)
@@ -115,12 +147,35 @@ static void gittins_fini(struct sim *sim, void *state)
 	if (g) {
 		free(g->given);
 		free(g->ring);
+		free(g->win);
 		free(g->sorted);
 		free(g->suffix);
+		free(g->jobs);
+		free(g->pre);
+		free(g->e);
+		free(g->rs);
+		free(g->ranked);
+		free(g->was);
 	}
 	free(g);
 }
 
+/* Position of the first sample in s[0..n) that is not below v. */
+static size_t lower(const double *s, size_t n, double v)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A finished job's service joins the learned samples, the oldest leaves
+ * once there are `window`; g->win keeps them sorted as they come and go. */
 static void gittins_finished(struct sim *sim, void *state,
 			     const struct job *j)
 {
@@ -129,47 +184,64 @@ static void gittins_finished(struct sim *sim, void *state,
 		return;
 	if (!g->ring) {
 		g->ring = malloc(g->window * sizeof(*g->ring));
-		if (!g->ring)
+		g->win = malloc(g->window * sizeof(*g->win));
+		if (!g->ring || !g->win) {
+			free(g->ring);
+			free(g->win);
+			g->ring = g->win = NULL;
 			return;
+		}
 	}
-	g->ring[g->ring_at] = j->attained;
+	double v = j->attained;
+	if (g->ring_n == g->window) {
+		size_t i = lower(g->win, g->ring_n, g->ring[g->ring_at]);
+		memmove(g->win + i, g->win + i + 1,
+			(g->ring_n - i - 1) * sizeof(*g->win));
+		g->ring_n--;
+	}
+	size_t i = lower(g->win, g->ring_n, v);
+	memmove(g->win + i + 1, g->win + i, (g->ring_n - i) * sizeof(*g->win));
+	g->win[i] = v;
+	g->ring_n++;
+	g->ring[g->ring_at] = v;
 	g->stale = true;
 	g->ring_at = (g->ring_at + 1) % g->window;
-	if (g->ring_n < g->window)
-		g->ring_n++;
 }
 
-/* Sorts the samples in use and their suffix sums; false when out of
- * memory. */
+/* Reduces the samples in use to the sorted points and their suffix sums,
+ * and bumps the version when they changed; false when out of memory. */
 static bool prepare(struct gittins *g)
 {
 	if (!g->stale)
 		return true;
-	const double *src = g->given ? g->given : g->ring;
+	const double *src = g->given ? g->given : g->win;
 	size_t n = g->given ? g->ngiven : g->ring_n;
-	double *s = realloc(g->sorted, (n ? n : 1) * sizeof(*s));
+	size_t m = n > g->points ? g->points : n;
+	double *s = realloc(g->sorted, (m ? m : 1) * sizeof(*s));
 	if (s)
 		g->sorted = s;
-	double *x = s ? realloc(g->suffix, (n + 1) * sizeof(*x)) : NULL;
+	double *x = s ? realloc(g->suffix, (m + 1) * sizeof(*x)) : NULL;
 	if (x)
 		g->suffix = x;
 	if (!s || !x)
 		return false;
-	if (n)
-		memcpy(s, src, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	if (n > g->points) {
+	bool same = m == g->nsorted && g->version;
+	for (size_t i = 0; i < m; i++) {
 		/* The quantiles at the middle of points equal slices. */
-		for (size_t i = 0; i < g->points; i++)
-			s[i] = s[(size_t)(((double)i + 0.5) * (double)n /
-					  (double)g->points)];
-		n = g->points;
+		double v = n > g->points
+			? src[(size_t)(((double)i + 0.5) * (double)n /
+				       (double)g->points)]
+			: src[i];
+		same = same && s[i] == v;
+		s[i] = v;
 	}
-	x[n] = 0;
-	for (size_t i = n; i-- > 0;)
+	x[m] = 0;
+	for (size_t i = m; i-- > 0;)
 		x[i] = x[i + 1] + s[i];
-	g->nsorted = n;
+	g->nsorted = m;
 	g->stale = false;
+	if (!same)
+		g->version++;
 	return true;
 }
 
@@ -212,20 +284,12 @@ static double index_of(const struct gittins *g, double a)
 	return best;
 }
 
-/* A job and its key; qsort has no context argument. */
-struct entry {
-	double index;
-	const struct job *job;
-};
-
 static int by_index(const void *pa, const void *pb)
 {
 	const struct entry *a = pa, *b = pb;
 	if (a->index != b->index)
 		return a->index > b->index ? -1 : 1;
-	if (a->job->submit != b->job->submit)
-		return a->job->submit < b->job->submit ? -1 : 1;
-	return (a->job->id > b->job->id) - (a->job->id < b->job->id);
+	return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
 static double width(const struct job *j)
@@ -233,58 +297,222 @@ static double width(const struct job *j)
 	return j->gpus ? j->gpus : j->cpus;
 }
 
+/* Makes room for job index idx; false when out of memory. */
+static bool room(struct gittins *g, uint32_t idx)
+{
+	if (idx < g->cap)
+		return true;
+	size_t cap = g->cap ? g->cap : 64;
+	while (cap <= idx)
+		cap *= 2;
+	struct gittins_job *p = realloc(g->jobs, cap * sizeof(*p));
+	if (!p)
+		return false;
+	memset(p + g->cap, 0, (cap - g->cap) * sizeof(*p));
+	g->jobs = p;
+	g->cap = cap;
+	return true;
+}
+
+/* G(a) of job j, from its cache when a and the distribution are those
+ * it was computed for (a waiting job's service does not change). */
+static double index_for(struct gittins *g, const struct job *j, double a)
+{
+	struct gittins_job *gj = &g->jobs[j->idx];
+	if (gj->version != g->version || gj->a != a) {
+		gj->a = a;
+		gj->index = index_of(g, a);
+		gj->version = g->version;
+	}
+	return gj->index;
+}
+
+static void gittins_submitted(struct sim *sim, void *state,
+			      const struct job *j)
+{
+	struct gittins *g = state;
+	if (!room(g, j->idx)) {
+		g->broken = true;
+		return;
+	}
+	g->nzero += sim_demand(sim, j) == 0;
+}
+
+/* Grows the scratch arrays: n entries, r ranked; false when out of
+ * memory. */
+static bool scratch(struct gittins *g, size_t n)
+{
+	if (n <= g->scap)
+		return true;
+	size_t cap = 2 * n;
+	struct entry *e = realloc(g->e, cap * sizeof(*e));
+	if (e)
+		g->e = e;
+	struct entry *rs = e ? realloc(g->rs, cap * sizeof(*rs)) : NULL;
+	if (rs)
+		g->rs = rs;
+	const struct job **k = rs ? realloc(g->ranked, cap * sizeof(*k)) : NULL;
+	if (k)
+		g->ranked = k;
+	uint8_t *w = k ? realloc(g->was, cap) : NULL;
+	if (w)
+		g->was = w;
+	if (!w)
+		return false;
+	g->scap = cap;
+	return true;
+}
+
+/* Sorts entries by by_index: insertion sort, for lists that are nearly
+ * in order (a total order: the same result as any sort). */
+static void sort_entries(struct entry *e, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct entry x = e[i];
+		size_t p = i;
+		while (p > 0 && by_index(&x, &e[p - 1]) < 0) {
+			e[p] = e[p - 1];
+			p--;
+		}
+		e[p] = x;
+	}
+}
+
+/* Puts job j in the ranking. */
+static void take(struct sim *sim, struct gittins *g, size_t *k,
+		 uint64_t *units, const struct job *j)
+{
+	uint64_t d = sim_demand(sim, j);
+	if (d <= *units)
+		*units -= d;
+	g->was[*k] = (uint8_t)j->state;
+	g->ranked[(*k)++] = j;
+}
+
+/*
+ * Ranks the running jobs and the waiting ones into g->ranked; returns how
+ * many.  Jobs with service (running, or waiting after a preemption: the
+ * pre list) are sorted by index; the jobs that never ran all have the
+ * index G(0) and wait in submit order already (the queue's order), so
+ * they are merged in rather than sorted.  Where the engine counts one
+ * pool of units, the list stops taking waiting jobs once the units run
+ * out on the way down: none of them could start (every one asks for
+ * some), and running jobs further down are still listed, to be preempted.
+ */
+static size_t rank(struct sim *sim, struct gittins *g)
+{
+	size_t nrun = sim_running_len(sim), nq = sim_queue_len(sim);
+	uint64_t units = sim_free_units(sim);
+	/* The running jobs, in last time's order (then the new ones), and
+	 * the pre list, each sorted by insertion: they are mostly in order
+	 * already. */
+	size_t m = 0;
+	for (size_t i = 0; i < g->nrs; i++) {
+		const struct job *j = g->rs[i].job;
+		if (j->state != JOB_RUNNING) {
+			g->jobs[j->idx].inrs = false;
+			continue;
+		}
+		double a = sim_job_attained(sim, j);
+		g->rs[m++] = (struct entry){ index_for(g, j, a), j->idx, j };
+	}
+	for (size_t i = 0; i < nrun; i++) {
+		const struct job *j = sim_running_at(sim, i);
+		units += sim_demand(sim, j);
+		if (g->jobs[j->idx].inrs)
+			continue;
+		g->jobs[j->idx].inrs = true;
+		double a = sim_job_attained(sim, j);
+		g->rs[m++] = (struct entry){ index_for(g, j, a), j->idx, j };
+	}
+	g->nrs = m;
+	sort_entries(g->rs, m);
+	size_t np = 0;
+	for (size_t i = 0; i < g->npre; i++) {
+		const struct job *j = g->pre[i];
+		g->e[np++] = (struct entry){ index_for(g, j, j->attained),
+					     j->idx, j };
+	}
+	sort_entries(g->e, np);
+	for (size_t i = 0; i < np; i++)
+		g->pre[i] = g->e[i].job; /* in order for next time */
+	double g0 = index_of(g, 0);
+	bool cut = sim_vc_count(sim) == 0 && g->nzero == 0;
+	size_t k = 0, r = 0, i = 0, f = 0;
+	for (;;) {
+		bool waiting = !(cut && units == 0);
+		const struct job *fj = NULL;
+		while (waiting && f < nq) {
+			fj = sim_queue_at(sim, f);
+			if (fj->attained == 0)
+				break;
+			fj = NULL; /* one of the pre list */
+			f++;
+		}
+		const struct entry *best = r < m ? &g->rs[r] : NULL;
+		if (waiting && i < np && (!best || by_index(&g->e[i], best) < 0))
+			best = &g->e[i];
+		struct entry fe = { g0, fj ? fj->idx : 0, fj };
+		if (fj && (!best || by_index(&fe, best) < 0))
+			best = &fe;
+		if (!best)
+			break;
+		take(sim, g, &k, &units, best->job);
+		if (best == &fe)
+			f++;
+		else if (best == &g->e[i])
+			i++;
+		else
+			r++;
+	}
+	return k;
+}
+
 static void gittins_schedule(struct sim *sim, void *state)
 {
 	struct gittins *g = state;
 	size_t nrun = sim_running_len(sim), nq = sim_queue_len(sim);
-	size_t n = nrun + nq;
-	if (n == 0)
+	if (nrun + nq == 0)
 		return;
-	struct entry *e = malloc(n * sizeof(*e));
-	const struct job **ranked = malloc(n * sizeof(*ranked));
-	if (!e || !ranked || !prepare(g)) {
-		free(e);
-		free(ranked);
+	if (g->broken || !scratch(g, nrun + nq) || !prepare(g)) {
+		g->broken = true;
 		sim_start_head(sim); /* out of memory: degrade to fcfs */
 		return;
 	}
-	/*
-	 * Jobs with service are sorted; the jobs that never ran all have the
-	 * index G(0) and wait in submit order already (the queue's order),
-	 * so they are merged in rather than sorted: a long queue of new jobs
-	 * costs one pass.
-	 */
-	double g0 = index_of(g, 0);
-	size_t m = 0, nf = 0;
-	const struct job **fresh = malloc((nq ? nq : 1) * sizeof(*fresh));
-	if (!fresh) {
-		free(e);
-		free(ranked);
-		sim_start_head(sim);
-		return;
-	}
+	size_t n = rank(sim, g);
+	sim_apply_ranking(sim, g->ranked, n);
+	/* Keep the pre list: jobs preempted with service join it, jobs
+	 * that started leave it. */
 	for (size_t i = 0; i < n; i++) {
-		const struct job *j = i < nrun ? sim_running_at(sim, i)
-					       : sim_queue_at(sim, i - nrun);
-		double a = sim_job_attained(sim, j);
-		if (i >= nrun && a == 0)
-			fresh[nf++] = j;
-		else
-			e[m++] = (struct entry){ index_of(g, a), j };
+		const struct job *j = g->ranked[i];
+		if (g->was[i] == j->state)
+			continue;
+		bool zero = sim_demand(sim, j) == 0;
+		if (j->state == JOB_RUNNING) {
+			g->nzero -= zero;
+		} else if (j->state == JOB_PENDING) {
+			g->nzero += zero;
+			if (j->attained > 0 && !g->jobs[j->idx].pre) {
+				if (!clustersim_grow(&g->pre, &g->precap,
+						     g->npre + 1,
+						     sizeof(*g->pre))) {
+					g->broken = true;
+					return;
+				}
+				g->pre[g->npre++] = j;
+				g->jobs[j->idx].pre = true;
+			}
+		}
 	}
-	qsort(e, m, sizeof(*e), by_index);
-	size_t k = 0, i = 0, f = 0;
-	while (i < m || f < nf) {
-		struct entry fe = { g0, f < nf ? fresh[f] : NULL };
-		if (f < nf && (i == m || by_index(&fe, &e[i]) < 0))
-			ranked[k++] = fresh[f++];
+	size_t keep = 0;
+	for (size_t i = 0; i < g->npre; i++) {
+		const struct job *j = g->pre[i];
+		if (j->state == JOB_PENDING)
+			g->pre[keep++] = j;
 		else
-			ranked[k++] = e[i++].job;
+			g->jobs[j->idx].pre = false;
 	}
-	free(fresh);
-	sim_apply_ranking(sim, ranked, n);
-	free(e);
-	free(ranked);
+	g->npre = keep;
 
 	/* Wake up when a running job's service passes the next sample. */
 	sim_time_t now = sim_now(sim), next = SIM_TIME_MAX;
@@ -328,5 +556,6 @@ CLUSTERSIM_POLICY(gittins,
 	.params = gittins_params,
 	.init = gittins_init,
 	.fini = gittins_fini,
+	.job_submitted = gittins_submitted,
 	.job_finished = gittins_finished,
 	.schedule = gittins_schedule);

@@ -312,8 +312,11 @@ int optimize_main(const char *file, const char *outdir, bool quiet,
 		if (gen_workload(&e.workload.gen, e.seeds[0], &e.workload.opts,
 				 &w, err))
 			goto out;
-	} else if (trace_load(e.workload.trace, &e.workload.opts, &w, err)) {
-		goto out;
+	} else {
+		struct trace_opts to = e.workload.opts;
+		to.thr = &e.throughputs; /* Gavel steps -> run time */
+		if (trace_load(e.workload.trace, &to, &w, err))
+			goto out;
 	}
 	if (e.cluster_from_trace) {
 		err_set(err, "%s: $.cluster.from_trace: not supported by "

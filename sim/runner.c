@@ -195,7 +195,9 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 	int rc = 0;
 	if (!e->workload.generated) {
 		double t0 = now_s();
-		rc = trace_load(e->workload.trace, &e->workload.opts, &r->w, err);
+		struct trace_opts o = e->workload.opts;
+		o.thr = &e->throughputs; /* Gavel steps -> run time */
+		rc = trace_load(e->workload.trace, &o, &r->w, err);
 		if (rc)
 			goto out;
 		r->have_w = true;

@@ -15,8 +15,12 @@
  * Work in clustersim is run time on the reference GPU type, so a trace's
  * run time is the time on the reference type: total_steps divided by the
  * class's isolated throughput on a V100 at that scale, consolidated
- * (jobclass_throughput), rounded up to the microsecond.  A class with no
- * V100 figure at that scale (or a zero one) is an error.  Job ids are
+ * (jobclass_throughput), rounded up to the microsecond.  The experiment's
+ * "throughputs" overrides apply (trace_opts.thr): a class's overridden
+ * V100 throughput replaces the 1-GPU figure and scales the figures of its
+ * other scale factors by the same ratio (override / default 1-GPU), so
+ * an override changes the run time exactly as it changes the speed.  A
+ * class with no V100 figure at that scale (or a zero one) is an error.  Job ids are
  * line numbers; there are no user estimates (estimate = run).
  */
 #include "workload.h"
@@ -27,6 +31,7 @@
 #include <string.h>
 
 #include "jobclass.h"
+#include "jobclass_override.h"
 #include "util.h"
 
 /* The GPU type whose throughput turns steps into run time. */
@@ -78,7 +83,21 @@ static int gavel_run(struct gavel_reader *r, int cls, int64_t steps,
 {
 	double thr = jobclass_throughput((unsigned)cls, GAVEL_REF_GPU,
 					 (unsigned)scale, true);
+	const struct jobclass_override *ov =
+		jobclass_override_find(r->b.o->thr, (unsigned)cls);
 	char b[32];
+
+	/* An override of the class's 1-GPU throughput on the reference type
+	 * scales every scale factor's figure by the same ratio (1 GPU: the
+	 * override itself). */
+	if (ov && !isnan(ov->thr[GAVEL_REF_GPU])) {
+		double one = jobclass_throughput((unsigned)cls, GAVEL_REF_GPU,
+						 1, true);
+		if (scale == 1)
+			thr = ov->thr[GAVEL_REF_GPU];
+		else if (one > 0)
+			thr = ov->thr[GAVEL_REF_GPU] * (thr / one);
+	}
 
 	if (!(thr > 0)) {
 		fmt_double(b, thr);

@@ -11,6 +11,8 @@
 
 #include "clustersim/clustersim.h"
 
+struct jobclass_overrides;
+
 enum trace_format {
 	TRACE_SWF = 0,
 	TRACE_CSV,
@@ -46,6 +48,9 @@ struct trace_opts {
 	sim_time_t window_start; /* keep submit >= this; SIM_TIME_NONE = open */
 	sim_time_t window_end;   /* keep submit < this; SIM_TIME_NONE = open */
 	double load_scale;       /* divide inter-arrival gaps by this; 1 = off */
+	const struct jobclass_overrides *thr; /* the experiment's throughput
+	                            overrides, for readers that turn steps into
+	                            run time (Gavel); NULL = the defaults */
 };
 
 /* Sets the documented defaults. */

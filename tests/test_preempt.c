@@ -223,15 +223,15 @@ Test(preempt, las_hand_worked)
 }
 
 /*
- * Starvation promotion, threshold 100 CPU-s, promote_knob 1.  A (0 s,
- * 300 s) runs 0..100, is demoted; B (50 s, 500 s) runs 100..200 and is
- * demoted; A (queue 1, earlier) resumes 200.  B, preempted at 200 after a
- * 100 s run, is promoted at 200 + 1 x 100 = 300 back to queue 0 and
- * preempts A (queue 1) at 300; B then has 100 CPU-s counted again from 0
- * and is demoted at 400, when A (queue 1, earlier) resumes: A has 300 -
- * 100 - 100 = 100 s left.  A was preempted at 300 after a 100 s run:
- * promoted at 400, where it is already first.  A ends at 500, B at 500 +
- * 300 = 800.
+ * Starvation promotion, threshold 100 CPU-s, promote_knob 1 (the rule of
+ * Tiresias's simulator: promoted when the wait P since the last promotion
+ * reaches 1 x the run E since then).  A (0 s, 300 s) runs 0..100, is
+ * demoted; B (50 s, 500 s) runs 100..200 and is demoted behind A; A (E =
+ * 100, P = 100: promoted at 200, the end of queue 0) resumes 200 with its
+ * service counted from 0.  B (E = 100; its wait 50..100 came before it
+ * ran, so P = 0) is promoted at 300, when A, demoted again, is preempted:
+ * B runs 300..400.  A (E = 100 since its promotion) is promoted at 400,
+ * B demoted: A runs its last 100 s, 400..500.  B ends at 500 + 300 = 800.
  */
 Test(preempt, las_starvation_promotion)
 {
@@ -253,6 +253,58 @@ Test(preempt, las_starvation_promotion)
 	cr_expect_eq(job_of(s, 1)->end, 500 * SIM_SEC);
 	cr_expect_eq(job_of(s, 2)->end, 800 * SIM_SEC);
 	cr_expect_eq(job_of(s, 2)->preemptions, 2);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/*
+ * Promotion on a case the old rule (wait since the last preemption vs the
+ * last run only, FIFO by submit inside a queue) got wrong: it preempted
+ * A four times and let B, promoted with an older submit, cut in ahead of
+ * C.  One CPU, threshold 100 CPU-s, promote_knob 1; A (10 s, 500 s), B
+ * (20 s, 150 s), C (150 s, 200 s).  E = run, P = wait, both since the
+ * last promotion (P only once the job has run).
+ *   10   A starts (queue 0).  20: B waits behind A in queue 0.
+ *   110  A demoted (100 CPU-s): B preempts it.  A: E 100, P 0 -> due 210.
+ *   150  C arrives: queue 0 = [B running, C waiting]; B is not preempted.
+ *   210  B demoted; A promoted to the end of queue 0: [C, A].  C starts,
+ *        B preempted (E 100, P 0 -> due 310).
+ *   310  C demoted, B promoted: queue 0 = [A, B]; A resumes (done 100),
+ *        C preempted (E 100 -> due 410).
+ *   410  A demoted again (100 since its promotion); C promoted: queue 0 =
+ *        [B, C]; B resumes (done 100), A preempted (E 100 -> due 510).
+ *   460  B ends.  C resumes (done 100).  510: A promoted, waits behind
+ *        the running C.  560: C ends; A resumes (done 200) and ends 860.
+ * Preemptions: A 2 (110, 410), B 1 (210), C 1 (310).
+ */
+Test(preempt, las_promotion_hand_worked)
+{
+	struct tjob t[] = { { 1, 10, 500, 500, 1 }, { 2, 20, 150, 150, 1 },
+			    { 3, 150, 200, 200, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 3);
+	tl_cluster(&c, 1, 1);
+	struct param_value pv[] = {
+		{ .key = (char *)"thresholds_s",
+		  .json_path = (char *)"$.p.thresholds_s", .type = PV_STRING,
+		  .str = (char *)"100" },
+		{ .key = (char *)"promote_knob",
+		  .json_path = (char *)"$.p.promote_knob", .type = PV_NUMBER,
+		  .num = 1 },
+	};
+	extern const struct policy_ops clustersim_policy_las;
+	struct sim *s = tl_run_with(&clustersim_policy_las, pv, 2, &w, &c);
+	cr_expect_eq(job_of(s, 1)->start, 10 * SIM_SEC);
+	cr_expect_eq(job_of(s, 1)->end, 860 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->start, 110 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->end, 460 * SIM_SEC);
+	cr_expect_eq(job_of(s, 3)->start, 210 * SIM_SEC);
+	cr_expect_eq(job_of(s, 3)->end, 560 * SIM_SEC);
+	cr_expect_eq(job_of(s, 1)->preemptions, 2);
+	cr_expect_eq(job_of(s, 2)->preemptions, 1);
+	cr_expect_eq(job_of(s, 3)->preemptions, 1);
 	sim_free(s);
 	workload_release(&w);
 	cluster_spec_release(&c);

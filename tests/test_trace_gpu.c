@@ -10,12 +10,14 @@
 #include <criterion/criterion.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "jobclass.h"
+#include "jobclass_override.h"
 #include "testlib.h"
 #include "util.h"
 #include "workload.h"
@@ -443,6 +445,60 @@ Test(trace_gpu, gavel_sample)
 	cr_assert_eq(w.jobs[2].run, 777528614);
 	workload_release(&w);
 	free(text);
+}
+
+/*
+ * The experiment's "throughputs" overrides change a Gavel job's run time
+ * (trace_opts.thr), worked from gavel_sample's figures:
+ *   ResNet-50 (batch size 64), 1 GPU, V100 overridden to 5 steps/s:
+ *     2931 / 5 = 586.2 s -> 586200000 us (was 666928368).
+ *   Transformer (batch size 16), 2 GPUs, V100 1-GPU figure overridden to
+ *     half its default: the 2-GPU figure is halved too, so the run
+ *     doubles: 2 x 777.528613679 s = 1555.057227358 s -> 1555057228 us.
+ *   ResNet-18 (batch size 128): overridden on K80 only, V100 untouched:
+ *     2002233274 us as before.
+ */
+Test(trace_gpu, gavel_run_time_uses_throughput_overrides)
+{
+	struct trace_opts o;
+	struct workload w;
+	struct sim_error err;
+	struct jobclass_override ov[3];
+	int r50 = gpu_cls("ResNet-50 (batch size 64)");
+	int r18 = gpu_cls("ResNet-18 (batch size 128)");
+	int tr = gpu_cls("Transformer (batch size 16)");
+	int cls[3] = { r50, r18, tr };
+
+	for (int k = 0; k < 3; k++) {
+		ov[k].cls = (uint16_t)cls[k];
+		for (int g = 0; g < JOBCLASS_NGPU; g++)
+			ov[k].thr[g] = NAN;
+		ov[k].grad_bytes = -1;
+	}
+	ov[0].thr[JOBCLASS_GPU_V100] = 5;
+	ov[1].thr[JOBCLASS_GPU_K80] = 1;
+	ov[2].thr[JOBCLASS_GPU_V100] =
+		jobclass_throughput((unsigned)tr, JOBCLASS_GPU_V100, 1, true) / 2;
+	/* Sorted by class, as the experiment loader keeps them. */
+	for (int a = 0; a < 3; a++)
+		for (int b = a + 1; b < 3; b++)
+			if (ov[b].cls < ov[a].cls) {
+				struct jobclass_override t = ov[a];
+				ov[a] = ov[b];
+				ov[b] = t;
+			}
+	struct jobclass_overrides all = { ov, 3 };
+
+	trace_opts_default(&o);
+	o.format = TRACE_GAVEL;
+	o.thr = &all;
+	cr_assert_eq(trace_load("tests/data/gpu/gavel-sample.trace", &o, &w,
+				&err), 0, "%s", err.msg);
+	cr_assert_eq(w.n, 3);
+	cr_expect_eq(w.jobs[0].run, 586200000);
+	cr_expect_eq(w.jobs[1].run, 2002233274);
+	cr_expect_eq(w.jobs[2].run, 1555057228);
+	workload_release(&w);
 }
 
 #define GV(type, steps, scale, arrival)                                      \
