@@ -2,7 +2,8 @@
  * gittins: the Gittins index policy of Tiresias, preemptive.
  *
  * What it does: a job's service S (resource-time: GPU-seconds, or
- * CPU-seconds for a job without GPUs) is unknown, but its distribution is
+ * CPU-seconds for a job without GPUs; time spent restoring checkpoints
+ * is not service, sim_job_service) is unknown, but its distribution is
  * known - given as samples, or learned from the jobs that have finished
  * so far.  A job that has received a of service gets the Gittins index
  *
@@ -192,7 +193,7 @@ static void gittins_finished(struct sim *sim, void *state,
 			return;
 		}
 	}
-	double v = j->attained;
+	double v = sim_job_service(sim, j);
 	if (g->ring_n == g->window) {
 		size_t i = lower(g->win, g->ring_n, g->ring[g->ring_at]);
 		memmove(g->win + i, g->win + i + 1,
@@ -413,7 +414,7 @@ static size_t rank(struct sim *sim, struct gittins *g)
 			g->jobs[j->idx].inrs = false;
 			continue;
 		}
-		double a = sim_job_attained(sim, j);
+		double a = sim_job_service(sim, j);
 		g->rs[m++] = (struct entry){ index_for(g, j, a), j->idx, j };
 	}
 	for (size_t i = 0; i < nrun; i++) {
@@ -422,7 +423,7 @@ static size_t rank(struct sim *sim, struct gittins *g)
 		if (g->jobs[j->idx].inrs)
 			continue;
 		g->jobs[j->idx].inrs = true;
-		double a = sim_job_attained(sim, j);
+		double a = sim_job_service(sim, j);
 		g->rs[m++] = (struct entry){ index_for(g, j, a), j->idx, j };
 	}
 	g->nrs = m;
@@ -430,8 +431,8 @@ static size_t rank(struct sim *sim, struct gittins *g)
 	size_t np = 0;
 	for (size_t i = 0; i < g->npre; i++) {
 		const struct job *j = g->pre[i];
-		g->e[np++] = (struct entry){ index_for(g, j, j->attained),
-					     j->idx, j };
+		double a = sim_job_service(sim, j);
+		g->e[np++] = (struct entry){ index_for(g, j, a), j->idx, j };
 	}
 	sort_entries(g->e, np);
 	for (size_t i = 0; i < np; i++)
@@ -518,7 +519,7 @@ static void gittins_schedule(struct sim *sim, void *state)
 	sim_time_t now = sim_now(sim), next = SIM_TIME_MAX;
 	for (size_t r = 0; r < sim_running_len(sim); r++) {
 		const struct job *j = sim_running_at(sim, r);
-		double a = sim_job_attained(sim, j);
+		double a = sim_job_service(sim, j);
 		const double *s = g->sorted;
 		size_t lo = 0, hi = g->nsorted;
 		while (lo < hi) {

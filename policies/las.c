@@ -4,7 +4,9 @@
  *
  * What it does: a job's attained service is the resource-time it has
  * received (GPU-seconds; CPU-seconds for a job without GPUs: the "2D" of
- * Tiresias, time x width).  Thresholds T1 < T2 < ... split jobs into
+ * Tiresias, time x width), not counting the time it spent restoring
+ * checkpoints (sim_job_service: with a restore longer than a queue's
+ * quantum, a resumed job would be demoted before doing any work).  Thresholds T1 < T2 < ... split jobs into
  * queues: queue 0 holds jobs with service below T1, queue k those between
  * T_k and T_k+1.  Lower queues go first; the ranking goes to the engine's
  * preemptive allocation (sim_apply_ranking), so a new job preempts jobs
@@ -210,7 +212,7 @@ static size_t queue_of(const struct las *l, double service)
 static double served(struct sim *sim, const struct las *l,
 		     const struct job *j)
 {
-	return sim_job_attained(sim, j) - l->jobs[j->idx].base;
+	return sim_job_service(sim, j) - l->jobs[j->idx].base;
 }
 
 /* When a job that stops now is promoted: when P reaches K x E. */
@@ -351,7 +353,7 @@ static bool promote(struct sim *sim, struct las *l, sim_time_t now)
 	for (size_t i = 0; i < l->moved.n; i++) {
 		const struct job *j = l->moved.job[i];
 		struct las_job *lj = &l->jobs[j->idx];
-		lj->base = sim_job_attained(sim, j);
+		lj->base = sim_job_service(sim, j);
 		lj->waited = 0;
 		lj->stopped = now;
 		lj->due = SIM_TIME_MAX;

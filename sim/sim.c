@@ -108,6 +108,8 @@ struct progress {
 	double ideal;     /* the rate an ideal placement would give now */
 	double ran;       /* microseconds run up to since */
 	double ran_ideal; /* what the same work takes at the ideal rates */
+	double restored;  /* resource-seconds of attained service spent
+	                     restoring checkpoints, up to hsince */
 };
 
 /* What a preempted job keeps, made on the first preemption. */
@@ -434,10 +436,12 @@ static void prog_begin(struct sim *s, const struct job *j, double done,
 	bool restart = j->preemptions > 0;
 	double ran = restart ? p->ran : 0;
 	double ran_ideal = restart ? p->ran_ideal : 0;
+	double restored = restart ? p->restored : 0;
 	*p = (struct progress){
 		.done = done, .since = s->now, .rate = 1.0, .started = s->now,
 		.hold = hold, .factor = 1.0, .hsince = s->now, .weight = 1.0,
 		.ideal = 1.0, .ran = ran, .ran_ideal = ran_ideal,
+		.restored = restored,
 	};
 }
 
@@ -463,11 +467,33 @@ static double held(const struct sim *s, const struct job *j)
 	return res * p->weight * (double)(s->now - p->hsince) / SIM_SEC;
 }
 
+/* Of held(): the part spent restoring a checkpoint (before p->hold). */
+static double held_restoring(const struct sim *s, const struct job *j)
+{
+	if (!s->prog)
+		return 0;
+	const struct progress *p = &s->prog[j->idx];
+	sim_time_t e = p->hold < s->now ? p->hold : s->now;
+	if (e <= p->hsince)
+		return 0;
+	double res = j->gpus ? j->gpus : j->cpus;
+	return res * p->weight * (double)(e - p->hsince) / SIM_SEC;
+}
+
+/* Counts a running job's service so far into attained (and the part of
+ * it spent restoring). */
+static void count_held(struct sim *s, struct job *j)
+{
+	if (s->prog)
+		s->prog[j->idx].restored += held_restoring(s, j);
+	j->attained += held(s, j);
+}
+
 /* Counts a running job's service so far and charges it `weight` of its
  * resources from now on. */
 static void set_weight(struct sim *s, struct job *j, double weight)
 {
-	j->attained += held(s, j);
+	count_held(s, j);
 	s->prog[j->idx].hsince = s->now;
 	s->prog[j->idx].weight = weight;
 }
@@ -563,7 +589,7 @@ static void leave_resources(struct sim *s, struct job *j)
 
 static void end_job(struct sim *s, struct job *j)
 {
-	j->attained += held(s, j);
+	count_held(s, j);
 	j->end = s->now;
 	if (s->prog) {
 		struct progress *pg = &s->prog[j->idx];
@@ -1085,7 +1111,7 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 	r->kept = kept;
 	r->since = s->now;
 	r->overhead = restore_cost(s, j);
-	j->attained += held(s, j);
+	count_held(s, j);
 	j->preemptions++;
 	s->counters.preemptions++;
 
@@ -1130,6 +1156,8 @@ int sim_job_migrate(struct sim *s, const struct job *cj)
 	struct progress *p = &s->prog[j->idx];
 	/* It checkpoints where it is (nothing lost) and restores there. */
 	prog_sync(s, j);
+	/* Service up to now was work, not restoring: count it first. */
+	set_weight(s, j, p->weight);
 	p->hold = s->now + restore_cost(s, j);
 	if (s->speed)
 		speed_job_ended(s->speed, j);
@@ -1265,6 +1293,17 @@ size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
 double sim_job_attained(const struct sim *s, const struct job *j)
 {
 	return j->attained + (j->state == JOB_RUNNING ? held(s, j) : 0);
+}
+
+double sim_job_service(const struct sim *s, const struct job *j)
+{
+	double a = sim_job_attained(s, j);
+	if (!s->prog)
+		return a;
+	a -= s->prog[j->idx].restored;
+	if (j->state == JOB_RUNNING)
+		a -= held_restoring(s, j);
+	return a > 0 ? a : 0;
 }
 
 /*

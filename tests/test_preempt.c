@@ -311,6 +311,51 @@ Test(preempt, las_promotion_hand_worked)
 }
 
 /*
+ * Restoring is not service.  One CPU, thresholds 10 and 20 CPU-s, a 30 s
+ * restore on every restart, checkpoints at preemption (nothing lost).
+ * A (0 s, 100 s) runs 0..10 and is demoted to queue 1; B (5 s, 100 s)
+ * preempts it and runs 10..20, is demoted behind A, and A resumes at 20:
+ * it restores 20..50 (service still 10), works 50..60 and is demoted to
+ * queue 2 at service 20.  B, waiting in queue 1, resumes at 60: restores
+ * 60..90, works 90..100, is demoted behind A.  A resumes at 100, restores
+ * 100..130 and does its last 80 s: ends at 210.  B resumes at 210 and
+ * ends at 210 + 30 + 80 = 320.  Each held the CPU 10 + 40 + 110 = 160 s
+ * (jobs.csv's attained), 60 s of it restoring.
+ * Were the restore counted, a resumed job would be demoted 10 s into its
+ * restore, before doing any work.
+ */
+Test(preempt, las_restore_is_not_service)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 1 }, { 2, 5, 100, 100, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 1);
+	struct param_value pv[] = {
+		{ .key = (char *)"thresholds_s",
+		  .json_path = (char *)"$.p.thresholds_s", .type = PV_STRING,
+		  .str = (char *)"10,20" },
+	};
+	struct sim_config cfg = { .workload = &w, .cluster = &c,
+				  .restore_overhead = 30 * SIM_SEC };
+	struct sim *s = tl_run_cfg("las", pv, 1, &cfg);
+	const struct job *a = job_of(s, 1), *b = job_of(s, 2);
+	cr_expect_eq(a->end, 210 * SIM_SEC);
+	cr_expect_eq(b->start, 10 * SIM_SEC);
+	cr_expect_eq(b->end, 320 * SIM_SEC);
+	cr_expect_eq(a->preemptions, 2);
+	cr_expect_eq(b->preemptions, 2);
+	cr_expect_eq(a->restarts, 2);
+	cr_expect_float_eq(a->attained, 160, 1e-9);
+	cr_expect_float_eq(b->attained, 160, 1e-9);
+	cr_expect_float_eq(sim_job_service(s, a), 100, 1e-9);
+	cr_expect_float_eq(sim_job_service(s, b), 100, 1e-9);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/*
  * gittins with the distribution {100, 1000} GPU-s (the example of
  * gittins.c), one GPU: A (0 s, 1000 s) has 950 s of service when B
  * (950 s, 100 s) arrives.  A: S = 1000 for sure, index 1 / 50 = 0.02.

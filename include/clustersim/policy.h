@@ -243,9 +243,17 @@ int sim_job_migrate(struct sim *sim, const struct job *job);
 double sim_job_work_done(const struct sim *sim, const struct job *job);
 
 /* Service a job has received so far, in resource-seconds (GPU-seconds for
- * a job with GPUs, else CPU-seconds), including its current run: what
- * least-attained-service policies order by. */
+ * a job with GPUs, else CPU-seconds), including its current run: the
+ * resources it held, restoring checkpoints included (jobs.csv's
+ * attained). */
 double sim_job_attained(const struct sim *sim, const struct job *job);
+
+/* The part of sim_job_attained() that was not spent restoring a
+ * checkpoint (after a restart or a migration): the service of its useful
+ * run time, what least-attained-service policies order by.  With a
+ * restore longer than a queue's quantum, counting the restore would demote
+ * a resumed job before it did any work. */
+double sim_job_service(const struct sim *sim, const struct job *job);
 
 /* Calls schedule() again at time t (t > now).  Returns 0 or negative. */
 int sim_wakeup_at(struct sim *sim, sim_time_t t);
