@@ -2,10 +2,11 @@
  * `clustersim optimize EXP.json` (optimize.h): the first N jobs of the
  * experiment's workload become one batch problem on its cluster (GPUs per
  * GPU type when the cluster has GPUs, else CPUs; run times are the
- * estimates, in whole seconds, rounded up), solved by each method asked
- * for.  Writes to OUTPUT/optimize/: summary.csv (score, lower bound, gap,
- * evaluations, time, reproducible, backend), schedule-METHOD.csv,
- * convergence.csv and convergence.png (gnuplot, when present).
+ * estimates at each GPU type's speed, in whole seconds, rounded up),
+ * solved by each method asked for.  Writes to OUTPUT/optimize/:
+ * summary.csv (score, lower bound, gap, evaluations, time, reproducible,
+ * backend), schedule-METHOD.csv, convergence.csv and convergence.png
+ * (gnuplot, when present).
  *
  * Also `clustersim bench-eval`: evaluations per second of the CPU backend
  * on synthetic 100- and 1,000-job batches on 64 nodes x 8 GPUs.
@@ -22,6 +23,8 @@
 #include "eval_inst.h"
 #include "optimize.h"
 #include "search.h"
+#include "search_online.h"
+#include "speed.h"
 
 extern char **environ;
 
@@ -149,12 +152,21 @@ static int64_t secs_up(sim_time_t t)
 }
 
 /* Types: each distinct GPU type name (untyped GPUs are one type); a
- * cluster without GPUs has one type, its CPUs. */
-static int build_batch(const struct cluster_spec *cs, const struct job *jobs,
-		       size_t njobs, const struct optimize_spec *o,
-		       struct eval_inst *in, const char **tname,
+ * cluster without GPUs has one type, its CPUs.  A GPU job's run time on
+ * a type is its estimate at its speed there (speed_class_rate, with the
+ * experiment's reference type, overrides and drawn classes: what
+ * sim_job_type_rate gives the online policies), rounded up as they do
+ * (online_run_secs). */
+static int build_batch(const struct experiment *e, const struct job *jobs,
+		       size_t njobs, struct eval_inst *in, const char **tname,
 		       struct sim_error *err)
 {
+	const struct cluster_spec *cs = &e->cluster;
+	const struct optimize_spec *o = &e->optimize;
+	int ref = e->workload.reference_gpu ?
+		  jobclass_gpu_lookup(e->workload.reference_gpu, NULL) :
+		  JOBCLASS_GPU_V100;
+	int tgpu[EVAL_MAX_TYPES];
 	uint32_t T = 0, nn = 0;
 	int64_t cap[EVAL_MAX_TYPES] = { 0 };
 	bool gpu = false;
@@ -182,6 +194,8 @@ static int build_batch(const struct cluster_spec *cs, const struct job *jobs,
 		cap[t] += (int64_t)ng->count * (gpu ? ng->gpus : ng->cpus);
 		nn += ng->count;
 	}
+	for (uint32_t t = 0; t < T; t++)
+		tgpu[t] = gpu ? jobclass_gpu_lookup(tname[t], NULL) : -1;
 	uint32_t n = (uint32_t)(njobs < o->jobs ? njobs : o->jobs);
 	eval_inst_init(in, n, T, cap, (enum eval_objective)o->objective);
 	in->p.mix_makespan = (int64_t)o->mix_makespan;
@@ -191,12 +205,18 @@ static int build_batch(const struct cluster_spec *cs, const struct job *jobs,
 		const struct job *jb = &jobs[j];
 		in->demand[j] = gpu ? (jb->gpus ? jb->gpus :
 				       (jb->gpu_milli ? 1 : 0)) : jb->cpus;
-		int64_t d = secs_up(jb->estimate);
+		unsigned cls = jb->job_class;
+		if (cls == JOB_CLASS_NONE && e->workload.draw_classes)
+			cls = speed_draw_class(e->seeds[0], jb->idx);
 		/* a job's gpu_type (index + 1) names the cluster's types in
 		 * the order groups first name them, as tname[] does */
 		for (uint32_t t = 0; t < T; t++)
 			if (!gpu || !jb->gpu_type || jb->gpu_type - 1u == t)
-				in->dur[(size_t)j * T + t] = d > 0 ? d : 1;
+				in->dur[(size_t)j * T + t] = online_run_secs(
+					jb->estimate, gpu && jb->gpus ?
+					speed_class_rate(cls, tgpu[t], ref,
+							 &e->throughputs) :
+					1.0);
 		in->release[j] = o->releases ? secs_up(jb->submit - t0) : 0;
 	}
 	if (o->nodes) {
@@ -323,7 +343,7 @@ int optimize_main(const char *file, const char *outdir, bool quiet,
 			"optimize", file);
 		goto out;
 	}
-	if (build_batch(&e.cluster, w.jobs, w.n, o, &in, tname, err))
+	if (build_batch(&e, w.jobs, w.n, &in, tname, err))
 		goto out;
 	code = 1;
 	dir = xasprintf("%s/optimize", outdir ? outdir : e.output);

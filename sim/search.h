@@ -43,6 +43,8 @@ struct search_opts {
 	double time_limit_s;   /* CBC's time limit */
 	uint32_t max_slots;    /* time slots of the time-indexed model */
 	uint64_t max_vars;     /* refuse models larger than this */
+	uint64_t max_nodes;    /* CBC's branch-and-bound node limit, 0 =
+	                          none (deterministic, unlike the clock) */
 };
 
 /* Defaults for every field. */

@@ -137,6 +137,9 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 	Cbc_setLogLevel(m, 0);
 	Cbc_setParameter(m, "threads", "1");
 	Cbc_setMaximumSeconds(m, o->time_limit_s > 0 ? o->time_limit_s : 10);
+	if (o->max_nodes)
+		Cbc_setMaximumNodes(m, o->max_nodes < INT32_MAX ?
+				       (int)o->max_nodes : INT32_MAX);
 	bool mk = p->objective == EVAL_MAKESPAN || p->objective == EVAL_MIX;
 	int64_t wmk = p->objective == EVAL_MIX ? p->mix_makespan : 1;
 	for (size_t v = 0; v < nv; v++) {
@@ -265,6 +268,7 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 		 "of %lld ticks%s%s", nv, (long long)S, (long long)D,
 		 Cbc_isProvenOptimal(m) ? ", proven optimal" : "",
 		 Cbc_isSecondsLimitReached(m) ? ", stopped at the time limit" :
+		 Cbc_isNodeLimitReached(m) ? ", stopped at the node limit" :
 						"");
 	r->wall_s = search_clock() - t0;
 	search_trace(r, r->evals, r->wall_s);

@@ -1469,10 +1469,9 @@ double sim_job_type_rate(const struct sim *s, const struct job *j,
 		cls = speed_draw_class(s->cfg.seed, j->idx); /* as at start */
 	int gpu = jobclass_gpu_lookup(cluster_gpu_type_name(s->cluster, t),
 				      NULL);
-	if (cls == JOB_CLASS_NONE || gpu < 0)
-		return 1.0;
-	double r = jobclass_speed(cls, gpu, s->cfg.speed->ref_gpu, 1, true);
-	return r > 0 && isfinite(r) ? r : 1.0; /* speed_rate's fallback */
+	/* with the experiment's throughput overrides, as speed_rate */
+	return speed_class_rate(cls, gpu, s->cfg.speed->ref_gpu,
+				s->cfg.speed->thr);
 }
 
 bool sim_job_fits_on(const struct sim *s, const struct job *j, unsigned t)

@@ -208,3 +208,16 @@ double speed_rate_ideal(struct speed *sp, const struct job *j,
 		return 1.0;
 	return (t_ref + a_ref) / (t_gpu + a_ref);
 }
+
+double speed_class_rate(unsigned cls, int gpu, int ref,
+			const struct jobclass_overrides *thr)
+{
+	if (cls == JOB_CLASS_NONE || gpu < 0 || ref < 0)
+		return 1.0;
+	double a = jobclass_thr1(thr, cls, gpu);
+	double r = jobclass_thr1(thr, cls, ref);
+	if (!(a > 0) || !(r > 0))
+		return 1.0;
+	double x = a / r;
+	return isfinite(x) && x > 0 ? x : 1.0;
+}

@@ -93,4 +93,16 @@ double speed_rate(struct speed *sp, const struct job *j,
 double speed_rate_ideal(struct speed *sp, const struct job *j,
 			const struct placement *p);
 
+/*
+ * The speed of a one-GPU job of class cls on table GPU type gpu relative
+ * to the reference type ref (jobclass GPU indexes), with the overrides
+ * thr applied (NULL = none): the ratio of the two 1-GPU throughputs, as
+ * speed_rate() runs such a job.  1 for JOB_CLASS_NONE, gpu or ref < 0,
+ * and where either figure is not positive (speed_rate() then runs the job
+ * at the reference speed too).  What sim_job_type_rate() gives policies
+ * and the offline optimizer scales run times by.
+ */
+double speed_class_rate(unsigned cls, int gpu, int ref,
+			const struct jobclass_overrides *thr);
+
 #endif

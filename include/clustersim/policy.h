@@ -293,7 +293,8 @@ uint64_t sim_gpu_type_free(const struct sim *sim, unsigned t);
  * The speed a GPU job would run at on GPUs of type t, relative to the
  * reference type (work per second), with no communication: the ratio of
  * its class's one-GPU throughputs on t and on the reference type from the
- * throughput table - what the speed model gives a single-GPU job there.
+ * throughput table (with the experiment's overrides) - what the speed
+ * model gives a single-GPU job there.
  * 1 when the run has no speed model, for a job of no class (unless the
  * experiment draws classes: then the class it will be given), and where
  * the table has no positive figure (the speed model runs such a job at
