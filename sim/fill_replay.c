@@ -203,6 +203,10 @@ static int advance(struct replay *r, sim_time_t t)
 		res->pending_end = (uint32_t)r->npending;
 	}
 	while (r->sampling && r->next_sample < t) {
+		if (r->next_sample > res->t_last && !r->npending) {
+			r->sampling = false; /* the drain: nothing waits */
+			break;
+		}
 		if (res->nsamples == REPLAY_MAX_SAMPLES) {
 			char s[32];
 			fmt_time(s, r->step);

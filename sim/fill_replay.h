@@ -37,9 +37,10 @@
  *    starts) is replayed but not averaged: an emptying cluster says
  *    nothing of the policy.
  *  - a timeline sample every `step` from the first arrival to the last
- *    event, each the state after every event at or before its time (a
- *    fixed step, not one sample per event, so that runs of different
- *    policies and seeds line up row by row for the plots);
+ *    arrival, and on while pods still wait after it, each the state
+ *    after every event at or before its time (a fixed step, not one
+ *    sample per event, so that runs of different policies and seeds line
+ *    up row by row for the plots);
  *  - per pod: where it went (node, GPUs), when it started and left.
  */
 #ifndef CLUSTERSIM_FILL_REPLAY_H

@@ -6,10 +6,12 @@
  *   <label>-<list>-s<seed>/pods.csv      one row per pod of the list
  *   replay_summary.csv                   one row per run
  *   replay-<list>.csv                    per pod list, each policy's
- *                                        allocation and fragmentation
- *                                        over time: mean, min, max over
- *                                        seeds (what the plots draw)
- *   plots/replay_alloc-<list>.{png,svg}, plots/replay_frag-<list>.*
+ *                                        allocation, fragmentation and
+ *                                        pending pods over time: mean,
+ *                                        min, max over seeds (what the
+ *                                        plots draw)
+ *   plots/replay_alloc-<list>.{png,svg}, plots/replay_frag-<list>.*,
+ *   plots/replay_pending-<list>.*
  *   manifest.json                        with the node and pod lists'
  *                                        hashes
  * Every file is written to a temporary name and renamed (util.h afile_*).
@@ -130,8 +132,24 @@ static int write_pods(const char *dir, const struct replay_result *r,
 	return afile_commit(&af, err);
 }
 
+/* The measures of the band file: ratios of the GPU capacity, and the
+ * pending pods. */
+static const char *const band_what[] = { "alloc", "frag", "pending" };
+
+static double band_value(const struct replay_sample *q, int w, uint64_t cap)
+{
+	switch (w) {
+	case 0:
+		return (double)q->allocated / cap;
+	case 1:
+		return q->frag / cap;
+	default:
+		return q->pending;
+	}
+}
+
 /* Per sample row: each policy's mean, min and max over seeds of the
- * allocation and fragmentation ratios. */
+ * allocation and fragmentation ratios and of the pending pods. */
 static int write_band(const char *outdir, const char *stem,
 		      const struct replay_result *res, size_t npol,
 		      size_t nseeds, const char *const *labels, uint64_t cap,
@@ -151,16 +169,15 @@ static int write_band(const char *outdir, const char *stem,
 			rows = res[i].nsamples;
 	fputs("time_s", af.f);
 	for (size_t p = 0; p < npol; p++)
-		for (int w = 0; w < 2; w++)
+		for (int w = 0; w < 3; w++)
 			fprintf(af.f, ",%s_%s_mean,%s_%s_min,%s_%s_max",
-				labels[p], w ? "frag" : "alloc", labels[p],
-				w ? "frag" : "alloc", labels[p],
-				w ? "frag" : "alloc");
+				labels[p], band_what[w], labels[p],
+				band_what[w], labels[p], band_what[w]);
 	fputc('\n', af.f);
 	for (size_t k = 0; k < rows; k++) {
 		put_time(af.f, t0 + (sim_time_t)k * step, "");
 		for (size_t p = 0; p < npol; p++) {
-			for (int w = 0; w < 2; w++) {
+			for (int w = 0; w < 3; w++) {
 				double sum = 0, lo = 0, hi = 0;
 				size_t cnt = 0;
 				for (size_t s = 0; s < nseeds; s++) {
@@ -170,9 +187,7 @@ static int write_band(const char *outdir, const char *stem,
 						continue;
 					const struct replay_sample *q =
 						&r->samples[k];
-					double v = w ? q->frag / cap
-						     : (double)q->allocated /
-							       cap;
+					double v = band_value(q, w, cap);
 					lo = cnt && lo < v ? lo : v;
 					hi = cnt && hi > v ? hi : v;
 					sum += v;
@@ -198,7 +213,8 @@ static int plot_replay(const char *outdir, const char *stem,
 		       const char *const *labels, size_t npol,
 		       struct sim_error *err)
 {
-	static const char *const scripts[] = { "replay_alloc", "replay_frag" };
+	static const char *const scripts[] = { "replay_alloc", "replay_frag",
+					       "replay_pending" };
 	static const char *const terms[] = { "png", "svg" };
 	char *pdir = plot_scripts_dir();
 	char *odir = path_join(outdir, "plots");

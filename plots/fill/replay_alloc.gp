@@ -2,7 +2,8 @@
 # (sim/fill_replay_run.c), one curve per policy: the mean over seeds, with
 # a band from the seeds' minimum to maximum (only random differs by seed).
 # Read from replay-<list>.csv columns "time_s" and "<label>_alloc_mean",
-# "_min", "_max"; time is drawn in days.
+# "_min", "_max"; time is drawn in seconds, hours or days, by the
+# span of the samples.
 #
 # Variables (set with -e by clustersim): data (the replay-<list>.csv file),
 # labels (policy labels, space-separated), term ("png" or "svg"), out
@@ -25,15 +26,20 @@ set output out
 set datafile separator ","
 set datafile columnheaders
 set title "GPU allocation ratio over time: ".list noenhanced
-set xlabel "time since the first arrival (days)"
+# The time unit: by the span of the samples.
+stats data using (column("time_s")) nooutput
+span = STATS_max
+tu = span < 7200 ? 1 : (span < 5 * 86400 ? 3600 : 86400)
+tname = tu == 1 ? "s" : (tu == 3600 ? "hours" : "days")
+set xlabel "time since the first arrival (".tname.")"
 set ylabel "allocated / GPU capacity"
 set grid
 set key bottom right opaque
 set style fill transparent solid 0.2 noborder
 
 plot for [i=1:words(labels)] data \
-	using (column("time_s") / 86400):(column(word(labels, i)."_alloc_min")):(column(word(labels, i)."_alloc_max")) \
+	using (column("time_s") / tu):(column(word(labels, i)."_alloc_min")):(column(word(labels, i)."_alloc_max")) \
 	with filledcurves lc i notitle, \
      for [i=1:words(labels)] data \
-	using (column("time_s") / 86400):(column(word(labels, i)."_alloc_mean")) \
+	using (column("time_s") / tu):(column(word(labels, i)."_alloc_mean")) \
 	with lines lw 2 lc i title word(labels, i) noenhanced

@@ -1,0 +1,45 @@
+# replay_pending.gp: pods waiting over time in a replay experiment
+# (sim/fill_replay_run.c), one curve per policy: the mean over seeds, with
+# a band from the seeds' minimum to maximum (only random differs by seed).
+# Read from replay-<list>.csv columns "time_s" and "<label>_pending_mean",
+# "_min", "_max"; time is drawn in seconds, hours or days, by the
+# span of the samples.
+#
+# Variables (set with -e by clustersim): data (the replay-<list>.csv file),
+# labels (policy labels, space-separated), term ("png" or "svg"), out
+# (output file), list (the pod list's name, for the title).
+
+if (!exists("term")) term = "png"
+if (!exists("out")) out = "replay_pending.".term
+if (!exists("list")) list = ""
+if (term eq "svg") {
+	set terminal svg size 900,560 enhanced font "Sans,12" background rgb "white"
+} else {
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size 900,560 enhanced font "Sans,11"
+	} else {
+		set terminal png size 900,560
+	}
+}
+set output out
+
+set datafile separator ","
+set datafile columnheaders
+set title "Pods waiting over time: ".list noenhanced
+# The time unit: by the span of the samples.
+stats data using (column("time_s")) nooutput
+span = STATS_max
+tu = span < 7200 ? 1 : (span < 5 * 86400 ? 3600 : 86400)
+tname = tu == 1 ? "s" : (tu == 3600 ? "hours" : "days")
+set xlabel "time since the first arrival (".tname.")"
+set ylabel "pending pods"
+set grid
+set key top right opaque
+set style fill transparent solid 0.2 noborder
+
+plot for [i=1:words(labels)] data \
+	using (column("time_s") / tu):(column(word(labels, i)."_pending_min")):(column(word(labels, i)."_pending_max")) \
+	with filledcurves lc i notitle, \
+     for [i=1:words(labels)] data \
+	using (column("time_s") / tu):(column(word(labels, i)."_pending_mean")) \
+	with lines lw 2 lc i title word(labels, i) noenhanced
