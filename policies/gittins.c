@@ -19,6 +19,16 @@
  * between sample values and drops when its service passes one, so the
  * policy asks to be woken at those crossings and is exact in between.
  *
+ * Cost per schedule call: O(R points) for the R running jobs (each
+ * one's service moved, so its index is recomputed; a waiting job's is
+ * cached by service and distribution version), plus the waiting jobs
+ * walked until the units run out; a waiting job the engine could not
+ * start is left out of the list it gets.  An index is a max over the
+ * runs of equal samples; a ratio that cannot beat the best so far (the
+ * job's last winner is tried first) is bounded, not divided.  On the
+ * Philly summary most of the time is the engine's (every preemption and
+ * restart recomputes the fabric's rates), not the policy's.
+ *
  * Source: Gittins, "Bandit processes and dynamic allocation indices",
  * JRSS B 1979; as a GPU-cluster scheduler, Gu et al., "Tiresias", NSDI
  * 2019, section 4.2.
@@ -56,6 +66,10 @@ struct gittins {
 	double *sorted;    /* the samples in use, sorted */
 	size_t nsorted;
 	double *suffix;    /* suffix[i] = sum of sorted[i..] */
+	uint32_t *last;    /* position of the last sample of each run of
+			      equal samples, in order */
+	uint32_t *run;     /* run[i] = the run sorted[i] is in */
+	size_t nruns;
 	bool stale;        /* the samples changed since sorted was made */
 	uint32_t version;  /* bumped when sorted changes: cached indices of
 			      an older version are recomputed */
@@ -70,6 +84,7 @@ struct gittins {
 	uint8_t *was;      /* scratch: states before the ranking */
 	size_t scap;       /* capacity of the scratch arrays */
 	size_t nzero;      /* waiting jobs that ask for no units */
+	uint32_t calls;    /* schedule calls so far, to stamp the cache */
 	bool broken;       /* out of memory once: fcfs from then on */
 };
 
@@ -77,7 +92,11 @@ struct gittins {
 struct gittins_job {
 	double a;          /* service its cached index is for */
 	double index;      /* G(a) */
+	uint32_t next;     /* position of the first sample above a */
+	uint32_t hint;     /* the run of samples that gave index */
 	uint32_t version;  /* distribution version of index; 0 = none */
+	uint32_t call;     /* schedule call that last asked: a is current */
+	uint64_t demand;   /* sim_demand, which does not change */
 	bool pre;          /* in the pre list */
 	bool inrs;         /* in the rs list */
 };
@@ -151,6 +170,8 @@ static void gittins_fini(struct sim *sim, void *state)
 		free(g->win);
 		free(g->sorted);
 		free(g->suffix);
+		free(g->last);
+		free(g->run);
 		free(g->jobs);
 		free(g->pre);
 		free(g->e);
@@ -224,7 +245,13 @@ static bool prepare(struct gittins *g)
 	double *x = s ? realloc(g->suffix, (m + 1) * sizeof(*x)) : NULL;
 	if (x)
 		g->suffix = x;
-	if (!s || !x)
+	uint32_t *l = x ? realloc(g->last, (m ? m : 1) * sizeof(*l)) : NULL;
+	if (l)
+		g->last = l;
+	uint32_t *r = l ? realloc(g->run, (m ? m : 1) * sizeof(*r)) : NULL;
+	if (r)
+		g->run = r;
+	if (!r)
 		return false;
 	bool same = m == g->nsorted && g->version;
 	for (size_t i = 0; i < m; i++) {
@@ -239,6 +266,12 @@ static bool prepare(struct gittins *g)
 	x[m] = 0;
 	for (size_t i = m; i-- > 0;)
 		x[i] = x[i + 1] + s[i];
+	g->nruns = 0;
+	for (size_t i = 0; i < m; i++) {
+		r[i] = (uint32_t)g->nruns;
+		if (i + 1 == m || s[i + 1] != s[i])
+			l[g->nruns++] = (uint32_t)i;
+	}
 	g->nsorted = m;
 	g->stale = false;
 	if (!same)
@@ -252,10 +285,31 @@ static bool prepare(struct gittins *g)
  * E[min(S - a, d) | S > a] = (sum(s[k..m]) - (m - k + 1) a + (n - m - 1)
  * d) / (n - k).  A job past every sample gets the index of a job that
  * will finish at once (it has outlived what we know: 1 / its service).
+ * Sets *next to k.
+ *
+ * d runs over the last of each run of equal samples only (the same
+ * chance, a longer try).  A ratio that cannot beat the best so far is
+ * not divided out: done <= best * spent * PRUNE means done / spent <
+ * best exactly (the two roundings lose less than PRUNE takes off), so
+ * its quotient would not be above best either, and the result is the
+ * same bits as dividing every one.
  */
-static double index_of(const struct gittins *g, double a)
+#define PRUNE (1.0 - 0x1p-50)
+static double ratio(const struct gittins *g, double a, size_t k, size_t m)
+{
+	size_t n = g->nsorted;
+	double d = g->sorted[m] - a;
+	double done = (double)(m - k + 1);
+	double spent = (g->suffix[k] - g->suffix[m + 1]) - done * a +
+		       (double)(n - m - 1) * d;
+	return done / spent;
+}
+
+static double index_of(const struct gittins *g, double a, size_t *next,
+		       uint32_t *hint)
 {
 	size_t n = g->nsorted, k = 0;
+	*next = 0;
 	if (n == 0)
 		return 1.0;
 	const double *s = g->sorted;
@@ -268,19 +322,33 @@ static double index_of(const struct gittins *g, double a)
 			hi = mid;
 	}
 	k = lo;
+	*next = k;
 	if (k == n)
 		return 1.0 / (a > 0 ? a : 1.0);
-	double best = 0;
-	for (size_t m = k; m < n; m++) {
-		if (m + 1 < n && s[m + 1] == s[m])
-			continue; /* the last of equal samples */
-		double d = s[m] - a;
-		double done = (double)(m - k + 1);
-		double spent = (g->suffix[k] - g->suffix[m + 1]) - done * a +
-			       (double)(n - m - 1) * d;
-		double v = done / spent;
+	double best = 0, sk = g->suffix[k];
+	size_t h = *hint, first = g->run[k];
+	if (h >= first && h < g->nruns) {
+		double v = ratio(g, a, k, g->last[h]);
 		if (v > best)
 			best = v;
+	} else {
+		h = SIZE_MAX;
+	}
+	for (size_t t = g->nruns; t-- > first;) {
+		if (t == h)
+			continue;
+		size_t m = g->last[t];
+		double d = s[m] - a;
+		double done = (double)(m - k + 1);
+		double spent = (sk - g->suffix[m + 1]) - done * a +
+			       (double)(n - m - 1) * d;
+		if (spent > 0 && done <= best * spent * PRUNE)
+			continue;
+		double v = done / spent;
+		if (v > best) {
+			best = v;
+			*hint = (uint32_t)t;
+		}
 	}
 	return best;
 }
@@ -316,15 +384,19 @@ static bool room(struct gittins *g, uint32_t idx)
 }
 
 /* G(a) of job j, from its cache when a and the distribution are those
- * it was computed for (a waiting job's service does not change). */
+ * it was computed for (a waiting job's service does not change); stamps
+ * the cache as current for this schedule call. */
 static double index_for(struct gittins *g, const struct job *j, double a)
 {
 	struct gittins_job *gj = &g->jobs[j->idx];
 	if (gj->version != g->version || gj->a != a) {
+		size_t next;
 		gj->a = a;
-		gj->index = index_of(g, a);
+		gj->index = index_of(g, a, &next, &gj->hint);
+		gj->next = (uint32_t)next;
 		gj->version = g->version;
 	}
+	gj->call = g->calls;
 	return gj->index;
 }
 
@@ -336,7 +408,8 @@ static void gittins_submitted(struct sim *sim, void *state,
 		g->broken = true;
 		return;
 	}
-	g->nzero += sim_demand(sim, j) == 0;
+	g->jobs[j->idx].demand = sim_demand(sim, j);
+	g->nzero += g->jobs[j->idx].demand == 0;
 }
 
 /* Grows the scratch arrays: n entries, r ranked; false when out of
@@ -379,13 +452,17 @@ static void sort_entries(struct entry *e, size_t n)
 	}
 }
 
-/* Puts job j in the ranking. */
+/* Puts job j in the ranking.  With one pool of units the engine keeps
+ * the listed jobs greedily as units last, as counted here: a waiting job
+ * it would not keep is left out (running ones stay, to be preempted). */
 static void take(struct sim *sim, struct gittins *g, size_t *k,
-		 uint64_t *units, const struct job *j)
+		 uint64_t *units, const struct job *j, bool pool)
 {
-	uint64_t d = sim_demand(sim, j);
+	uint64_t d = g->jobs[j->idx].demand;
 	if (d <= *units)
 		*units -= d;
+	else if (pool && j->state == JOB_PENDING)
+		return;
 	g->was[*k] = (uint8_t)j->state;
 	g->ranked[(*k)++] = j;
 }
@@ -419,7 +496,7 @@ static size_t rank(struct sim *sim, struct gittins *g)
 	}
 	for (size_t i = 0; i < nrun; i++) {
 		const struct job *j = sim_running_at(sim, i);
-		units += sim_demand(sim, j);
+		units += g->jobs[j->idx].demand;
 		if (g->jobs[j->idx].inrs)
 			continue;
 		g->jobs[j->idx].inrs = true;
@@ -437,8 +514,11 @@ static size_t rank(struct sim *sim, struct gittins *g)
 	sort_entries(g->e, np);
 	for (size_t i = 0; i < np; i++)
 		g->pre[i] = g->e[i].job; /* in order for next time */
-	double g0 = index_of(g, 0);
-	bool cut = sim_vc_count(sim) == 0 && g->nzero == 0;
+	size_t next0;
+	uint32_t hint0 = 0;
+	double g0 = index_of(g, 0, &next0, &hint0);
+	bool pool = sim_vc_count(sim) == 0;
+	bool cut = pool && g->nzero == 0;
 	size_t k = 0, r = 0, i = 0, f = 0;
 	for (;;) {
 		bool waiting = !(cut && units == 0);
@@ -458,7 +538,7 @@ static size_t rank(struct sim *sim, struct gittins *g)
 			best = &fe;
 		if (!best)
 			break;
-		take(sim, g, &k, &units, best->job);
+		take(sim, g, &k, &units, best->job, pool);
 		if (best == &fe)
 			f++;
 		else if (best == &g->e[i])
@@ -480,6 +560,12 @@ static void gittins_schedule(struct sim *sim, void *state)
 		sim_start_head(sim); /* out of memory: degrade to fcfs */
 		return;
 	}
+	if (++g->calls == 0) {
+		/* Wrapped: forget the old stamps, 0 is no call. */
+		for (size_t i = 0; i < g->cap; i++)
+			g->jobs[i].call = 0;
+		g->calls = 1;
+	}
 	size_t n = rank(sim, g);
 	sim_apply_ranking(sim, g->ranked, n);
 	/* Keep the pre list: jobs preempted with service join it, jobs
@@ -488,7 +574,7 @@ static void gittins_schedule(struct sim *sim, void *state)
 		const struct job *j = g->ranked[i];
 		if (g->was[i] == j->state)
 			continue;
-		bool zero = sim_demand(sim, j) == 0;
+		bool zero = g->jobs[j->idx].demand == 0;
 		if (j->state == JOB_RUNNING) {
 			g->nzero -= zero;
 		} else if (j->state == JOB_PENDING) {
@@ -515,23 +601,20 @@ static void gittins_schedule(struct sim *sim, void *state)
 	}
 	g->npre = keep;
 
-	/* Wake up when a running job's service passes the next sample. */
+	/* Wake up when a running job's service passes the next sample.
+	 * The jobs that ran before kept their service of this call (the
+	 * engine's starts and preemptions change only other jobs' rates),
+	 * so their cache holds it with its next sample. */
 	sim_time_t now = sim_now(sim), next = SIM_TIME_MAX;
+	const double *s = g->sorted;
 	for (size_t r = 0; r < sim_running_len(sim); r++) {
 		const struct job *j = sim_running_at(sim, r);
-		double a = sim_job_service(sim, j);
-		const double *s = g->sorted;
-		size_t lo = 0, hi = g->nsorted;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (s[mid] <= a)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == g->nsorted || !(width(j) > 0))
+		struct gittins_job *gj = &g->jobs[j->idx];
+		if (gj->call != g->calls || gj->version != g->version)
+			index_for(g, j, sim_job_service(sim, j));
+		if (gj->next == g->nsorted || !(width(j) > 0))
 			continue;
-		double dt = (s[lo] - a) / width(j) * 1e6;
+		double dt = (s[gj->next] - gj->a) / width(j) * 1e6;
 		sim_time_t t = now + (sim_time_t)ceil(dt > 1 ? dt : 1);
 		if (t < next)
 			next = t;
