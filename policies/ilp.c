@@ -24,9 +24,12 @@
  *
  * Parameters:
  *   window        pending jobs planned, from the head (default 7: CBC
- *                 takes tens of milliseconds a plan even so; batches of
- *                 up to 720 candidates, 6 jobs on one type, are
- *                 enumerated instead, which is exact)
+ *                 takes tens of milliseconds a plan even so)
+ *   exact_max     batches of at most this many candidates (orders x type
+ *                 choices) are enumerated instead, which is exact and,
+ *                 up to 5,040 (the default: 7 jobs on one type), cheaper
+ *                 than one CBC solve; CBC plans larger windows and
+ *                 several GPU types (7 jobs on 2 types: 645,120)
  *   objective     "twct" (default; with weight 1 and release now it ranks
  *                 plans as total JCT does), "jct", or "makespan"
  *   slots         time slots of the model (default 16)
@@ -54,6 +57,8 @@ static int ilp_init(struct sim *sim, void **state, struct sim_error *err)
 
 static const struct policy_param ilp_params[] = {
 	{ "window", PARAM_INT, "7", "pending jobs planned, from the head" },
+	{ "exact_max", PARAM_INT, "5040",
+	  "batches of at most this many candidates are enumerated" },
 	{ "objective", PARAM_STRING, "twct",
 	  "\"twct\", \"jct\" or \"makespan\"" },
 	{ "slots", PARAM_INT, "16", "time slots of the model" },

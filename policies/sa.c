@@ -18,6 +18,9 @@
  *
  * Parameters:
  *   window      pending jobs planned, from the head (default 32)
+ *   exact_max   batches of at most this many candidates (orders x type
+ *               choices) are enumerated instead, which is exact
+ *               (default 720)
  *   evals       evaluations per plan (default 2000)
  *   objective   "twct" (default; with weight 1 and release now it ranks
  *               plans as total JCT does), "jct", or "makespan"
@@ -42,6 +45,8 @@ static int sa_init(struct sim *sim, void **state, struct sim_error *err)
 
 static const struct policy_param sa_params[] = {
 	{ "window", PARAM_INT, "32", "pending jobs planned, from the head" },
+	{ "exact_max", PARAM_INT, "720",
+	  "batches of at most this many candidates are enumerated" },
 	{ "evals", PARAM_INT, "2000", "evaluations per plan" },
 	{ "objective", PARAM_STRING, "twct",
 	  "\"twct\", \"jct\" or \"makespan\"" },

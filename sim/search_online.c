@@ -201,6 +201,8 @@ void online_batch_release(struct online_batch *b)
 struct online {
 	enum online_method m;   /* the search */
 	uint32_t window;        /* pending jobs planned */
+	uint64_t exact_max;     /* batches of at most this many candidates
+	                           are enumerated instead of searched */
 	struct search_opts so;  /* its budget and settings */
 	enum eval_objective obj;/* what the plan minimises */
 	bool dirty;             /* a submit or end since the last plan */
@@ -247,6 +249,11 @@ int online_init(struct sim *sim, enum online_method m, void **state,
 		return err_set(err, "window must be in 1 .. 100000, got "
 			       "'%lld'", (long long)window);
 	o->window = (uint32_t)window;
+	int64_t exact = sim_param_int(sim, "exact_max");
+	if (exact < 0)
+		return err_set(err, "exact_max must be >= 0, got '%lld'",
+			       (long long)exact);
+	o->exact_max = (uint64_t)exact;
 	if (m == ONLINE_ILP) {
 		double tl = sim_param_double(sim, "time_limit_s");
 		int64_t slots = sim_param_int(sim, "slots");
@@ -322,15 +329,14 @@ void online_finished(struct sim *sim, void *state, const struct job *job)
 	((struct online *)state)->dirty = true;
 }
 
-/* Batches this small (orders x type choices) are enumerated: exact, and
- * cheaper than any search's budget. */
-#define ONLINE_ENUM_MAX 720
-
-/* The number of candidates of p (n! x ntypes^n), capped above the limit. */
-static uint64_t enum_count(const struct eval_problem *p)
+/* The number of candidates of p (n! x ntypes^n), capped above max.
+ * Batches of at most the policy's exact_max are enumerated: exact, and
+ * cheaper than the search (a CBC solve of even a 7-job model costs more
+ * than decoding its 5,040 orders). */
+static uint64_t enum_count(const struct eval_problem *p, uint64_t max)
 {
 	uint64_t c = 1;
-	for (uint32_t k = 1; k <= p->n && c <= ONLINE_ENUM_MAX; k++)
+	for (uint32_t k = 1; k <= p->n && c <= max; k++)
 		c *= (uint64_t)k * p->ntypes;
 	return c;
 }
@@ -442,7 +448,8 @@ static size_t plan_and_start(struct sim *sim, struct online *o)
 			best = NULL;
 		} else if (g.score <= eval_lower_bound(&b->in.p)) {
 			; /* greedy's plan is optimal */
-		} else if (enum_count(&b->in.p) <= ONLINE_ENUM_MAX) {
+		} else if (enum_count(&b->in.p, o->exact_max) <=
+			   o->exact_max) {
 			enumerate(&b->in.p, &r);
 		} else if (o->m == ONLINE_GA) {
 			rc = search_ga(&b->in.p, &o->so, &g, &r, &err);

@@ -94,10 +94,14 @@ Test(search_online, short_jobs_first)
 		cr_expect_eq(tl_start(f, id), fcfs[id - 1], "fcfs: job %lld "
 			     "at %g", (long long)id, tl_start(f, id));
 	sim_free(f);
-	for (size_t p = 0; p < 3; p++) {
-		struct param_value pv = online_pv("objective", 0, "twct");
+	for (size_t k = 0; k < 6; k++) {
+		/* exact_max 0: the search itself plans; then the defaults,
+		 * under which ilp enumerates this 7-job batch instead */
+		size_t p = k % 3;
+		struct param_value pv[2] = { online_pv("objective", 0, "twct"),
+					     online_pv("exact_max", 0, NULL) };
 		struct sim *s = tl_run_with(online_ops(online_policies[p]),
-					    &pv, 1, &w, &c);
+					    pv, k < 3 ? 2 : 1, &w, &c);
 		double sum = 0;
 		size_t n;
 		const struct job *j = sim_jobs(s, &n);
@@ -162,9 +166,10 @@ Test(search_online, waits_for_the_faster_type)
 				   .speed = &sc };
 	for (size_t p = 0; p < 3; p++) {
 		/* ilp: 100 one-second slots hold the horizon: exact */
-		struct param_value pv[2] = { online_pv("objective", 0, "twct"),
+		struct param_value pv[3] = { online_pv("objective", 0, "twct"),
+					     online_pv("exact_max", 0, NULL),
 					     online_pv("slots", 100, NULL) };
-		struct sim *s = tl_run_cfg(online_policies[p], pv, p == 2 ? 2 : 1,
+		struct sim *s = tl_run_cfg(online_policies[p], pv, p == 2 ? 3 : 2,
 					   &base);
 		size_t n;
 		const struct job *j = sim_jobs(s, &n);
