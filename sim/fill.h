@@ -72,6 +72,16 @@ int fill_run(struct frag_cluster *c, const struct frag_pod *pods, size_t n,
 void fill_result_release(struct fill_result *res);
 
 struct run_opts;
+/*
+ * Draws plots/fill/SCRIPT.gp for each of scripts[] over one pod list's
+ * OUTDIR/MODE-STEM.csv (MODE "fill" or "replay"), one curve per label,
+ * PNG and SVG, into OUTDIR/plots/SCRIPT-STEM.*; gnuplot's messages go to
+ * plots/gnuplot.log.  0 or a negative code with err set.
+ */
+int fill_plot(const char *outdir, const char *mode, const char *stem,
+	      const char *const *scripts, size_t nscripts,
+	      const char *const *labels, size_t npol, struct sim_error *err);
+
 struct experiment;
 /*
  * Runs the fill experiment of an experiment file (fill_run.c) with the

@@ -21,8 +21,6 @@
  */
 #include "fill_replay.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +31,10 @@
 #include "fill.h"
 #include "out.h"
 #include "runner.h"
+
+/* plots/fill/ scripts drawn for each pod list. */
+static const char *const replay_scripts[] = { "replay_alloc", "replay_frag",
+					      "replay_pending" };
 
 static double replay_now_s(void)
 {
@@ -208,57 +210,6 @@ static int write_band(const char *outdir, const char *stem,
 	return afile_commit(&af, err);
 }
 
-/* plots/fill/replay_{alloc,frag}.gp for one pod list, PNG and SVG. */
-static int plot_replay(const char *outdir, const char *stem,
-		       const char *const *labels, size_t npol,
-		       struct sim_error *err)
-{
-	static const char *const scripts[] = { "replay_alloc", "replay_frag",
-					       "replay_pending" };
-	static const char *const terms[] = { "png", "svg" };
-	char *pdir = plot_scripts_dir();
-	char *odir = path_join(outdir, "plots");
-	char *log = path_join(odir, "gnuplot.log");
-	char *data = xasprintf("%s/replay-%s.csv", outdir, stem);
-	char *labs = xstrdup("");
-	int rc = mkdir_p(odir, err), logfd = -1;
-	for (size_t p = 0; p < npol; p++) {
-		char *t = xasprintf("%s%s%s", labs, p ? " " : "", labels[p]);
-		free(labs);
-		labs = t;
-	}
-	if (!rc) {
-		logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-			     0666);
-		if (logfd < 0)
-			rc = err_setc(err, -SIM_EIO, "%s: cannot write: %s",
-				      log, strerror(errno));
-	}
-	for (size_t s = 0; s < ARRAY_SIZE(scripts) && !rc; s++) {
-		char *script = xasprintf("%s/fill/%s.gp", pdir, scripts[s]);
-		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc; t++) {
-			char *out = xasprintf("%s/%s-%s.%s", odir, scripts[s],
-					      stem, terms[t]);
-			char *defs = xasprintf("data='%s';labels='%s';"
-					       "term='%s';out='%s';"
-					       "list='%s'", data, labs,
-					       terms[t], out, stem);
-			rc = plot_gnuplot(defs, script, logfd, log, err);
-			free(defs);
-			free(out);
-		}
-		free(script);
-	}
-	if (logfd >= 0)
-		close(logfd);
-	free(labs);
-	free(data);
-	free(log);
-	free(odir);
-	free(pdir);
-	return rc;
-}
-
 static void summary_row(FILE *f, const char *label, const char *policy,
 			const char *stem, uint64_t seed,
 			const struct replay_result *r, uint64_t cap)
@@ -348,7 +299,9 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 				cap, res[0].t_first, e->fill.step, err);
 	if (!rc && !o->no_plots) {
 		struct sim_error perr;
-		if (plot_replay(outdir, stem, labels, npol, &perr))
+		if (fill_plot(outdir, "replay", stem, replay_scripts,
+			      ARRAY_SIZE(replay_scripts), labels, npol,
+			      &perr))
 			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
 	}
 	if (!rc && !o->quiet) {

@@ -142,17 +142,15 @@ static int write_band(const char *outdir, const char *stem,
 	return afile_commit(&af, err);
 }
 
-/* plots/fill/<what>.gp for one pod list, PNG and SVG. */
-static int plot_list(const char *outdir, const char *stem,
-		     const char *const *labels, size_t npol,
-		     struct sim_error *err)
+int fill_plot(const char *outdir, const char *mode, const char *stem,
+	      const char *const *scripts, size_t nscripts,
+	      const char *const *labels, size_t npol, struct sim_error *err)
 {
-	static const char *const scripts[] = { "fill_alloc", "fill_frag" };
 	static const char *const terms[] = { "png", "svg" };
 	char *pdir = plot_scripts_dir();
 	char *odir = path_join(outdir, "plots");
 	char *log = path_join(odir, "gnuplot.log");
-	char *data = xasprintf("%s/fill-%s.csv", outdir, stem);
+	char *data = xasprintf("%s/%s-%s.csv", outdir, mode, stem);
 	char *labs = NULL;
 	size_t len = 0;
 	int rc = mkdir_p(odir, err), logfd = -1;
@@ -168,14 +166,14 @@ static int plot_list(const char *outdir, const char *stem,
 			rc = err_setc(err, -SIM_EIO, "%s: cannot write: %s",
 				      log, strerror(errno));
 	}
-	for (size_t s = 0; s < ARRAY_SIZE(scripts) && !rc; s++) {
+	for (size_t s = 0; s < nscripts && !rc; s++) {
 		char *script = xasprintf("%s/fill/%s.gp", pdir, scripts[s]);
 		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc; t++) {
 			char *out = xasprintf("%s/%s-%s.%s", odir, scripts[s],
 					      stem, terms[t]);
 			char *defs = xasprintf("data='%s';labels='%s';"
 					       "term='%s';out='%s';"
-					       "list='%s'", data, labs,
+					       "list='%s'", data, labs ? labs : "",
 					       terms[t], out, stem);
 			rc = plot_gnuplot(defs, script, logfd, log, err);
 			free(defs);
@@ -256,7 +254,10 @@ static int fill_list(const struct run_opts *o, const struct experiment *e,
 				c->gpu_capacity, err);
 	if (!rc && !o->no_plots) {
 		struct sim_error perr;
-		int prc = plot_list(outdir, stem, labels, npol, &perr);
+		static const char *const scripts[] = { "fill_alloc",
+						       "fill_frag" };
+		int prc = fill_plot(outdir, "fill", stem, scripts,
+				    ARRAY_SIZE(scripts), labels, npol, &perr);
 		if (prc)
 			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
 	}
