@@ -83,6 +83,9 @@ struct sim {
 	bool started;                 /* the first event was applied */
 	struct run_counters counters;
 	uint64_t capacity_cpus;
+	bool defer_rates;             /* in sim_apply_ranking: update_rates
+	                                 waits for its end */
+	bool rates_due;               /* an update_rates waited */
 	bool in_schedule;             /* schedule() is running: the only
 	                                 time a policy may start jobs */
 };
@@ -533,6 +536,10 @@ static sim_time_t restore_cost(const struct sim *s, const struct job *j)
 /* Gives the jobs whose speed may have changed their new rates. */
 static void update_rates(struct sim *s)
 {
+	if (s->defer_rates) {
+		s->rates_due = true;
+		return;
+	}
 	const int64_t *ids;
 	size_t n = speed_changed(s->speed, &ids);
 	for (size_t i = 0; i < n; i++) {
@@ -1276,7 +1283,10 @@ size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
 			}
 		}
 	}
-	/* Preempt first, so that the winners find their resources. */
+	/* Preempt first, so that the winners find their resources.  The
+	 * fabric's rates are recomputed once, for the final set of jobs,
+	 * not after every stop and start: nothing happens in between. */
+	s->defer_rates = true;
 	for (size_t k = 0; k < n; k++)
 		if (!keep[k] && ranked[k]->state == JOB_RUNNING)
 			sim_job_preempt(s, ranked[k]);
@@ -1286,6 +1296,11 @@ size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
 		    cluster_fits(s->cluster, ranked[k]) &&
 		    sim_job_start(s, ranked[k]) == 0)
 			started++;
+	s->defer_rates = false;
+	if (s->rates_due) {
+		s->rates_due = false;
+		update_rates(s);
+	}
 	free(keep);
 	return started;
 }
