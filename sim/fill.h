@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "frag.h"
 
@@ -72,6 +73,12 @@ int fill_run(struct frag_cluster *c, const struct frag_pod *pods, size_t n,
 void fill_result_release(struct fill_result *res);
 
 struct run_opts;
+/* The stem of a pod list's path: "a/b/openb_pod_list_default.csv" ->
+ * "openb_pod_list_default"; caller frees. */
+char *fill_list_stem(const char *path);
+/* v as fmt_double() writes it, then sep. */
+void fill_put_double(FILE *f, double v, const char *sep);
+
 /*
  * Draws plots/fill/SCRIPT.gp for each of scripts[] over one pod list's
  * OUTDIR/MODE-STEM.csv (MODE "fill" or "replay"), one curve per label,

@@ -36,33 +36,6 @@
 static const char *const replay_scripts[] = { "replay_alloc", "replay_frag",
 					      "replay_pending" };
 
-static double replay_now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* "a/b/openb_pod_list_default.csv" -> "openb_pod_list_default"; caller
- * frees. */
-static char *replay_stem(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	size_t n = strcspn(b, ".");
-	char *s = xmalloc(n + 1);
-	memcpy(s, b, n);
-	s[n] = '\0';
-	return s;
-}
-
-static void put_dbl(FILE *f, double v, const char *sep)
-{
-	char buf[32];
-	fmt_double(buf, v);
-	fprintf(f, "%s%s", buf, sep);
-}
-
 static void put_time(FILE *f, sim_time_t t, const char *sep)
 {
 	char buf[32];
@@ -89,10 +62,10 @@ static int write_timeline(const char *dir, const struct replay_result *r,
 		put_time(af.f, s->t, ",");
 		fprintf(af.f, "%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",",
 			s->arrived, s->running, s->pending);
-		put_dbl(af.f, s->allocated / 1000.0, ",");
-		put_dbl(af.f, (double)s->allocated / cap, ",");
-		put_dbl(af.f, s->frag / 1000.0, ",");
-		put_dbl(af.f, s->frag / cap, "\n");
+		fill_put_double(af.f, s->allocated / 1000.0, ",");
+		fill_put_double(af.f, (double)s->allocated / cap, ",");
+		fill_put_double(af.f, s->frag / 1000.0, ",");
+		fill_put_double(af.f, s->frag / cap, "\n");
 	}
 	return afile_commit(&af, err);
 }
@@ -200,9 +173,9 @@ static int write_band(const char *outdir, const char *stem,
 					continue;
 				}
 				fputc(',', af.f);
-				put_dbl(af.f, sum / (double)cnt, ",");
-				put_dbl(af.f, lo, ",");
-				put_dbl(af.f, hi, "");
+				fill_put_double(af.f, sum / (double)cnt, ",");
+				fill_put_double(af.f, lo, ",");
+				fill_put_double(af.f, hi, "");
 			}
 		}
 		fputc('\n', af.f);
@@ -217,13 +190,13 @@ static void summary_row(FILE *f, const char *label, const char *policy,
 	fprintf(f, "%s,%s,%s,%" PRIu64 ",%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64
 		",", label, policy, stem, seed, r->npods, r->placed,
 		r->waited, r->never);
-	put_dbl(f, r->wait_mean, ",");
-	put_dbl(f, r->wait_p99, ",");
-	put_dbl(f, r->wait_max, ",");
-	put_dbl(f, r->alloc_avg / cap, ",");
-	put_dbl(f, r->frag_avg / cap, ",");
-	put_dbl(f, (double)r->alloc_end / cap, ",");
-	put_dbl(f, r->frag_end / cap, ",");
+	fill_put_double(f, r->wait_mean, ",");
+	fill_put_double(f, r->wait_p99, ",");
+	fill_put_double(f, r->wait_max, ",");
+	fill_put_double(f, r->alloc_avg / cap, ",");
+	fill_put_double(f, r->frag_avg / cap, ",");
+	fill_put_double(f, (double)r->alloc_end / cap, ",");
+	fill_put_double(f, r->frag_end / cap, ",");
 	fprintf(f, "%" PRIu32 ",", r->pending_end);
 	put_time(f, r->t_first, ",");
 	put_time(f, r->t_last, ",");
@@ -257,7 +230,7 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 	}
 	frag_cluster_ready(c, nkinds, &dist);
 	uint64_t cap = c->gpu_capacity;
-	char *stem = replay_stem(pods_path);
+	char *stem = fill_list_stem(pods_path);
 	size_t nruns = npol * e->nseeds;
 	struct replay_result *res = xcalloc(nruns, sizeof(*res));
 	double total = 0;
@@ -265,7 +238,7 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 		size_t p = k / e->nseeds, s = k % e->nseeds;
 		struct replay_result *r = &res[k];
 		struct sim_error rerr;
-		double t0 = replay_now_s();
+		double t0 = mono_seconds();
 		if (replay_run(c, pods, n, ops[p]->frag_score,
 			       e->fill.load_scale, e->fill.step, e->seeds[s], r,
 			       &rerr)) {
@@ -273,7 +246,7 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 				      rerr.msg);
 			break;
 		}
-		double dt = replay_now_s() - t0;
+		double dt = mono_seconds() - t0;
 		total += dt;
 		char *dir = xasprintf("%s/%s-%s-s%" PRIu64, outdir, labels[p],
 				      stem, e->seeds[s]);

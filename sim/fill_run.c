@@ -26,16 +26,7 @@
 #include "runner.h"
 #include "util.h"
 
-static double fill_now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* The stem of a path: "a/b/openb_pod_list_default.csv" -> "openb_pod_
- * list_default"; caller frees. */
-static char *list_stem(const char *path)
+char *fill_list_stem(const char *path)
 {
 	const char *b = strrchr(path, '/');
 	b = b ? b + 1 : path;
@@ -46,7 +37,7 @@ static char *list_stem(const char *path)
 	return s;
 }
 
-static void put_d(FILE *f, double v, const char *sep)
+void fill_put_double(FILE *f, double v, const char *sep)
 {
 	char buf[32];
 	fmt_double(buf, v);
@@ -70,11 +61,11 @@ static int write_curve(const char *dir, const struct fill_result *r,
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct fill_point *p = &r->points[i];
 		fprintf(af.f, "%" PRIu32 ",", p->pct);
-		put_d(af.f, p->arrived / 1000.0, ",");
-		put_d(af.f, p->allocated / 1000.0, ",");
-		put_d(af.f, (double)p->allocated / cap, ",");
-		put_d(af.f, p->frag / 1000.0, ",");
-		put_d(af.f, p->frag / cap, ",");
+		fill_put_double(af.f, p->arrived / 1000.0, ",");
+		fill_put_double(af.f, p->allocated / 1000.0, ",");
+		fill_put_double(af.f, (double)p->allocated / cap, ",");
+		fill_put_double(af.f, p->frag / 1000.0, ",");
+		fill_put_double(af.f, p->frag / cap, ",");
 		fprintf(af.f, "%" PRIu64 ",%" PRIu64 "\n", p->pods, p->failed);
 	}
 	return afile_commit(&af, err);
@@ -132,9 +123,9 @@ static int write_band(const char *outdir, const char *stem,
 					continue;
 				}
 				fputc(',', af.f);
-				put_d(af.f, sum / (double)cnt, ",");
-				put_d(af.f, lo, ",");
-				put_d(af.f, hi, "");
+				fill_put_double(af.f, sum / (double)cnt, ",");
+				fill_put_double(af.f, lo, ",");
+				fill_put_double(af.f, hi, "");
 			}
 		}
 		fputc('\n', af.f);
@@ -215,19 +206,19 @@ static int fill_list(const struct run_opts *o, const struct experiment *e,
 		return err_set(err, "%s: no pod asks for a GPU", pods_path);
 	}
 	frag_cluster_ready(c, nkinds, &dist);
-	char *stem = list_stem(pods_path);
+	char *stem = fill_list_stem(pods_path);
 	struct fill_result *res = xcalloc(npol * e->nseeds, sizeof(*res));
 	for (size_t p = 0; p < npol && !rc; p++) {
 		for (size_t s = 0; s < e->nseeds && !rc; s++) {
 			struct fill_result *r = &res[p * e->nseeds + s];
-			double t0 = fill_now_s();
+			double t0 = mono_seconds();
 			if (fill_run(c, pods, n, ops[p]->frag_score,
 				     e->fill.target, e->seeds[s], r)) {
 				rc = err_set(err, "%s: the pods ask for no GPU",
 					     pods_path);
 				break;
 			}
-			double dt = fill_now_s() - t0;
+			double dt = mono_seconds() - t0;
 			char *dir = xasprintf("%s/%s-%s-s%" PRIu64, outdir,
 					      labels[p], stem, e->seeds[s]);
 			rc = write_curve(dir, r, c->gpu_capacity, err);
@@ -238,9 +229,9 @@ static int fill_list(const struct run_opts *o, const struct experiment *e,
 				",%" PRIu64 ",%" PRIu64 ",", labels[p],
 				ops[p]->name, stem, e->seeds[s], r->pods,
 				r->failed, r->failed_gpu);
-			put_d(summary, last ? (double)last->allocated /
+			fill_put_double(summary, last ? (double)last->allocated /
 						      c->gpu_capacity : 0, ",");
-			put_d(summary, last ? last->frag / c->gpu_capacity : 0,
+			fill_put_double(summary, last ? last->frag / c->gpu_capacity : 0,
 			      "\n");
 			if (o->stats)
 				fprintf(o->msg, "stats: fill label=%s list=%s "

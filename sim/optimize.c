@@ -503,11 +503,11 @@ int optimize_bench_eval(FILE *out, struct sim_error *err)
 				if (!e)
 					return 1;
 				size_t reps = nodes ? 1 : 5, done = 0;
-				double t0 = search_clock();
+				double t0 = mono_seconds();
 				for (size_t k = 0; k < reps; k++, done += cnt)
 					eval_score(e, perm, genes, cnt, sc,
 						   err);
-				double dt = search_clock() - t0;
+				double dt = mono_seconds() - t0;
 				fprintf(out, "%-6u %-8s %7u %12zu %14.0f "
 					"%14.0f\n", n, nodes ? "nodes" :
 					"pooled", th, done, done / dt,

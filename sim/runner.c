@@ -50,13 +50,6 @@ struct runner {
 	size_t nruns;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double peak_rss_mb(void)
 {
 	struct rusage ru;
@@ -194,7 +187,7 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 	char *prefix = xasprintf("%s: ", e->path);
 	int rc = 0;
 	if (!e->workload.generated) {
-		double t0 = now_s();
+		double t0 = mono_seconds();
 		struct trace_opts o = e->workload.opts;
 		o.thr = &e->throughputs; /* Gavel steps -> run time */
 		rc = trace_load(e->workload.trace, &o, &r->w, err);
@@ -203,7 +196,7 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 		r->have_w = true;
 		if (r->o->stats)
 			fprintf(r->o->msg, "stats: load jobs=%zu load_s=%.3f\n",
-				r->w.n, now_s() - t0);
+				r->w.n, mono_seconds() - t0);
 		report_workload(r, e->workload.trace, &r->w);
 		if (r->w.n == 0) {
 			rc = err_set(err, "%s: no job left to run: of %"
@@ -327,9 +320,9 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.progress_ctx = &label,
 	};
 	struct sim *s = sim_new(&cfg);
-	double t0 = now_s();
+	double t0 = mono_seconds();
 	rc = sim_run(s, err);
-	double t1 = now_s();
+	double t1 = mono_seconds();
 	if (rc == 0) {
 		size_t nj, ns;
 		const struct job *jobs = sim_jobs(s, &nj);
@@ -374,7 +367,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 				label, seed, nj, res->counters.events, dt,
 				dt > 0 ? (double)nj / dt : 0,
 				dt > 0 ? (double)res->counters.events / dt : 0,
-				now_s() - t1);
+				mono_seconds() - t1);
 		}
 	}
 	sim_free(s);

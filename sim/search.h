@@ -84,8 +84,6 @@ void search_trace(struct search_result *r, uint64_t evals, double wall_s);
 /* A random permutation and genes for candidate c (Philox). */
 void search_random_candidate(const struct eval_problem *p, uint64_t seed,
 			     uint32_t c, uint32_t *perm, uint8_t *genes);
-/* Monotonic seconds. */
-double search_clock(void);
 
 /*
  * greedy: jobs in index order and in order of work over weight (Smith's

@@ -87,7 +87,7 @@ int search_ga(const struct eval_problem *p, const struct search_opts *o,
 			       "the %u islands, at least 2 each, with fewer "
 			       "elites (%u) and a tournament >= 1", pop, isl,
 			       o->elite);
-	double t0 = search_clock();
+	double t0 = mono_seconds();
 	size_t n = p->n, per = pop / isl;
 	uint32_t *perms = xmalloc((size_t)pop * n * sizeof(*perms) + 4);
 	uint8_t *genes = xmalloc((size_t)pop * n + 1);
@@ -108,7 +108,7 @@ int search_ga(const struct eval_problem *p, const struct search_opts *o,
 	rc = take_best(e, p, score, pop, false, r, perms, genes, err);
 	if (rc)
 		goto out;
-	search_trace(r, r->evals, search_clock() - t0);
+	search_trace(r, r->evals, mono_seconds() - t0);
 	struct eval_ga_params g = {
 		.seed = o->seed, .pop = pop, .island = (uint32_t)per,
 		.tournament = o->tournament, .p_cross = prob32(o->p_cross),
@@ -117,7 +117,7 @@ int search_ga(const struct eval_problem *p, const struct search_opts *o,
 	};
 	struct rank_ctx rc_ctx = { score };
 	for (uint32_t gen = 1; r->evals + pop <= o->evals; gen++) {
-		if (o->wall_s > 0 && search_clock() - t0 >= o->wall_s) {
+		if (o->wall_s > 0 && mono_seconds() - t0 >= o->wall_s) {
 			r->reproducible = false;
 			break;
 		}
@@ -143,9 +143,9 @@ int search_ga(const struct eval_problem *p, const struct search_opts *o,
 		rc = take_best(e, p, score, pop, false, r, perms, genes, err);
 		if (rc)
 			goto out;
-		search_trace(r, r->evals, search_clock() - t0);
+		search_trace(r, r->evals, mono_seconds() - t0);
 	}
-	r->wall_s = search_clock() - t0;
+	r->wall_s = mono_seconds() - t0;
 	rc = 0;
 out:
 	eval_free(e);

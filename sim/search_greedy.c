@@ -35,13 +35,6 @@ void search_opts_default(struct search_opts *o)
 	o->max_vars = 200000;
 }
 
-double search_clock(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void search_result_init(struct search_result *r, uint32_t n)
 {
 	memset(r, 0, sizeof(*r));
@@ -166,7 +159,7 @@ static void place_types(const struct eval_problem *p, bool nodes,
 int search_greedy(const struct eval_problem *p, bool nodes,
 		  struct search_result *r, struct sim_error *err)
 {
-	double t0 = search_clock();
+	double t0 = mono_seconds();
 	uint32_t n = p->n;
 	uint32_t *perm = xcalloc((size_t)n + 1, sizeof(*perm));
 	uint8_t *genes = xcalloc((size_t)n + 1, 1);
@@ -186,9 +179,9 @@ int search_greedy(const struct eval_problem *p, bool nodes,
 				     eval_decode(p, perm, genes, &s, NULL, NULL);
 		r->evals++;
 		search_result_offer(r, n, perm, genes, sc);
-		search_trace(r, r->evals, search_clock() - t0);
+		search_trace(r, r->evals, mono_seconds() - t0);
 	}
-	r->wall_s = search_clock() - t0;
+	r->wall_s = mono_seconds() - t0;
 	eval_scratch_free(&s);
 	free(start);
 	free(genes);

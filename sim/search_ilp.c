@@ -53,7 +53,7 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 	       const struct search_result *start, struct search_result *r,
 	       struct sim_error *err)
 {
-	double t0 = search_clock();
+	double t0 = mono_seconds();
 	uint32_t n = p->n, T = p->ntypes;
 	int64_t horizon = 0, maxrel = 0, runmax = 0;
 	for (uint32_t j = 0; j < n; j++)
@@ -80,7 +80,7 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 		snprintf(r->note, sizeof(r->note), "ilp: model too large: "
 			 "needs at least %lld time slots, ilp_slots is %u; "
 			 "kept the start", (long long)smin, maxs);
-		r->wall_s = search_clock() - t0;
+		r->wall_s = mono_seconds() - t0;
 		return 0;
 	}
 	for (;;) {
@@ -123,7 +123,7 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 						 "ilp: model over %llu "
 						 "variables; kept the start",
 						 (unsigned long long)o->max_vars);
-					r->wall_s = search_clock() - t0;
+					r->wall_s = mono_seconds() - t0;
 					return 0;
 				}
 				xgrow(&var, &cap, nv + 1, sizeof(*var));
@@ -270,7 +270,7 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 		 Cbc_isSecondsLimitReached(m) ? ", stopped at the time limit" :
 		 Cbc_isNodeLimitReached(m) ? ", stopped at the node limit" :
 						"");
-	r->wall_s = search_clock() - t0;
+	r->wall_s = mono_seconds() - t0;
 	search_trace(r, r->evals, r->wall_s);
 	free(genes);
 	free(perm);

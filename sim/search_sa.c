@@ -22,7 +22,7 @@ int search_sa(const struct eval_problem *p, const struct search_opts *o,
 	if (ch < 1 || !(o->t0 > 0) || !(o->t_end > 0) || o->t_end > 1)
 		return err_set(err, "sa: needs chains >= 1, t0 > 0 and t_end "
 			       "in (0, 1]");
-	double t0 = search_clock();
+	double t0 = mono_seconds();
 	size_t n = p->n;
 	uint32_t *perms = xmalloc((size_t)ch * n * sizeof(*perms) + 4);
 	uint8_t *genes = xmalloc((size_t)ch * n + 1);
@@ -68,9 +68,9 @@ int search_sa(const struct eval_problem *p, const struct search_opts *o,
 	if (rc)
 		goto out;
 	search_result_offer(r, p->n, perms, genes, cur[bi]);
-	search_trace(r, r->evals, search_clock() - t0);
+	search_trace(r, r->evals, mono_seconds() - t0);
 	for (uint64_t s = 0; s < steps; s++) {
-		if (o->wall_s > 0 && search_clock() - t0 >= o->wall_s) {
+		if (o->wall_s > 0 && mono_seconds() - t0 >= o->wall_s) {
 			r->reproducible = false;
 			break;
 		}
@@ -95,9 +95,9 @@ int search_sa(const struct eval_problem *p, const struct search_opts *o,
 			if (rc)
 				goto out;
 		}
-		search_trace(r, r->evals, search_clock() - t0);
+		search_trace(r, r->evals, mono_seconds() - t0);
 	}
-	r->wall_s = search_clock() - t0;
+	r->wall_s = mono_seconds() - t0;
 	rc = 0;
 out:
 	eval_free(e);

@@ -139,7 +139,6 @@ struct sweep_tally {
 	double last;     /* last progress line */
 	bool tty;        /* progress redrawn in place */
 };
-double sweep_mono_s(void);
 /* The progress line "sweep: 37/200 runs (2 skipped, 1 failed), 12.3
  * runs/s, ETA 0:13": redrawn in place on a terminal, else printed every
  * 10 s (force: now). */

@@ -23,13 +23,6 @@
 
 #include "util.h"
 
-double sweep_mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void fmt_eta(char *buf, size_t n, double s)
 {
 	long t = (long)(s + 0.5);
@@ -45,7 +38,7 @@ static void fmt_eta(char *buf, size_t n, double s)
  * The rate counts runs that ran, so skipped ones do not shorten the ETA. */
 void sweep_progress(FILE *f, struct sweep_tally *t, bool force)
 {
-	double now = sweep_mono_s(), el = now - t->t0;
+	double now = mono_seconds(), el = now - t->t0;
 	if (!force && !t->tty && now - t->last < 10)
 		return;
 	t->last = now;
@@ -121,7 +114,7 @@ int sweep_finish(const struct sweep *sw, const struct sweep_opts *so,
 	int code = t->failed ? 1 : 0;
 	fprintf(so->out, "sweep: %zu runs: %zu ran, %zu skipped (results "
 		"already there), %zu failed, in %.1f s\n", t->total, t->ran,
-		t->skipped, t->failed, sweep_mono_s() - t->t0);
+		t->skipped, t->failed, mono_seconds() - t->t0);
 	if (t->failed) {
 		fprintf(so->msg, "clustersim: %zu runs failed:\n", t->failed);
 		list_failures(sw, so);
@@ -151,7 +144,7 @@ int sweep_run_local(const struct sweep *sw, const struct sweep_opts *so,
 	unsigned jobs = so->jobs ? so->jobs : 1;
 	pid_t *pids = xcalloc(jobs, sizeof(*pids));
 	size_t *slot_run = xcalloc(jobs, sizeof(*slot_run));
-	struct sweep_tally t = { .t0 = sweep_mono_s(), .tty = isatty(fileno(so->msg)) };
+	struct sweep_tally t = { .t0 = mono_seconds(), .tty = isatty(fileno(so->msg)) };
 	size_t next = 0, running = 0;
 	int code = 1;
 

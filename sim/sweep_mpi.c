@@ -41,7 +41,7 @@ static bool under_mpirun(void)
 static int master(const struct sweep *sw, const struct sweep_opts *so,
 		  int size, struct sim_error *err)
 {
-	struct sweep_tally t = { .t0 = sweep_mono_s(),
+	struct sweep_tally t = { .t0 = mono_seconds(),
 				 .tty = isatty(fileno(so->msg)) };
 	size_t next = 0;
 	int active = size - 1;

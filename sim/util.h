@@ -44,6 +44,9 @@ _Noreturn void sim_bug(const char *file, int line, const char *fmt, ...)
 			SIM_BUG("assertion failed: %s", #cond);              \
 	} while (0)
 
+/* Seconds on the monotonic clock, for timing (never in results). */
+double mono_seconds(void);
+
 /*
  * Writes t (microseconds) as seconds, an exact decimal with trailing zeros
  * trimmed: 10000000 -> "10", 10500000 -> "10.5", -1 -> "-0.000001".
