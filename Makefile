@@ -19,10 +19,13 @@ PKGS     := gsl libcjson nettle clp cbc
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-            -Wpointer-arith -Wformat=2 -Wvla -Wno-unused-parameter
+# WARN_CXX: the same for the one file the host C++ compiler builds.
+WARN_CXX := -Wall -Wextra -Wshadow -Wpointer-arith -Wformat=2 -Wvla \
+            -Wno-unused-parameter
+WARN     := $(WARN_CXX) -Wstrict-prototypes -Wmissing-prototypes
 ifneq ($(WERROR),)
 WARN     += -Werror
+WARN_CXX += -Werror
 endif
 
 BUILD    := build
@@ -88,6 +91,26 @@ $(BUILD)/sim/eval_cuda.o: sim/eval_cuda.cu sim/eval_cuda.h sim/eval_steps.h \
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -Isim -c $< -o $@
 
+# The CUDA backend's host build: the same sim/eval_cuda.cu compiled by the
+# C++ compiler against tests/cuda_host.h (kernels run on the host, thread
+# after thread) and eval.c with the CUDA switch on, linked with the
+# parity tests into a second runner.  It needs neither nvcc nor a device,
+# so the backend's code is tested everywhere (tests/test_cuda_parity.c).
+CUDAHOST     := $(BUILD)/cuda-host
+CUDAHOST_BIN := $(BUILD)/tests/run_cuda_host
+$(CUDAHOST)/eval_cuda.o: sim/eval_cuda.cu sim/eval_cuda.h sim/eval_steps.h \
+		sim/eval_decode.h tests/cuda_host.h
+	@mkdir -p $(dir $@)
+	$(CXX) -x c++ -std=c++17 $(OPT) -g $(WARN_CXX) $(SANFLAGS) \
+	  -DEVAL_CUDA_HOST -Isim -Itests -c $< -o $@
+$(CUDAHOST)/eval.o: sim/eval.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DCLUSTERSIM_HAVE_CUDA $(CFLAGS) -MMD -MP -c $< -o $@
+$(CUDAHOST_BIN): $(BUILD)/tests/test_cuda_parity.o $(CUDAHOST)/eval.o \
+		$(CUDAHOST)/eval_cuda.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion -lstdc++
+
 # `make gpu-check`: one program needing only the CUDA toolkit, with the
 # Random123 headers carried in build/gpu-check/include (the GPU machine
 # has none of our Debian packages): CPU-vs-CUDA parity and evaluations/s.
@@ -130,8 +153,9 @@ run: deps
 	$(BIN) run experiments/default.json
 
 test: deps
-	$(MAKE) $(BIN) $(TESTBIN) $(PLUGIN) $(BADPLUGIN)
+	$(MAKE) $(BIN) $(TESTBIN) $(CUDAHOST_BIN) $(PLUGIN) $(BADPLUGIN)
 	CLUSTERSIM_BIN=$(BIN) CLUSTERSIM_PLUGIN_SO=$(PLUGIN) $(TESTBIN)
+	$(CUDAHOST_BIN)
 
 # Plug-ins built out of tree, as a user would: used by the plug-in tests.
 $(BUILD)/plugin/%.so: tests/plugin/%.c include/clustersim/*.h

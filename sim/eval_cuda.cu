@@ -6,7 +6,14 @@
  * generations, and only scores (and a best candidate on request) come
  * back.  Built with -fmad=false so floating point matches the host.
  */
+#ifdef EVAL_CUDA_HOST
+/* The test suite's host build (tests/cuda_host.h). */
+#include "cuda_host.h"
+#else
 #include <cuda_runtime.h>
+#define CUDA_LAUNCH(kernel, grid, block, ...)                                 \
+	kernel<<<(grid), (block)>>>(__VA_ARGS__)
+#endif
 
 #include <stdio.h>
 #include <string.h>
@@ -118,6 +125,17 @@ __global__ static void k_reset(struct eval_cuda c, uint32_t from)
 		}
 		c.score[0][i] = c.bscore[from];
 	}
+}
+
+/* Every candidate's genes are the home types. */
+__global__ static void k_home(struct eval_cuda c, uint8_t *genes,
+			      size_t count)
+{
+	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	size_t n = c.p.n;
+	for (size_t i = tid; i < count; i += c.threads)
+		for (size_t k = 0; k < n; k++)
+			genes[i * n + k] = c.p.home[k];
 }
 
 extern "C" int eval_cuda_probe(char *why, size_t why_n)
@@ -268,9 +286,8 @@ extern "C" int eval_cuda_score(struct eval_cuda *c, const uint32_t *perms,
 	if (genes)
 		CK(cudaMemcpy(c->in_gene, genes, count * n,
 			      cudaMemcpyHostToDevice));
-	k_score<<<blocks_for(c), BLOCK>>>(*c, c->in_perm,
-					  genes ? c->in_gene : 0, count,
-					  c->out);
+	CUDA_LAUNCH(k_score, blocks_for(c), BLOCK, *c, c->in_perm,
+		    genes ? c->in_gene : 0, count, c->out);
 	CK(cudaGetLastError());
 	CK(cudaMemcpy(scores, c->out, count * 8, cudaMemcpyDeviceToHost));
 	return 0;
@@ -299,12 +316,12 @@ extern "C" int eval_cuda_pop_set(struct eval_cuda *c, const uint32_t *perms,
 		CK(cudaMemcpy(c->gene[0], genes, cells,
 			      cudaMemcpyHostToDevice));
 	} else {
-		for (size_t i = 0; i < count; i++)
-			CK(cudaMemcpy(c->gene[0] + i * n, c->p.home, n,
-				      cudaMemcpyDeviceToDevice));
+		CUDA_LAUNCH(k_home, blocks_for(c), BLOCK, *c, c->gene[0],
+			    count);
+		CK(cudaGetLastError());
 	}
-	k_score<<<blocks_for(c), BLOCK>>>(*c, c->perm[0], c->gene[0], count,
-					  c->score[0]);
+	CUDA_LAUNCH(k_score, blocks_for(c), BLOCK, *c, c->perm[0], c->gene[0],
+		    count, c->score[0]);
 	CK(cudaGetLastError());
 	CK(cudaMemcpy(c->best, c->perm[0], cells * 4,
 		      cudaMemcpyDeviceToDevice));
@@ -328,9 +345,9 @@ extern "C" int eval_cuda_ga_step(struct eval_cuda *c,
 		return -1;
 	}
 	CK(cudaMemcpy(c->copy, copy, c->pop * 4, cudaMemcpyHostToDevice));
-	k_ga<<<blocks_for(c), BLOCK>>>(*c, *g, c->perm[0], c->gene[0],
-				       c->score[0], c->copy, c->perm[1],
-				       c->gene[1], c->score[1]);
+	CUDA_LAUNCH(k_ga, blocks_for(c), BLOCK, *c, *g, c->perm[0], c->gene[0],
+		    c->score[0], c->copy, c->perm[1], c->gene[1],
+		    c->score[1]);
 	CK(cudaGetLastError());
 	uint32_t *tp = c->perm[0];
 	uint8_t *tg = c->gene[0];
@@ -357,7 +374,7 @@ extern "C" int eval_cuda_sa_step(struct eval_cuda *c,
 			 sp->chains, c->pop);
 		return -1;
 	}
-	k_sa<<<blocks_for(c), BLOCK>>>(*c, *sp);
+	CUDA_LAUNCH(k_sa, blocks_for(c), BLOCK, *c, *sp);
 	CK(cudaGetLastError());
 	if (cur)
 		CK(cudaMemcpy(cur, c->score[0], c->pop * 8,
@@ -371,7 +388,7 @@ extern "C" int eval_cuda_sa_step(struct eval_cuda *c,
 extern "C" int eval_cuda_sa_reset(struct eval_cuda *c, uint32_t from,
 				  char *why, size_t why_n)
 {
-	k_reset<<<blocks_for(c), BLOCK>>>(*c, from);
+	CUDA_LAUNCH(k_reset, blocks_for(c), BLOCK, *c, from);
 	CK(cudaGetLastError());
 	return 0;
 }

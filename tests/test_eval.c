@@ -1,8 +1,8 @@
 /*
  * The batch decoder (eval_decode.h), its lower bound, the random numbers
- * and the evaluator backends (eval.c): scores of hand-worked schedules,
- * results that do not depend on the thread count, and CPU-vs-CUDA parity
- * where a device is present.
+ * and the evaluator backends (eval.c): scores of hand-worked schedules
+ * and results that do not depend on the thread count.  CPU-vs-CUDA
+ * parity has its own file (test_cuda_parity.c).
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -265,37 +265,5 @@ Test(eval_backend, same_scores_on_any_thread_count)
 	free(genes);
 	free(s1);
 	free(s3);
-	eval_inst_release(&in);
-}
-
-Test(eval_backend, cuda_parity)
-{
-	char why[200] = "";
-	if (!eval_cuda_present(why, sizeof(why)))
-		cr_skip_test("cpu-vs-cuda parity needs a cuda device: %s", why);
-	struct eval_inst in;
-	random_inst(&in, 60, 3, EVAL_MIX);
-	size_t cnt = 1000, n = in.p.n;
-	uint32_t *perm = malloc(cnt * n * sizeof(*perm));
-	uint8_t *genes = malloc(cnt * n);
-	int64_t *sc = malloc(cnt * 8), *sg = malloc(cnt * 8);
-	for (uint32_t c = 0; c < cnt; c++)
-		search_random_candidate(&in.p, 11, c, perm + c * n,
-					genes + c * n);
-	struct eval_opts oc = { .want = EVAL_WANT_CPU };
-	struct eval_opts og = { .want = EVAL_WANT_CUDA };
-	struct eval *ec = eval_new(&in.p, &oc, NULL);
-	struct eval *eg = eval_new(&in.p, &og, NULL);
-	cr_assert_str_eq(eval_backend(eg), "cuda", "%s", eval_note(eg));
-	cr_assert_eq(eval_score(ec, perm, genes, cnt, sc, NULL), 0);
-	cr_assert_eq(eval_score(eg, perm, genes, cnt, sg, NULL), 0);
-	for (size_t c = 0; c < cnt; c++)
-		cr_assert_eq(sc[c], sg[c], "candidate %zu", c);
-	eval_free(ec);
-	eval_free(eg);
-	free(perm);
-	free(genes);
-	free(sc);
-	free(sg);
 	eval_inst_release(&in);
 }

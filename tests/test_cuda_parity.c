@@ -1,0 +1,295 @@
+/*
+ * CPU-vs-CUDA parity: the CUDA backend must give every candidate, every
+ * GA generation and every annealing step exactly what the CPU backend
+ * gives, so that a search's result does not depend on where it ran.
+ *
+ * These tests run twice in `make test`: in the main runner, against a
+ * real device (skipped, saying why, when there is none), and in a second
+ * runner built with tests/cuda_host.h, where the same sim/eval_cuda.cu
+ * runs its kernels on the host.  The second run checks the backend's own
+ * code on every machine; the first checks nvcc's device code where a GPU
+ * is present.
+ *
+ * The instances have two types, running jobs, releases, types a job may
+ * not use and, for node-level decoding, nodes of two sizes with jobs
+ * larger than a node, so every branch of the decoders is taken.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval.h"
+#include "eval_inst.h"
+#include "search.h"
+
+/* n random jobs on two types: 3 nodes x 4 units and 2 nodes x 2 units,
+ * with two running jobs. */
+static void parity_inst(struct eval_inst *in, uint32_t n, uint32_t seed,
+			enum eval_objective obj)
+{
+	int64_t cap[2] = { 12, 4 };
+	uint32_t ncap[5] = { 4, 4, 4, 2, 2 };
+	uint8_t nty[5] = { 0, 0, 0, 1, 1 };
+	struct eval_rng r;
+	eval_rng_init(&r, seed, 5, 0, 0);
+	eval_inst_init(in, n, 2, cap, obj);
+	in->p.mix_makespan = 7;
+	in->p.mix_twct = 1;
+	for (uint32_t j = 0; j < n; j++) {
+		/* over 4 units: type 0 only; else type 0, type 1 (its home
+		 * then is type 1) or both */
+		uint32_t d = 1 + eval_rng_below(&r, 6), where = d > 4 ? 0 :
+			eval_rng_below(&r, 3);
+		in->demand[j] = d;
+		in->dur[j * 2] = where == 1 ? (int64_t)EVAL_NOT_ALLOWED :
+			(int64_t)eval_rng_below(&r, 30);
+		in->dur[j * 2 + 1] = where == 0 ? (int64_t)EVAL_NOT_ALLOWED :
+			(int64_t)(1 + eval_rng_below(&r, 40));
+		in->release[j] = eval_rng_below(&r, 25);
+		in->weight[j] = 1 + eval_rng_below(&r, 5);
+	}
+	eval_inst_set_nodes(in, 5, ncap, nty);
+	eval_inst_add_running(in, 0, 3, 17, 1);
+	eval_inst_add_running(in, 1, 2, 9, 4);
+	cr_assert_eq(eval_inst_finish(in, NULL), 0);
+}
+
+/* The CPU and CUDA evaluators of one problem, or a skip. */
+static void both(const struct eval_problem *p, bool nodes, struct eval **cpu,
+		 struct eval **gpu)
+{
+	char why[200] = "";
+	if (!eval_cuda_present(why, sizeof(why)))
+		cr_skip_test("cpu-vs-cuda parity needs a cuda device: %s", why);
+	struct eval_opts oc = { .want = EVAL_WANT_CPU, .threads = 2,
+				.nodes = nodes };
+	struct eval_opts og = { .want = EVAL_WANT_CUDA, .nodes = nodes };
+	*cpu = eval_new(p, &oc, NULL);
+	*gpu = eval_new(p, &og, NULL);
+	cr_assert_not_null(*cpu);
+	cr_assert_not_null(*gpu);
+	cr_assert_str_eq(eval_backend(*gpu), "cuda", "%s", eval_note(*gpu));
+}
+
+static void same_scores(const int64_t *a, const int64_t *b, size_t cnt,
+			const char *what)
+{
+	for (size_t c = 0; c < cnt; c++)
+		cr_assert_eq(a[c], b[c], "%s: candidate %zu: cpu %lld, cuda "
+			     "%lld", what, c, (long long)a[c],
+			     (long long)b[c]);
+}
+
+/* Candidate idx (or its chain's best) is the same on both. */
+static void same_candidate(struct eval *ec, struct eval *eg, uint32_t n,
+			   size_t idx, bool best)
+{
+	uint32_t pc[64], pg[64];
+	uint8_t gc[64], gg[64];
+	cr_assert_eq(eval_pop_get(ec, idx, best, pc, gc, NULL), 0);
+	cr_assert_eq(eval_pop_get(eg, idx, best, pg, gg, NULL), 0);
+	cr_assert_eq(memcmp(pc, pg, n * sizeof(*pc)), 0, "candidate %zu", idx);
+	cr_assert_eq(memcmp(gc, gg, n), 0, "genes of candidate %zu", idx);
+}
+
+/* 1,000 random candidates, every objective, pooled and on nodes. */
+Test(cuda_parity, scores)
+{
+	for (int nodes = 0; nodes < 2; nodes++) {
+		for (int obj = 0; obj < EVAL_NOBJECTIVES; obj++) {
+			struct eval_inst in;
+			struct eval *ec, *eg;
+			parity_inst(&in, 60, 3 + (uint32_t)obj,
+				    (enum eval_objective)obj);
+			both(&in.p, nodes, &ec, &eg);
+			size_t cnt = 1000, n = in.p.n;
+			uint32_t *perm = malloc(cnt * n * sizeof(*perm));
+			uint8_t *genes = malloc(cnt * n);
+			int64_t *sc = malloc(cnt * 8), *sg = malloc(cnt * 8);
+			for (uint32_t c = 0; c < cnt; c++)
+				search_random_candidate(&in.p, 11, c,
+							perm + c * n,
+							genes + c * n);
+			cr_assert_eq(eval_score(ec, perm, genes, cnt, sc, NULL),
+				     0);
+			cr_assert_eq(eval_score(eg, perm, genes, cnt, sg, NULL),
+				     0);
+			same_scores(sc, sg, cnt, "score");
+			/* and each is the decoder's own score */
+			for (size_t c = 0; c < cnt; c += 97)
+				cr_assert_eq(sc[c], eval_one(&in.p, nodes,
+							     perm + c * n,
+							     genes + c * n,
+							     NULL, NULL));
+			/* no genes: every job on its home type */
+			cr_assert_eq(eval_score(ec, perm, NULL, cnt, sc, NULL),
+				     0);
+			cr_assert_eq(eval_score(eg, perm, NULL, cnt, sg, NULL),
+				     0);
+			same_scores(sc, sg, cnt, "score, home types");
+			eval_free(ec);
+			eval_free(eg);
+			free(perm);
+			free(genes);
+			free(sc);
+			free(sg);
+			eval_inst_release(&in);
+		}
+	}
+}
+
+/* Ten GA generations on a resident population of two islands, with
+ * elites copied into some slots: every generation's scores and the last
+ * population are the same. */
+Test(cuda_parity, ga_generations)
+{
+	for (int nodes = 0; nodes < 2; nodes++) {
+		struct eval_inst in;
+		struct eval *ec, *eg;
+		parity_inst(&in, 40, 21, EVAL_TWCT);
+		both(&in.p, nodes, &ec, &eg);
+		uint32_t pop = 96, n = in.p.n;
+		uint32_t *perm = malloc((size_t)pop * n * sizeof(*perm));
+		uint8_t *genes = malloc((size_t)pop * n);
+		uint32_t *copy = malloc(pop * sizeof(*copy));
+		int64_t *sc = malloc(pop * 8), *sg = malloc(pop * 8);
+		for (uint32_t c = 0; c < pop; c++)
+			search_random_candidate(&in.p, 5, c, perm + c * n,
+						genes + c * n);
+		/* no genes given: both start from the home types */
+		cr_assert_eq(eval_pop_set(ec, perm, NULL, pop, sc, NULL), 0);
+		cr_assert_eq(eval_pop_set(eg, perm, NULL, pop, sg, NULL), 0);
+		same_scores(sc, sg, pop, "first population");
+		struct eval_ga_params g = {
+			.seed = 77, .pop = pop, .island = pop / 2,
+			.tournament = 3, .p_cross = 3u << 30,
+			.p_swap = 1u << 30, .p_insert = 1u << 30,
+			.p_gene = 1u << 29,
+		};
+		for (uint32_t gen = 1; gen <= 10; gen++) {
+			g.gen = gen;
+			/* slot 0 of each island keeps its island's first
+			 * candidate; slot 1 takes the other island's */
+			for (uint32_t c = 0; c < pop; c++)
+				copy[c] = EVAL_BREED;
+			copy[0] = 0;
+			copy[1] = pop / 2;
+			copy[pop / 2] = pop / 2;
+			copy[pop / 2 + 1] = 0;
+			cr_assert_eq(eval_ga_step(ec, &g, copy, sc, NULL), 0);
+			cr_assert_eq(eval_ga_step(eg, &g, copy, sg, NULL), 0);
+			same_scores(sc, sg, pop, "generation");
+		}
+		for (uint32_t c = 0; c < pop; c++)
+			same_candidate(ec, eg, n, c, false);
+		eval_free(ec);
+		eval_free(eg);
+		free(perm);
+		free(genes);
+		free(copy);
+		free(sc);
+		free(sg);
+		eval_inst_release(&in);
+	}
+}
+
+/* 64 annealing chains, 200 steps with a falling temperature and a
+ * restart from one chain's best halfway: current and best scores after
+ * every step, and every chain's best, are the same. */
+Test(cuda_parity, annealing_steps)
+{
+	for (int nodes = 0; nodes < 2; nodes++) {
+		struct eval_inst in;
+		struct eval *ec, *eg;
+		parity_inst(&in, 40, 33, EVAL_MIX);
+		both(&in.p, nodes, &ec, &eg);
+		uint32_t chains = 64, n = in.p.n;
+		uint32_t *perm = malloc((size_t)chains * n * sizeof(*perm));
+		uint8_t *genes = malloc((size_t)chains * n);
+		int64_t *cc = malloc(chains * 8), *cg = malloc(chains * 8);
+		int64_t *bc = malloc(chains * 8), *bg = malloc(chains * 8);
+		for (uint32_t c = 0; c < chains; c++)
+			search_random_candidate(&in.p, 9, c, perm + c * n,
+						genes + c * n);
+		cr_assert_eq(eval_pop_set(ec, perm, genes, chains, cc, NULL),
+			     0);
+		cr_assert_eq(eval_pop_set(eg, perm, genes, chains, cg, NULL),
+			     0);
+		same_scores(cc, cg, chains, "chains");
+		struct eval_sa_params sp = { .seed = 13, .chains = chains,
+					     .p_gene = 1u << 30,
+					     .temp = 400 };
+		for (uint32_t step = 1; step <= 200; step++) {
+			sp.step = step;
+			sp.temp *= 0.98;
+			cr_assert_eq(eval_sa_step(ec, &sp, cc, bc, NULL), 0);
+			cr_assert_eq(eval_sa_step(eg, &sp, cg, bg, NULL), 0);
+			same_scores(cc, cg, chains, "current");
+			same_scores(bc, bg, chains, "best");
+			if (step == 100) {
+				cr_assert_eq(eval_sa_reset(ec, 5, NULL), 0);
+				cr_assert_eq(eval_sa_reset(eg, 5, NULL), 0);
+			}
+		}
+		for (uint32_t c = 0; c < chains; c++) {
+			same_candidate(ec, eg, n, c, false);
+			same_candidate(ec, eg, n, c, true);
+		}
+		eval_free(ec);
+		eval_free(eg);
+		free(perm);
+		free(genes);
+		free(cc);
+		free(cg);
+		free(bc);
+		free(bg);
+		eval_inst_release(&in);
+	}
+}
+
+/* Whole searches through the search API: same seed, same result. */
+Test(cuda_parity, searches)
+{
+	char why[200] = "";
+	if (!eval_cuda_present(why, sizeof(why)))
+		cr_skip_test("cpu-vs-cuda parity needs a cuda device: %s", why);
+	struct eval_inst in;
+	parity_inst(&in, 30, 41, EVAL_JCT);
+	for (int alg = 0; alg < 2; alg++) {
+		struct search_opts oc, og;
+		struct search_result a, b;
+		search_opts_default(&oc);
+		oc.seed = 3;
+		oc.evals = 8000;
+		oc.pop = 64;
+		oc.islands = 2;
+		oc.chains = 32;
+		oc.restart = 50;
+		og = oc;
+		oc.eval.want = EVAL_WANT_CPU;
+		og.eval.want = EVAL_WANT_CUDA;
+		search_result_init(&a, in.p.n);
+		search_result_init(&b, in.p.n);
+		if (alg == 0) {
+			cr_assert_eq(search_ga(&in.p, &oc, NULL, &a, NULL), 0);
+			cr_assert_eq(search_ga(&in.p, &og, NULL, &b, NULL), 0);
+		} else {
+			cr_assert_eq(search_sa(&in.p, &oc, NULL, &a, NULL), 0);
+			cr_assert_eq(search_sa(&in.p, &og, NULL, &b, NULL), 0);
+		}
+		cr_assert_str_eq(b.backend, "cuda");
+		cr_assert_eq(a.score, b.score, "%s: cpu %lld, cuda %lld",
+			     alg ? "sa" : "ga", (long long)a.score,
+			     (long long)b.score);
+		cr_assert_eq(a.evals, b.evals);
+		cr_assert_eq(memcmp(a.perm, b.perm, in.p.n * sizeof(*a.perm)),
+			     0);
+		cr_assert_eq(memcmp(a.genes, b.genes, in.p.n), 0);
+		cr_assert_eq(a.ntrace, b.ntrace);
+		for (size_t i = 0; i < a.ntrace; i++)
+			cr_assert_eq(a.trace[i].best, b.trace[i].best);
+		search_result_release(&a);
+		search_result_release(&b);
+	}
+	eval_inst_release(&in);
+}
