@@ -126,6 +126,14 @@ $(GPUCHK)/gpu_check: bench/gpu_check.cu sim/eval_cuda.cu sim/eval_cuda.h \
 	$(NVCC) $(NVFLAGS) -Isim -isystem $(GPUCHK)/include -o $@ bench/gpu_check.cu
 gpu-check: gpu-check-build
 	$(GPUCHK)/gpu_check
+# The same program against the host stand-in, which `make test` runs on
+# small populations so that it is known to work before a device runs it.
+GPUCHK_HOST := $(BUILD)/tests/gpu_check_host
+$(GPUCHK_HOST): bench/gpu_check.cu sim/eval_cuda.cu sim/eval_cuda.h \
+		sim/eval_steps.h sim/eval_decode.h tests/cuda_host.h
+	@mkdir -p $(dir $@)
+	$(CXX) -x c++ -std=c++17 $(OPT) -g $(WARN_CXX) $(SANFLAGS) \
+	  -DEVAL_CUDA_HOST -Isim -Itests -o $@ $<
 
 # The registry is regenerated whenever the set of policy files changes.
 $(BUILD)/gen/policies.list: FORCE
@@ -153,9 +161,11 @@ run: deps
 	$(BIN) run experiments/default.json
 
 test: deps
-	$(MAKE) $(BIN) $(TESTBIN) $(CUDAHOST_BIN) $(PLUGIN) $(BADPLUGIN)
+	$(MAKE) $(BIN) $(TESTBIN) $(CUDAHOST_BIN) $(GPUCHK_HOST) $(PLUGIN) \
+	  $(BADPLUGIN)
 	CLUSTERSIM_BIN=$(BIN) CLUSTERSIM_PLUGIN_SO=$(PLUGIN) $(TESTBIN)
 	$(CUDAHOST_BIN)
+	$(GPUCHK_HOST) 1000
 
 # Plug-ins built out of tree, as a user would: used by the plug-in tests.
 $(BUILD)/plugin/%.so: tests/plugin/%.c include/clustersim/*.h

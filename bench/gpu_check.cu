@@ -3,10 +3,13 @@
  * header-only code (the decoder, the search steps and Random123's Philox,
  * carried in build/gpu-check/include), for a bare GPU machine.  It builds
  * synthetic batches (64 nodes x 8 GPUs), checks that the CUDA backend
- * scores random populations exactly as the host decoder does, runs one GA
- * generation on both and compares, then prints evaluations/s on the GPU
- * for 10^3 .. 10^6 candidates next to one host core.  Without a device it
- * says so and exits 0.
+ * scores random populations exactly as the host decoder does and prints
+ * evaluations/s on the GPU for 10^3 .. 10^6 candidates next to one host
+ * core; then runs two GA generations and 20 annealing steps of a resident
+ * population on both and compares every score and the chains' bests.
+ * Without a device it says so and exits 0.  `make test` also builds it
+ * against tests/cuda_host.h and runs it on small populations, so the
+ * program is known to work before a GPU machine runs it.
  */
 #include <chrono>
 #include <cstdio>
@@ -84,13 +87,128 @@ static void random_pop(const batch &b, size_t cnt, std::vector<uint32_t> &perm)
 	}
 }
 
-int main()
+/* Host copy of a resident population, advanced with the same steps. */
+struct host_pop {
+	std::vector<uint32_t> perm, best;
+	std::vector<uint8_t> gene, bgene;
+	std::vector<int64_t> score, bscore;
+};
+
+static int64_t host_decode(const batch &b, int nodes, const uint32_t *perm,
+			   const uint8_t *genes, struct eval_scratch *s)
+{
+	return nodes ? eval_decode_nodes(&b.p, perm, genes, s, 0) :
+		       eval_decode(&b.p, perm, genes, s, 0, 0);
+}
+
+/*
+ * Loads pop random candidates on the device and on the host, runs two GA
+ * generations (slot 0 of each island copies its first candidate) and
+ * then 20 annealing steps on both, and compares every score and the
+ * final candidates.  Returns 1 when they differ.
+ */
+static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
+			uint32_t pop, struct eval_scratch *s)
 {
 	char why[256];
+	uint32_t n = b.p.n;
+	host_pop h;
+	random_pop(b, pop, h.perm);
+	h.gene.resize((size_t)pop * n);
+	h.score.resize(pop);
+	for (uint32_t i = 0; i < pop; i++) {
+		memcpy(&h.gene[(size_t)i * n], b.p.home, n);
+		h.score[i] = host_decode(b, nodes, &h.perm[(size_t)i * n],
+					 &h.gene[(size_t)i * n], s);
+	}
+	std::vector<int64_t> g(pop), gb(pop);
+	std::vector<uint32_t> copy(pop, EVAL_BREED), dp(n);
+	std::vector<uint8_t> dg(n), mark(n + 1);
+	if (eval_cuda_pop_set(c, h.perm.data(), 0, pop, g.data(), why,
+			      sizeof(why))) {
+		printf("gpu-check: %s\n", why);
+		return 1;
+	}
+	int bad = g != h.score;
+	struct eval_ga_params ga = { 5, 0, pop, pop / 2, 3, 3u << 30,
+				     1u << 30, 1u << 30, 0 };
+	copy[0] = 0;
+	copy[pop / 2] = pop / 2;
+	for (uint32_t gen = 1; gen <= 2; gen++) {
+		ga.gen = gen;
+		std::vector<uint32_t> cp((size_t)pop * n);
+		std::vector<uint8_t> cg((size_t)pop * n);
+		std::vector<int64_t> cs(pop);
+		for (uint32_t i = 0; i < pop; i++) {
+			eval_ga_child(&b.p, &ga, h.perm.data(), h.gene.data(),
+				      h.score.data(), copy[i], i,
+				      &cp[(size_t)i * n], &cg[(size_t)i * n],
+				      mark.data());
+			cs[i] = host_decode(b, nodes, &cp[(size_t)i * n],
+					    &cg[(size_t)i * n], s);
+		}
+		h.perm.swap(cp);
+		h.gene.swap(cg);
+		h.score.swap(cs);
+		if (eval_cuda_ga_step(c, &ga, copy.data(), g.data(), why,
+				      sizeof(why))) {
+			printf("gpu-check: %s\n", why);
+			return 1;
+		}
+		bad |= g != h.score;
+	}
+	/* annealing from the last generation (pop_set makes it the bests) */
+	if (eval_cuda_pop_set(c, h.perm.data(), h.gene.data(), pop, 0, why,
+			      sizeof(why))) {
+		printf("gpu-check: %s\n", why);
+		return 1;
+	}
+	h.best = h.perm;
+	h.bgene = h.gene;
+	h.bscore = h.score;
+	struct eval_sa_params sp = { 9, 0, pop, 0, 2000.0 };
+	for (uint32_t step = 1; step <= 20; step++) {
+		sp.step = step;
+		for (uint32_t i = 0; i < pop; i++) {
+			size_t o = (size_t)i * n;
+			eval_sa_chain(&b.p, &sp, i, &h.perm[o], &h.gene[o],
+				      &h.score[i], &h.best[o], &h.bgene[o],
+				      &h.bscore[i], s, nodes);
+		}
+		if (eval_cuda_sa_step(c, &sp, g.data(), gb.data(), why,
+				      sizeof(why))) {
+			printf("gpu-check: %s\n", why);
+			return 1;
+		}
+		bad |= g != h.score || gb != h.bscore;
+	}
+	for (uint32_t i = 0; i < pop; i++) {
+		if (eval_cuda_pop_get(c, i, 1, dp.data(), dg.data(), why,
+				      sizeof(why))) {
+			printf("gpu-check: %s\n", why);
+			return 1;
+		}
+		bad |= memcmp(dp.data(), &h.best[(size_t)i * n], n * 4) != 0 ||
+		       memcmp(dg.data(), &h.bgene[(size_t)i * n], n) != 0;
+	}
+	printf("%-6u %-7s %9u %14s %14s %7s\n", n, nodes ? "nodes" : "pooled",
+	       pop, "ga+sa steps", "", bad ? "FAIL" : "ok");
+	return bad;
+}
+
+/* gpu_check [MAX]: populations of 10^3 .. MAX (10^6) candidates. */
+int main(int argc, char **argv)
+{
+	char why[256];
+	size_t max = argc > 1 ? strtoull(argv[1], 0, 10) : 1000000;
 	if (!eval_cuda_probe(why, sizeof(why))) {
 		printf("gpu-check: skipped: %s\n", why);
 		return 0;
 	}
+#ifdef EVAL_CUDA_HOST
+	printf("gpu-check: the host stand-in (tests/cuda_host.h), not a "
+	       "device: gpu columns are one host core\n");
+#endif
 	int bad = 0;
 	printf("%-6s %-7s %9s %14s %14s %7s\n", "jobs", "decode",
 	       "pop", "gpu evals/s", "cpu1 evals/s", "parity");
@@ -108,7 +226,7 @@ int main()
 				printf("gpu-check: %s\n", why);
 				return 1;
 			}
-			for (size_t cnt = 1000; cnt <= 1000000; cnt *= 10) {
+			for (size_t cnt = 1000; cnt <= max; cnt *= 10) {
 				if (n == 1000 && cnt > 100000)
 					break;
 				std::vector<uint32_t> perm;
@@ -127,20 +245,17 @@ int main()
 				size_t check = cnt < 2000 ? cnt : 2000;
 				int ok = 1;
 				t0 = now_s();
-				for (size_t i = 0; i < check; i++) {
-					int64_t h = nodes ?
-						eval_decode_nodes(&b.p,
-							&perm[i * n], 0, &s, 0) :
-						eval_decode(&b.p, &perm[i * n],
-							0, &s, 0, 0);
-					ok = ok && h == g[i];
-				}
+				for (size_t i = 0; i < check; i++)
+					ok = ok && host_decode(b, nodes,
+							&perm[i * n], 0, &s) ==
+						g[i];
 				double tc = (now_s() - t0) / (double)check;
 				bad |= !ok;
 				printf("%-6u %-7s %9zu %14.0f %14.0f %7s\n", n,
 				       nodes ? "nodes" : "pooled", cnt,
 				       cnt / tg, 1.0 / tc, ok ? "ok" : "FAIL");
 			}
+			bad |= steps_parity(b, c, nodes, 256, &s);
 			eval_cuda_free(c);
 		}
 	}

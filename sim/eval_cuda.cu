@@ -30,6 +30,12 @@
 		}                                                            \
 	} while (0)
 
+/* Threads with their own decoder scratch; a launch runs this many, and
+ * each takes every EVAL_CUDA_THREADS-th candidate. */
+#ifndef EVAL_CUDA_THREADS
+#define EVAL_CUDA_THREADS 32768
+#endif
+
 struct eval_cuda {
 	struct eval_problem p;   /* with device pointers */
 	int nodes;               /* node-level decoding */
@@ -201,7 +207,7 @@ extern "C" struct eval_cuda *eval_cuda_new(const struct eval_problem *p,
 	UP(node_type, p->nnodes);
 	UP(node_off, (n + 1) * 4);
 #undef UP
-	c->threads = 32768;
+	c->threads = EVAL_CUDA_THREADS;
 	c->hs = n + r + 1;
 	c->fs = p->nnodes + 1;
 	c->ls = (p->node_off ? p->node_off[n] : 0) + 1;

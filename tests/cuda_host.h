@@ -44,6 +44,11 @@ struct cuda_host_dim {
 /* The running thread's coordinates, set by CUDA_LAUNCH. */
 static struct cuda_host_dim blockIdx, threadIdx, blockDim;
 
+/* Far fewer threads than on a device: the scratch stays small, and a
+ * launch of a few hundred candidates already has threads that take
+ * several, which tests the grid-stride loops. */
+#define EVAL_CUDA_THREADS 256
+
 /* Bytes of every fresh allocation: reading them before a write gives
  * values no decoder state should start from. */
 #define CUDA_HOST_FILL 0xA5
