@@ -106,8 +106,8 @@ $(CUDAHOST)/eval_cuda.o: sim/eval_cuda.cu sim/eval_cuda.h sim/eval_steps.h \
 $(CUDAHOST)/eval.o: sim/eval.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DCLUSTERSIM_HAVE_CUDA $(CFLAGS) -MMD -MP -c $< -o $@
-$(CUDAHOST_BIN): $(BUILD)/tests/test_cuda_parity.o $(CUDAHOST)/eval.o \
-		$(CUDAHOST)/eval_cuda.o $(LIB)
+$(CUDAHOST_BIN): $(BUILD)/tests/test_cuda_parity.o $(BUILD)/tests/testlib.o \
+		$(CUDAHOST)/eval.o $(CUDAHOST)/eval_cuda.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion -lstdc++
 

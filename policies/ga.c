@@ -53,14 +53,9 @@ static int ga_init(struct sim *sim, void **state, struct sim_error *err)
 }
 
 static const struct policy_param ga_params[] = {
-	{ "window", PARAM_INT, "32", "pending jobs planned, from the head" },
-	{ "exact_max", PARAM_INT, "720",
-	  "batches of at most this many candidates are enumerated" },
-	{ "evals", PARAM_INT, "2000", "evaluations per plan" },
-	{ "objective", PARAM_STRING, "twct",
-	  "\"twct\", \"jct\" or \"makespan\"" },
+	ONLINE_PARAMS("32", "720"),
+	ONLINE_SEARCH_PARAMS,
 	{ "population", PARAM_INT, "32", "GA population" },
-	{ "threads", PARAM_INT, "1", "evaluator threads, 0 = all cores" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 

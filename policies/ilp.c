@@ -56,11 +56,7 @@ static int ilp_init(struct sim *sim, void **state, struct sim_error *err)
 }
 
 static const struct policy_param ilp_params[] = {
-	{ "window", PARAM_INT, "7", "pending jobs planned, from the head" },
-	{ "exact_max", PARAM_INT, "5040",
-	  "batches of at most this many candidates are enumerated" },
-	{ "objective", PARAM_STRING, "twct",
-	  "\"twct\", \"jct\" or \"makespan\"" },
+	ONLINE_PARAMS("7", "5040"),
 	{ "slots", PARAM_INT, "16", "time slots of the model" },
 	{ "time_limit_s", PARAM_DOUBLE, "1", "CBC's limit per plan, seconds" },
 	{ "max_vars", PARAM_INT, "20000", "largest model built, variables" },

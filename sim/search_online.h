@@ -17,6 +17,24 @@
 #include "clustersim/policy.h"
 #include "eval_inst.h"
 
+/* ---- parameters ---------------------------------------------------- */
+
+/* The first rows of every online search policy's parameter table: the
+ * window planned and the enumeration bound (defaults as strings), and
+ * the objective. */
+#define ONLINE_PARAMS(window, exact_max)                                      \
+	{ "window", PARAM_INT, window,                                        \
+	  "pending jobs planned, from the head" },                            \
+	{ "exact_max", PARAM_INT, exact_max,                                  \
+	  "batches of at most this many candidates are enumerated" },         \
+	{ "objective", PARAM_STRING, "twct",                                  \
+	  "\"twct\", \"jct\" or \"makespan\"" }
+
+/* The rows the metaheuristics (ga, sa) add: their budget and threads. */
+#define ONLINE_SEARCH_PARAMS                                                  \
+	{ "evals", PARAM_INT, "2000", "evaluations per plan" },              \
+	{ "threads", PARAM_INT, "1", "evaluator threads, 0 = all cores" }
+
 /* ---- run times (shared with optimize.c) -------------------------------- */
 
 /* Whole seconds, rounded up and at least 1, that `work` microseconds of

@@ -21,6 +21,7 @@
 #include "eval.h"
 #include "eval_inst.h"
 #include "search.h"
+#include "testlib.h"
 
 /* n random jobs on two types: 3 nodes x 4 units and 2 nodes x 2 units,
  * with two running jobs. */
@@ -278,16 +279,7 @@ Test(cuda_parity, searches)
 			cr_assert_eq(search_sa(&in.p, &og, NULL, &b, NULL), 0);
 		}
 		cr_assert_str_eq(b.backend, "cuda");
-		cr_assert_eq(a.score, b.score, "%s: cpu %lld, cuda %lld",
-			     alg ? "sa" : "ga", (long long)a.score,
-			     (long long)b.score);
-		cr_assert_eq(a.evals, b.evals);
-		cr_assert_eq(memcmp(a.perm, b.perm, in.p.n * sizeof(*a.perm)),
-			     0);
-		cr_assert_eq(memcmp(a.genes, b.genes, in.p.n), 0);
-		cr_assert_eq(a.ntrace, b.ntrace);
-		for (size_t i = 0; i < a.ntrace; i++)
-			cr_assert_eq(a.trace[i].best, b.trace[i].best);
+		tl_same_search(&a, &b, in.p.n);
 		search_result_release(&a);
 		search_result_release(&b);
 	}

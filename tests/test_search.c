@@ -11,6 +11,7 @@
 
 #include "eval_inst.h"
 #include "search.h"
+#include "testlib.h"
 
 /* Random instance: n jobs, two types (8 and 4 units) when two. */
 static void inst(struct eval_inst *in, uint32_t n, uint32_t types,
@@ -162,13 +163,7 @@ Test(search, same_seed_same_result_on_1_and_3_threads)
 			cr_assert_eq(search_sa(&in.p, &o1, NULL, &a, NULL), 0);
 			cr_assert_eq(search_sa(&in.p, &o3, NULL, &b, NULL), 0);
 		}
-		cr_assert_eq(a.score, b.score);
-		cr_assert_eq(a.evals, b.evals);
-		cr_assert_eq(memcmp(a.perm, b.perm, 50 * sizeof(*a.perm)), 0);
-		cr_assert_eq(memcmp(a.genes, b.genes, 50), 0);
-		cr_assert_eq(a.ntrace, b.ntrace);
-		for (size_t i = 0; i < a.ntrace; i++)
-			cr_assert_eq(a.trace[i].best, b.trace[i].best);
+		tl_same_search(&a, &b, 50);
 		search_result_release(&a);
 		search_result_release(&b);
 	}

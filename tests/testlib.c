@@ -229,3 +229,16 @@ void tl_r50_jobs(struct workload *w, const struct tjob *t, size_t n,
 		j->job_class = (uint16_t)cls;
 	}
 }
+
+void tl_same_search(const struct search_result *a,
+		    const struct search_result *b, uint32_t n)
+{
+	cr_assert_eq(a->score, b->score, "score %lld vs %lld",
+		     (long long)a->score, (long long)b->score);
+	cr_assert_eq(a->evals, b->evals);
+	cr_assert_eq(memcmp(a->perm, b->perm, n * sizeof(*a->perm)), 0);
+	cr_assert_eq(memcmp(a->genes, b->genes, n), 0);
+	cr_assert_eq(a->ntrace, b->ntrace);
+	for (size_t i = 0; i < a->ntrace; i++)
+		cr_assert_eq(a->trace[i].best, b->trace[i].best);
+}

@@ -6,6 +6,7 @@
 #define CLUSTERSIM_TESTLIB_H
 
 #include "exp.h"
+#include "search.h"
 #include "sim.h"
 
 /* A job as a test writes it: times in seconds. */
@@ -66,5 +67,10 @@ void tl_r50_jobs(struct workload *w, const struct tjob *t, size_t n,
 
 /* Start time in seconds of the job with this id (-1 if it never ran). */
 double tl_start(const struct sim *s, int64_t id);
+
+/* Asserts that two searches of an n-job batch found the same: score,
+ * evaluations, candidate, genes and convergence trace. */
+void tl_same_search(const struct search_result *a,
+		    const struct search_result *b, uint32_t n);
 
 #endif
