@@ -101,11 +101,25 @@ static int64_t host_decode(const batch &b, int nodes, const uint32_t *perm,
 		       eval_decode(&b.p, perm, genes, s, 0, 0);
 }
 
+/* The best of h's scores (of its chains' bests when of_best). */
+static struct eval_top host_best(const host_pop &h, bool of_best)
+{
+	const std::vector<int64_t> &sc = of_best ? h.bscore : h.score;
+	struct eval_top t;
+	eval_top_scan(sc.data(), 0, (uint32_t)sc.size(), 1, &t, 1);
+	return t;
+}
+
+static bool same_top(const struct eval_top &a, const struct eval_top &b)
+{
+	return a.score == b.score && a.idx == b.idx;
+}
+
 /*
  * Loads pop random candidates on the device and on the host, runs two GA
- * generations (slot 0 of each island copies its first candidate) and
- * then 20 annealing steps on both, and compares every score and the
- * final candidates.  Returns 1 when they differ.
+ * generations (4 islands, 2 elites each, migrating in the second) and
+ * then 20 annealing steps on both, and compares every best, all scores
+ * and the chains' best candidates.  Returns 1 when they differ.
  */
 static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
 			uint32_t pop, struct eval_scratch *s)
@@ -122,26 +136,39 @@ static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
 					 &h.gene[(size_t)i * n], s);
 	}
 	std::vector<int64_t> g(pop), gb(pop);
-	std::vector<uint32_t> copy(pop, EVAL_BREED), dp(n);
+	std::vector<uint32_t> dp(n);
 	std::vector<uint8_t> dg(n), mark(n + 1);
-	if (eval_cuda_pop_set(c, h.perm.data(), 0, pop, g.data(), why,
-			      sizeof(why))) {
-		printf("gpu-check: %s\n", why);
-		return 1;
-	}
-	int bad = g != h.score;
-	struct eval_ga_params ga = { 5, 0, pop, pop / 2, 3, 3u << 30,
-				     1u << 30, 1u << 30, 0 };
-	copy[0] = 0;
-	copy[pop / 2] = pop / 2;
+	std::vector<struct eval_top> tops(pop), dtops(pop);
+	int bad = 0;
+#define TRY(call)                                                             \
+	do {                                                                 \
+		if ((call) != 0) {                                           \
+			printf("gpu-check: %s\n", why);                      \
+			return 1;                                            \
+		}                                                            \
+	} while (0)
+	TRY(eval_cuda_pop_set(c, h.perm.data(), 0, pop, why, sizeof(why)));
+	TRY(eval_cuda_pop_scores(c, g.data(), 0, why, sizeof(why)));
+	bad |= g != h.score;
+	struct eval_ga_params ga = { 5, 0, pop, pop / 4, 3, 3u << 30,
+				     1u << 30, 1u << 30, 0, 2, 0 };
 	for (uint32_t gen = 1; gen <= 2; gen++) {
 		ga.gen = gen;
+		ga.migrate = gen == 2;
+		for (uint32_t k = 0; k < 4; k++)
+			eval_top_scan(h.score.data(), k * ga.island,
+				      (k + 1) * ga.island, 1, &tops[k * 2], 2);
+		TRY(eval_cuda_tops(c, 0, 4, 2, dtops.data(), why,
+				   sizeof(why)));
+		for (uint32_t q = 0; q < 8; q++)
+			bad |= !same_top(tops[q], dtops[q]);
 		std::vector<uint32_t> cp((size_t)pop * n);
 		std::vector<uint8_t> cg((size_t)pop * n);
 		std::vector<int64_t> cs(pop);
 		for (uint32_t i = 0; i < pop; i++) {
 			eval_ga_child(&b.p, &ga, h.perm.data(), h.gene.data(),
-				      h.score.data(), copy[i], i,
+				      h.score.data(),
+				      eval_ga_source(&ga, tops.data(), i), i,
 				      &cp[(size_t)i * n], &cg[(size_t)i * n],
 				      mark.data());
 			cs[i] = host_decode(b, nodes, &cp[(size_t)i * n],
@@ -150,19 +177,13 @@ static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
 		h.perm.swap(cp);
 		h.gene.swap(cg);
 		h.score.swap(cs);
-		if (eval_cuda_ga_step(c, &ga, copy.data(), g.data(), why,
-				      sizeof(why))) {
-			printf("gpu-check: %s\n", why);
-			return 1;
-		}
+		TRY(eval_cuda_ga_step(c, &ga, why, sizeof(why)));
+		TRY(eval_cuda_pop_scores(c, g.data(), 0, why, sizeof(why)));
 		bad |= g != h.score;
 	}
 	/* annealing from the last generation (pop_set makes it the bests) */
-	if (eval_cuda_pop_set(c, h.perm.data(), h.gene.data(), pop, 0, why,
-			      sizeof(why))) {
-		printf("gpu-check: %s\n", why);
-		return 1;
-	}
+	TRY(eval_cuda_pop_set(c, h.perm.data(), h.gene.data(), pop, why,
+			      sizeof(why)));
 	h.best = h.perm;
 	h.bgene = h.gene;
 	h.bscore = h.score;
@@ -175,22 +196,21 @@ static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
 				      &h.score[i], &h.best[o], &h.bgene[o],
 				      &h.bscore[i], s, nodes);
 		}
-		if (eval_cuda_sa_step(c, &sp, g.data(), gb.data(), why,
-				      sizeof(why))) {
-			printf("gpu-check: %s\n", why);
-			return 1;
-		}
+		TRY(eval_cuda_sa_step(c, &sp, why, sizeof(why)));
+		TRY(eval_cuda_tops(c, 1, 1, 1, dtops.data(), why,
+				   sizeof(why)));
+		bad |= !same_top(dtops[0], host_best(h, true));
+		TRY(eval_cuda_pop_scores(c, g.data(), gb.data(), why,
+					 sizeof(why)));
 		bad |= g != h.score || gb != h.bscore;
 	}
 	for (uint32_t i = 0; i < pop; i++) {
-		if (eval_cuda_pop_get(c, i, 1, dp.data(), dg.data(), why,
-				      sizeof(why))) {
-			printf("gpu-check: %s\n", why);
-			return 1;
-		}
+		TRY(eval_cuda_pop_get(c, i, 1, dp.data(), dg.data(), why,
+				      sizeof(why)));
 		bad |= memcmp(dp.data(), &h.best[(size_t)i * n], n * 4) != 0 ||
 		       memcmp(dg.data(), &h.bgene[(size_t)i * n], n) != 0;
 	}
+#undef TRY
 	printf("%-6u %-7s %9u %14s %14s %7s\n", n, nodes ? "nodes" : "pooled",
 	       pop, "ga+sa steps", "", bad ? "FAIL" : "ok");
 	return bad;

@@ -52,11 +52,13 @@ struct eval {
 	uint32_t *best;               /* annealing: each chain's best */
 	uint8_t *bgene;
 	int64_t *bscore;
+	struct eval_top *tops;        /* [pop] each group's bests, in order */
+	uint32_t tops_groups;         /* groups and length of each list the */
+	uint32_t tops_keep;           /* tops hold (0: not for the scores) */
 	/* Arguments of the task running. */
 	const uint32_t *in_perm;
 	const uint8_t *in_gene;
 	int64_t *out;
-	const uint32_t *copy;
 	struct eval_ga_params ga;
 	struct eval_sa_params sa;
 };
@@ -185,7 +187,8 @@ static void task_ga(struct eval *e, size_t i, unsigned tid)
 	uint32_t *child = e->perm[1] + i * n;
 	uint8_t *cgen = e->gene[1] + i * n;
 	eval_ga_child(e->p, &e->ga, e->perm[0], e->gene[0], e->score[0],
-		      e->copy[i], (uint32_t)i, child, cgen, e->w[tid].mark);
+		      eval_ga_source(&e->ga, e->tops, (uint32_t)i),
+		      (uint32_t)i, child, cgen, e->w[tid].mark);
 	e->score[1][i] = decode(e, child, cgen, &e->w[tid].s);
 }
 
@@ -287,6 +290,7 @@ void eval_free(struct eval *e)
 	free(e->best);
 	free(e->bgene);
 	free(e->bscore);
+	free(e->tops);
 	free(e);
 }
 
@@ -305,25 +309,27 @@ unsigned eval_threads(const struct eval *e)
 	return e->cuda ? 0 : e->nthreads;
 }
 
+/* On the CUDA backend: call, returning its error from the caller. */
 #ifdef CLUSTERSIM_HAVE_CUDA
-#define IF_CUDA(call)                                                        \
+#define CUDA_TRY(call)                                                       \
 	do {                                                                 \
-		if (e->cuda) {                                               \
-			char why_[256];                                      \
-			if ((call) != 0)                                     \
-				return err_set(err, "cuda: %s", why_);       \
-			return 0;                                            \
-		}                                                            \
+		char why_[256];                                              \
+		if ((call) != 0)                                             \
+			return err_set(err, "cuda: %s", why_);               \
 	} while (0)
 #define WHY why_, sizeof(why_)
 #else
-#define IF_CUDA(call) (void)err
+#define CUDA_TRY(call) SIM_BUG("this build has no cuda backend")
 #endif
 
 int eval_score(struct eval *e, const uint32_t *perms, const uint8_t *genes,
 	       size_t count, int64_t *scores, struct sim_error *err)
 {
-	IF_CUDA(eval_cuda_score(e->cuda, perms, genes, count, scores, WHY));
+	if (e->cuda) {
+		CUDA_TRY(eval_cuda_score(e->cuda, perms, genes, count, scores,
+					 WHY));
+		return 0;
+	}
 	e->in_perm = perms;
 	e->in_gene = genes;
 	e->out = scores;
@@ -331,10 +337,50 @@ int eval_score(struct eval *e, const uint32_t *perms, const uint8_t *genes,
 	return 0;
 }
 
-int eval_pop_set(struct eval *e, const uint32_t *perms, const uint8_t *genes,
-		 size_t count, int64_t *scores, struct sim_error *err)
+/*
+ * The `keep` best of each of `groups` equal groups of the resident
+ * scores (of the chains' bests when of_best), kept for the next
+ * generation's elites; *best (when not NULL) gets the best of all.
+ */
+static int pop_tops(struct eval *e, bool of_best, uint32_t groups,
+		    uint32_t keep, struct eval_top *best,
+		    struct sim_error *err)
 {
-	IF_CUDA(eval_cuda_pop_set(e->cuda, perms, genes, count, scores, WHY));
+	uint32_t per = (uint32_t)(e->pop / groups);
+	if (e->cuda) {
+		CUDA_TRY(eval_cuda_tops(e->cuda, of_best, groups, keep, e->tops,
+					WHY));
+	} else {
+		const int64_t *sc = of_best ? e->bscore : e->score[0];
+		for (uint32_t k = 0; k < groups; k++)
+			eval_top_scan(sc, k * per, (k + 1) * per, 1,
+				      e->tops + (size_t)k * keep, keep);
+	}
+	e->tops_groups = of_best ? 0 : groups;
+	e->tops_keep = keep;
+	if (best) {
+		eval_top_clear(best, 1);
+		for (uint32_t k = 0; k < groups; k++)
+			eval_top_offer(best, 1, e->tops[(size_t)k * keep].score,
+				       e->tops[(size_t)k * keep].idx);
+	}
+	return 0;
+}
+
+int eval_pop_set(struct eval *e, const uint32_t *perms, const uint8_t *genes,
+		 size_t count, struct eval_top *best, struct sim_error *err)
+{
+	if (count == 0 || count > UINT32_MAX / 2)
+		return err_set(err, "a population of %zu candidates", count);
+	if (count != e->pop) {
+		free(e->tops);
+		e->tops = xmalloc(count * sizeof(*e->tops));
+	}
+	if (e->cuda) {
+		CUDA_TRY(eval_cuda_pop_set(e->cuda, perms, genes, count, WHY));
+		e->pop = count;
+		return pop_tops(e, false, 1, 1, best, err);
+	}
 	size_t n = e->p->n, cells = count * n;
 	if (count != e->pop) {
 		for (int k = 0; k < 2; k++) {
@@ -366,21 +412,30 @@ int eval_pop_set(struct eval *e, const uint32_t *perms, const uint8_t *genes,
 	memcpy(e->best, e->perm[0], cells * sizeof(uint32_t));
 	memcpy(e->bgene, e->gene[0], cells);
 	memcpy(e->bscore, e->score[0], count * sizeof(int64_t));
-	if (scores)
-		memcpy(scores, e->score[0], count * sizeof(int64_t));
-	return 0;
+	return pop_tops(e, false, 1, 1, best, err);
 }
 
 int eval_ga_step(struct eval *e, const struct eval_ga_params *g,
-		 const uint32_t *copy, int64_t *scores, struct sim_error *err)
+		 struct eval_top *best, struct sim_error *err)
 {
-	IF_CUDA(eval_cuda_ga_step(e->cuda, g, copy, scores, WHY));
-	if (g->pop != e->pop || g->island == 0 || g->pop % g->island)
-		return err_set(err, "ga step: population %u does not match "
-			       "the %zu loaded or islands of %u", g->pop,
-			       e->pop, g->island);
+	if (g->pop != e->pop || g->island < 2 || g->pop % g->island ||
+	    g->elite >= g->island || g->elite > EVAL_MAX_KEEP)
+		return err_set(err, "ga step: population %u (%zu loaded) in "
+			       "islands of %u with %u elites (at most %d, "
+			       "fewer than an island)", g->pop, e->pop,
+			       g->island, g->elite, EVAL_MAX_KEEP);
+	uint32_t groups = g->pop / g->island, keep = eval_ga_keep(g);
+	int rc;
+	if (e->tops_groups != groups || e->tops_keep != keep) {
+		rc = pop_tops(e, false, groups, keep, NULL, err);
+		if (rc)
+			return rc;
+	}
+	if (e->cuda) {
+		CUDA_TRY(eval_cuda_ga_step(e->cuda, g, WHY));
+		return pop_tops(e, false, groups, keep, best, err);
+	}
 	e->ga = *g;
-	e->copy = copy;
 	pool_run(e, task_ga, e->pop);
 	uint32_t *tp = e->perm[0];
 	uint8_t *tg = e->gene[0];
@@ -391,33 +446,34 @@ int eval_ga_step(struct eval *e, const struct eval_ga_params *g,
 	e->perm[1] = tp;
 	e->gene[1] = tg;
 	e->score[1] = ts;
-	if (scores)
-		memcpy(scores, e->score[0], e->pop * sizeof(int64_t));
-	return 0;
+	return pop_tops(e, false, groups, keep, best, err);
 }
 
 int eval_sa_step(struct eval *e, const struct eval_sa_params *sp,
-		 int64_t *cur, int64_t *best, struct sim_error *err)
+		 struct eval_top *best, struct sim_error *err)
 {
-	IF_CUDA(eval_cuda_sa_step(e->cuda, sp, cur, best, WHY));
 	if (sp->chains != e->pop)
 		return err_set(err, "sa step: %u chains, %zu loaded",
 			       sp->chains, e->pop);
-	e->sa = *sp;
-	pool_run(e, task_sa, e->pop);
-	if (cur)
-		memcpy(cur, e->score[0], e->pop * sizeof(int64_t));
-	if (best)
-		memcpy(best, e->bscore, e->pop * sizeof(int64_t));
-	return 0;
+	if (e->cuda) {
+		CUDA_TRY(eval_cuda_sa_step(e->cuda, sp, WHY));
+	} else {
+		e->sa = *sp;
+		pool_run(e, task_sa, e->pop);
+	}
+	return pop_tops(e, true, 1, 1, best, err);
 }
 
 int eval_sa_reset(struct eval *e, uint32_t from, struct sim_error *err)
 {
-	IF_CUDA(eval_cuda_sa_reset(e->cuda, from, WHY));
-	size_t n = e->p->n;
 	if (from >= e->pop)
 		return err_set(err, "sa reset: no chain %u", from);
+	e->tops_groups = 0;
+	if (e->cuda) {
+		CUDA_TRY(eval_cuda_sa_reset(e->cuda, from, WHY));
+		return 0;
+	}
+	size_t n = e->p->n;
 	for (size_t c = 0; c < e->pop; c++) {
 		memcpy(e->perm[0] + c * n, e->best + from * n,
 		       n * sizeof(uint32_t));
@@ -430,13 +486,31 @@ int eval_sa_reset(struct eval *e, uint32_t from, struct sim_error *err)
 int eval_pop_get(struct eval *e, size_t idx, bool best, uint32_t *perm,
 		 uint8_t *genes, struct sim_error *err)
 {
-	IF_CUDA(eval_cuda_pop_get(e->cuda, idx, best, perm, genes, WHY));
-	size_t n = e->p->n;
 	if (idx >= e->pop)
 		return err_set(err, "no candidate %zu of %zu", idx, e->pop);
+	if (e->cuda) {
+		CUDA_TRY(eval_cuda_pop_get(e->cuda, idx, best, perm, genes,
+					   WHY));
+		return 0;
+	}
+	size_t n = e->p->n;
 	memcpy(perm, (best ? e->best : e->perm[0]) + idx * n,
 	       n * sizeof(uint32_t));
 	if (genes)
 		memcpy(genes, (best ? e->bgene : e->gene[0]) + idx * n, n);
+	return 0;
+}
+
+int eval_pop_scores(struct eval *e, int64_t *cur, int64_t *best,
+		    struct sim_error *err)
+{
+	if (e->cuda) {
+		CUDA_TRY(eval_cuda_pop_scores(e->cuda, cur, best, WHY));
+		return 0;
+	}
+	if (cur)
+		memcpy(cur, e->score[0], e->pop * sizeof(int64_t));
+	if (best)
+		memcpy(best, e->bscore, e->pop * sizeof(int64_t));
 	return 0;
 }

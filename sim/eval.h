@@ -2,7 +2,8 @@
  * The batch evaluator: scores many candidates of one batch problem
  * (eval_decode.h) at once and keeps a search's population where it is
  * scored, so a GA generation or an annealing step needs no copy of the
- * candidates between host and device - only their scores come back.
+ * candidates or their scores between host and device: the selection of
+ * elites and migrants happens there too, and only the best comes back.
  *
  * Backends: "cpu", a pool of threads over all cores (or as many as asked),
  * and "cuda", built when the Makefile finds nvcc and chosen at run time
@@ -57,24 +58,33 @@ int eval_score(struct eval *e, const uint32_t *perms, const uint8_t *genes,
 	       size_t count, int64_t *scores, struct sim_error *err);
 
 /*
- * The resident population: eval_pop_set() loads count candidates (genes
- * may be NULL: home types) and scores them; it also starts the annealing
- * chains' bests.  eval_ga_step() breeds a generation (copy[c]: a parent
- * to copy into slot c, or EVAL_BREED) and returns its scores.
- * eval_sa_step() advances every chain once; cur and best get the chains'
- * scores (either may be NULL).  eval_sa_reset() sets every chain's
- * current candidate to the best of chain `from`.  eval_pop_get() copies
- * candidate idx (its chain best when best) out.
+ * The resident population.  Only the best comes back from each call (its
+ * score and index): the population, its scores and the selection of
+ * elites stay where it is scored.
+ *
+ * eval_pop_set() loads count candidates (genes may be NULL: home types),
+ * scores them and starts the annealing chains' bests.  eval_ga_step()
+ * breeds a generation: each island's `elite` best are copied, the
+ * previous island's best migrates when g->migrate, the rest are bred
+ * (eval_ga_source, eval_ga_child).  eval_sa_step() advances every chain
+ * once; its best is that of the chains' bests.  eval_sa_reset() sets
+ * every chain's current candidate to the best of chain `from`.
+ * eval_pop_get() copies candidate idx (its chain best when best) out;
+ * eval_pop_scores() copies every current score and chain best (either
+ * may be NULL), for tests and for callers that want them all.  Ties
+ * between equal scores go to the lower index.
  */
 int eval_pop_set(struct eval *e, const uint32_t *perms, const uint8_t *genes,
-		 size_t count, int64_t *scores, struct sim_error *err);
+		 size_t count, struct eval_top *best, struct sim_error *err);
 int eval_ga_step(struct eval *e, const struct eval_ga_params *g,
-		 const uint32_t *copy, int64_t *scores, struct sim_error *err);
+		 struct eval_top *best, struct sim_error *err);
 int eval_sa_step(struct eval *e, const struct eval_sa_params *sp,
-		 int64_t *cur, int64_t *best, struct sim_error *err);
+		 struct eval_top *best, struct sim_error *err);
 int eval_sa_reset(struct eval *e, uint32_t from, struct sim_error *err);
 int eval_pop_get(struct eval *e, size_t idx, bool best, uint32_t *perm,
 		 uint8_t *genes, struct sim_error *err);
+int eval_pop_scores(struct eval *e, int64_t *cur, int64_t *best,
+		    struct sim_error *err);
 
 /* Is a CUDA device usable?  why gets the reason when not. */
 bool eval_cuda_present(char *why, size_t n);

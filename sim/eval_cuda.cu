@@ -2,9 +2,11 @@
  * The CUDA evaluator backend: the decoder (eval_decode.h) and the search
  * steps (eval_steps.h), compiled for the device, one thread per candidate
  * in grid-stride loops.  The problem is copied once; the population, its
- * scores and the annealing chains' bests stay on the device between
- * generations, and only scores (and a best candidate on request) come
- * back.  Built with -fmad=false so floating point matches the host.
+ * scores, the annealing chains' bests and each island's list of bests
+ * (its elites, chosen here: eval_top_scan in slices, then a merge) stay
+ * on the device between generations.  Only those short lists of bests
+ * come back each generation, and a candidate when the host asks for it.
+ * Built with -fmad=false so floating point matches the host.
  */
 #ifdef EVAL_CUDA_HOST
 /* The test suite's host build (tests/cuda_host.h). */
@@ -54,7 +56,9 @@ struct eval_cuda {
 	uint32_t *best;
 	uint8_t *bgene;
 	int64_t *bscore;
-	uint32_t *copy;
+	struct eval_top *tops;   /* each group's bests (eval_cuda_tops) */
+	struct eval_top *part;   /* the slices' bests, before the merge */
+	size_t part_cap;         /* entries of part */
 	/* staging for eval_cuda_score */
 	uint32_t *in_perm;
 	uint8_t *in_gene;
@@ -94,14 +98,15 @@ __global__ static void k_score(struct eval_cuda c, const uint32_t *perms,
 
 __global__ static void k_ga(struct eval_cuda c, struct eval_ga_params g,
 			    const uint32_t *par, const uint8_t *pgen,
-			    const int64_t *ps, const uint32_t *copy,
-			    uint32_t *child, uint8_t *cgen, int64_t *cs)
+			    const int64_t *ps, uint32_t *child, uint8_t *cgen,
+			    int64_t *cs)
 {
 	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	struct eval_scratch s = scratch_of(&c, tid);
 	size_t n = c.p.n;
 	for (size_t i = tid; i < g.pop; i += c.threads) {
-		eval_ga_child(&c.p, &g, par, pgen, ps, copy[i], (uint32_t)i,
+		eval_ga_child(&c.p, &g, par, pgen, ps,
+			      eval_ga_source(&g, c.tops, (uint32_t)i), (uint32_t)i,
 			      child + i * n, cgen + i * n,
 			      c.mark + tid * (n + 1));
 		cs[i] = dev_decode(&c, child + i * n, cgen + i * n, &s);
@@ -131,6 +136,38 @@ __global__ static void k_reset(struct eval_cuda c, uint32_t from)
 		}
 		c.score[0][i] = c.bscore[from];
 	}
+}
+
+/* Slices of each group whose bests are found apart, then merged. */
+static const uint32_t TOP_SLICES = 256;
+
+/* Thread (group k, slice q): the keep best of every slices-th score of
+ * group k from its q-th, into part. */
+__global__ static void k_top_part(const int64_t *score, uint32_t groups,
+				  uint32_t per, uint32_t slices,
+				  uint32_t keep, struct eval_top *part)
+{
+	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (tid >= (size_t)groups * slices)
+		return;
+	uint32_t k = (uint32_t)(tid / slices), q = (uint32_t)(tid % slices);
+	eval_top_scan(score, k * per + q, (k + 1) * per, slices,
+		      part + tid * keep, keep);
+}
+
+/* Thread k: group k's keep best, from its slices' lists. */
+__global__ static void k_top_merge(const struct eval_top *part,
+				   uint32_t groups, uint32_t slices,
+				   uint32_t keep, struct eval_top *tops)
+{
+	size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (k >= groups)
+		return;
+	struct eval_top *t = tops + k * keep;
+	const struct eval_top *p = part + k * slices * keep;
+	eval_top_clear(t, keep);
+	for (size_t q = 0; q < (size_t)slices * keep; q++)
+		eval_top_offer(t, keep, p[q].score, p[q].idx);
 }
 
 /* Every candidate's genes are the home types. */
@@ -244,11 +281,14 @@ static void free_pop(struct eval_cuda *c)
 	cudaFree(c->best);
 	cudaFree(c->bgene);
 	cudaFree(c->bscore);
-	cudaFree(c->copy);
+	cudaFree(c->tops);
+	cudaFree(c->part);
 	c->best = 0;
 	c->bgene = 0;
 	c->bscore = 0;
-	c->copy = 0;
+	c->tops = 0;
+	c->part = 0;
+	c->part_cap = 0;
 	c->pop = 0;
 }
 
@@ -300,8 +340,8 @@ extern "C" int eval_cuda_score(struct eval_cuda *c, const uint32_t *perms,
 }
 
 extern "C" int eval_cuda_pop_set(struct eval_cuda *c, const uint32_t *perms,
-				 const uint8_t *genes, size_t count,
-				 int64_t *scores, char *why, size_t why_n)
+				 const uint8_t *genes, size_t count, char *why,
+				 size_t why_n)
 {
 	size_t n = c->p.n, cells = count * n;
 	if (count != c->pop) {
@@ -314,7 +354,7 @@ extern "C" int eval_cuda_pop_set(struct eval_cuda *c, const uint32_t *perms,
 		CK(cudaMalloc(&c->best, cells * 4 + 4));
 		CK(cudaMalloc(&c->bgene, cells + 1));
 		CK(cudaMalloc(&c->bscore, count * 8 + 8));
-		CK(cudaMalloc(&c->copy, count * 4 + 4));
+		CK(cudaMalloc(&c->tops, count * sizeof(*c->tops)));
 		c->pop = count;
 	}
 	CK(cudaMemcpy(c->perm[0], perms, cells * 4, cudaMemcpyHostToDevice));
@@ -334,26 +374,20 @@ extern "C" int eval_cuda_pop_set(struct eval_cuda *c, const uint32_t *perms,
 	CK(cudaMemcpy(c->bgene, c->gene[0], cells, cudaMemcpyDeviceToDevice));
 	CK(cudaMemcpy(c->bscore, c->score[0], count * 8,
 		      cudaMemcpyDeviceToDevice));
-	if (scores)
-		CK(cudaMemcpy(scores, c->score[0], count * 8,
-			      cudaMemcpyDeviceToHost));
 	return 0;
 }
 
 extern "C" int eval_cuda_ga_step(struct eval_cuda *c,
-				 const struct eval_ga_params *g,
-				 const uint32_t *copy, int64_t *scores,
-				 char *why, size_t why_n)
+				 const struct eval_ga_params *g, char *why,
+				 size_t why_n)
 {
 	if (g->pop != c->pop || g->island == 0 || g->pop % g->island) {
 		snprintf(why, why_n, "ga step: population %u, %zu loaded",
 			 g->pop, c->pop);
 		return -1;
 	}
-	CK(cudaMemcpy(c->copy, copy, c->pop * 4, cudaMemcpyHostToDevice));
 	CUDA_LAUNCH(k_ga, blocks_for(c), BLOCK, *c, *g, c->perm[0], c->gene[0],
-		    c->score[0], c->copy, c->perm[1], c->gene[1],
-		    c->score[1]);
+		    c->score[0], c->perm[1], c->gene[1], c->score[1]);
 	CK(cudaGetLastError());
 	uint32_t *tp = c->perm[0];
 	uint8_t *tg = c->gene[0];
@@ -364,15 +398,11 @@ extern "C" int eval_cuda_ga_step(struct eval_cuda *c,
 	c->perm[1] = tp;
 	c->gene[1] = tg;
 	c->score[1] = ts;
-	if (scores)
-		CK(cudaMemcpy(scores, c->score[0], c->pop * 8,
-			      cudaMemcpyDeviceToHost));
 	return 0;
 }
 
 extern "C" int eval_cuda_sa_step(struct eval_cuda *c,
-				 const struct eval_sa_params *sp,
-				 int64_t *cur, int64_t *best, char *why,
+				 const struct eval_sa_params *sp, char *why,
 				 size_t why_n)
 {
 	if (sp->chains != c->pop) {
@@ -382,6 +412,44 @@ extern "C" int eval_cuda_sa_step(struct eval_cuda *c,
 	}
 	CUDA_LAUNCH(k_sa, blocks_for(c), BLOCK, *c, *sp);
 	CK(cudaGetLastError());
+	return 0;
+}
+
+extern "C" int eval_cuda_tops(struct eval_cuda *c, int of_best,
+			      uint32_t groups, uint32_t keep,
+			      struct eval_top *tops, char *why, size_t why_n)
+{
+	if (groups == 0 || c->pop % groups || keep == 0 ||
+	    (size_t)groups * keep > c->pop) {
+		snprintf(why, why_n, "tops: %u groups of %u in %zu", groups,
+			 keep, c->pop);
+		return -1;
+	}
+	uint32_t per = (uint32_t)(c->pop / groups);
+	uint32_t slices = per < TOP_SLICES ? per : TOP_SLICES;
+	size_t threads = (size_t)groups * slices, need = threads * keep;
+	if (need > c->part_cap) {
+		cudaFree(c->part);
+		c->part = 0;
+		c->part_cap = 0;
+		CK(cudaMalloc(&c->part, need * sizeof(*c->part)));
+		c->part_cap = need;
+	}
+	CUDA_LAUNCH(k_top_part, (unsigned)((threads + BLOCK - 1) / BLOCK),
+		    BLOCK, of_best ? c->bscore : c->score[0], groups, per,
+		    slices, keep, c->part);
+	CK(cudaGetLastError());
+	CUDA_LAUNCH(k_top_merge, (groups + BLOCK - 1) / BLOCK, BLOCK, c->part,
+		    groups, slices, keep, c->tops);
+	CK(cudaGetLastError());
+	CK(cudaMemcpy(tops, c->tops, (size_t)groups * keep * sizeof(*tops),
+		      cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+extern "C" int eval_cuda_pop_scores(struct eval_cuda *c, int64_t *cur,
+				    int64_t *best, char *why, size_t why_n)
+{
 	if (cur)
 		CK(cudaMemcpy(cur, c->score[0], c->pop * 8,
 			      cudaMemcpyDeviceToHost));

@@ -30,6 +30,9 @@
 /* Philox streams: which search drew a number. */
 enum { EVAL_STREAM_GA = 1, EVAL_STREAM_SA = 2, EVAL_STREAM_INIT = 3 };
 
+/* Most candidates an island keeps in its list of bests (its elites). */
+#define EVAL_MAX_KEEP 32
+
 /* One generation of the GA (the same for every child). */
 struct eval_ga_params {
 	uint64_t seed;        /* the search's seed */
@@ -41,6 +44,17 @@ struct eval_ga_params {
 	uint32_t p_swap;      /* swap mutation probability x 2^32 */
 	uint32_t p_insert;    /* insert mutation probability x 2^32 */
 	uint32_t p_gene;      /* placement gene mutation probability x 2^32 */
+	uint32_t elite;       /* best candidates of each island copied
+	                         unchanged, < island and <= EVAL_MAX_KEEP */
+	uint32_t migrate;     /* 1: slot `elite` of each island takes the
+	                         best of the previous island (a ring) */
+};
+
+/* A candidate among the best of a group: less score, then less index,
+ * is better. */
+struct eval_top {
+	int64_t score;
+	uint32_t idx;
 };
 
 /* One step of every annealing chain. */
@@ -132,6 +146,67 @@ EVAL_HD uint32_t eval_tournament(const struct eval_ga_params *g,
 			best = c;
 	}
 	return best;
+}
+
+/* Empties a list of the k best. */
+EVAL_HD void eval_top_clear(struct eval_top *t, uint32_t k)
+{
+	for (uint32_t q = 0; q < k; q++) {
+		t[q].score = INT64_MAX;
+		t[q].idx = UINT32_MAX;
+	}
+}
+
+/* Offers candidate i of score s to t[0, k), kept in order. */
+EVAL_HD void eval_top_offer(struct eval_top *t, uint32_t k, int64_t s,
+			    uint32_t i)
+{
+	uint32_t q = k;
+	while (q > 0 && (s < t[q - 1].score ||
+			 (s == t[q - 1].score && i < t[q - 1].idx))) {
+		if (q < k)
+			t[q] = t[q - 1];
+		q--;
+	}
+	if (q < k) {
+		t[q].score = s;
+		t[q].idx = i;
+	}
+}
+
+/* The k best of score[i] for i = lo, lo + stride, ... below hi, into
+ * t[0, k): the selection both backends make, in slices on a device. */
+EVAL_HD void eval_top_scan(const int64_t *score, uint32_t lo, uint32_t hi,
+			   uint32_t stride, struct eval_top *t, uint32_t k)
+{
+	eval_top_clear(t, k);
+	for (uint32_t i = lo; i < hi; i += stride)
+		eval_top_offer(t, k, score[i], i);
+}
+
+/* Length of each island's list of bests: its elites, and at least its
+ * best, which migrates. */
+EVAL_HD uint32_t eval_ga_keep(const struct eval_ga_params *g)
+{
+	return g->elite ? g->elite : 1;
+}
+
+/*
+ * What slot c of the next generation is, from each island's list of
+ * bests (tops: island k's at k x eval_ga_keep(g), in order): its island's
+ * r-th best for r < elite, the previous island's best in slot `elite`
+ * when migrating, else EVAL_BREED.
+ */
+EVAL_HD uint32_t eval_ga_source(const struct eval_ga_params *g,
+				const struct eval_top *tops, uint32_t c)
+{
+	uint32_t k = c / g->island, r = c % g->island;
+	uint32_t isl = g->pop / g->island, keep = eval_ga_keep(g);
+	if (r < g->elite)
+		return tops[k * keep + r].idx;
+	if (g->migrate && isl > 1 && r == g->elite)
+		return tops[(k + isl - 1) % isl * keep].idx;
+	return EVAL_BREED;
 }
 
 /* Moves the job at position x of perm to position y. */

@@ -26,8 +26,7 @@ int search_sa(const struct eval_problem *p, const struct search_opts *o,
 	size_t n = p->n;
 	uint32_t *perms = xmalloc((size_t)ch * n * sizeof(*perms) + 4);
 	uint8_t *genes = xmalloc((size_t)ch * n + 1);
-	int64_t *cur = xmalloc(ch * sizeof(*cur));
-	int64_t *best = xmalloc(ch * sizeof(*best));
+	struct eval_top best;
 	struct eval *e = eval_new(p, &o->eval, err);
 	int rc = -SIM_EINPUT;
 	if (!e)
@@ -44,13 +43,11 @@ int search_sa(const struct eval_problem *p, const struct search_opts *o,
 			memcpy(genes + c * n, start->genes, n);
 		}
 	}
-	rc = eval_pop_set(e, perms, genes, ch, cur, err);
+	rc = eval_pop_set(e, perms, genes, ch, &best, err);
 	if (rc)
 		goto out;
 	r->evals = ch;
-	int64_t first = cur[0];
-	for (uint32_t c = 1; c < ch; c++)
-		first = cur[c] < first ? cur[c] : first;
+	int64_t first = best.score;
 	double temp0 = o->t0 * (double)(first > 0 ? first : 1) /
 		       (double)(n ? n : 1);
 	uint64_t steps = o->evals > ch ? (o->evals - ch) / ch : 0;
@@ -60,14 +57,10 @@ int search_sa(const struct eval_problem *p, const struct search_opts *o,
 				     .temp = temp0 };
 	if (p->ntypes <= 1)
 		sp.p_gene = 0;
-	size_t bi = 0;
-	for (uint32_t c = 0; c < ch; c++)
-		if (cur[c] < cur[bi])
-			bi = c;
-	rc = eval_pop_get(e, bi, true, perms, genes, err);
+	rc = eval_pop_get(e, best.idx, true, perms, genes, err);
 	if (rc)
 		goto out;
-	search_result_offer(r, p->n, perms, genes, cur[bi]);
+	search_result_offer(r, p->n, perms, genes, best.score);
 	search_trace(r, r->evals, mono_seconds() - t0);
 	for (uint64_t s = 0; s < steps; s++) {
 		if (o->wall_s > 0 && mono_seconds() - t0 >= o->wall_s) {
@@ -75,23 +68,19 @@ int search_sa(const struct eval_problem *p, const struct search_opts *o,
 			break;
 		}
 		sp.step = (uint32_t)(s + 1);
-		rc = eval_sa_step(e, &sp, cur, best, err);
+		rc = eval_sa_step(e, &sp, &best, err);
 		if (rc)
 			goto out;
 		r->evals += ch;
 		sp.temp *= alpha;
-		bi = 0;
-		for (uint32_t c = 1; c < ch; c++)
-			if (best[c] < best[bi])
-				bi = c;
-		if (best[bi] < r->score) {
-			rc = eval_pop_get(e, bi, true, perms, genes, err);
+		if (best.score < r->score) {
+			rc = eval_pop_get(e, best.idx, true, perms, genes, err);
 			if (rc)
 				goto out;
-			search_result_offer(r, p->n, perms, genes, best[bi]);
+			search_result_offer(r, p->n, perms, genes, best.score);
 		}
 		if (o->restart && (s + 1) % o->restart == 0) {
-			rc = eval_sa_reset(e, (uint32_t)bi, err);
+			rc = eval_sa_reset(e, best.idx, err);
 			if (rc)
 				goto out;
 		}
@@ -102,8 +91,6 @@ int search_sa(const struct eval_problem *p, const struct search_opts *o,
 out:
 	eval_free(e);
 out_free:
-	free(best);
-	free(cur);
 	free(genes);
 	free(perms);
 	return rc;

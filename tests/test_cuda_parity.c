@@ -81,6 +81,31 @@ static void same_scores(const int64_t *a, const int64_t *b, size_t cnt,
 			     (long long)b[c]);
 }
 
+static void same_best(const struct eval_top *a, const struct eval_top *b,
+		      const char *what)
+{
+	cr_assert(a->score == b->score && a->idx == b->idx,
+		  "%s: cpu %lld (candidate %u), cuda %lld (candidate %u)",
+		  what, (long long)a->score, a->idx, (long long)b->score,
+		  b->idx);
+}
+
+/* Every current score and chain best is the same on both. */
+static void same_population(struct eval *ec, struct eval *eg, size_t pop,
+			    const char *what)
+{
+	int64_t *a = malloc(pop * 8), *b = malloc(pop * 8);
+	int64_t *ab = malloc(pop * 8), *bb = malloc(pop * 8);
+	cr_assert_eq(eval_pop_scores(ec, a, ab, NULL), 0);
+	cr_assert_eq(eval_pop_scores(eg, b, bb, NULL), 0);
+	same_scores(a, b, pop, what);
+	same_scores(ab, bb, pop, what);
+	free(a);
+	free(b);
+	free(ab);
+	free(bb);
+}
+
 /* Candidate idx (or its chain's best) is the same on both. */
 static void same_candidate(struct eval *ec, struct eval *eg, uint32_t n,
 			   size_t idx, bool best)
@@ -139,47 +164,69 @@ Test(cuda_parity, scores)
 	}
 }
 
-/* Ten GA generations on a resident population of two islands, with
- * elites copied into some slots: every generation's scores and the last
- * population are the same. */
+/* Ten GA generations on a resident population of three islands with
+ * two elites each and a migration every other generation: every
+ * generation's best and scores, and the last population, are the same,
+ * and the elites are where the selection rule puts them. */
 Test(cuda_parity, ga_generations)
 {
 	for (int nodes = 0; nodes < 2; nodes++) {
 		struct eval_inst in;
 		struct eval *ec, *eg;
+		struct eval_top bc, bg;
 		parity_inst(&in, 40, 21, EVAL_TWCT);
 		both(&in.p, nodes, &ec, &eg);
-		uint32_t pop = 96, n = in.p.n;
+		uint32_t pop = 96, per = 32, n = in.p.n;
 		uint32_t *perm = malloc((size_t)pop * n * sizeof(*perm));
 		uint8_t *genes = malloc((size_t)pop * n);
-		uint32_t *copy = malloc(pop * sizeof(*copy));
-		int64_t *sc = malloc(pop * 8), *sg = malloc(pop * 8);
+		int64_t *before = malloc(pop * 8), *after = malloc(pop * 8);
 		for (uint32_t c = 0; c < pop; c++)
 			search_random_candidate(&in.p, 5, c, perm + c * n,
 						genes + c * n);
 		/* no genes given: both start from the home types */
-		cr_assert_eq(eval_pop_set(ec, perm, NULL, pop, sc, NULL), 0);
-		cr_assert_eq(eval_pop_set(eg, perm, NULL, pop, sg, NULL), 0);
-		same_scores(sc, sg, pop, "first population");
+		cr_assert_eq(eval_pop_set(ec, perm, NULL, pop, &bc, NULL), 0);
+		cr_assert_eq(eval_pop_set(eg, perm, NULL, pop, &bg, NULL), 0);
+		same_best(&bc, &bg, "first population");
+		same_population(ec, eg, pop, "first population");
 		struct eval_ga_params g = {
-			.seed = 77, .pop = pop, .island = pop / 2,
+			.seed = 77, .pop = pop, .island = per,
 			.tournament = 3, .p_cross = 3u << 30,
 			.p_swap = 1u << 30, .p_insert = 1u << 30,
-			.p_gene = 1u << 29,
+			.p_gene = 1u << 29, .elite = 2,
 		};
 		for (uint32_t gen = 1; gen <= 10; gen++) {
 			g.gen = gen;
-			/* slot 0 of each island keeps its island's first
-			 * candidate; slot 1 takes the other island's */
-			for (uint32_t c = 0; c < pop; c++)
-				copy[c] = EVAL_BREED;
-			copy[0] = 0;
-			copy[1] = pop / 2;
-			copy[pop / 2] = pop / 2;
-			copy[pop / 2 + 1] = 0;
-			cr_assert_eq(eval_ga_step(ec, &g, copy, sc, NULL), 0);
-			cr_assert_eq(eval_ga_step(eg, &g, copy, sg, NULL), 0);
-			same_scores(sc, sg, pop, "generation");
+			g.migrate = gen % 2 == 0;
+			cr_assert_eq(eval_pop_scores(ec, before, NULL, NULL), 0);
+			cr_assert_eq(eval_ga_step(ec, &g, &bc, NULL), 0);
+			cr_assert_eq(eval_ga_step(eg, &g, &bg, NULL), 0);
+			same_best(&bc, &bg, "generation");
+			same_population(ec, eg, pop, "generation");
+			/* slots 0 and 1 of each island hold its two best
+			 * parents' scores, slot 2 the previous island's best
+			 * when migrating: found here by plain sorting */
+			cr_assert_eq(eval_pop_scores(ec, after, NULL, NULL), 0);
+			for (uint32_t k = 0; k < 3; k++) {
+				int64_t s0 = INT64_MAX, s1 = INT64_MAX;
+				int64_t prev = INT64_MAX;
+				for (uint32_t i = k * per; i < (k + 1) * per;
+				     i++) {
+					if (before[i] < s0) {
+						s1 = s0;
+						s0 = before[i];
+					} else if (before[i] < s1) {
+						s1 = before[i];
+					}
+				}
+				for (uint32_t i = (k + 2) % 3 * per;
+				     i < ((k + 2) % 3 + 1) * per; i++)
+					prev = before[i] < prev ? before[i] :
+								  prev;
+				cr_assert_eq(after[k * per], s0);
+				cr_assert_eq(after[k * per + 1], s1);
+				if (g.migrate)
+					cr_assert_eq(after[k * per + 2], prev);
+			}
 		}
 		for (uint32_t c = 0; c < pop; c++)
 			same_candidate(ec, eg, n, c, false);
@@ -187,49 +234,50 @@ Test(cuda_parity, ga_generations)
 		eval_free(eg);
 		free(perm);
 		free(genes);
-		free(copy);
-		free(sc);
-		free(sg);
+		free(before);
+		free(after);
 		eval_inst_release(&in);
 	}
 }
 
 /* 64 annealing chains, 200 steps with a falling temperature and a
- * restart from one chain's best halfway: current and best scores after
- * every step, and every chain's best, are the same. */
+ * restart from the best chain's best halfway: the best after every step,
+ * every current score and chain best, and every chain's best candidate,
+ * are the same. */
 Test(cuda_parity, annealing_steps)
 {
 	for (int nodes = 0; nodes < 2; nodes++) {
 		struct eval_inst in;
 		struct eval *ec, *eg;
+		struct eval_top bc, bg;
 		parity_inst(&in, 40, 33, EVAL_MIX);
 		both(&in.p, nodes, &ec, &eg);
 		uint32_t chains = 64, n = in.p.n;
 		uint32_t *perm = malloc((size_t)chains * n * sizeof(*perm));
 		uint8_t *genes = malloc((size_t)chains * n);
-		int64_t *cc = malloc(chains * 8), *cg = malloc(chains * 8);
-		int64_t *bc = malloc(chains * 8), *bg = malloc(chains * 8);
 		for (uint32_t c = 0; c < chains; c++)
 			search_random_candidate(&in.p, 9, c, perm + c * n,
 						genes + c * n);
-		cr_assert_eq(eval_pop_set(ec, perm, genes, chains, cc, NULL),
+		cr_assert_eq(eval_pop_set(ec, perm, genes, chains, &bc, NULL),
 			     0);
-		cr_assert_eq(eval_pop_set(eg, perm, genes, chains, cg, NULL),
+		cr_assert_eq(eval_pop_set(eg, perm, genes, chains, &bg, NULL),
 			     0);
-		same_scores(cc, cg, chains, "chains");
+		same_best(&bc, &bg, "chains");
 		struct eval_sa_params sp = { .seed = 13, .chains = chains,
 					     .p_gene = 1u << 30,
 					     .temp = 400 };
 		for (uint32_t step = 1; step <= 200; step++) {
 			sp.step = step;
 			sp.temp *= 0.98;
-			cr_assert_eq(eval_sa_step(ec, &sp, cc, bc, NULL), 0);
-			cr_assert_eq(eval_sa_step(eg, &sp, cg, bg, NULL), 0);
-			same_scores(cc, cg, chains, "current");
-			same_scores(bc, bg, chains, "best");
+			cr_assert_eq(eval_sa_step(ec, &sp, &bc, NULL), 0);
+			cr_assert_eq(eval_sa_step(eg, &sp, &bg, NULL), 0);
+			same_best(&bc, &bg, "step");
+			same_population(ec, eg, chains, "step");
 			if (step == 100) {
-				cr_assert_eq(eval_sa_reset(ec, 5, NULL), 0);
-				cr_assert_eq(eval_sa_reset(eg, 5, NULL), 0);
+				cr_assert_eq(eval_sa_reset(ec, bc.idx, NULL),
+					     0);
+				cr_assert_eq(eval_sa_reset(eg, bg.idx, NULL),
+					     0);
 			}
 		}
 		for (uint32_t c = 0; c < chains; c++) {
@@ -240,10 +288,6 @@ Test(cuda_parity, annealing_steps)
 		eval_free(eg);
 		free(perm);
 		free(genes);
-		free(cc);
-		free(cg);
-		free(bc);
-		free(bg);
 		eval_inst_release(&in);
 	}
 }
