@@ -235,9 +235,9 @@ int main(int argc, char **argv)
 	for (uint32_t n : { 100u, 1000u }) {
 		batch b;
 		make_batch(b, n);
-		std::vector<struct eval_ev> heap(n + 1);
+		std::vector<int64_t> ev(eval_queue_slots(&b.p));
 		std::vector<uint32_t> nfree(65), nlist(b.node_off[n] + 1);
-		struct eval_scratch s = { heap.data(), nfree.data(),
+		struct eval_scratch s = { ev.data(), nfree.data(),
 					  nlist.data() };
 		for (int nodes = 0; nodes < 2; nodes++) {
 			struct eval_cuda *c = eval_cuda_new(&b.p, nodes, why,

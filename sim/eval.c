@@ -6,7 +6,12 @@
  * Determinism: a task's result for candidate i depends only on i (its
  * Philox counter) and on read-only inputs, so which thread takes which
  * chunk changes nothing.
+ *
+ * The decoders are compiled here once per instruction set of their event
+ * queue (eval_decode.h), and the best one the CPU runs is used; they give
+ * the same scores.
  */
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +25,12 @@ struct eval;
 /* Work given to the pool: fn(e, i, scratch) for i in [0, count). */
 typedef void (*eval_task_fn)(struct eval *e, size_t i, unsigned tid);
 
+/* A decoder call, pooled or node level (type: pooled only). */
+typedef int64_t (*eval_decode_fn)(const struct eval_problem *p, bool nodes,
+				  const uint32_t *perm, const uint8_t *genes,
+				  struct eval_scratch *s, int64_t *start,
+				  uint8_t *type);
+
 /* One worker's decoder scratch. */
 struct eval_worker {
 	struct eval_scratch s; /* decoder scratch */
@@ -29,6 +40,7 @@ struct eval_worker {
 struct eval {
 	const struct eval_problem *p; /* the problem (not owned) */
 	bool nodes;                   /* node-level decoding */
+	eval_decode_fn decode;        /* the CPU decoder (eval_isa_best) */
 	struct eval_cuda *cuda;       /* the device backend, or NULL */
 	char note[256];               /* why not cuda, when it could be */
 	/* Pool. */
@@ -66,7 +78,7 @@ struct eval {
 struct eval_scratch eval_scratch_new(const struct eval_problem *p)
 {
 	struct eval_scratch s;
-	s.heap = xcalloc((size_t)p->n + p->nrun + 1, sizeof(*s.heap));
+	s.ev = xcalloc(eval_queue_slots(p), sizeof(*s.ev));
 	s.node_free = xcalloc((size_t)p->nnodes + 1, sizeof(*s.node_free));
 	s.node_list = xcalloc((size_t)(p->node_off ? p->node_off[p->n] : 0)
 			      + 1, sizeof(*s.node_list));
@@ -75,35 +87,120 @@ struct eval_scratch eval_scratch_new(const struct eval_problem *p)
 
 void eval_scratch_free(struct eval_scratch *s)
 {
-	free(s->heap);
+	free(s->ev);
 	free(s->node_free);
 	free(s->node_list);
 	memset(s, 0, sizeof(*s));
+}
+
+/* ---- the decoders, one per instruction set ---------------------------- */
+
+static int64_t decode_plain(const struct eval_problem *p, bool nodes,
+			    const uint32_t *perm, const uint8_t *genes,
+			    struct eval_scratch *s, int64_t *start,
+			    uint8_t *type)
+{
+	return nodes ? eval_decode_nodes(p, perm, genes, s, start) :
+		       eval_decode(p, perm, genes, s, start, type);
+}
+
+#ifdef EVAL_X86
+__attribute__((target("avx2")))
+static int64_t decode_avx2(const struct eval_problem *p, bool nodes,
+			   const uint32_t *perm, const uint8_t *genes,
+			   struct eval_scratch *s, int64_t *start,
+			   uint8_t *type)
+{
+	return nodes ? eval_decode_nodes_isa(p, perm, genes, s, start,
+					     EVAL_ISA_AVX2) :
+		       eval_decode_isa(p, perm, genes, s, start, type,
+				       EVAL_ISA_AVX2);
+}
+
+__attribute__((target("avx512f")))
+static int64_t decode_avx512(const struct eval_problem *p, bool nodes,
+			     const uint32_t *perm, const uint8_t *genes,
+			     struct eval_scratch *s, int64_t *start,
+			     uint8_t *type)
+{
+	return nodes ? eval_decode_nodes_isa(p, perm, genes, s, start,
+					     EVAL_ISA_AVX512) :
+		       eval_decode_isa(p, perm, genes, s, start, type,
+				       EVAL_ISA_AVX512);
+}
+#endif
+
+static const struct {
+	const char *name;  /* for eval_isa_name */
+	eval_decode_fn fn; /* NULL: not built for this host */
+} isa_table[] = {
+	[EVAL_ISA_PLAIN] = { "plain", decode_plain },
+#ifdef EVAL_X86
+	[EVAL_ISA_AVX2] = { "avx2", decode_avx2 },
+	[EVAL_ISA_AVX512] = { "avx512", decode_avx512 },
+#else
+	[EVAL_ISA_AVX2] = { "avx2", NULL },
+	[EVAL_ISA_AVX512] = { "avx512", NULL },
+#endif
+};
+static_assert(ARRAY_SIZE(isa_table) == EVAL_NISAS,
+	      "one decoder entry per instruction set");
+
+bool eval_isa_usable(enum eval_isa isa)
+{
+	if ((unsigned)isa >= EVAL_NISAS || !isa_table[isa].fn)
+		return false;
+#ifdef EVAL_X86
+	/* These also check that the OS saves the vector registers. */
+	if (isa == EVAL_ISA_AVX2)
+		return __builtin_cpu_supports("avx2");
+	if (isa == EVAL_ISA_AVX512)
+		return __builtin_cpu_supports("avx512f");
+#endif
+	return true;
+}
+
+enum eval_isa eval_isa_best(void)
+{
+	for (int isa = EVAL_NISAS - 1; isa > EVAL_ISA_PLAIN; isa--)
+		if (eval_isa_usable((enum eval_isa)isa))
+			return (enum eval_isa)isa;
+	return EVAL_ISA_PLAIN;
+}
+
+const char *eval_isa_name(enum eval_isa isa)
+{
+	return (unsigned)isa < EVAL_NISAS ? isa_table[isa].name : "?";
+}
+
+int64_t eval_one_isa(const struct eval_problem *p, bool nodes,
+		     enum eval_isa isa, const uint32_t *perm,
+		     const uint8_t *genes, int64_t *start, uint8_t *type)
+{
+	if (!eval_isa_usable(isa))
+		SIM_BUG("decoder '%s' cannot run here", eval_isa_name(isa));
+	struct eval_scratch s = eval_scratch_new(p);
+	int64_t sc = isa_table[isa].fn(p, nodes, perm, genes, &s, start,
+				       type);
+	if (nodes && type)
+		for (uint32_t j = 0; j < p->n; j++)
+			type[j] = (uint8_t)eval_job_type(p, genes, j);
+	eval_scratch_free(&s);
+	return sc;
 }
 
 int64_t eval_one(const struct eval_problem *p, bool nodes,
 		 const uint32_t *perm, const uint8_t *genes, int64_t *start,
 		 uint8_t *type)
 {
-	struct eval_scratch s = eval_scratch_new(p);
-	int64_t sc;
-	if (nodes) {
-		sc = eval_decode_nodes(p, perm, genes, &s, start);
-		if (type)
-			for (uint32_t j = 0; j < p->n; j++)
-				type[j] = (uint8_t)eval_job_type(p, genes, j);
-	} else {
-		sc = eval_decode(p, perm, genes, &s, start, type);
-	}
-	eval_scratch_free(&s);
-	return sc;
+	return eval_one_isa(p, nodes, eval_isa_best(), perm, genes, start,
+			    type);
 }
 
 static int64_t decode(struct eval *e, const uint32_t *perm,
 		      const uint8_t *genes, struct eval_scratch *s)
 {
-	return e->nodes ? eval_decode_nodes(e->p, perm, genes, s, NULL) :
-			  eval_decode(e->p, perm, genes, s, NULL, NULL);
+	return e->decode(e->p, e->nodes, perm, genes, s, NULL, NULL);
 }
 
 /* ---- the pool ------------------------------------------------------- */
@@ -195,9 +292,14 @@ static void task_ga(struct eval *e, size_t i, unsigned tid)
 static void task_sa(struct eval *e, size_t i, unsigned tid)
 {
 	size_t n = e->p->n;
-	eval_sa_chain(e->p, &e->sa, (uint32_t)i, e->perm[0] + i * n,
-		      e->gene[0] + i * n, &e->score[0][i], e->best + i * n,
-		      e->bgene + i * n, &e->bscore[i], &e->w[tid].s, e->nodes);
+	uint32_t *cur = e->perm[0] + i * n;
+	uint8_t *cgen = e->gene[0] + i * n;
+	struct eval_sa_move m;
+	if (!eval_sa_propose(e->p, &e->sa, (uint32_t)i, cur, cgen, &m))
+		return;
+	int64_t sc = decode(e, cur, cgen, &e->w[tid].s);
+	eval_sa_settle(&m, &e->sa, n, sc, cur, cgen, &e->score[0][i],
+		       e->best + i * n, e->bgene + i * n, &e->bscore[i]);
 }
 
 /* ---- the interface ---------------------------------------------------- */
@@ -223,6 +325,7 @@ struct eval *eval_new(const struct eval_problem *p, const struct eval_opts *o,
 	struct eval *e = xcalloc(1, sizeof(*e));
 	e->p = p;
 	e->nodes = o->nodes;
+	e->decode = isa_table[eval_isa_best()].fn;
 	if (o->want != EVAL_WANT_CPU) {
 		char why[200] = "";
 		if (eval_cuda_present(why, sizeof(why))) {

@@ -51,6 +51,16 @@ void eval_scratch_free(struct eval_scratch *s);
 int64_t eval_one(const struct eval_problem *p, bool nodes,
 		 const uint32_t *perm, const uint8_t *genes, int64_t *start,
 		 uint8_t *type);
+/* The CPU decoders by the instruction set of their queue (eval_decode.h):
+ * can this host run isa, the best it can (what eval_one and the CPU
+ * backend use), its name, and eval_one with a given one (which must be
+ * usable). */
+bool eval_isa_usable(enum eval_isa isa);
+enum eval_isa eval_isa_best(void);
+const char *eval_isa_name(enum eval_isa isa);
+int64_t eval_one_isa(const struct eval_problem *p, bool nodes,
+		     enum eval_isa isa, const uint32_t *perm,
+		     const uint8_t *genes, int64_t *start, uint8_t *type);
 
 /* Scores count candidates (perms and genes: count x n, genes may be
  * NULL). */

@@ -44,7 +44,7 @@ struct eval_cuda {
 	void *arrays[16];        /* device copies of the problem's arrays */
 	int narrays;
 	size_t threads;          /* threads with scratch */
-	struct eval_ev *heap;    /* scratch, per thread */
+	int64_t *ev;             /* scratch, per thread */
 	uint32_t *nfree;
 	uint32_t *nlist;
 	uint8_t *mark;
@@ -70,7 +70,7 @@ __device__ static struct eval_scratch scratch_of(const struct eval_cuda *c,
 						 size_t tid)
 {
 	struct eval_scratch s;
-	s.heap = c->heap + tid * c->hs;
+	s.ev = c->ev + tid * c->hs;
 	s.node_free = c->nfree + tid * c->fs;
 	s.node_list = c->nlist + tid * c->ls;
 	return s;
@@ -245,12 +245,12 @@ extern "C" struct eval_cuda *eval_cuda_new(const struct eval_problem *p,
 	UP(node_off, (n + 1) * 4);
 #undef UP
 	c->threads = EVAL_CUDA_THREADS;
-	c->hs = n + r + 1;
+	c->hs = eval_queue_slots(p);
 	c->fs = p->nnodes + 1;
 	c->ls = (p->node_off ? p->node_off[n] : 0) + 1;
 	cudaError_t e = cudaSuccess;
 	if (!bad) {
-		e = cudaMalloc(&c->heap, c->threads * c->hs * sizeof(*c->heap));
+		e = cudaMalloc(&c->ev, c->threads * c->hs * sizeof(*c->ev));
 		if (e == cudaSuccess)
 			e = cudaMalloc(&c->nfree, c->threads * c->fs * 4);
 		if (e == cudaSuccess)
@@ -298,7 +298,7 @@ extern "C" void eval_cuda_free(struct eval_cuda *c)
 		return;
 	for (int i = 0; i < c->narrays; i++)
 		cudaFree(c->arrays[i]);
-	cudaFree(c->heap);
+	cudaFree(c->ev);
 	cudaFree(c->nfree);
 	cudaFree(c->nlist);
 	cudaFree(c->mark);

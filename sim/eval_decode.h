@@ -17,14 +17,24 @@
  * earliest time t >= max(its release, the start of perm[k-1]) at which
  * its demand is free.  Because every job placed before it started at or
  * before t, the units in use can only fall after t, so "free at t" means
- * "free for the whole run" and one queue of end events suffices.  It is
- * an array sorted by end with a cursor (eval_sorted_insert): taking the
- * next end is a step of the cursor, and a new end moves the shorter side
- * of the few events in flight by one slot - cheaper than a binary heap,
- * whose every take costs log n unpredictable branches.  Every schedule can be reached this way (sort
- * any feasible schedule by start time: decoding that order starts every
- * job no later), so for makespan and weighted completion time the best
- * permutation is an optimal schedule.
+ * "free for the whole run" and one queue of end events suffices.  Every
+ * schedule can be reached this way (sort any feasible schedule by start
+ * time: decoding that order starts every job no later), so for makespan
+ * and weighted completion time the best permutation is an optimal
+ * schedule.
+ *
+ * The queue is an array sorted by end with a cursor: taking the next end
+ * is a step of the cursor, and a new end is inserted by moving events -
+ * cheaper than a binary heap, whose every take costs log n unpredictable
+ * branches.  Each event is one int64 key, the end above a small payload,
+ * so an insertion moves 8 bytes an event.  The insertion comes in a
+ * portable form (move the shorter side by one slot) and, for x86-64
+ * hosts, in AVX2 and AVX-512 forms that rewrite every event in flight
+ * with no branch on where the new one goes; eval.c runs the best the CPU
+ * has, the CUDA build the portable one.  The packing bounds the ends:
+ * eval_inst_finish refuses a problem whose latest possible end does not
+ * fit (about 2^47 ticks, millions of years in seconds, with up to 8,191
+ * units of a type and 65,535 jobs).
  *
  * Node-level decoding (eval_decode_nodes) keeps the same rule but places
  * a job on nodes: one node (best fit: least leftover, ties by lowest
@@ -43,8 +53,12 @@
 
 #ifdef __CUDACC__
 #define EVAL_HD __host__ __device__ __forceinline__
+#define EVAL_HD_ALWAYS EVAL_HD
 #else
 #define EVAL_HD static inline
+/* Inlined even into the callers compiled for other instruction sets, so
+ * that each gets its own copy of the decoder. */
+#define EVAL_HD_ALWAYS static inline __attribute__((always_inline))
 #endif
 
 #define EVAL_MAX_TYPES 8
@@ -87,42 +101,228 @@ struct eval_problem {
 	                             in the decoder's node scratch */
 };
 
-/* One end event in the decoder's queue. */
-struct eval_ev {
-	int64_t end;   /* when the units come back */
-	uint32_t units;/* how many (pooled) */
-	uint32_t who;  /* type (pooled) or job / n + running index (nodes) */
+/*
+ * The instruction sets the event queue's insertion is written for.  Every
+ * one leaves the same sorted run of keys from the cursor on, so the
+ * scores do not depend on which runs.  The vector ones exist on x86-64
+ * host compilers only; eval.c picks the best the CPU has.
+ */
+enum eval_isa {
+	EVAL_ISA_PLAIN = 0, /* portable C, the CUDA build's */
+	EVAL_ISA_AVX2,      /* 4 events a vector */
+	EVAL_ISA_AVX512,    /* 8 events a vector (AVX-512F) */
+	EVAL_NISAS
 };
 
-/* Scratch of one decoder call: (n + nrun) events; nodes: nnodes free
- * counts and node_off[n] node slots. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDACC__)
+#define EVAL_X86 1
+#include <immintrin.h>
+#include <string.h>
+#endif
+
+/* Slots of the event queue past one per job and running job: room to
+ * align it for the vector insertions and to let them run past its end. */
+#define EVAL_QUEUE_PAD 16
+/* The key that sorts after every event. */
+#define EVAL_KEY_END INT64_C(0x7f7f7f7f7f7f7f7f)
+
+/* Scratch of one decoder call: eval_queue_slots() events; nodes: nnodes
+ * free counts and node_off[n] node slots. */
 struct eval_scratch {
-	struct eval_ev *heap;    /* the end events (a sorted array) */
+	int64_t *ev;             /* the end events (a sorted array) */
 	uint32_t *node_free;     /* free units of each node */
 	uint32_t *node_list;     /* each job's nodes, from node_off */
 };
 
+/* The events a decoder call's scratch holds (eval.c and the CUDA
+ * backend allocate this many). */
+EVAL_HD uint64_t eval_queue_slots(const struct eval_problem *p)
+{
+	return (uint64_t)p->n + p->nrun + EVAL_QUEUE_PAD;
+}
+
+/* Bits needed to write v. */
+EVAL_HD uint32_t eval_bits(uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+	return 64 - (uint32_t)__clzll((long long)v);
+#elif defined(__GNUC__)
+	return v ? 64 - (uint32_t)__builtin_clzll(v) : 0;
+#else
+	uint32_t b = 0;
+	for (; v; v >>= 1)
+		b++;
+	return b;
+#endif
+}
+
 /*
- * Puts e into the events h[*lo, *hi), sorted by end, after those that end
- * no later.  When e goes into the lower half and a slot below *lo is
+ * An end event is one int64 key, end << shift | payload, so that keys
+ * sort by end and an insertion moves 8 bytes an event.  Pooled, the
+ * payload is units << 3 | type, and no job or running job holds more
+ * units than its type has; on nodes it is who (a job, or n + a running
+ * job).
+ */
+EVAL_HD uint32_t eval_pooled_shift(const struct eval_problem *p)
+{
+	int64_t most = 1;
+	for (uint32_t t = 0; t < p->ntypes; t++)
+		most = p->cap[t] > most ? p->cap[t] : most;
+	return 3 + eval_bits(most < UINT32_MAX ? (uint64_t)most : UINT32_MAX);
+}
+
+EVAL_HD uint32_t eval_nodes_shift(const struct eval_problem *p)
+{
+	return eval_bits((uint64_t)p->n + p->nrun);
+}
+
+/*
+ * The ends the packing can hold: every end must stay below this (and so
+ * every key below EVAL_KEY_END), which eval_inst_finish checks once per
+ * problem against the latest end any candidate can reach.
+ */
+EVAL_HD int64_t eval_end_limit(const struct eval_problem *p)
+{
+	uint32_t a = eval_pooled_shift(p), b = eval_nodes_shift(p);
+	return EVAL_KEY_END >> (a > b ? a : b);
+}
+
+EVAL_HD int64_t eval_key(int64_t end, uint32_t shift, uint64_t payload)
+{
+	return (int64_t)((uint64_t)end << shift | payload);
+}
+
+/*
+ * Puts key into the events q[*lo, *hi), sorted, after those that are no
+ * greater.  When it goes into the lower half and a slot below *lo is
  * free, the events before it move down by one; else the events after it
  * move up by one.  Either way at most about half of them move.
  */
-EVAL_HD void eval_sorted_insert(struct eval_ev *h, uint32_t *lo,
-				uint32_t *hi, struct eval_ev e)
+EVAL_HD void eval_queue_put_plain(int64_t *q, uint32_t *lo, uint32_t *hi,
+				  int64_t key)
 {
 	uint32_t i, l = *lo, u = *hi;
-	if (l > 0 && u > l && e.end < h[l + (u - l) / 2].end) {
-		for (i = l; h[i].end <= e.end; i++)
-			h[i - 1] = h[i];
-		h[i - 1] = e;
+	if (l > 0 && u > l && key < q[l + (u - l) / 2]) {
+		for (i = l; q[i] <= key; i++)
+			q[i - 1] = q[i];
+		q[i - 1] = key;
 		*lo = l - 1;
 		return;
 	}
-	for (i = u; i > l && h[i - 1].end > e.end; i--)
-		h[i] = h[i - 1];
-	h[i] = e;
+	for (i = u; i > l && q[i - 1] > key; i--)
+		q[i] = q[i - 1];
+	q[i] = key;
 	*hi = u + 1;
+}
+
+/*
+ * The vector insertions leave the taken slots alone and rewrite every
+ * event in flight instead of moving some: slot i gets the old event i
+ * when that is no greater than key, else the old event i - 1 when that
+ * is greater, else key.  No branch depends on where key goes, and an
+ * insertion is a few vector operations per 4 or 8 events - cheaper than
+ * the mispredicted exits of a moving loop for the tens of events a batch
+ * keeps in flight.  The vectors are aligned, so each reloads what the
+ * last insertion stored at the same address, and lanes below lo (taken
+ * events, which may equal key when a run takes no time) never move up.
+ * The queue holds EVAL_KEY_END from hi to past the last vector.
+ */
+#ifdef EVAL_X86
+__attribute__((target("avx2")))
+static inline void eval_queue_put_avx2(int64_t *q, uint32_t lo,
+				       uint32_t *hi, int64_t key)
+{
+	const __m256i k = _mm256_set1_epi64x(key);
+	const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+	const __m256i below = _mm256_set1_epi64x(lo & 7);
+	/* Which lanes of the first two vectors may take their left
+	 * neighbour: those above lo. */
+	__m256i ok0 = _mm256_cmpgt_epi64(lane, below);
+	__m256i ok1 = _mm256_cmpgt_epi64(
+		_mm256_add_epi64(lane, _mm256_set1_epi64x(4)), below);
+	__m256i prev = _mm256_set1_epi64x(INT64_MIN);
+	uint32_t top = *hi;
+	for (uint32_t i = lo & ~7u; i <= top; i += 8) {
+		__m256i *v = (__m256i *)(q + i);
+		__m256i a = _mm256_load_si256(v), b = _mm256_load_si256(v + 1);
+		/* Each vector shifted up one lane, the lane below filling in. */
+		__m256i as = _mm256_alignr_epi8(a,
+			_mm256_permute2x128_si256(prev, a, 0x21), 8);
+		__m256i bs = _mm256_alignr_epi8(b,
+			_mm256_permute2x128_si256(a, b, 0x21), 8);
+		__m256i am = _mm256_and_si256(_mm256_cmpgt_epi64(as, k), ok0);
+		__m256i bm = _mm256_and_si256(_mm256_cmpgt_epi64(bs, k), ok1);
+		__m256i an = _mm256_blendv_epi8(k, as, am);
+		__m256i bn = _mm256_blendv_epi8(k, bs, bm);
+		_mm256_store_si256(v, _mm256_blendv_epi8(
+			a, an, _mm256_cmpgt_epi64(a, k)));
+		_mm256_store_si256(v + 1, _mm256_blendv_epi8(
+			b, bn, _mm256_cmpgt_epi64(b, k)));
+		prev = b;
+		ok0 = ok1 = _mm256_set1_epi64x(-1);
+	}
+	*hi = top + 1;
+}
+
+__attribute__((target("avx512f")))
+static inline void eval_queue_put_avx512(int64_t *q, uint32_t lo,
+					 uint32_t *hi, int64_t key)
+{
+	const __m512i k = _mm512_set1_epi64(key);
+	__m512i prev = _mm512_set1_epi64(INT64_MIN);
+	/* Lanes of the first vector that may take their left neighbour. */
+	__mmask8 ok = (__mmask8)(0xfe << (lo & 7));
+	uint32_t top = *hi;
+	for (uint32_t i = lo & ~7u; i <= top; i += 8) {
+		__m512i a = _mm512_load_si512(q + i);
+		__m512i as = _mm512_alignr_epi64(a, prev, 7);
+		__mmask8 up = _mm512_mask_cmpgt_epi64_mask(ok, as, k);
+		__mmask8 moved = _mm512_cmpgt_epi64_mask(a, k);
+		__m512i an = _mm512_mask_blend_epi64(up, k, as);
+		_mm512_store_si512(q + i, _mm512_mask_blend_epi64(moved, a, an));
+		prev = a;
+		ok = 0xff;
+	}
+	*hi = top + 1;
+}
+#endif
+
+/* Sets up the queue in s for isa: returns it, aligned for the vectors,
+ * which also need every slot they may reach to hold EVAL_KEY_END (a byte
+ * pattern, so that memset fills it). */
+EVAL_HD int64_t *eval_queue_start(const struct eval_problem *p,
+				  struct eval_scratch *s, int isa)
+{
+#ifdef EVAL_X86
+	if (isa != EVAL_ISA_PLAIN) {
+		int64_t *q = (int64_t *)(((uintptr_t)s->ev + 63) &
+					 ~(uintptr_t)63);
+		memset(q, 0x7f, ((size_t)p->n + p->nrun + 8) * sizeof(*q));
+		return q;
+	}
+#endif
+	(void)p;
+	(void)isa;
+	return s->ev;
+}
+
+/* Puts key into the queue q[*lo, *hi) with the insertion of isa, which
+ * is a constant wherever this is inlined. */
+EVAL_HD void eval_queue_put(int64_t *q, uint32_t *lo, uint32_t *hi,
+			    int64_t key, int isa)
+{
+#ifdef EVAL_X86
+	if (isa == EVAL_ISA_AVX512) {
+		eval_queue_put_avx512(q, *lo, hi, key);
+		return;
+	}
+	if (isa == EVAL_ISA_AVX2) {
+		eval_queue_put_avx2(q, *lo, hi, key);
+		return;
+	}
+#endif
+	(void)isa;
+	eval_queue_put_plain(q, lo, hi, key);
 }
 
 /* The type job j runs on: its gene when given and allowed, else home. */
@@ -164,31 +364,40 @@ EVAL_HD int64_t eval_score_of(const struct eval_problem *p, int64_t mk,
 /*
  * Pooled decoding of (perm, genes); genes may be NULL.  Writes start
  * times to start[j] (indexed by job) and types to type[j] when not NULL.
- * Returns the score.
+ * Returns the score.  isa picks the queue's insertion (a constant: see
+ * eval_decode and eval.c).
  *
- * The end events live in s->heap as an array sorted by end, from a
- * cursor (lo, the next to come back) to hi.  Starts never go back, so an
- * event is only ever taken at the cursor; every event is stored once
- * and takes a slot below lo only when one was freed, so n + nrun slots
- * suffice.  Events that end together are all taken before a job is
- * tried, so their order among themselves changes no start.
+ * The end events live in s->ev as an array sorted by end, from a cursor
+ * (lo, the next to come back) to hi.  Starts never go back, so an event
+ * is only ever taken at the cursor; every event is stored once and takes
+ * a slot below lo only when one was freed, so n + nrun slots (and the
+ * vectors' pad) suffice.  Events that end together are all taken before
+ * a job is tried, so their order among themselves changes no start.  The
+ * vector forms keep EVAL_KEY_END from hi on, whose end is later than any
+ * time the problem reaches (eval_end_limit), so the cursor stops there
+ * without a bound check.
  */
-EVAL_HD int64_t eval_decode(const struct eval_problem *p,
-			    const uint32_t *perm, const uint8_t *genes,
-			    struct eval_scratch *s, int64_t *start,
-			    uint8_t *type)
+EVAL_HD_ALWAYS int64_t eval_decode_isa(const struct eval_problem *p,
+				       const uint32_t *perm,
+				       const uint8_t *genes,
+				       struct eval_scratch *s, int64_t *start,
+				       uint8_t *type, int isa)
 {
 	int64_t freeu[EVAL_MAX_TYPES];
-	struct eval_ev *h = s->heap;
+	int64_t *h = eval_queue_start(p, s, isa);
+	const uint32_t sh = eval_pooled_shift(p);
+	const int64_t umask = ((int64_t)1 << (sh - 3)) - 1;
 	uint32_t lo = 0, hi = 0;
 	int64_t now = 0, mk = 0, twct = 0, jct = 0;
 	for (uint32_t t = 0; t < p->ntypes; t++)
 		freeu[t] = p->cap[t];
 	for (uint32_t r = 0; r < p->nrun; r++) {
-		struct eval_ev e = { p->run_end[r], p->run_units[r],
-				     p->run_type[r] };
-		freeu[e.who] -= e.units;
-		eval_sorted_insert(h, &lo, &hi, e);
+		freeu[p->run_type[r]] -= p->run_units[r];
+		eval_queue_put(h, &lo, &hi,
+			       eval_key(p->run_end[r], sh,
+					(uint64_t)p->run_units[r] << 3 |
+						p->run_type[r]),
+			       isa);
 	}
 	for (uint32_t k = 0; k < p->n; k++) {
 		uint32_t j = perm[k];
@@ -197,22 +406,25 @@ EVAL_HD int64_t eval_decode(const struct eval_problem *p,
 		int64_t need = p->demand[j];
 		if (p->release[j] > now)
 			now = p->release[j];
-		while (lo < hi && h[lo].end <= now) {
-			freeu[h[lo].who] += h[lo].units;
+		while ((isa != EVAL_ISA_PLAIN || lo < hi) &&
+		       h[lo] >> sh <= now) {
+			freeu[h[lo] & 7] += h[lo] >> 3 & umask;
 			lo++;
 		}
 		/* lo == hi with too little free: the job exceeds its type's
 		 * capacity (the builder refuses such jobs). */
 		while (freeu[t] < need && lo < hi) {
-			now = h[lo].end;
+			now = h[lo] >> sh;
 			do {
-				freeu[h[lo].who] += h[lo].units;
+				freeu[h[lo] & 7] += h[lo] >> 3 & umask;
 				lo++;
-			} while (lo < hi && h[lo].end <= now);
+			} while ((isa != EVAL_ISA_PLAIN || lo < hi) &&
+				 h[lo] >> sh <= now);
 		}
 		freeu[t] -= need;
-		struct eval_ev e = { now + d, (uint32_t)need, t };
-		eval_sorted_insert(h, &lo, &hi, e);
+		eval_queue_put(h, &lo, &hi,
+			       eval_key(now + d, sh, (uint64_t)need << 3 | t),
+			       isa);
 		eval_account(p, j, now + d, &mk, &twct, &jct);
 		if (start)
 			start[j] = now;
@@ -220,6 +432,16 @@ EVAL_HD int64_t eval_decode(const struct eval_problem *p,
 			type[j] = (uint8_t)t;
 	}
 	return eval_score_of(p, mk, twct, jct);
+}
+
+/* The portable pooled decoder (the one the CUDA build runs). */
+EVAL_HD int64_t eval_decode(const struct eval_problem *p,
+			    const uint32_t *perm, const uint8_t *genes,
+			    struct eval_scratch *s, int64_t *start,
+			    uint8_t *type)
+{
+	return eval_decode_isa(p, perm, genes, s, start, type,
+			       EVAL_ISA_PLAIN);
 }
 
 /*
@@ -257,33 +479,50 @@ EVAL_HD uint32_t eval_nodes_pick(const struct eval_problem *p, uint32_t t,
 	return got >= need ? cnt : 0;
 }
 
-/* Gives back the units of event e (node level). */
+/*
+ * Gives back the units of event who (node level): a running job's, a
+ * job's on one node, or a job's whole nodes - as many of its list as
+ * made up its demand when they were picked.  A job on one node never
+ * needs more than the node has, a job on several more than any node of
+ * its type has, so the first node tells which.  A job that fit nowhere
+ * (who past every job and running job) holds nothing.
+ */
 EVAL_HD void eval_nodes_release(const struct eval_problem *p,
 				const struct eval_scratch *s, uint32_t *nfree,
-				struct eval_ev e)
+				uint64_t who)
 {
-	if (e.who >= p->n) {
-		nfree[p->run_node[e.who - p->n]] += e.units;
+	if (who >= p->n) {
+		if (who < (uint64_t)p->n + p->nrun)
+			nfree[p->run_node[who - p->n]] +=
+				p->run_units[who - p->n];
 		return;
 	}
-	const uint32_t *l = s->node_list + p->node_off[e.who];
-	if (e.units == 1)
-		nfree[l[0]] += p->demand[e.who];
-	else
-		for (uint32_t q = 0; q < e.units; q++)
-			nfree[l[q]] = p->node_cap[l[q]];
+	const uint32_t *l = s->node_list + p->node_off[who];
+	uint32_t need = p->demand[who];
+	if (need <= p->node_cap[l[0]]) {
+		nfree[l[0]] += need;
+		return;
+	}
+	for (uint64_t got = 0; got < need; l++) {
+		nfree[l[0]] = p->node_cap[l[0]];
+		got += p->node_cap[l[0]];
+	}
 }
 
 /*
- * Node-level decoding: as eval_decode, with the units of each job on
+ * Node-level decoding: as eval_decode_isa, with the units of each job on
  * nodes (see the top of the file), and its end events kept the same way.
  * p->nnodes must be > 0.
  */
-EVAL_HD int64_t eval_decode_nodes(const struct eval_problem *p,
-				  const uint32_t *perm, const uint8_t *genes,
-				  struct eval_scratch *s, int64_t *start)
+EVAL_HD_ALWAYS int64_t eval_decode_nodes_isa(const struct eval_problem *p,
+					     const uint32_t *perm,
+					     const uint8_t *genes,
+					     struct eval_scratch *s,
+					     int64_t *start, int isa)
 {
-	struct eval_ev *h = s->heap;
+	int64_t *h = eval_queue_start(p, s, isa);
+	const uint32_t sh = eval_nodes_shift(p);
+	const int64_t wmask = ((int64_t)1 << sh) - 1;
 	uint32_t *nfree = s->node_free;
 	uint32_t lo = 0, hi = 0, big[EVAL_MAX_TYPES];
 	int64_t now = 0, mk = 0, twct = 0, jct = 0;
@@ -296,10 +535,11 @@ EVAL_HD int64_t eval_decode_nodes(const struct eval_problem *p,
 			big[t] = p->node_cap[i];
 	}
 	for (uint32_t r = 0; r < p->nrun; r++) {
-		struct eval_ev e = { p->run_end[r], p->run_units[r],
-				     p->n + r };
-		nfree[p->run_node[r]] -= e.units;
-		eval_sorted_insert(h, &lo, &hi, e);
+		nfree[p->run_node[r]] -= p->run_units[r];
+		eval_queue_put(h, &lo, &hi,
+			       eval_key(p->run_end[r], sh,
+					(uint64_t)p->n + r),
+			       isa);
 	}
 	for (uint32_t k = 0; k < p->n; k++) {
 		uint32_t j = perm[k];
@@ -309,30 +549,40 @@ EVAL_HD int64_t eval_decode_nodes(const struct eval_problem *p,
 		uint32_t *list = s->node_list + p->node_off[j];
 		if (p->release[j] > now)
 			now = p->release[j];
-		while (lo < hi && h[lo].end <= now)
-			eval_nodes_release(p, s, nfree, h[lo++]);
+		while (lo < hi && h[lo] >> sh <= now)
+			eval_nodes_release(p, s, nfree, h[lo++] & wmask);
 		for (;;) {
 			cnt = eval_nodes_pick(p, t, need, big[t], nfree, list);
 			if (cnt > 0 || lo == hi)
 				break;
-			now = h[lo].end;
+			now = h[lo] >> sh;
 			do
-				eval_nodes_release(p, s, nfree, h[lo++]);
-			while (lo < hi && h[lo].end <= now);
+				eval_nodes_release(p, s, nfree,
+						   h[lo++] & wmask);
+			while (lo < hi && h[lo] >> sh <= now);
 		}
-		/* A job event's units count its nodes: one node gives back
-		 * the job's demand, several are whole nodes. */
 		if (cnt == 1)
 			nfree[list[0]] -= need;
 		for (uint32_t q = 0; cnt > 1 && q < cnt; q++)
 			nfree[list[q]] = 0;
-		struct eval_ev e = { now + d, cnt, j };
-		eval_sorted_insert(h, &lo, &hi, e);
+		eval_queue_put(h, &lo, &hi,
+			       eval_key(now + d, sh,
+					cnt ? j : (uint64_t)p->n + p->nrun),
+			       isa);
 		eval_account(p, j, now + d, &mk, &twct, &jct);
 		if (start)
 			start[j] = now;
 	}
 	return eval_score_of(p, mk, twct, jct);
+}
+
+/* The portable node-level decoder. */
+EVAL_HD int64_t eval_decode_nodes(const struct eval_problem *p,
+				  const uint32_t *perm, const uint8_t *genes,
+				  struct eval_scratch *s, int64_t *start)
+{
+	return eval_decode_nodes_isa(p, perm, genes, s, start,
+				     EVAL_ISA_PLAIN);
 }
 
 #endif

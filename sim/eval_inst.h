@@ -44,7 +44,8 @@ void eval_inst_set_nodes(struct eval_inst *in, uint32_t nnodes,
  * Checks the problem and sets the home types (the allowed type of most
  * capacity, ties by lowest index) and node slots.  A job allowed nowhere,
  * larger than every type it may use, or a running job over capacity is an
- * error naming the job's index.
+ * error naming the job's index; so are runs long enough that an end could
+ * pass what the decoder holds (eval_end_limit).
  */
 int eval_inst_finish(struct eval_inst *in, struct sim_error *err);
 

@@ -295,45 +295,60 @@ EVAL_HD void eval_ga_child(const struct eval_problem *p,
 	}
 }
 
+/* A move of an annealing chain, between making it and settling it. */
+struct eval_sa_move {
+	struct eval_rng r; /* the chain's draws for this step */
+	uint32_t kind;     /* 0 swap, 1 insert, 2 placement gene */
+	uint32_t x, y;     /* the positions it used */
+	uint8_t old;       /* the gene it replaced (kind 2) */
+};
+
 /*
- * One Metropolis step of chain c: a random swap, insert or (with
- * probability p_gene) placement change of cur, in place; kept when it is
- * no worse or with probability e^(-delta / temp), else undone.  A kept
- * move that beats the chain's best is copied there.  Returns the chain's
- * current score.
+ * One Metropolis step of chain c, in two halves around the decoder (the
+ * CPU backend decodes with its own): eval_sa_propose makes a random swap,
+ * insert or (with probability p_gene) placement change of cur, in place,
+ * and returns 0 when there is none to make.  eval_sa_settle, given its
+ * score, keeps it when it is no worse or with probability
+ * e^(-delta / temp), else undoes it; a kept move that beats the chain's
+ * best is copied there.  It returns the chain's current score.
  */
-EVAL_HD int64_t eval_sa_chain(const struct eval_problem *p,
-			      const struct eval_sa_params *sp, uint32_t c,
-			      uint32_t *cur, uint8_t *cgen, int64_t *cur_score,
-			      uint32_t *best, uint8_t *bgen,
-			      int64_t *best_score, struct eval_scratch *s,
-			      int nodes)
+EVAL_HD int eval_sa_propose(const struct eval_problem *p,
+			    const struct eval_sa_params *sp, uint32_t c,
+			    uint32_t *cur, uint8_t *cgen,
+			    struct eval_sa_move *m)
 {
 	uint32_t n = p->n;
-	struct eval_rng r;
-	eval_rng_init(&r, sp->seed, EVAL_STREAM_SA, c, sp->step);
+	eval_rng_init(&m->r, sp->seed, EVAL_STREAM_SA, c, sp->step);
 	if (n < 2)
-		return *cur_score;
-	uint32_t kind, x = eval_rng_below(&r, n), y = eval_rng_below(&r, n);
-	uint8_t old = 0;
-	if (p->ntypes > 1 && eval_rng_next(&r) < sp->p_gene)
-		kind = 2;
+		return 0;
+	m->x = eval_rng_below(&m->r, n);
+	m->y = eval_rng_below(&m->r, n);
+	m->old = 0;
+	if (p->ntypes > 1 && eval_rng_next(&m->r) < sp->p_gene)
+		m->kind = 2;
 	else
-		kind = eval_rng_below(&r, 2);
-	if (kind == 0) {
-		uint32_t t = cur[x];
-		cur[x] = cur[y];
-		cur[y] = t;
-	} else if (kind == 1) {
-		eval_insert_move(cur, x, y);
+		m->kind = eval_rng_below(&m->r, 2);
+	if (m->kind == 0) {
+		uint32_t t = cur[m->x];
+		cur[m->x] = cur[m->y];
+		cur[m->y] = t;
+	} else if (m->kind == 1) {
+		eval_insert_move(cur, m->x, m->y);
 	} else {
-		old = cgen[cur[x]];
-		cgen[cur[x]] = eval_random_type(p, cur[x], &r);
+		m->old = cgen[cur[m->x]];
+		cgen[cur[m->x]] = eval_random_type(p, cur[m->x], &m->r);
 	}
-	int64_t sc = nodes ? eval_decode_nodes(p, cur, cgen, s, 0) :
-			     eval_decode(p, cur, cgen, s, 0, 0);
+	return 1;
+}
+
+EVAL_HD int64_t eval_sa_settle(struct eval_sa_move *m,
+			       const struct eval_sa_params *sp, uint32_t n,
+			       int64_t sc, uint32_t *cur, uint8_t *cgen,
+			       int64_t *cur_score, uint32_t *best,
+			       uint8_t *bgen, int64_t *best_score)
+{
 	int64_t delta = sc - *cur_score;
-	double u = (double)eval_rng_next(&r) * (1.0 / 4294967296.0);
+	double u = (double)eval_rng_next(&m->r) * (1.0 / 4294967296.0);
 	if (delta <= 0 || u < eval_exp_neg(-(double)delta / sp->temp)) {
 		*cur_score = sc;
 		if (sc < *best_score) {
@@ -345,16 +360,33 @@ EVAL_HD int64_t eval_sa_chain(const struct eval_problem *p,
 		}
 		return sc;
 	}
-	if (kind == 0) {
-		uint32_t t = cur[x];
-		cur[x] = cur[y];
-		cur[y] = t;
-	} else if (kind == 1) {
-		eval_insert_move(cur, y, x);
+	if (m->kind == 0) {
+		uint32_t t = cur[m->x];
+		cur[m->x] = cur[m->y];
+		cur[m->y] = t;
+	} else if (m->kind == 1) {
+		eval_insert_move(cur, m->y, m->x);
 	} else {
-		cgen[cur[x]] = old;
+		cgen[cur[m->x]] = m->old;
 	}
 	return *cur_score;
+}
+
+/* Both halves with the portable decoder (the CUDA build's). */
+EVAL_HD int64_t eval_sa_chain(const struct eval_problem *p,
+			      const struct eval_sa_params *sp, uint32_t c,
+			      uint32_t *cur, uint8_t *cgen, int64_t *cur_score,
+			      uint32_t *best, uint8_t *bgen,
+			      int64_t *best_score, struct eval_scratch *s,
+			      int nodes)
+{
+	struct eval_sa_move m;
+	if (!eval_sa_propose(p, sp, c, cur, cgen, &m))
+		return *cur_score;
+	int64_t sc = nodes ? eval_decode_nodes(p, cur, cgen, s, 0) :
+			     eval_decode(p, cur, cgen, s, 0, 0);
+	return eval_sa_settle(&m, sp, p->n, sc, cur, cgen, cur_score, best,
+			      bgen, best_score);
 }
 
 #endif

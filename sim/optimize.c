@@ -481,6 +481,8 @@ int optimize_bench_eval(FILE *out, struct sim_error *err)
 {
 	static const uint32_t sizes[] = { 100, 1000 };
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	fprintf(out, "cpu decoders' event queue: %s\n",
+		eval_isa_name(eval_isa_best()));
 	fprintf(out, "%-6s %-8s %7s %12s %14s %14s\n", "jobs", "decode",
 		"threads", "candidates", "evals/s", "evals/s/core");
 	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {

@@ -197,6 +197,95 @@ Test(eval_decode, bad_problems_are_refused)
 	cr_assert_lt(eval_inst_finish(&in, &err), 0);
 	cr_assert(strstr(err.msg, "job 1"), "%s", err.msg);
 	eval_inst_release(&in);
+	/* Runs that could end past what the packed events hold. */
+	four_jobs(&in, EVAL_MAKESPAN);
+	in.dur[2] = eval_end_limit(&in.p) - 5;
+	cr_assert_lt(eval_inst_finish(&in, &err), 0);
+	cr_assert(strstr(err.msg, "ends may pass"), "%s", err.msg);
+	eval_inst_release(&in);
+	/* Just inside: A at 0, B at 3, D at 5, then C at 5 ends at the
+	 * limit less 3, whichever queue runs. */
+	four_jobs(&in, EVAL_MAKESPAN);
+	int64_t lim = eval_end_limit(&in.p);
+	in.dur[2] = lim - 1 - (1 + 3 + 2 + 1);
+	cr_assert_eq(eval_inst_finish(&in, &err), 0, "%s", err.msg);
+	const uint32_t perm[] = { 0, 1, 3, 2 };
+	for (int isa = 0; isa < EVAL_NISAS; isa++)
+		if (eval_isa_usable((enum eval_isa)isa))
+			cr_assert_eq(eval_one_isa(&in.p, false,
+						  (enum eval_isa)isa, perm,
+						  NULL, NULL, NULL), lim - 3);
+	eval_inst_release(&in);
+}
+
+/*
+ * The forms of the event queue (eval_decode.h) against the portable one
+ * on batches with many events in flight: long windows, thousands of
+ * units, ties and zero-tick runs, running jobs and releases.
+ */
+Test(eval_decode, every_queue_form_agrees)
+{
+	static const uint32_t sizes[] = { 1, 1, 2, 4, 8, 16, 32, 64 };
+	int64_t cap[3] = { 2048, 512, 96 };
+	uint32_t ncap[48];
+	uint8_t nty[48];
+	for (uint32_t i = 0; i < 48; i++) {
+		ncap[i] = 64;
+		nty[i] = i < 32 ? 0 : i < 40 ? 1 : 2;
+	}
+	for (uint32_t seed = 0; seed < 6; seed++) {
+		struct eval_inst in;
+		struct eval_rng r;
+		uint32_t n = seed < 3 ? 400 : 1500;
+		eval_rng_init(&r, 41, 3, seed, 0);
+		eval_inst_init(&in, n, 3, cap, (enum eval_objective)(seed % 4));
+		for (uint32_t j = 0; j < n; j++) {
+			in.demand[j] = sizes[eval_rng_below(&r, 8)];
+			for (uint32_t t = 0; t < 3; t++) {
+				uint32_t k = eval_rng_below(&r, 10);
+				/* a few lengths often, so that ends tie */
+				in.dur[j * 3 + t] = k == 0 ? 0 : k < 5 ?
+					100 * k :
+					1 + eval_rng_below(&r, 5000);
+			}
+			in.release[j] = seed & 1 ?
+				eval_rng_below(&r, 20000) : 0;
+			in.weight[j] = 1 + eval_rng_below(&r, 5);
+		}
+		for (uint32_t k = 0; k < 30; k++)
+			eval_inst_add_running(&in, 0, 1 + eval_rng_below(&r, 8),
+					      1 + eval_rng_below(&r, 3000), k);
+		eval_inst_set_nodes(&in, 48, ncap, nty);
+		cr_assert_eq(eval_inst_finish(&in, NULL), 0);
+		uint32_t *perm = malloc(n * sizeof(*perm));
+		uint8_t *genes = malloc(n), *ty0 = malloc(n), *ty = malloc(n);
+		int64_t *st0 = malloc(n * 8), *st = malloc(n * 8);
+		for (uint32_t c = 0; c < 4; c++) {
+			search_random_candidate(&in.p, seed, c, perm, genes);
+			bool nodes = c & 1;
+			int64_t want = eval_one_isa(&in.p, nodes,
+						    EVAL_ISA_PLAIN, perm,
+						    genes, st0, ty0);
+			for (int isa = 1; isa < EVAL_NISAS; isa++) {
+				enum eval_isa e = (enum eval_isa)isa;
+				if (!eval_isa_usable(e))
+					continue;
+				cr_assert_eq(eval_one_isa(&in.p, nodes, e, perm,
+							  genes, st, ty), want,
+					     "%s seed %u candidate %u",
+					     eval_isa_name(e), seed, c);
+				cr_assert_arr_eq(st, st0, n * 8);
+				cr_assert_arr_eq(ty, ty0, n);
+			}
+		}
+		free(perm);
+		free(genes);
+		free(ty0);
+		free(ty);
+		free(st0);
+		free(st);
+		eval_inst_release(&in);
+	}
 }
 
 Test(eval_rng, philox_known_answer_and_exp)

@@ -11,7 +11,8 @@
  * A few hundred random instances: one to three types, running jobs,
  * releases on and off, runs of zero ticks, placement genes (some naming
  * no type or a type the job may not use), every objective; each
- * candidate's score and every start (and type) must be equal.
+ * candidate's score and every start (and type) must be equal, with every
+ * form of the event queue this CPU runs.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -276,15 +277,24 @@ static void ref_compare(bool nodes, uint32_t instances)
 			const uint8_t *gp = g ? genes : NULL;
 			int64_t want = nodes ? ref_nodes(p, perm, gp, jb) :
 					       ref_pooled(p, perm, gp, jb);
-			int64_t got = eval_one(p, nodes, perm, gp, st, ty);
-			cr_assert_eq(got, want, "instance %u candidate %u: "
-				     "%lld, reference %lld", seed, c,
-				     (long long)got, (long long)want);
-			for (uint32_t j = 0; j < p->n; j++) {
-				cr_assert_eq(st[j], jb[j].st, "instance %u "
-					     "candidate %u job %u", seed, c,
-					     j);
-				cr_assert_eq(ty[j], jb[j].type);
+			for (int isa = 0; isa < EVAL_NISAS; isa++) {
+				if (!eval_isa_usable((enum eval_isa)isa))
+					continue;
+				int64_t got = eval_one_isa(p, nodes,
+							   (enum eval_isa)isa,
+							   perm, gp, st, ty);
+				cr_assert_eq(got, want, "%s, instance %u "
+					     "candidate %u: %lld, reference "
+					     "%lld", eval_isa_name(
+						     (enum eval_isa)isa),
+					     seed, c, (long long)got,
+					     (long long)want);
+				for (uint32_t j = 0; j < p->n; j++) {
+					cr_assert_eq(st[j], jb[j].st,
+						     "instance %u candidate "
+						     "%u job %u", seed, c, j);
+					cr_assert_eq(ty[j], jb[j].type);
+				}
 			}
 		}
 		eval_inst_release(&in);
