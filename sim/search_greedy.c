@@ -123,12 +123,18 @@ static int smith_cmp(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
-/* Places each job of perm on its soonest type (genes out). */
+/*
+ * Places each job of perm on its soonest type (genes out).  A job's start
+ * depends only on the jobs before it in perm, so decoding the whole of
+ * perm (the later jobs still on their home types) gives the start it
+ * would have after the jobs placed so far.  (The problem itself is not
+ * cut to a prefix: node-level events name jobs by index, and an index
+ * past a cut n would read as a running job.)
+ */
 static void place_types(const struct eval_problem *p, bool nodes,
 			const uint32_t *perm, uint8_t *genes,
 			struct eval_scratch *s, int64_t *start)
 {
-	struct eval_problem q = *p;
 	for (uint32_t j = 0; j < p->n; j++)
 		genes[j] = p->home[j];
 	if (p->ntypes == 1)
@@ -136,15 +142,14 @@ static void place_types(const struct eval_problem *p, bool nodes,
 	for (uint32_t k = 0; k < p->n; k++) {
 		uint32_t j = perm[k], best = p->home[j];
 		int64_t bs = INT64_MAX, bleft = INT64_MAX;
-		q.n = k + 1;
 		for (uint32_t t = 0; t < p->ntypes; t++) {
 			if (p->dur[(size_t)j * p->ntypes + t] < 0)
 				continue;
 			genes[j] = (uint8_t)t;
 			if (nodes)
-				eval_decode_nodes(&q, perm, genes, s, start);
+				eval_decode_nodes(p, perm, genes, s, start);
 			else
-				eval_decode(&q, perm, genes, s, start, NULL);
+				eval_decode(p, perm, genes, s, start, NULL);
 			int64_t left = p->cap[t] - p->demand[j];
 			if (start[j] < bs || (start[j] == bs && left < bleft)) {
 				bs = start[j];

@@ -196,3 +196,97 @@ Test(search, ilp_matches_brute_force)
 		eval_inst_release(&in);
 	}
 }
+
+/* n random jobs on two types of nodes (3 x 4 units, 3 x 2 units), with a
+ * running job on each type. */
+static void node_inst(struct eval_inst *in, uint32_t n, uint32_t seed)
+{
+	int64_t cap[2] = { 12, 6 };
+	uint32_t ncap[6] = { 4, 4, 4, 2, 2, 2 };
+	uint8_t nty[6] = { 0, 0, 0, 1, 1, 1 };
+	struct eval_rng r;
+	eval_rng_init(&r, seed, 9, 2, 0);
+	eval_inst_init(in, n, 2, cap, EVAL_TWCT);
+	for (uint32_t j = 0; j < n; j++) {
+		in->demand[j] = 1 + eval_rng_below(&r, 5);
+		in->dur[j * 2] = 1 + eval_rng_below(&r, 30);
+		in->dur[j * 2 + 1] = in->demand[j] > 2 &&
+			eval_rng_below(&r, 2) ? (int64_t)EVAL_NOT_ALLOWED :
+			(int64_t)(1 + eval_rng_below(&r, 30));
+		in->release[j] = eval_rng_below(&r, 10);
+	}
+	eval_inst_set_nodes(in, 6, ncap, nty);
+	eval_inst_add_running(in, 0, 2, 12, 0);
+	eval_inst_add_running(in, 1, 1, 7, 4);
+	cr_assert_eq(eval_inst_finish(in, NULL), 0);
+}
+
+/* When job perm[k] starts on type t after perm[0, k) on their types,
+ * decoded as a problem of those k + 1 jobs alone (renumbered in order). */
+static int64_t prefix_start(const struct eval_inst *in, const uint32_t *perm,
+			    const uint8_t *genes, uint32_t k, uint32_t t)
+{
+	struct eval_inst sub;
+	uint32_t T = in->p.ntypes, m = k + 1, ord[64];
+	uint8_t g[64];
+	int64_t st[64];
+	eval_inst_init(&sub, m, T, in->p.cap, in->p.objective);
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t j = perm[i];
+		sub.demand[i] = in->demand[j];
+		for (uint32_t u = 0; u < T; u++)
+			sub.dur[i * T + u] = in->dur[j * T + u];
+		sub.release[i] = in->release[j];
+		sub.weight[i] = in->weight[j];
+		g[i] = i == k ? (uint8_t)t : genes[j];
+		ord[i] = i;
+	}
+	eval_inst_set_nodes(&sub, in->p.nnodes, in->node_cap, in->node_type);
+	for (uint32_t r = 0; r < in->p.nrun; r++)
+		eval_inst_add_running(&sub, in->run_type[r], in->run_units[r],
+				      in->run_end[r], in->run_node[r]);
+	cr_assert_eq(eval_inst_finish(&sub, NULL), 0);
+	eval_one(&sub.p, true, ord, g, st, NULL);
+	eval_inst_release(&sub);
+	return st[k];
+}
+
+/* Node-level greedy: each job goes on the type where it starts soonest
+ * after the jobs before it (ties: least leftover capacity, then the lower
+ * type), each start found by decoding that prefix as its own problem. */
+Test(search, node_level_greedy_types_from_prefix_starts)
+{
+	for (uint32_t seed = 1; seed <= 20; seed++) {
+		struct eval_inst in;
+		struct search_result g;
+		uint32_t n = 16;
+		uint8_t want[16];
+		node_inst(&in, n, seed);
+		search_result_init(&g, n);
+		cr_assert_eq(search_greedy(&in.p, true, &g, NULL), 0);
+		for (uint32_t j = 0; j < n; j++)
+			want[j] = in.home[j];
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t j = g.perm[k], best = in.home[j];
+			int64_t bs = INT64_MAX, bleft = INT64_MAX;
+			for (uint32_t t = 0; t < 2; t++) {
+				if (in.dur[j * 2 + t] < 0)
+					continue;
+				int64_t st = prefix_start(&in, g.perm, want, k,
+							  t);
+				int64_t left = in.p.cap[t] - in.demand[j];
+				if (st < bs || (st == bs && left < bleft)) {
+					bs = st;
+					bleft = left;
+					best = t;
+				}
+			}
+			want[j] = (uint8_t)best;
+		}
+		cr_assert_eq(memcmp(g.genes, want, n), 0, "seed %u", seed);
+		cr_assert_eq(g.score, eval_one(&in.p, true, g.perm, g.genes,
+					       NULL, NULL));
+		search_result_release(&g);
+		eval_inst_release(&in);
+	}
+}
