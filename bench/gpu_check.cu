@@ -117,12 +117,14 @@ static bool same_top(const struct eval_top &a, const struct eval_top &b)
 
 /*
  * Loads pop random candidates on the device and on the host, runs two GA
- * generations (4 islands, 2 elites each, migrating in the second) and
- * then 20 annealing steps on both, and compares every best, all scores
- * and the chains' best candidates.  Returns 1 when they differ.
+ * generations (isl islands, `elite` elites each, migrating in the second)
+ * and then 20 annealing steps on both, and compares every island's
+ * bests, all scores and the chains' best candidates.  Returns 1 when
+ * they differ.
  */
 static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
-			uint32_t pop, struct eval_scratch *s)
+			uint32_t pop, uint32_t isl, uint32_t elite,
+			struct eval_scratch *s)
 {
 	char why[256];
 	uint32_t n = b.p.n;
@@ -150,17 +152,19 @@ static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
 	TRY(eval_cuda_pop_set(c, h.perm.data(), 0, pop, why, sizeof(why)));
 	TRY(eval_cuda_pop_scores(c, g.data(), 0, why, sizeof(why)));
 	bad |= g != h.score;
-	struct eval_ga_params ga = { 5, 0, pop, pop / 4, 3, 3u << 30,
-				     1u << 30, 1u << 30, 0, 2, 0 };
+	struct eval_ga_params ga = { 5, 0, pop, pop / isl, 3, 3u << 30,
+				     1u << 30, 1u << 30, 0, elite, 0 };
+	uint32_t keep = eval_ga_keep(&ga);
 	for (uint32_t gen = 1; gen <= 2; gen++) {
 		ga.gen = gen;
 		ga.migrate = gen == 2;
-		for (uint32_t k = 0; k < 4; k++)
+		for (uint32_t k = 0; k < isl; k++)
 			eval_top_scan(h.score.data(), k * ga.island,
-				      (k + 1) * ga.island, 1, &tops[k * 2], 2);
-		TRY(eval_cuda_tops(c, 0, 4, 2, dtops.data(), why,
+				      (k + 1) * ga.island, 1, &tops[k * keep],
+				      keep);
+		TRY(eval_cuda_tops(c, 0, isl, keep, dtops.data(), why,
 				   sizeof(why)));
-		for (uint32_t q = 0; q < 8; q++)
+		for (uint32_t q = 0; q < isl * keep; q++)
 			bad |= !same_top(tops[q], dtops[q]);
 		std::vector<uint32_t> cp((size_t)pop * n);
 		std::vector<uint8_t> cg((size_t)pop * n);
@@ -212,7 +216,8 @@ static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
 	}
 #undef TRY
 	printf("%-6u %-7s %9u %14s %14s %7s\n", n, nodes ? "nodes" : "pooled",
-	       pop, "ga+sa steps", "", bad ? "FAIL" : "ok");
+	       pop, isl > 2 ? "ga+sa steps" : "2 big islands", "",
+	       bad ? "FAIL" : "ok");
 	return bad;
 }
 
@@ -275,7 +280,12 @@ int main(int argc, char **argv)
 				       nodes ? "nodes" : "pooled", cnt,
 				       cnt / tg, 1.0 / tc, ok ? "ok" : "FAIL");
 			}
-			bad |= steps_parity(b, c, nodes, 256, &s);
+			bad |= steps_parity(b, c, nodes, 256, 4, 2, &s);
+			/* islands of 1,024 with 32 elites: several
+			 * candidates a slice before the merge */
+			if (n == 100)
+				bad |= steps_parity(b, c, nodes, 2048, 2, 32,
+						    &s);
 			eval_cuda_free(c);
 		}
 	}

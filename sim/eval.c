@@ -322,6 +322,12 @@ struct eval *eval_new(const struct eval_problem *p, const struct eval_opts *o,
 		err_set(err, "node-level decoding needs the problem's nodes");
 		return NULL;
 	}
+	if (eval_latest_end(p) >= eval_end_limit(p)) {
+		err_set(err, "batch problem: ends may pass %lld ticks, the "
+			"latest the decoder holds",
+			(long long)eval_end_limit(p) - 1);
+		return NULL;
+	}
 	struct eval *e = xcalloc(1, sizeof(*e));
 	e->p = p;
 	e->nodes = o->nodes;
@@ -475,13 +481,14 @@ int eval_pop_set(struct eval *e, const uint32_t *perms, const uint8_t *genes,
 {
 	if (count == 0 || count > UINT32_MAX / 2)
 		return err_set(err, "a population of %zu candidates", count);
-	if (count != e->pop) {
-		free(e->tops);
-		e->tops = xmalloc(count * sizeof(*e->tops));
-	}
+	e->tops_groups = 0;
 	if (e->cuda) {
 		CUDA_TRY(eval_cuda_pop_set(e->cuda, perms, genes, count, WHY));
-		e->pop = count;
+		if (count != e->pop) {
+			free(e->tops);
+			e->tops = xmalloc(count * sizeof(*e->tops));
+			e->pop = count;
+		}
 		return pop_tops(e, false, 1, 1, best, err);
 	}
 	size_t n = e->p->n, cells = count * n;
@@ -500,6 +507,8 @@ int eval_pop_set(struct eval *e, const uint32_t *perms, const uint8_t *genes,
 		e->best = xmalloc(cells * sizeof(uint32_t) + 1);
 		e->bgene = xmalloc(cells + 1);
 		e->bscore = xmalloc(count * sizeof(int64_t) + 1);
+		free(e->tops);
+		e->tops = xmalloc(count * sizeof(*e->tops));
 		e->pop = count;
 	}
 	memcpy(e->perm[0], perms, cells * sizeof(uint32_t));
@@ -534,6 +543,8 @@ int eval_ga_step(struct eval *e, const struct eval_ga_params *g,
 		if (rc)
 			return rc;
 	}
+	/* The bests are of the parents until the children's are found. */
+	e->tops_groups = 0;
 	if (e->cuda) {
 		CUDA_TRY(eval_cuda_ga_step(e->cuda, g, WHY));
 		return pop_tops(e, false, groups, keep, best, err);
@@ -558,6 +569,7 @@ int eval_sa_step(struct eval *e, const struct eval_sa_params *sp,
 	if (sp->chains != e->pop)
 		return err_set(err, "sa step: %u chains, %zu loaded",
 			       sp->chains, e->pop);
+	e->tops_groups = 0;
 	if (e->cuda) {
 		CUDA_TRY(eval_cuda_sa_step(e->cuda, sp, WHY));
 	} else {

@@ -57,6 +57,8 @@ struct eval_cuda {
 	uint8_t *bgene;
 	int64_t *bscore;
 	struct eval_top *tops;   /* each group's bests (eval_cuda_tops) */
+	uint32_t tops_groups;    /* groups and length of each list in tops, */
+	uint32_t tops_keep;      /* of the current scores (0: none) */
 	struct eval_top *part;   /* the slices' bests, before the merge */
 	size_t part_cap;         /* entries of part */
 	/* staging for eval_cuda_score */
@@ -89,6 +91,8 @@ __global__ static void k_score(struct eval_cuda c, const uint32_t *perms,
 			       int64_t *out)
 {
 	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (tid >= c.threads)
+		return;
 	struct eval_scratch s = scratch_of(&c, tid);
 	size_t n = c.p.n;
 	for (size_t i = tid; i < count; i += c.threads)
@@ -102,6 +106,8 @@ __global__ static void k_ga(struct eval_cuda c, struct eval_ga_params g,
 			    int64_t *cs)
 {
 	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (tid >= c.threads)
+		return;
 	struct eval_scratch s = scratch_of(&c, tid);
 	size_t n = c.p.n;
 	for (size_t i = tid; i < g.pop; i += c.threads) {
@@ -116,6 +122,8 @@ __global__ static void k_ga(struct eval_cuda c, struct eval_ga_params g,
 __global__ static void k_sa(struct eval_cuda c, struct eval_sa_params sp)
 {
 	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	if (tid >= c.threads)
+		return;
 	struct eval_scratch s = scratch_of(&c, tid);
 	size_t n = c.p.n;
 	for (size_t i = tid; i < sp.chains; i += c.threads)
@@ -129,6 +137,8 @@ __global__ static void k_reset(struct eval_cuda c, uint32_t from)
 {
 	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	size_t n = c.p.n;
+	if (tid >= c.threads)
+		return;
 	for (size_t i = tid; i < c.pop; i += c.threads) {
 		for (size_t k = 0; k < n; k++) {
 			c.perm[0][i * n + k] = c.best[from * n + k];
@@ -176,6 +186,8 @@ __global__ static void k_home(struct eval_cuda c, uint8_t *genes,
 {
 	size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	size_t n = c.p.n;
+	if (tid >= c.threads)
+		return;
 	for (size_t i = tid; i < count; i += c.threads)
 		for (size_t k = 0; k < n; k++)
 			genes[i * n + k] = c.p.home[k];
@@ -357,6 +369,7 @@ extern "C" int eval_cuda_pop_set(struct eval_cuda *c, const uint32_t *perms,
 		CK(cudaMalloc(&c->tops, count * sizeof(*c->tops)));
 		c->pop = count;
 	}
+	c->tops_groups = 0;
 	CK(cudaMemcpy(c->perm[0], perms, cells * 4, cudaMemcpyHostToDevice));
 	if (genes) {
 		CK(cudaMemcpy(c->gene[0], genes, cells,
@@ -386,6 +399,13 @@ extern "C" int eval_cuda_ga_step(struct eval_cuda *c,
 			 g->pop, c->pop);
 		return -1;
 	}
+	if (c->tops_groups != g->pop / g->island ||
+	    c->tops_keep != eval_ga_keep(g)) {
+		snprintf(why, why_n, "ga step: the island bests on the device "
+			 "are not the parents'");
+		return -1;
+	}
+	c->tops_groups = 0;
 	CUDA_LAUNCH(k_ga, blocks_for(c), BLOCK, *c, *g, c->perm[0], c->gene[0],
 		    c->score[0], c->perm[1], c->gene[1], c->score[1]);
 	CK(cudaGetLastError());
@@ -410,6 +430,7 @@ extern "C" int eval_cuda_sa_step(struct eval_cuda *c,
 			 sp->chains, c->pop);
 		return -1;
 	}
+	c->tops_groups = 0;
 	CUDA_LAUNCH(k_sa, blocks_for(c), BLOCK, *c, *sp);
 	CK(cudaGetLastError());
 	return 0;
@@ -442,6 +463,8 @@ extern "C" int eval_cuda_tops(struct eval_cuda *c, int of_best,
 	CUDA_LAUNCH(k_top_merge, (groups + BLOCK - 1) / BLOCK, BLOCK, c->part,
 		    groups, slices, keep, c->tops);
 	CK(cudaGetLastError());
+	c->tops_groups = of_best ? 0 : groups;
+	c->tops_keep = keep;
 	CK(cudaMemcpy(tops, c->tops, (size_t)groups * keep * sizeof(*tops),
 		      cudaMemcpyDeviceToHost));
 	return 0;
@@ -462,6 +485,7 @@ extern "C" int eval_cuda_pop_scores(struct eval_cuda *c, int64_t *cur,
 extern "C" int eval_cuda_sa_reset(struct eval_cuda *c, uint32_t from,
 				  char *why, size_t why_n)
 {
+	c->tops_groups = 0;
 	CUDA_LAUNCH(k_reset, blocks_for(c), BLOCK, *c, from);
 	CK(cudaGetLastError());
 	return 0;

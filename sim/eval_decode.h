@@ -187,6 +187,31 @@ EVAL_HD int64_t eval_end_limit(const struct eval_problem *p)
 	return EVAL_KEY_END >> (a > b ? a : b);
 }
 
+/*
+ * A bound on every end any candidate of p can reach, capped at
+ * eval_end_limit(p): a job starts by the latest release or running end
+ * plus the runs placed before it, so that plus every job's longest
+ * allowed run bounds them.  A problem whose bound reaches the limit
+ * cannot be decoded (eval_inst_finish and eval_new refuse it).
+ */
+EVAL_HD int64_t eval_latest_end(const struct eval_problem *p)
+{
+	int64_t last = 0, lim = eval_end_limit(p);
+	for (uint32_t r = 0; r < p->nrun; r++)
+		last = p->run_end[r] > last ? p->run_end[r] : last;
+	for (uint32_t j = 0; j < p->n; j++)
+		last = p->release[j] > last ? p->release[j] : last;
+	for (uint32_t j = 0; j < p->n && last < lim; j++) {
+		int64_t most = 0;
+		for (uint32_t t = 0; t < p->ntypes; t++) {
+			int64_t d = p->dur[(uint64_t)j * p->ntypes + t];
+			most = d > most ? d : most;
+		}
+		last = most < lim - last ? last + most : lim;
+	}
+	return last < lim ? last : lim;
+}
+
 EVAL_HD int64_t eval_key(int64_t end, uint32_t shift, uint64_t payload)
 {
 	return (int64_t)((uint64_t)end << shift | payload);

@@ -154,23 +154,9 @@ int eval_inst_finish(struct eval_inst *in, struct sim_error *err)
 		in->home[j] = (uint8_t)home;
 		in->node_off[j + 1] = in->node_off[j] + slots;
 	}
-	/* Every end must fit the decoder's packed events: a job starts by
-	 * the latest release or running end plus the runs placed before
-	 * it, so that plus every job's longest allowed run bounds them. */
-	int64_t last = 0, lim = eval_end_limit(p);
-	for (uint32_t r = 0; r < p->nrun; r++)
-		last = in->run_end[r] > last ? in->run_end[r] : last;
-	for (uint32_t j = 0; j < p->n; j++)
-		last = in->release[j] > last ? in->release[j] : last;
-	for (uint32_t j = 0; j < p->n && last < lim; j++) {
-		int64_t most = 0;
-		for (uint32_t t = 0; t < p->ntypes; t++) {
-			int64_t d = in->dur[(size_t)j * p->ntypes + t];
-			most = d > most ? d : most;
-		}
-		last = most < lim - last ? last + most : lim;
-	}
-	if (last >= lim)
+	/* Every end must fit the decoder's packed events. */
+	int64_t lim = eval_end_limit(p);
+	if (eval_latest_end(p) >= lim)
 		return err_set(err, "batch problem: ends may pass %lld "
 			       "ticks, the latest the decoder holds",
 			       (long long)lim - 1);

@@ -27,7 +27,8 @@ struct search_opts {
 	uint32_t pop;          /* population, all islands */
 	uint32_t islands;      /* islands (divides pop) */
 	uint32_t tournament;   /* tournament size */
-	uint32_t elite;        /* elites kept per island */
+	uint32_t elite;        /* elites kept per island (at most
+	                          EVAL_MAX_KEEP, 32) */
 	uint32_t migrate;      /* generations between migrations, 0 = never */
 	double p_cross;        /* crossover probability */
 	double p_swap;         /* swap mutation probability */

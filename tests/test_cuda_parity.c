@@ -164,79 +164,104 @@ Test(cuda_parity, scores)
 	}
 }
 
-/* Ten GA generations on a resident population of three islands with
- * two elites each and a migration every other generation: every
- * generation's best and scores, and the last population, are the same,
- * and the elites are where the selection rule puts them. */
+/* (score, index) order, for the plain sort the elites are checked by. */
+static const int64_t *sort_scores;
+
+static int by_score(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	if (sort_scores[x] != sort_scores[y])
+		return sort_scores[x] < sort_scores[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/*
+ * gens GA generations of pop candidates (n jobs) in islands of per with
+ * `elite` elites, migrating every other generation, on both backends:
+ * every generation's best and scores, and the last population, are the
+ * same; and each island's first `elite` slots hold its best parents and
+ * the next slot, when migrating, the previous island's best - found by a
+ * plain sort of the parents by (score, index), candidates compared whole.
+ */
+static void ga_parity(bool nodes, uint32_t n, uint32_t pop, uint32_t per,
+		      uint32_t elite, uint32_t gens)
+{
+	struct eval_inst in;
+	struct eval *ec, *eg;
+	struct eval_top bc, bg;
+	uint32_t isl = pop / per;
+	parity_inst(&in, n, 21, EVAL_TWCT);
+	both(&in.p, nodes, &ec, &eg);
+	uint32_t *perm = malloc((size_t)pop * n * sizeof(*perm));
+	uint32_t *par = malloc((size_t)pop * n * sizeof(*par));
+	uint32_t *rank = malloc(pop * sizeof(*rank)), kid[64];
+	uint8_t *genes = malloc((size_t)pop * n);
+	int64_t *before = malloc(pop * 8);
+	for (uint32_t c = 0; c < pop; c++)
+		search_random_candidate(&in.p, 5, c, perm + c * n,
+					genes + c * n);
+	/* no genes given: both start from the home types */
+	cr_assert_eq(eval_pop_set(ec, perm, NULL, pop, &bc, NULL), 0);
+	cr_assert_eq(eval_pop_set(eg, perm, NULL, pop, &bg, NULL), 0);
+	same_best(&bc, &bg, "first population");
+	same_population(ec, eg, pop, "first population");
+	struct eval_ga_params g = {
+		.seed = 77, .pop = pop, .island = per, .tournament = 3,
+		.p_cross = 3u << 30, .p_swap = 1u << 30, .p_insert = 1u << 30,
+		.p_gene = 1u << 29, .elite = elite,
+	};
+	for (uint32_t gen = 1; gen <= gens; gen++) {
+		g.gen = gen;
+		g.migrate = gen % 2 == 0;
+		cr_assert_eq(eval_pop_scores(ec, before, NULL, NULL), 0);
+		for (uint32_t c = 0; c < pop; c++) {
+			cr_assert_eq(eval_pop_get(ec, c, false, par + c * n,
+						  NULL, NULL), 0);
+			rank[c] = c;
+		}
+		sort_scores = before;
+		for (uint32_t k = 0; k < isl; k++)
+			qsort(rank + k * per, per, sizeof(*rank), by_score);
+		cr_assert_eq(eval_ga_step(ec, &g, &bc, NULL), 0);
+		cr_assert_eq(eval_ga_step(eg, &g, &bg, NULL), 0);
+		same_best(&bc, &bg, "generation");
+		same_population(ec, eg, pop, "generation");
+		for (uint32_t k = 0; k < isl; k++) {
+			for (uint32_t r = 0; r <= elite; r++) {
+				uint32_t from = rank[k * per + r];
+				if (r == elite && !g.migrate)
+					break;
+				if (r == elite)
+					from = rank[(k + isl - 1) % isl * per];
+				cr_assert_eq(eval_pop_get(eg, k * per + r,
+							  false, kid, NULL,
+							  NULL), 0);
+				cr_assert_eq(memcmp(kid, par + from * n,
+						    n * sizeof(*kid)), 0,
+					     "island %u slot %u", k, r);
+			}
+		}
+	}
+	for (uint32_t c = 0; c < pop; c++)
+		same_candidate(ec, eg, n, c, false);
+	eval_free(ec);
+	eval_free(eg);
+	free(perm);
+	free(par);
+	free(rank);
+	free(genes);
+	free(before);
+	eval_inst_release(&in);
+}
+
+/* Three islands of 32 with two elites; and two islands of 1,024 with 32
+ * elites, so that on a device each slice of an island scans several
+ * candidates before the merge. */
 Test(cuda_parity, ga_generations)
 {
 	for (int nodes = 0; nodes < 2; nodes++) {
-		struct eval_inst in;
-		struct eval *ec, *eg;
-		struct eval_top bc, bg;
-		parity_inst(&in, 40, 21, EVAL_TWCT);
-		both(&in.p, nodes, &ec, &eg);
-		uint32_t pop = 96, per = 32, n = in.p.n;
-		uint32_t *perm = malloc((size_t)pop * n * sizeof(*perm));
-		uint8_t *genes = malloc((size_t)pop * n);
-		int64_t *before = malloc(pop * 8), *after = malloc(pop * 8);
-		for (uint32_t c = 0; c < pop; c++)
-			search_random_candidate(&in.p, 5, c, perm + c * n,
-						genes + c * n);
-		/* no genes given: both start from the home types */
-		cr_assert_eq(eval_pop_set(ec, perm, NULL, pop, &bc, NULL), 0);
-		cr_assert_eq(eval_pop_set(eg, perm, NULL, pop, &bg, NULL), 0);
-		same_best(&bc, &bg, "first population");
-		same_population(ec, eg, pop, "first population");
-		struct eval_ga_params g = {
-			.seed = 77, .pop = pop, .island = per,
-			.tournament = 3, .p_cross = 3u << 30,
-			.p_swap = 1u << 30, .p_insert = 1u << 30,
-			.p_gene = 1u << 29, .elite = 2,
-		};
-		for (uint32_t gen = 1; gen <= 10; gen++) {
-			g.gen = gen;
-			g.migrate = gen % 2 == 0;
-			cr_assert_eq(eval_pop_scores(ec, before, NULL, NULL), 0);
-			cr_assert_eq(eval_ga_step(ec, &g, &bc, NULL), 0);
-			cr_assert_eq(eval_ga_step(eg, &g, &bg, NULL), 0);
-			same_best(&bc, &bg, "generation");
-			same_population(ec, eg, pop, "generation");
-			/* slots 0 and 1 of each island hold its two best
-			 * parents' scores, slot 2 the previous island's best
-			 * when migrating: found here by plain sorting */
-			cr_assert_eq(eval_pop_scores(ec, after, NULL, NULL), 0);
-			for (uint32_t k = 0; k < 3; k++) {
-				int64_t s0 = INT64_MAX, s1 = INT64_MAX;
-				int64_t prev = INT64_MAX;
-				for (uint32_t i = k * per; i < (k + 1) * per;
-				     i++) {
-					if (before[i] < s0) {
-						s1 = s0;
-						s0 = before[i];
-					} else if (before[i] < s1) {
-						s1 = before[i];
-					}
-				}
-				for (uint32_t i = (k + 2) % 3 * per;
-				     i < ((k + 2) % 3 + 1) * per; i++)
-					prev = before[i] < prev ? before[i] :
-								  prev;
-				cr_assert_eq(after[k * per], s0);
-				cr_assert_eq(after[k * per + 1], s1);
-				if (g.migrate)
-					cr_assert_eq(after[k * per + 2], prev);
-			}
-		}
-		for (uint32_t c = 0; c < pop; c++)
-			same_candidate(ec, eg, n, c, false);
-		eval_free(ec);
-		eval_free(eg);
-		free(perm);
-		free(genes);
-		free(before);
-		free(after);
-		eval_inst_release(&in);
+		ga_parity(nodes, 40, 96, 32, 2, 10);
+		ga_parity(nodes, 12, 2048, 1024, 32, 3);
 	}
 }
 

@@ -225,6 +225,10 @@ Test(eval_decode, bad_problems_are_refused)
  */
 Test(eval_decode, every_queue_form_agrees)
 {
+	if (!eval_isa_usable(EVAL_ISA_AVX2))
+		cr_skip_test("this CPU has no AVX2: only the portable event "
+			     "queue runs here, and the reference test checks "
+			     "it");
 	static const uint32_t sizes[] = { 1, 1, 2, 4, 8, 16, 32, 64 };
 	int64_t cap[3] = { 2048, 512, 96 };
 	uint32_t ncap[48];
@@ -286,6 +290,54 @@ Test(eval_decode, every_queue_form_agrees)
 		free(st);
 		eval_inst_release(&in);
 	}
+}
+
+/*
+ * The selection both backends make for the GA (eval_steps.h): each
+ * island's bests by score, equal scores by the lower index whatever the
+ * order they are offered in, and the slot each is copied to.
+ */
+Test(eval_steps, bests_and_sources_break_ties_by_index)
+{
+	/* islands of 4: [5 3 3 7] and [3 1 1 9] */
+	static const int64_t sc[8] = { 5, 3, 3, 7, 3, 1, 1, 9 };
+	struct eval_top t[4];
+	eval_top_scan(sc, 0, 4, 1, t, 2);
+	cr_assert(t[0].score == 3 && t[0].idx == 1);
+	cr_assert(t[1].score == 3 && t[1].idx == 2);
+	eval_top_scan(sc, 4, 8, 1, t + 2, 2);
+	cr_assert(t[2].score == 1 && t[2].idx == 5);
+	cr_assert(t[3].score == 1 && t[3].idx == 6);
+	/* every other score from index 1: 3, 7, 1, 9 */
+	struct eval_top u[3];
+	eval_top_scan(sc, 1, 8, 2, u, 3);
+	cr_assert(u[0].idx == 5 && u[1].idx == 1 && u[2].idx == 3);
+	/* equal scores offered from the highest index down */
+	eval_top_clear(u, 2);
+	eval_top_offer(u, 2, 3, 9);
+	eval_top_offer(u, 2, 3, 4);
+	eval_top_offer(u, 2, 3, 2);
+	eval_top_offer(u, 2, 4, 0);
+	cr_assert(u[0].idx == 2 && u[1].idx == 4, "%u %u", u[0].idx, u[1].idx);
+	/* two elites each; slot 2 takes the other island's best when
+	 * migrating, the rest are bred */
+	struct eval_ga_params g = { .pop = 8, .island = 4, .elite = 2,
+				    .migrate = 1 };
+	static const uint32_t want[8] = { 1, 2, 5, EVAL_BREED,
+					  5, 6, 1, EVAL_BREED };
+	for (uint32_t c = 0; c < 8; c++)
+		cr_assert_eq(eval_ga_source(&g, t, c), want[c], "slot %u", c);
+	g.migrate = 0;
+	cr_assert_eq(eval_ga_source(&g, t, 2), EVAL_BREED);
+	cr_assert_eq(eval_ga_source(&g, t, 6), EVAL_BREED);
+	/* no elites: each list is just the best, and it migrates to slot 0 */
+	struct eval_top b[2] = { t[0], t[2] };
+	g.elite = 0;
+	g.migrate = 1;
+	cr_assert_eq(eval_ga_keep(&g), 1);
+	cr_assert_eq(eval_ga_source(&g, b, 0), 5);
+	cr_assert_eq(eval_ga_source(&g, b, 4), 1);
+	cr_assert_eq(eval_ga_source(&g, b, 1), EVAL_BREED);
 }
 
 Test(eval_rng, philox_known_answer_and_exp)
