@@ -474,7 +474,8 @@ static void bench_inst(struct eval_inst *in, uint32_t n)
 	for (int i = 0; i < 64; i++)
 		ncap[i] = 8;
 	eval_inst_set_nodes(in, 64, ncap, nty);
-	eval_inst_finish(in, NULL);
+	if (eval_inst_finish(in, NULL) != 0)
+		SIM_BUG("the bench-eval batch is not a valid problem");
 }
 
 int optimize_bench_eval(FILE *out, struct sim_error *err)
