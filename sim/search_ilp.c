@@ -25,6 +25,7 @@
 
 #include <coin/Cbc_C_Interface.h>
 
+#include "eval_inst.h"
 #include "search.h"
 
 struct ilp_var {
@@ -47,6 +48,64 @@ static int by_start(const void *a, const void *b, void *ctx)
 static int64_t div_up(int64_t a, int64_t b)
 {
 	return (a + b - 1) / b;
+}
+
+/*
+ * Gives CBC the start's schedule as a complete, feasible solution of the
+ * model: its order decoded in slot time (runs, releases and running ends
+ * rounded up to slots, as the model has them), so every slot's demand is
+ * within capacity and every start has its variable (S bounds every such
+ * list schedule).  Rounding the real schedule's starts instead can
+ * overload a slot when D > 1, and CBC then spends most of a small
+ * solve repairing the start (computeCompleteSolution).
+ */
+static void warm_start(Cbc_Model *m, const struct eval_problem *p,
+		       const struct search_result *start,
+		       const struct ilp_var *var, size_t nv, int64_t D,
+		       bool mk, int *cols, double *coef)
+{
+	uint32_t n = p->n, T = p->ntypes;
+	struct eval_inst sl;
+	eval_inst_init(&sl, n, T, p->cap, (enum eval_objective)p->objective);
+	for (uint32_t j = 0; j < n; j++) {
+		sl.demand[j] = p->demand[j];
+		for (uint32_t t = 0; t < T; t++) {
+			int64_t d = p->dur[(size_t)j * T + t];
+			sl.dur[(size_t)j * T + t] = d < 0 ? d : div_up(d, D);
+		}
+		sl.release[j] = div_up(p->release[j], D);
+		sl.weight[j] = p->weight[j];
+	}
+	for (uint32_t k = 0; k < p->nrun; k++)
+		eval_inst_add_running(&sl, p->run_type[k], p->run_units[k],
+				      div_up(p->run_end[k], D), 0);
+	if (eval_inst_finish(&sl, NULL) == 0) {
+		int64_t *st = xmalloc((n + 1) * sizeof(*st));
+		uint8_t *ty = xmalloc(n + 1);
+		int64_t cmax = 0;
+		eval_one(&sl.p, false, start->perm, start->genes, st, ty);
+		for (size_t v = 0; v < nv; v++) {
+			uint32_t j = var[v].job;
+			bool on = var[v].type == ty[j] &&
+				  (int64_t)var[v].slot == st[j];
+			cols[v] = (int)v;
+			coef[v] = on;
+			if (on) {
+				int64_t c = (st[j] + sl.dur[(size_t)j * T +
+							    ty[j]]) * D;
+				cmax = c > cmax ? c : cmax;
+			}
+		}
+		size_t q = nv;
+		if (mk) {
+			cols[q] = (int)nv;
+			coef[q++] = (double)cmax;
+		}
+		Cbc_setMIPStartI(m, (int)q, cols, coef);
+		free(ty);
+		free(st);
+	}
+	eval_inst_release(&sl);
 }
 
 int search_ilp(const struct eval_problem *p, const struct search_opts *o,
@@ -209,22 +268,8 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 				Cbc_addRow(m, "", (int)q, cols, coef, 'L',
 					   (double)left);
 		}
-	/* warm start: the start's schedule in slots */
-	if (start && start->score < INT64_MAX) {
-		int64_t *st = xmalloc((n + 1) * sizeof(*st));
-		eval_one(p, false, start->perm, start->genes, st, NULL);
-		size_t q = 0;
-		for (size_t v = 0; v < nv; v++) {
-			uint32_t j = var[v].job;
-			cols[q] = (int)v;
-			coef[q++] = (var[v].type == eval_job_type(p,
-					start->genes, j) &&
-				     (int64_t)var[v].slot == div_up(st[j], D)) ?
-				    1 : 0;
-		}
-		Cbc_setMIPStartI(m, (int)q, cols, coef);
-		free(st);
-	}
+	if (start && start->score < INT64_MAX)
+		warm_start(m, p, start, var, nv, D, mk, cols, coef);
 	Cbc_solve(m);
 	const double *x = Cbc_getColSolution(m);
 	bool have = x && Cbc_numberSavedSolutions(m) >= 0 &&
