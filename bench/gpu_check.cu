@@ -240,10 +240,12 @@ int main(int argc, char **argv)
 	for (uint32_t n : { 100u, 1000u }) {
 		batch b;
 		make_batch(b, n);
-		std::vector<int64_t> ev(eval_queue_slots(&b.p));
-		std::vector<uint32_t> nfree(65), nlist(b.node_off[n] + 1);
+		struct eval_scratch_size z = eval_scratch_size_of(&b.p);
+		std::vector<int64_t> ev(z.ev);
+		std::vector<uint32_t> nfree(z.node_free), nlist(z.node_list);
+		std::vector<uint64_t> nbits(z.node_bits);
 		struct eval_scratch s = { ev.data(), nfree.data(),
-					  nlist.data() };
+					  nlist.data(), nbits.data() };
 		for (int nodes = 0; nodes < 2; nodes++) {
 			struct eval_cuda *c = eval_cuda_new(&b.p, nodes, why,
 							    sizeof(why));

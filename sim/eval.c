@@ -77,11 +77,12 @@ struct eval {
 
 struct eval_scratch eval_scratch_new(const struct eval_problem *p)
 {
+	struct eval_scratch_size z = eval_scratch_size_of(p);
 	struct eval_scratch s;
-	s.ev = xcalloc(eval_queue_slots(p), sizeof(*s.ev));
-	s.node_free = xcalloc((size_t)p->nnodes + 1, sizeof(*s.node_free));
-	s.node_list = xcalloc((size_t)(p->node_off ? p->node_off[p->n] : 0)
-			      + 1, sizeof(*s.node_list));
+	s.ev = xcalloc(z.ev, sizeof(*s.ev));
+	s.node_free = xcalloc(z.node_free, sizeof(*s.node_free));
+	s.node_list = xcalloc(z.node_list, sizeof(*s.node_list));
+	s.node_bits = xcalloc(z.node_bits, sizeof(*s.node_bits));
 	return s;
 }
 
@@ -90,6 +91,7 @@ void eval_scratch_free(struct eval_scratch *s)
 	free(s->ev);
 	free(s->node_free);
 	free(s->node_list);
+	free(s->node_bits);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -47,8 +47,9 @@ struct eval_cuda {
 	int64_t *ev;             /* scratch, per thread */
 	uint32_t *nfree;
 	uint32_t *nlist;
+	uint64_t *nbits;
 	uint8_t *mark;
-	size_t hs, fs, ls;       /* strides of the scratch arrays */
+	struct eval_scratch_size z; /* strides of the scratch arrays */
 	size_t pop;              /* resident candidates */
 	uint32_t *perm[2];
 	uint8_t *gene[2];
@@ -72,9 +73,10 @@ __device__ static struct eval_scratch scratch_of(const struct eval_cuda *c,
 						 size_t tid)
 {
 	struct eval_scratch s;
-	s.ev = c->ev + tid * c->hs;
-	s.node_free = c->nfree + tid * c->fs;
-	s.node_list = c->nlist + tid * c->ls;
+	s.ev = c->ev + tid * c->z.ev;
+	s.node_free = c->nfree + tid * c->z.node_free;
+	s.node_list = c->nlist + tid * c->z.node_list;
+	s.node_bits = c->nbits + tid * c->z.node_bits;
 	return s;
 }
 
@@ -257,16 +259,19 @@ extern "C" struct eval_cuda *eval_cuda_new(const struct eval_problem *p,
 	UP(node_off, (n + 1) * 4);
 #undef UP
 	c->threads = EVAL_CUDA_THREADS;
-	c->hs = eval_queue_slots(p);
-	c->fs = p->nnodes + 1;
-	c->ls = (p->node_off ? p->node_off[n] : 0) + 1;
+	c->z = eval_scratch_size_of(p);
 	cudaError_t e = cudaSuccess;
 	if (!bad) {
-		e = cudaMalloc(&c->ev, c->threads * c->hs * sizeof(*c->ev));
+		e = cudaMalloc(&c->ev, c->threads * c->z.ev * sizeof(*c->ev));
 		if (e == cudaSuccess)
-			e = cudaMalloc(&c->nfree, c->threads * c->fs * 4);
+			e = cudaMalloc(&c->nfree, c->threads * c->z.node_free *
+						  sizeof(*c->nfree));
 		if (e == cudaSuccess)
-			e = cudaMalloc(&c->nlist, c->threads * c->ls * 4);
+			e = cudaMalloc(&c->nlist, c->threads * c->z.node_list *
+						  sizeof(*c->nlist));
+		if (e == cudaSuccess)
+			e = cudaMalloc(&c->nbits, c->threads * c->z.node_bits *
+						  sizeof(*c->nbits));
 		if (e == cudaSuccess)
 			e = cudaMalloc(&c->mark, c->threads * (n + 1));
 		if (e != cudaSuccess)
@@ -313,6 +318,7 @@ extern "C" void eval_cuda_free(struct eval_cuda *c)
 	cudaFree(c->ev);
 	cudaFree(c->nfree);
 	cudaFree(c->nlist);
+	cudaFree(c->nbits);
 	cudaFree(c->mark);
 	cudaFree(c->in_perm);
 	cudaFree(c->in_gene);

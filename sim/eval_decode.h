@@ -40,6 +40,10 @@
  * a job on nodes: one node (best fit: least leftover, ties by lowest
  * index) when it fits in one node of its type, else whole idle nodes,
  * lowest index first.  Placement then matters, so it is reported apart.
+ * A job that has to wait tries again at every end until it fits, so the
+ * nodes are kept in an index - per type, bitsets of the nodes by free
+ * units and of the idle ones - that answers a try with a few word
+ * operations instead of a pass over every node.
  *
  * Scores are int64, lower is better: makespan, total weighted completion
  * time, total JCT (mean JCT times n: the same order, exact), or a mix
@@ -126,16 +130,16 @@ enum eval_isa {
 /* The key that sorts after every event. */
 #define EVAL_KEY_END INT64_C(0x7f7f7f7f7f7f7f7f)
 
-/* Scratch of one decoder call: eval_queue_slots() events; nodes: nnodes
- * free counts and node_off[n] node slots. */
+/* Scratch of one decoder call, its arrays as long as
+ * eval_scratch_size_of() says. */
 struct eval_scratch {
 	int64_t *ev;             /* the end events (a sorted array) */
 	uint32_t *node_free;     /* free units of each node */
 	uint32_t *node_list;     /* each job's nodes, from node_off */
+	uint64_t *node_bits;     /* the node index (struct eval_ntype) */
 };
 
-/* The events a decoder call's scratch holds (eval.c and the CUDA
- * backend allocate this many). */
+/* The events a decoder call's scratch holds. */
 EVAL_HD uint64_t eval_queue_slots(const struct eval_problem *p)
 {
 	return (uint64_t)p->n + p->nrun + EVAL_QUEUE_PAD;
@@ -470,38 +474,232 @@ EVAL_HD int64_t eval_decode(const struct eval_problem *p,
 }
 
 /*
- * Node-level: can job j (needing `need` units on type t, whose largest
- * node has big units) be placed now?  Fills its nodes into list and
- * returns how many, or 0.  The best fit is the least (leftover, index)
- * pair, found without a branch per node.
+ * The node index of node-level decoding.  Best fit asks for the node of
+ * a type with the least leftover and, among those, the lowest index;
+ * scanning every node for it, several times a job when it has to wait,
+ * was most of a decode.  So each type keeps its nodes in buckets by free
+ * units, one bitset of nodes each, and a mask of the buckets that hold a
+ * node: the best fit is then in the first nonempty bucket from the job's
+ * demand up, at its lowest set bit, and a change of a node's free units
+ * moves one bit.  Whole idle nodes (free == cap > 0) have a bitset of
+ * their own and the sum of their units, which tells a job that must wait
+ * for them so without looking at a node.
+ *
+ * A type has a bucket per unit count while its largest node has fewer
+ * than EVAL_NODES_BUCKETS units, as GPU nodes do.  Larger nodes (CPU
+ * cores) share buckets: bucket f >> shift, so that the lowest one may
+ * also hold nodes with less than the demand, and the best fit is found
+ * among the nodes of the first one or two buckets that hold any - still
+ * exact.  A type's bitsets span the words
+ * from its lowest node to its highest: (buckets + 1) bits a node when
+ * each type's nodes are together (1,000 nodes of 8 GPUs: 1.3 KB a
+ * scratch), at most that for every type when types interleave.
  */
-EVAL_HD uint32_t eval_nodes_pick(const struct eval_problem *p, uint32_t t,
-				 uint32_t need, uint32_t big,
-				 const uint32_t *nfree, uint32_t *list)
+#define EVAL_NODES_BUCKETS 64
+
+/* One type's part of the index: its bitsets are in the scratch, this in
+ * the decoder call's frame. */
+struct eval_ntype {
+	uint64_t *row;   /* bitset of each bucket, then of the idle nodes */
+	uint64_t full;   /* bit b: bucket b may hold a node (a bucket found
+	                    empty is cleared by the pick that finds it) */
+	uint64_t idle;   /* units of the idle nodes */
+	uint32_t w0;     /* word of the type's lowest node; bit i of the
+	                    type's bitsets is bit i - 64 w0 of row */
+	uint32_t words;  /* words of a bitset */
+	uint32_t shift;  /* a node with f free units is in f >> shift */
+	uint32_t nb;     /* buckets (0: the type has no nodes) */
+	uint32_t big;    /* units of its largest node */
+};
+
+/* The trailing zero bits of v != 0. */
+EVAL_HD uint32_t eval_ctz(uint64_t v)
 {
-	if (need <= big) {
-		uint64_t best = UINT64_MAX;
-		for (uint32_t i = 0; i < p->nnodes; i++) {
+#if defined(__CUDA_ARCH__)
+	return (uint32_t)__ffsll((long long)v) - 1;
+#elif defined(__GNUC__)
+	return (uint32_t)__builtin_ctzll(v);
+#else
+	uint32_t b = 0;
+	for (; !(v & 1); v >>= 1)
+		b++;
+	return b;
+#endif
+}
+
+/*
+ * Lays out the index of p in bits (NULL: only measures it) and returns
+ * its words.  Nodes of types past ntypes are left out: no job runs there.
+ * The masks and sums start empty; eval_decode_nodes_isa fills them.
+ */
+EVAL_HD uint64_t eval_nodes_layout(const struct eval_problem *p,
+				   struct eval_ntype *ty, uint64_t *bits)
+{
+	uint32_t lo[EVAL_MAX_TYPES], hi[EVAL_MAX_TYPES];
+	uint64_t at = 0;
+	for (uint32_t t = 0; t < p->ntypes; t++) {
+		lo[t] = UINT32_MAX;
+		hi[t] = 0;
+		ty[t].big = 0;
+	}
+	for (uint32_t i = 0; i < p->nnodes; i++) {
+		uint32_t t = p->node_type[i];
+		if (t >= p->ntypes)
+			continue;
+		lo[t] = i < lo[t] ? i : lo[t];
+		hi[t] = i;
+		if (p->node_cap[i] > ty[t].big)
+			ty[t].big = p->node_cap[i];
+	}
+	for (uint32_t t = 0; t < p->ntypes; t++) {
+		struct eval_ntype *y = &ty[t];
+		y->shift = 0;
+		while (y->big >> y->shift >= EVAL_NODES_BUCKETS)
+			y->shift++;
+		y->nb = lo[t] == UINT32_MAX ? 0 : (y->big >> y->shift) + 1;
+		y->w0 = lo[t] == UINT32_MAX ? 0 : lo[t] >> 6;
+		y->words = lo[t] == UINT32_MAX ? 0 : (hi[t] >> 6) - y->w0 + 1;
+		y->row = bits ? bits + at : 0;
+		at += (uint64_t)(y->nb + 1) * y->words;
+		y->full = 0;
+		y->idle = 0;
+	}
+	return at;
+}
+
+/* How many elements each array of a decoder call's scratch needs (what
+ * eval.c, the CUDA backend and gpu_check allocate). */
+struct eval_scratch_size {
+	uint64_t ev;        /* events */
+	uint64_t node_free; /* node level: a count per node */
+	uint64_t node_list; /* each job's node slots */
+	uint64_t node_bits; /* the node index */
+};
+
+EVAL_HD struct eval_scratch_size eval_scratch_size_of(
+	const struct eval_problem *p)
+{
+	struct eval_ntype ty[EVAL_MAX_TYPES];
+	struct eval_scratch_size z;
+	z.ev = eval_queue_slots(p);
+	z.node_free = (uint64_t)p->nnodes + 1;
+	z.node_list = (uint64_t)(p->node_off ? p->node_off[p->n] : 0) + 1;
+	z.node_bits = eval_nodes_layout(p, ty, 0) + 1;
+	return z;
+}
+
+/* The bucket of a node with f free units.  No node has more than big;
+ * the bound keeps a problem that breaks that (running jobs over a node's
+ * units, which eval_inst_finish refuses) inside the index. */
+EVAL_HD_ALWAYS uint32_t eval_nodes_bucket(const struct eval_ntype *y,
+					  uint32_t f)
+{
+	uint32_t b = f >> y->shift;
+	return b < y->nb ? b : y->nb - 1;
+}
+
+/*
+ * Node i of cap units, of y's type, goes from f to g free units.  No
+ * branch: which way a node moves depends on the jobs, so it would be
+ * mispredicted often.  A bucket left empty keeps its bit in full until a
+ * pick looks there (counting the nodes of each bucket instead costs more
+ * than those looks).  A node of no units keeps 0 free units, so it
+ * never enters the idle set.
+ */
+EVAL_HD_ALWAYS void eval_nodes_move(struct eval_ntype *y, uint32_t i,
+				    uint32_t cap, uint32_t f, uint32_t g)
+{
+	uint64_t *w = y->row + ((i >> 6) - y->w0);
+	uint64_t bit = (uint64_t)1 << (i & 63);
+	uint32_t a = eval_nodes_bucket(y, f), b = eval_nodes_bucket(y, g);
+	uint64_t was = f == cap, is = g == cap, flip = was ^ is;
+	w[(uint64_t)a * y->words] &= ~bit;
+	w[(uint64_t)b * y->words] |= bit;
+	y->full |= (uint64_t)1 << b;
+	w[(uint64_t)y->nb * y->words] ^= bit & (0 - flip);
+	y->idle = y->idle + (uint64_t)cap * (is & flip) -
+		  (uint64_t)cap * (was & flip);
+}
+
+/*
+ * The best fit for need units in bucket b of y: the node with the least
+ * (free units, index) among those with at least need, or UINT32_MAX;
+ * *any tells whether the bucket holds a node at all.  With a bucket per
+ * unit count every node there has the same free units, at least need, so
+ * the first is the one.
+ */
+EVAL_HD_ALWAYS uint32_t eval_nodes_fit(const struct eval_ntype *y,
+				       uint32_t b, uint32_t need,
+				       const uint32_t *nfree, int *any)
+{
+	const uint64_t *row = y->row + (uint64_t)b * y->words;
+	uint64_t best = UINT64_MAX;
+	*any = 0;
+	for (uint32_t w = 0; w < y->words; w++) {
+		for (uint64_t x = row[w]; x; x &= x - 1) {
+			uint32_t i = (y->w0 + w) * 64 + eval_ctz(x);
 			uint32_t f = nfree[i];
 			uint64_t key = ((uint64_t)(f - need) << 32) | i;
-			int ok = p->node_type[i] == t && f >= need;
-			best = ok && key < best ? key : best;
+			*any = 1;
+			if (y->shift == 0)
+				return i;
+			best = f >= need && key < best ? key : best;
 		}
-		if (best == UINT64_MAX)
-			return 0;
-		list[0] = (uint32_t)best;
-		return 1;
 	}
-	/* Whole idle nodes, lowest index first. */
-	uint32_t got = 0, cnt = 0;
-	for (uint32_t i = 0; i < p->nnodes && got < need; i++) {
-		if (p->node_type[i] != t || nfree[i] != p->node_cap[i] ||
-		    nfree[i] == 0)
-			continue;
-		list[cnt++] = i;
-		got += nfree[i];
+	return best == UINT64_MAX ? UINT32_MAX : (uint32_t)best;
+}
+
+/*
+ * Node-level: can a job needing `need` units of the type y indexes be
+ * placed now?  Fills its nodes into list and returns how many, or 0.
+ * One node when it fits in the largest, by best fit (least leftover,
+ * ties by lowest index), else whole idle nodes, lowest index first.
+ */
+EVAL_HD_ALWAYS uint32_t eval_nodes_pick(const struct eval_problem *p,
+					struct eval_ntype *y, uint32_t need,
+					const uint32_t *nfree, uint32_t *list)
+{
+	if (need <= y->big) {
+		/* need >> shift < nb <= EVAL_NODES_BUCKETS, or the type
+		 * has no nodes and full is 0. */
+		uint32_t b0 = need >> y->shift;
+		for (uint64_t m = y->full >> b0; m; m &= m - 1) {
+			uint32_t b = b0 + eval_ctz(m);
+			int any;
+			uint32_t i = eval_nodes_fit(y, b, need, nfree, &any);
+			if (i != UINT32_MAX) {
+				list[0] = i;
+				return 1;
+			}
+			if (!any)
+				y->full &= ~((uint64_t)1 << b);
+		}
+		return 0;
 	}
-	return got >= need ? cnt : 0;
+	if (y->idle < need)
+		return 0;
+	const uint64_t *row = y->row + (uint64_t)y->nb * y->words;
+	uint64_t got = 0;
+	uint32_t cnt = 0;
+	for (uint32_t w = 0; w < y->words && got < need; w++) {
+		for (uint64_t x = row[w]; x && got < need; x &= x - 1) {
+			uint32_t i = (y->w0 + w) * 64 + eval_ctz(x);
+			list[cnt++] = i;
+			got += p->node_cap[i];
+		}
+	}
+	return cnt;
+}
+
+/* Node i now has g free units: sets them and moves it in the index. */
+EVAL_HD_ALWAYS void eval_nodes_set(const struct eval_problem *p,
+				   struct eval_ntype *ty, uint32_t *nfree,
+				   uint32_t i, uint32_t g)
+{
+	uint32_t t = p->node_type[i], f = nfree[i];
+	nfree[i] = g;
+	if (t < p->ntypes)
+		eval_nodes_move(&ty[t], i, p->node_cap[i], f, g);
 }
 
 /*
@@ -512,24 +710,27 @@ EVAL_HD uint32_t eval_nodes_pick(const struct eval_problem *p, uint32_t t,
  * its type has, so the first node tells which.  A job that fit nowhere
  * (who past every job and running job) holds nothing.
  */
-EVAL_HD void eval_nodes_release(const struct eval_problem *p,
-				const struct eval_scratch *s, uint32_t *nfree,
-				uint64_t who)
+EVAL_HD_ALWAYS void eval_nodes_release(const struct eval_problem *p,
+				       const struct eval_scratch *s,
+				       struct eval_ntype *ty, uint32_t *nfree,
+				       uint64_t who)
 {
 	if (who >= p->n) {
-		if (who < (uint64_t)p->n + p->nrun)
-			nfree[p->run_node[who - p->n]] +=
-				p->run_units[who - p->n];
+		if (who < (uint64_t)p->n + p->nrun) {
+			uint32_t i = p->run_node[who - p->n];
+			eval_nodes_set(p, ty, nfree, i,
+				       nfree[i] + p->run_units[who - p->n]);
+		}
 		return;
 	}
 	const uint32_t *l = s->node_list + p->node_off[who];
 	uint32_t need = p->demand[who];
 	if (need <= p->node_cap[l[0]]) {
-		nfree[l[0]] += need;
+		eval_nodes_set(p, ty, nfree, l[0], nfree[l[0]] + need);
 		return;
 	}
 	for (uint64_t got = 0; got < need; l++) {
-		nfree[l[0]] = p->node_cap[l[0]];
+		eval_nodes_set(p, ty, nfree, l[0], p->node_cap[l[0]]);
 		got += p->node_cap[l[0]];
 	}
 }
@@ -537,7 +738,8 @@ EVAL_HD void eval_nodes_release(const struct eval_problem *p,
 /*
  * Node-level decoding: as eval_decode_isa, with the units of each job on
  * nodes (see the top of the file), and its end events kept the same way.
- * p->nnodes must be > 0.
+ * p->nnodes must be > 0.  The node index is rebuilt at each call, in
+ * time linear in the nodes and its words.
  */
 EVAL_HD_ALWAYS int64_t eval_decode_nodes_isa(const struct eval_problem *p,
 					     const uint32_t *perm,
@@ -549,18 +751,31 @@ EVAL_HD_ALWAYS int64_t eval_decode_nodes_isa(const struct eval_problem *p,
 	const uint32_t sh = eval_nodes_shift(p);
 	const int64_t wmask = ((int64_t)1 << sh) - 1;
 	uint32_t *nfree = s->node_free;
-	uint32_t lo = 0, hi = 0, big[EVAL_MAX_TYPES];
+	struct eval_ntype ty[EVAL_MAX_TYPES];
+	uint32_t lo = 0, hi = 0;
 	int64_t now = 0, mk = 0, twct = 0, jct = 0;
-	for (uint32_t t = 0; t < EVAL_MAX_TYPES; t++)
-		big[t] = 0;
+	uint64_t words = eval_nodes_layout(p, ty, s->node_bits);
+	for (uint64_t w = 0; w < words; w++)
+		s->node_bits[w] = 0;
 	for (uint32_t i = 0; i < p->nnodes; i++) {
-		uint32_t t = p->node_type[i];
-		nfree[i] = p->node_cap[i];
-		if (t < EVAL_MAX_TYPES && p->node_cap[i] > big[t])
-			big[t] = p->node_cap[i];
+		uint32_t t = p->node_type[i], c = p->node_cap[i];
+		nfree[i] = c;
+		if (t >= p->ntypes)
+			continue;
+		struct eval_ntype *y = &ty[t];
+		uint32_t b = eval_nodes_bucket(y, c);
+		y->row[(uint64_t)b * y->words + (i >> 6) - y->w0] |=
+			(uint64_t)1 << (i & 63);
+		y->full |= (uint64_t)1 << b;
+		if (c > 0) {
+			y->row[(uint64_t)y->nb * y->words + (i >> 6) -
+			       y->w0] |= (uint64_t)1 << (i & 63);
+			y->idle += c;
+		}
 	}
 	for (uint32_t r = 0; r < p->nrun; r++) {
-		nfree[p->run_node[r]] -= p->run_units[r];
+		uint32_t i = p->run_node[r];
+		eval_nodes_set(p, ty, nfree, i, nfree[i] - p->run_units[r]);
 		eval_queue_put(h, &lo, &hi,
 			       eval_key(p->run_end[r], sh,
 					(uint64_t)p->n + r),
@@ -575,21 +790,22 @@ EVAL_HD_ALWAYS int64_t eval_decode_nodes_isa(const struct eval_problem *p,
 		if (p->release[j] > now)
 			now = p->release[j];
 		while (lo < hi && h[lo] >> sh <= now)
-			eval_nodes_release(p, s, nfree, h[lo++] & wmask);
+			eval_nodes_release(p, s, ty, nfree, h[lo++] & wmask);
 		for (;;) {
-			cnt = eval_nodes_pick(p, t, need, big[t], nfree, list);
+			cnt = eval_nodes_pick(p, &ty[t], need, nfree, list);
 			if (cnt > 0 || lo == hi)
 				break;
 			now = h[lo] >> sh;
 			do
-				eval_nodes_release(p, s, nfree,
+				eval_nodes_release(p, s, ty, nfree,
 						   h[lo++] & wmask);
 			while (lo < hi && h[lo] >> sh <= now);
 		}
 		if (cnt == 1)
-			nfree[list[0]] -= need;
+			eval_nodes_set(p, ty, nfree, list[0],
+				       nfree[list[0]] - need);
 		for (uint32_t q = 0; cnt > 1 && q < cnt; q++)
-			nfree[list[q]] = 0;
+			eval_nodes_set(p, ty, nfree, list[q], 0);
 		eval_queue_put(h, &lo, &hi,
 			       eval_key(now + d, sh,
 					cnt ? j : (uint64_t)p->n + p->nrun),

@@ -101,6 +101,34 @@ void eval_inst_set_nodes(struct eval_inst *in, uint32_t nnodes,
 	inst_sync(in);
 }
 
+/*
+ * On nodes, running jobs must name a node and fit in it: the decoder
+ * counts each node's free units down from its capacity, and its node
+ * index has no place for a node with more free units than that.
+ */
+static int check_run_nodes(const struct eval_inst *in, struct sim_error *err)
+{
+	const struct eval_problem *p = &in->p;
+	uint64_t *held = xcalloc((size_t)p->nnodes + 1, sizeof(*held));
+	int rc = 0;
+	for (uint32_t r = 0; r < p->nrun && rc == 0; r++) {
+		uint32_t i = in->run_node[r];
+		if (i >= p->nnodes)
+			rc = err_set(err, "batch problem: running job %u: node "
+				     "%u of %u", r, i, p->nnodes);
+		else
+			held[i] += in->run_units[r];
+	}
+	for (uint32_t i = 0; i < p->nnodes && rc == 0; i++)
+		if (held[i] > in->node_cap[i])
+			rc = err_set(err, "batch problem: running jobs hold "
+				     "%llu units of node %u, which has %u",
+				     (unsigned long long)held[i], i,
+				     in->node_cap[i]);
+	free(held);
+	return rc;
+}
+
 int eval_inst_finish(struct eval_inst *in, struct sim_error *err)
 {
 	struct eval_problem *p = &in->p;
@@ -120,6 +148,9 @@ int eval_inst_finish(struct eval_inst *in, struct sim_error *err)
 				       "%lld units of type %u, which has %lld",
 				       (long long)used[t], t,
 				       (long long)p->cap[t]);
+	int rc = p->nnodes ? check_run_nodes(in, err) : 0;
+	if (rc != 0)
+		return rc;
 	in->node_off[0] = 0;
 	for (uint32_t j = 0; j < p->n; j++) {
 		int home = -1;

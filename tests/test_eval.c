@@ -203,6 +203,25 @@ Test(eval_decode, bad_problems_are_refused)
 	cr_assert_lt(eval_inst_finish(&in, &err), 0);
 	cr_assert(strstr(err.msg, "ends may pass"), "%s", err.msg);
 	eval_inst_release(&in);
+	/* On nodes of 2 units each: running jobs over a node's units
+	 * (within the type's 4), and on a node that is not there. */
+	const uint32_t ncap[] = { 2, 2 };
+	const uint8_t nty[] = { 0, 0 };
+	four_jobs(&in, EVAL_MAKESPAN);
+	in.demand[1] = 2;
+	eval_inst_set_nodes(&in, 2, ncap, nty);
+	eval_inst_add_running(&in, 0, 1, 5, 1);
+	eval_inst_add_running(&in, 0, 2, 5, 1);
+	cr_assert_lt(eval_inst_finish(&in, &err), 0);
+	cr_assert(strstr(err.msg, "3 units of node 1"), "%s", err.msg);
+	eval_inst_release(&in);
+	four_jobs(&in, EVAL_MAKESPAN);
+	in.demand[1] = 2;
+	eval_inst_set_nodes(&in, 2, ncap, nty);
+	eval_inst_add_running(&in, 0, 1, 5, 2);
+	cr_assert_lt(eval_inst_finish(&in, &err), 0);
+	cr_assert(strstr(err.msg, "node 2 of 2"), "%s", err.msg);
+	eval_inst_release(&in);
 	/* Just inside: A at 0, B at 3, D at 5, then C at 5 ends at the
 	 * limit less 3, whichever queue runs. */
 	four_jobs(&in, EVAL_MAKESPAN);

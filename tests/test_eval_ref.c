@@ -12,7 +12,11 @@
  * releases on and off, runs of zero ticks, placement genes (some naming
  * no type or a type the job may not use), every objective; each
  * candidate's score and every start (and type) must be equal, with every
- * form of the event queue this CPU runs.
+ * form of the event queue this CPU runs.  Node level also on wide
+ * instances: more than 64 nodes, types interleaved or in blocks, nodes of
+ * 0 to 1,000 units, jobs of no units and jobs over many whole nodes -
+ * what the decoder's node index (bitsets over several words, buckets
+ * shared by unit counts on large nodes) must get right.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -23,7 +27,7 @@
 #include "search.h"
 
 #define REF_MAX_JOBS 32
-#define REF_MAX_NODES 12
+#define REF_MAX_NODES 192
 
 /* What the reference knows of a placed job. */
 struct ref_job {
@@ -243,6 +247,83 @@ static void ref_inst(struct eval_inst *in, uint32_t seed)
 	cr_assert_eq(eval_inst_finish(in, NULL), 0, "instance %u", seed);
 }
 
+/*
+ * Wide instance `seed`: 65 to 190 nodes of 1-3 types, in blocks or
+ * interleaved, each type's nodes drawn from a palette of unit counts
+ * (some of 64 and over, some of 0); running jobs on none to all of the
+ * nodes; jobs of no units, of up to a node (often a whole one), and of
+ * several whole nodes.
+ */
+static void ref_inst_wide(struct eval_inst *in, uint32_t seed)
+{
+	static const uint32_t pal[][3] = {
+		{ 8, 8, 8 }, { 1, 2, 8 }, { 63, 63, 63 }, { 64, 64, 64 },
+		{ 96, 128, 128 }, { 0, 8, 128 }, { 7, 200, 1000 },
+	};
+	struct eval_rng r;
+	eval_rng_init(&r, 79, 7, seed, 0);
+	uint32_t T = 1 + eval_rng_below(&r, 3);
+	uint32_t nn = 65 + eval_rng_below(&r, REF_MAX_NODES - 1 - 65);
+	uint32_t n = 1 + eval_rng_below(&r, REF_MAX_JOBS);
+	bool blocks = eval_rng_below(&r, 2);
+	uint32_t ncap[REF_MAX_NODES], pt[EVAL_MAX_TYPES];
+	uint32_t big[EVAL_MAX_TYPES] = { 0 };
+	uint8_t nty[REF_MAX_NODES];
+	int64_t cap[EVAL_MAX_TYPES] = { 0 };
+	for (uint32_t t = 0; t < T; t++)
+		pt[t] = eval_rng_below(&r, ARRAY_SIZE(pal));
+	for (uint32_t i = 0; i < nn; i++) {
+		uint32_t t = blocks ? i * T / nn :
+			     i < T ? i : eval_rng_below(&r, T);
+		/* the first node of a type has units, so that every type
+		 * can take a job */
+		bool first = blocks ? i == 0 || (i - 1) * T / nn != t :
+				      i < T;
+		nty[i] = (uint8_t)t;
+		ncap[i] = pal[pt[t]][first ? 2 : eval_rng_below(&r, 3)];
+		cap[t] += ncap[i];
+		big[t] = ncap[i] > big[t] ? ncap[i] : big[t];
+	}
+	enum eval_objective obj = (enum eval_objective)(seed %
+							EVAL_NOBJECTIVES);
+	eval_inst_init(in, n, T, cap, obj);
+	in->p.mix_makespan = eval_rng_below(&r, 4);
+	in->p.mix_twct = eval_rng_below(&r, 4);
+	bool releases = eval_rng_below(&r, 2);
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t tp = eval_rng_below(&r, T), k = eval_rng_below(&r, 8);
+		uint64_t over = (uint64_t)cap[tp] - big[tp];
+		if (k == 0)
+			in->demand[j] = 0;
+		else if (k < 3 || (k < 5 && big[tp] < 2) || over == 0)
+			in->demand[j] = 1 + eval_rng_below(&r, big[tp]);
+		else if (k < 5)
+			in->demand[j] = big[tp] - eval_rng_below(&r, 2);
+		else
+			in->demand[j] = big[tp] + 1 +
+					eval_rng_below(&r, (uint32_t)over);
+		for (uint32_t t = 0; t < T; t++)
+			if (t == tp || eval_rng_below(&r, 2))
+				in->dur[j * T + t] = eval_rng_below(&r, 8) ?
+					1 + eval_rng_below(&r, 25) : 0;
+		in->release[j] = releases ? eval_rng_below(&r, 31) : 0;
+		in->weight[j] = 1 + eval_rng_below(&r, 5);
+	}
+	/* Running jobs on many nodes of some instances, often holding a
+	 * whole node, so that jobs of one node wait too. */
+	uint32_t busy = eval_rng_below(&r, 5);
+	for (uint32_t i = 0; i < nn; i++) {
+		if (ncap[i] == 0 || eval_rng_below(&r, 4) >= busy)
+			continue;
+		uint32_t u = eval_rng_below(&r, 2) ? ncap[i] :
+			     1 + eval_rng_below(&r, ncap[i]);
+		eval_inst_add_running(in, nty[i], u,
+				      1 + eval_rng_below(&r, 60), i);
+	}
+	eval_inst_set_nodes(in, nn, ncap, nty);
+	cr_assert_eq(eval_inst_finish(in, NULL), 0, "wide instance %u", seed);
+}
+
 /* A random candidate: a shuffled order and, on most, genes naming any
  * type or one past the last (which must fall back to the home type). */
 static bool ref_candidate(const struct eval_problem *p, uint32_t seed,
@@ -262,7 +343,8 @@ static bool ref_candidate(const struct eval_problem *p, uint32_t seed,
 	return eval_rng_below(&r, 4) != 0;
 }
 
-static void ref_compare(bool nodes, uint32_t instances)
+static void ref_compare(bool nodes, uint32_t instances,
+			void (*make)(struct eval_inst *, uint32_t))
 {
 	struct ref_job jb[REF_MAX_JOBS];
 	uint32_t perm[REF_MAX_JOBS];
@@ -270,7 +352,7 @@ static void ref_compare(bool nodes, uint32_t instances)
 	int64_t st[REF_MAX_JOBS];
 	for (uint32_t seed = 0; seed < instances; seed++) {
 		struct eval_inst in;
-		ref_inst(&in, seed);
+		make(&in, seed);
 		const struct eval_problem *p = &in.p;
 		for (uint32_t c = 0; c < 6; c++) {
 			bool g = ref_candidate(p, seed, c, perm, genes);
@@ -303,12 +385,17 @@ static void ref_compare(bool nodes, uint32_t instances)
 
 Test(eval_reference, pooled_matches_simple_decoder)
 {
-	ref_compare(false, 400);
+	ref_compare(false, 400, ref_inst);
 }
 
 Test(eval_reference, nodes_match_simple_decoder)
 {
-	ref_compare(true, 300);
+	ref_compare(true, 300, ref_inst);
+}
+
+Test(eval_reference, wide_nodes_match_simple_decoder)
+{
+	ref_compare(true, 300, ref_inst_wide);
 }
 
 Test(eval_reference, instances_cover_the_cases)
@@ -336,4 +423,64 @@ Test(eval_reference, instances_cover_the_cases)
 	cr_assert_gt(zero, 20);
 	for (int o = 0; o < 4; o++)
 		cr_assert_eq(obj[o], 100);
+}
+
+Test(eval_reference, wide_instances_cover_the_cases)
+{
+	/* What the wide instances are for: several words of nodes per
+	 * type, types that start past the first word, buckets shared by
+	 * unit counts (nodes of 64 units and over), nodes of no units,
+	 * jobs of no units and over several nodes, and jobs that wait
+	 * for units (a start past the earliest the order allows), jobs
+	 * of one node among them (waits1). */
+	uint32_t words2 = 0, late = 0, shared = 0, zero = 0, none = 0;
+	uint32_t multi = 0, waits = 0, waits1 = 0;
+	uint32_t perm[REF_MAX_JOBS];
+	uint8_t genes[REF_MAX_JOBS];
+	int64_t st[REF_MAX_JOBS];
+	for (uint32_t seed = 0; seed < 300; seed++) {
+		struct eval_inst in;
+		ref_inst_wide(&in, seed);
+		const struct eval_problem *p = &in.p;
+		uint32_t lo[EVAL_MAX_TYPES], hi[EVAL_MAX_TYPES] = { 0 };
+		uint32_t big[EVAL_MAX_TYPES] = { 0 };
+		for (uint32_t t = 0; t < p->ntypes; t++)
+			lo[t] = UINT32_MAX;
+		for (uint32_t i = 0; i < p->nnodes; i++) {
+			uint32_t t = p->node_type[i];
+			lo[t] = i < lo[t] ? i : lo[t];
+			hi[t] = i;
+			big[t] = p->node_cap[i] > big[t] ? p->node_cap[i] :
+							   big[t];
+			zero += p->node_cap[i] == 0;
+		}
+		for (uint32_t t = 0; t < p->ntypes; t++) {
+			words2 += hi[t] / 64 > lo[t] / 64;
+			late += lo[t] >= 64;
+			shared += big[t] >= 64;
+		}
+		for (uint32_t j = 0; j < p->n; j++) {
+			none += p->demand[j] == 0;
+			multi += p->demand[j] > big[p->home[j]];
+		}
+		ref_candidate(p, seed, 0, perm, genes);
+		eval_one(p, true, perm, NULL, st, NULL);
+		for (uint32_t k = 0; k < p->n; k++) {
+			int64_t x = p->release[perm[k]];
+			if (k > 0 && st[perm[k - 1]] > x)
+				x = st[perm[k - 1]];
+			waits += st[perm[k]] > x;
+			waits1 += st[perm[k]] > x &&
+				p->demand[perm[k]] <= big[p->home[perm[k]]];
+		}
+		eval_inst_release(&in);
+	}
+	cr_assert_gt(words2, 250);
+	cr_assert_gt(late, 25);
+	cr_assert_gt(shared, 150);
+	cr_assert_gt(zero, 800);
+	cr_assert_gt(none, 300);
+	cr_assert_gt(multi, 800);
+	cr_assert_gt(waits, 500);
+	cr_assert_gt(waits1, 80);
 }
