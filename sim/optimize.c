@@ -220,18 +220,25 @@ static int build_batch(const struct experiment *e, const struct job *jobs,
 		in->release[j] = o->releases ? secs_up(jb->submit - t0) : 0;
 	}
 	if (o->nodes) {
+		/* Nodes type by type, each type's groups in file order: the
+		 * placement rule only compares nodes of one type, so this
+		 * changes no schedule, and each type's node index then spans
+		 * only its own nodes (eval_scratch_size_of). */
 		uint32_t *ncap = xcalloc(nn + 1, sizeof(*ncap));
 		uint8_t *nty = xcalloc(nn + 1, 1);
 		uint32_t k = 0;
-		for (size_t g = 0; g < cs->ngroups; g++) {
-			const struct node_group *ng = &cs->groups[g];
-			if (gpu && ng->gpus == 0)
-				continue;
-			for (uint32_t i = 0; i < ng->count; i++, k++) {
-				ncap[k] = gpu ? ng->gpus : ng->cpus;
-				nty[k] = gtype[g];
+		for (uint32_t t = 0; t < T; t++) {
+			for (size_t g = 0; g < cs->ngroups; g++) {
+				const struct node_group *ng = &cs->groups[g];
+				if ((gpu && ng->gpus == 0) || gtype[g] != t)
+					continue;
+				for (uint32_t i = 0; i < ng->count; i++, k++) {
+					ncap[k] = gpu ? ng->gpus : ng->cpus;
+					nty[k] = (uint8_t)t;
+				}
 			}
 		}
+		SIM_ASSERT(k == nn);
 		eval_inst_set_nodes(in, nn, ncap, nty);
 		free(ncap);
 		free(nty);
