@@ -324,6 +324,14 @@ struct eval *eval_new(const struct eval_problem *p, const struct eval_opts *o,
 		err_set(err, "node-level decoding needs the problem's nodes");
 		return NULL;
 	}
+	for (uint32_t r = 0; o->nodes && r < p->nrun; r++) {
+		if (p->run_node[r] >= p->nnodes ||
+		    p->run_units[r] > p->node_cap[p->run_node[r]]) {
+			err_set(err, "batch problem: running job %u is not on "
+				"a node that holds it", r);
+			return NULL;
+		}
+	}
 	if (eval_latest_end(p) >= eval_end_limit(p)) {
 		err_set(err, "batch problem: ends may pass %lld ticks, the "
 			"latest the decoder holds",

@@ -237,6 +237,38 @@ Test(eval_decode, bad_problems_are_refused)
 	eval_inst_release(&in);
 }
 
+/* An evaluator is not made for a problem that skipped eval_inst_finish's
+ * checks and could not be decoded: ends past the packed events, or a
+ * running job on no node (node level). */
+Test(eval_backend, eval_new_refuses_what_cannot_be_decoded)
+{
+	struct eval_inst in;
+	struct sim_error err;
+	struct eval_opts o = { .want = EVAL_WANT_CPU, .threads = 1 };
+	four_jobs(&in, EVAL_MAKESPAN);
+	cr_assert_eq(eval_inst_finish(&in, NULL), 0);
+	in.dur[2] = eval_end_limit(&in.p) - 5;
+	cr_assert_null(eval_new(&in.p, &o, &err));
+	cr_assert(strstr(err.msg, "ends may pass"), "%s", err.msg);
+	eval_inst_release(&in);
+	uint32_t ncap[2] = { 2, 2 };
+	uint8_t nty[2] = { 0, 0 };
+	four_jobs(&in, EVAL_MAKESPAN);
+	in.demand[1] = 2;
+	eval_inst_set_nodes(&in, 2, ncap, nty);
+	eval_inst_add_running(&in, 0, 1, 5, 1);
+	cr_assert_eq(eval_inst_finish(&in, NULL), 0);
+	in.run_node[0] = 2; /* past the last node */
+	o.nodes = true;
+	cr_assert_null(eval_new(&in.p, &o, &err));
+	cr_assert(strstr(err.msg, "running job 0"), "%s", err.msg);
+	in.run_node[0] = 1;
+	struct eval *e = eval_new(&in.p, &o, &err);
+	cr_assert_not_null(e, "%s", err.msg);
+	eval_free(e);
+	eval_inst_release(&in);
+}
+
 /*
  * The forms of the event queue (eval_decode.h) against the portable one
  * on batches with many events in flight: long windows, thousands of
