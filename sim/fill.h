@@ -79,6 +79,20 @@ char *fill_list_stem(const char *path);
 /* v as fmt_double() writes it, then sep. */
 void fill_put_double(FILE *f, double v, const char *sep);
 
+/* One cell of a band file: the mean, least and greatest of the values
+ * the seeds give (a seed whose run is shorter gives none). */
+struct fill_band {
+	double sum, lo, hi;
+	size_t n;
+};
+void fill_band_add(struct fill_band *b, double v);
+/* ",mean,min,max", or ",,," when no seed gave a value. */
+void fill_band_put(FILE *f, const struct fill_band *b);
+/* The header: first, then LABEL_WHAT_mean,_min,_max for each of the npol
+ * labels and the nwhat measures, and a newline. */
+void fill_band_header(FILE *f, const char *first, const char *const *labels,
+		      size_t npol, const char *const *what, size_t nwhat);
+
 /*
  * Draws plots/fill/SCRIPT.gp for each of scripts[] over one pod list's
  * OUTDIR/MODE-STEM.csv (MODE "fill" or "replay"), one curve per label,

@@ -50,9 +50,7 @@ static int write_timeline(const char *dir, const struct replay_result *r,
 			  uint64_t cap, struct sim_error *err)
 {
 	struct afile af;
-	char *path = path_join(dir, "timeline.csv");
-	int rc = afile_open(&af, path, err);
-	free(path);
+	int rc = afile_open_in(&af, dir, "timeline.csv", err);
 	if (rc)
 		return rc;
 	fputs("time_s,arrived,running,pending,allocated_gpus,alloc_ratio,"
@@ -74,9 +72,7 @@ static int write_pods(const char *dir, const struct replay_result *r,
 		      const struct frag_pod *pods, struct sim_error *err)
 {
 	struct afile af;
-	char *path = path_join(dir, "pods.csv");
-	int rc = afile_open(&af, path, err);
-	free(path);
+	int rc = afile_open_in(&af, dir, "pods.csv", err);
 	if (rc)
 		return rc;
 	fputs("pod,cpu_milli,num_gpu,gpu_milli,created_s,deleted_s,"
@@ -132,50 +128,29 @@ static int write_band(const char *outdir, const char *stem,
 {
 	struct afile af;
 	char *name = xasprintf("replay-%s.csv", stem);
-	char *path = path_join(outdir, name);
-	int rc = afile_open(&af, path, err);
+	int rc = afile_open_in(&af, outdir, name, err);
 	free(name);
-	free(path);
 	if (rc)
 		return rc;
 	size_t rows = 0;
 	for (size_t i = 0; i < npol * nseeds; i++)
 		if (res[i].nsamples > rows)
 			rows = res[i].nsamples;
-	fputs("time_s", af.f);
-	for (size_t p = 0; p < npol; p++)
-		for (int w = 0; w < 3; w++)
-			fprintf(af.f, ",%s_%s_mean,%s_%s_min,%s_%s_max",
-				labels[p], band_what[w], labels[p],
-				band_what[w], labels[p], band_what[w]);
-	fputc('\n', af.f);
+	fill_band_header(af.f, "time_s", labels, npol, band_what, 3);
 	for (size_t k = 0; k < rows; k++) {
 		put_time(af.f, t0 + (sim_time_t)k * step, "");
 		for (size_t p = 0; p < npol; p++) {
 			for (int w = 0; w < 3; w++) {
-				double sum = 0, lo = 0, hi = 0;
-				size_t cnt = 0;
+				struct fill_band b = { 0 };
 				for (size_t s = 0; s < nseeds; s++) {
 					const struct replay_result *r =
 						&res[p * nseeds + s];
-					if (k >= r->nsamples)
-						continue;
-					const struct replay_sample *q =
-						&r->samples[k];
-					double v = band_value(q, w, cap);
-					lo = cnt && lo < v ? lo : v;
-					hi = cnt && hi > v ? hi : v;
-					sum += v;
-					cnt++;
+					if (k < r->nsamples)
+						fill_band_add(&b, band_value(
+							&r->samples[k], w,
+							cap));
 				}
-				if (!cnt) {
-					fputs(",,,", af.f);
-					continue;
-				}
-				fputc(',', af.f);
-				fill_put_double(af.f, sum / (double)cnt, ",");
-				fill_put_double(af.f, lo, ",");
-				fill_put_double(af.f, hi, "");
+				fill_band_put(af.f, &b);
 			}
 		}
 		fputc('\n', af.f);

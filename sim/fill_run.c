@@ -44,6 +44,38 @@ void fill_put_double(FILE *f, double v, const char *sep)
 	fprintf(f, "%s%s", buf, sep);
 }
 
+void fill_band_add(struct fill_band *b, double v)
+{
+	b->lo = b->n && b->lo < v ? b->lo : v;
+	b->hi = b->n && b->hi > v ? b->hi : v;
+	b->sum += v;
+	b->n++;
+}
+
+void fill_band_put(FILE *f, const struct fill_band *b)
+{
+	if (!b->n) {
+		fputs(",,,", f);
+		return;
+	}
+	fputc(',', f);
+	fill_put_double(f, b->sum / (double)b->n, ",");
+	fill_put_double(f, b->lo, ",");
+	fill_put_double(f, b->hi, "");
+}
+
+void fill_band_header(FILE *f, const char *first, const char *const *labels,
+		      size_t npol, const char *const *what, size_t nwhat)
+{
+	fputs(first, f);
+	for (size_t p = 0; p < npol; p++)
+		for (size_t w = 0; w < nwhat; w++)
+			fprintf(f, ",%s_%s_mean,%s_%s_min,%s_%s_max", labels[p],
+				what[w], labels[p], what[w], labels[p],
+				what[w]);
+	fputc('\n', f);
+}
+
 /* One run's curve. */
 static int write_curve(const char *dir, const struct fill_result *r,
 		       uint64_t cap, struct sim_error *err)
@@ -77,32 +109,23 @@ static int write_band(const char *outdir, const char *stem,
 		      size_t nseeds, const char *const *labels, uint64_t cap,
 		      struct sim_error *err)
 {
+	static const char *const what[] = { "alloc", "frag" };
 	struct afile af;
 	char *name = xasprintf("fill-%s.csv", stem);
-	char *path = path_join(outdir, name);
-	int rc = afile_open(&af, path, err);
+	int rc = afile_open_in(&af, outdir, name, err);
 	free(name);
-	free(path);
 	if (rc)
 		return rc;
 	size_t steps = 0;
 	for (size_t i = 0; i < npol * nseeds; i++)
 		if (res[i].npoints > steps)
 			steps = res[i].npoints;
-	fputs("arrived_pct", af.f);
-	for (size_t p = 0; p < npol; p++)
-		for (int w = 0; w < 2; w++)
-			fprintf(af.f, ",%s_%s_mean,%s_%s_min,%s_%s_max",
-				labels[p], w ? "frag" : "alloc", labels[p],
-				w ? "frag" : "alloc", labels[p],
-				w ? "frag" : "alloc");
-	fputc('\n', af.f);
+	fill_band_header(af.f, "arrived_pct", labels, npol, what, 2);
 	for (size_t k = 0; k < steps; k++) {
 		fprintf(af.f, "%zu", k + 1);
 		for (size_t p = 0; p < npol; p++) {
 			for (int w = 0; w < 2; w++) {
-				double sum = 0, lo = 0, hi = 0;
-				size_t cnt = 0;
+				struct fill_band b = { 0 };
 				for (size_t s = 0; s < nseeds; s++) {
 					const struct fill_result *r =
 						&res[p * nseeds + s];
@@ -110,22 +133,11 @@ static int write_band(const char *outdir, const char *stem,
 						continue;
 					const struct fill_point *q =
 						&r->points[k];
-					double v = w ? q->frag / cap
-						     : (double)q->allocated /
-							       cap;
-					lo = cnt ? (v < lo ? v : lo) : v;
-					hi = cnt ? (v > hi ? v : hi) : v;
-					sum += v;
-					cnt++;
+					fill_band_add(&b, w ? q->frag / cap :
+						      (double)q->allocated /
+							      cap);
 				}
-				if (!cnt) {
-					fputs(",,,", af.f);
-					continue;
-				}
-				fputc(',', af.f);
-				fill_put_double(af.f, sum / (double)cnt, ",");
-				fill_put_double(af.f, lo, ",");
-				fill_put_double(af.f, hi, "");
+				fill_band_put(af.f, &b);
 			}
 		}
 		fputc('\n', af.f);

@@ -199,11 +199,10 @@ static int write_summary(const char *outdir, const cJSON *axes,
 			 const struct mrun *runs, size_t n,
 			 struct sim_error *err)
 {
-	char *path = path_join(outdir, "summary.csv");
 	struct afile af;
-	int rc = afile_open(&af, path, err);
+	int rc = afile_open_in(&af, outdir, "summary.csv", err);
 	if (rc)
-		goto out;
+		return rc;
 	fputs("label,policy,workload,seed", af.f);
 	for (const cJSON *a = axes->child; a; a = a->next) {
 		fputc(',', af.f);
@@ -236,10 +235,7 @@ static int write_summary(const char *outdir, const cJSON *axes,
 		fputs(r->cells, af.f);
 		fputc('\n', af.f);
 	}
-	rc = afile_commit(&af, err);
-out:
-	free(path);
-	return rc;
+	return afile_commit(&af, err);
 }
 
 /* failed.csv: label,seed,dir,error for runs with an error.txt (removed

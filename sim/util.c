@@ -215,6 +215,15 @@ int afile_open(struct afile *af, const char *path, struct sim_error *err)
 	return 0;
 }
 
+int afile_open_in(struct afile *af, const char *dir, const char *name,
+		  struct sim_error *err)
+{
+	char *path = path_join(dir, name);
+	int rc = afile_open(af, path, err);
+	free(path);
+	return rc;
+}
+
 int afile_commit(struct afile *af, struct sim_error *err)
 {
 	int rc = 0;

@@ -74,6 +74,9 @@ struct afile {
 	char *tmp;  /* temporary name */
 };
 int afile_open(struct afile *af, const char *path, struct sim_error *err);
+/* afile_open of dir/name. */
+int afile_open_in(struct afile *af, const char *dir, const char *name,
+		  struct sim_error *err);
 int afile_commit(struct afile *af, struct sim_error *err);
 void afile_abort(struct afile *af);
 /* Writes a whole string to path atomically. */
