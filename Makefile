@@ -39,13 +39,13 @@ CFLAGS   += -std=c11 $(OPT) -g $(WARN) $(SANFLAGS) $(PKG_CFLAGS)
 LDFLAGS  += $(SANFLAGS) -rdynamic
 LDLIBS   += $(PKG_LIBS) -lcsv -lz -lm -ldl -lpthread
 
-# The Open MPI sweep driver (sim/sweep_mpi.c) is built when mpicc is found.
+# The Open MPI sweep driver (sim/sweep/sweep_mpi.c) is built when mpicc is found.
 MPICC    ?= $(shell command -v mpicc 2>/dev/null)
 ifneq ($(MPICC),)
 CPPFLAGS += -DHAVE_MPI $(shell $(MPICC) --showme:compile 2>/dev/null)
 LDLIBS   += $(shell $(MPICC) --showme:link 2>/dev/null)
 endif
-# The CUDA evaluator backend (sim/eval_cuda.cu) is built when nvcc is on
+# The CUDA evaluator backend (sim/eval/eval_cuda.cu) is built when nvcc is on
 # PATH or in CUDA_HOME; CUDA=0 leaves it out.  Without it (or without a
 # device at run time) the CPU backend runs.
 CUDA_HOME ?= /usr/local/cuda
@@ -57,11 +57,14 @@ NVFLAGS  := -O2 -std=c++17 -fmad=false -Xcompiler -fPIC \
             -gencode arch=compute_90,code=compute_90
 ifeq ($(CUDA),1)
 CPPFLAGS += -DCLUSTERSIM_HAVE_CUDA
-CUDA_OBJ := $(BUILD)/sim/eval_cuda.o
+CUDA_OBJ := $(BUILD)/sim/eval/eval_cuda.o
 LDLIBS   += -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -lstdc++
 endif
 
-LIB_SRC  := $(filter-out sim/main.c,$(wildcard sim/*.c))
+# The CUDA backend's sources (nvcc and the host build compile the same).
+EVAL_CU  := sim/eval/eval_cuda.cu sim/eval/eval_cuda.h sim/eval/eval_steps.h \
+            sim/eval/eval_decode.h
+LIB_SRC  := $(filter-out sim/cli/main.c,$(wildcard sim/*/*.c))
 POL_SRC  := $(sort $(wildcard policies/*.c))
 POLICIES := $(basename $(notdir $(POL_SRC)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(POL_SRC:%.c=$(BUILD)/%.o) \
@@ -86,24 +89,22 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/sim/eval_cuda.o: sim/eval_cuda.cu sim/eval_cuda.h sim/eval_steps.h \
-		sim/eval_decode.h
+$(BUILD)/sim/eval/eval_cuda.o: $(EVAL_CU)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -Isim -c $< -o $@
 
-# The CUDA backend's host build: the same sim/eval_cuda.cu compiled by the
+# The CUDA backend's host build: the same sim/eval/eval_cuda.cu compiled by the
 # C++ compiler against tests/cuda_host.h (kernels run on the host, thread
 # after thread) and eval.c with the CUDA switch on, linked with the
 # parity tests into a second runner.  It needs neither nvcc nor a device,
 # so the backend's code is tested everywhere (tests/test_cuda_parity.c).
 CUDAHOST     := $(BUILD)/cuda-host
 CUDAHOST_BIN := $(BUILD)/tests/run_cuda_host
-$(CUDAHOST)/eval_cuda.o: sim/eval_cuda.cu sim/eval_cuda.h sim/eval_steps.h \
-		sim/eval_decode.h tests/cuda_host.h
+$(CUDAHOST)/eval_cuda.o: $(EVAL_CU) tests/cuda_host.h
 	@mkdir -p $(dir $@)
 	$(CXX) -x c++ -std=c++17 $(OPT) -g $(WARN_CXX) $(SANFLAGS) \
 	  -DEVAL_CUDA_HOST -Isim -Itests -c $< -o $@
-$(CUDAHOST)/eval.o: sim/eval.c
+$(CUDAHOST)/eval.o: sim/eval/eval.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DCLUSTERSIM_HAVE_CUDA $(CFLAGS) -MMD -MP -c $< -o $@
 $(CUDAHOST_BIN): $(BUILD)/tests/test_cuda_parity.o $(BUILD)/tests/testlib.o \
@@ -118,8 +119,7 @@ R123_INC ?= /usr/include/Random123
 GPUCHK   := build/gpu-check
 .PHONY: gpu-check gpu-check-build
 gpu-check-build: $(GPUCHK)/gpu_check
-$(GPUCHK)/gpu_check: bench/gpu_check.cu sim/eval_cuda.cu sim/eval_cuda.h \
-		sim/eval_steps.h sim/eval_decode.h
+$(GPUCHK)/gpu_check: bench/gpu_check.cu $(EVAL_CU)
 	@test -n "$(NVCC)" || { echo "gpu-check: nvcc not found" >&2; exit 1; }
 	@mkdir -p $(GPUCHK)/include
 	@test -d $(GPUCHK)/include/Random123 || cp -r $(R123_INC) $(GPUCHK)/include/
@@ -129,8 +129,7 @@ gpu-check: gpu-check-build
 # The same program against the host stand-in, which `make test` runs on
 # small populations so that it is known to work before a device runs it.
 GPUCHK_HOST := $(BUILD)/tests/gpu_check_host
-$(GPUCHK_HOST): bench/gpu_check.cu sim/eval_cuda.cu sim/eval_cuda.h \
-		sim/eval_steps.h sim/eval_decode.h tests/cuda_host.h
+$(GPUCHK_HOST): bench/gpu_check.cu $(EVAL_CU) tests/cuda_host.h
 	@mkdir -p $(dir $@)
 	$(CXX) -x c++ -std=c++17 $(OPT) -g $(WARN_CXX) $(SANFLAGS) \
 	  -DEVAL_CUDA_HOST -Isim -Itests -o $@ $<
@@ -149,7 +148,7 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(BUILD)/sim/main.o $(LIB)
+$(BIN): $(BUILD)/sim/cli/main.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $< -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
 
 $(TESTBIN): $(TEST_OBJ) $(LIB)

@@ -133,7 +133,7 @@ echo "hands out runs, 2 workers run them."
 # all cores, pooled and node-level, 100 and 1,000 jobs, 64 nodes x 8 GPUs.
 echo
 "$bin" bench-eval
-# The fill experiment of the FGD paper (sim/fill.c) on openb: one fgd run
+# The fill experiment of the FGD paper (sim/fill/fill.c) on openb: one fgd run
 # (about 10.8k pods on 1,213 nodes), then the whole comparison
 # (experiments/openb-fill.json: 6 policies x 10 seeds x 3 pod lists).
 fill_bench() {

@@ -17,7 +17,7 @@
 #include <cstring>
 #include <vector>
 
-#include "eval_cuda.cu"
+#include "eval/eval_cuda.cu"
 
 static double now_s()
 {

@@ -24,7 +24,7 @@
  * In the event engine (replay), it starts jobs FCFS (frag.h); the score is
  * used by fill experiments.
  */
-#include "frag.h"
+#include "fill/frag.h"
 
 static double bestfit_score(struct frag_ctx *ctx, size_t n,
 			    const struct frag_pod *pod, int *gpu)

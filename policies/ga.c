@@ -11,12 +11,12 @@
  * start now, on the plan's GPU type; the others wait for the next
  * scheduling point, which re-plans.  The machinery (the problem, the
  * seeds, what happens when a planned start does not fit the nodes) is
- * shared with sa and ilp: sim/search_online.c.
+ * shared with sa and ilp: sim/search/search_online.c.
  *
  * Source: list scheduling (Graham, "Bounds on multiprocessing timing
  * anomalies", SIAM J. Appl. Math. 1969) decodes each candidate; the GA is
  * Holland's ("Adaptation in natural and artificial systems", 1975) with
- * Davis' order crossover and tournament selection (sim/search_ga.c),
+ * Davis' order crossover and tournament selection (sim/search/search_ga.c),
  * warm-started from the greedy plan (list scheduling in queue order and
  * in Smith's-rule order, the better).
  *
@@ -45,7 +45,7 @@
  * In an experiment:
  *   { "name": "ga", "params": { "window": 16, "evals": 1000 } }
  */
-#include "search_online.h"
+#include "search/search_online.h"
 
 static int ga_init(struct sim *sim, void **state, struct sim_error *err)
 {

@@ -19,7 +19,7 @@
  * not modelled.
  *
  * The program, for the M active GPU jobs and T GPU types (solved with
- * COIN-OR CLP by sim/gavel_lp.c):
+ * COIN-OR CLP by sim/search/gavel_lp.c):
  *
  *   maximise z  subject to, for every job m and type t,
  *     sum_t X[m][t] rate[m][t] / eq[m]  >=  z           (max-min fairness)
@@ -41,7 +41,7 @@
  * optimum (to 1e-7), maximise sum X[m][t] gpus[m] rate[m][t], the
  * cluster's throughput, so that capacity the bottleneck job cannot use
  * is not left idle.  Jobs of equal GPUs and rates are one variable row
- * in the solve (sim/gavel_lp.c): the program is symmetric in them, so
+ * in the solve (sim/search/gavel_lp.c): the program is symmetric in them, so
  * the optimum given is fair among them and its size is bounded by the
  * job classes, not the job count.
  *
@@ -91,8 +91,8 @@
 #include <string.h>
 
 #include "clustersim/policy.h"
-#include "gavel_lp.h"
-#include "util.h"
+#include "search/gavel_lp.h"
+#include "base/util.h"
 
 /* Priority of a pair whose job has not run on that type: X / this. */
 #define GAVEL_EPS 1e-9

@@ -7,7 +7,7 @@
  * running jobs holding their units until their expected ends) and the
  * jobs the best plan starts now start now, on its GPU type - but the
  * plan comes from a time-indexed integer program solved by COIN-OR CBC
- * (sim/search_ilp.c): x[j,t,s] = 1 when job j starts on type t in time
+ * (sim/search/search_ilp.c): x[j,t,s] = 1 when job j starts on type t in time
  * slot s, each job starting once, each slot's demand within the units
  * the running jobs leave.  Time is cut into at most `slots` slots (one
  * second each when the horizon fits, which makes the model exact; else
@@ -15,7 +15,7 @@
  * start is decoded exactly and kept only when it beats the greedy plan,
  * which also warm-starts CBC.  A model of more than `max_vars` variables
  * is not built: that plan is the greedy one, and the run goes on.
- * Shared machinery: sim/search_online.c.
+ * Shared machinery: sim/search/search_online.c.
  *
  * Source: the time-indexed formulation of Sousa and Wolsey ("A time
  * indexed formulation of non-preemptive single machine scheduling
@@ -48,7 +48,7 @@
  * In an experiment:
  *   { "name": "ilp", "params": { "window": 8, "slots": 24 } }
  */
-#include "search_online.h"
+#include "search/search_online.h"
 
 static int ilp_init(struct sim *sim, void **state, struct sim_error *err)
 {

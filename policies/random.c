@@ -21,8 +21,8 @@
  * In the event engine (replay), it starts jobs FCFS (frag.h); the score is
  * used by fill experiments.
  */
-#include "cluster.h"
-#include "frag.h"
+#include "cluster/cluster.h"
+#include "fill/frag.h"
 
 static double random_score(struct frag_ctx *ctx, size_t n,
 			   const struct frag_pod *pod, int *gpu)

@@ -10,7 +10,7 @@
  * greedy plan and half random, each moving by a swap, an insertion or a
  * change of GPU type and accepting a worse plan with the Metropolis
  * probability, the temperature falling geometrically over the budget
- * (sim/search_sa.c).  Shared machinery: sim/search_online.c.
+ * (sim/search/search_sa.c).  Shared machinery: sim/search/search_online.c.
  *
  * Source: Kirkpatrick, Gelatt and Vecchi, "Optimization by simulated
  * annealing", Science 1983; candidates decoded by list scheduling
@@ -36,7 +36,7 @@
  * In an experiment:
  *   { "name": "sa", "params": { "evals": 1000, "chains": 4 } }
  */
-#include "search_online.h"
+#include "search/search_online.h"
 
 static int sa_init(struct sim *sim, void **state, struct sim_error *err)
 {

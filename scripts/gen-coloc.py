@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Generates sim/jobclass_coloc.c: Gavel's co-location (space-sharing)
+"""Generates sim/speed/jobclass_coloc.c: Gavel's co-location (space-sharing)
 throughputs, as the speed of a job when another shares its GPUs.
 
 Run from the repository root when the source data changes:
 
     scripts/gen-coloc.py [../shared/traces/gpu/gavel-throughputs.json] \
-        > sim/jobclass_coloc.c
+        > sim/speed/jobclass_coloc.c
 
 gavel-throughputs.json lists, for every job configuration on every GPU
 type, besides its isolated throughput ("null"), the pair [own, other] of
@@ -13,7 +13,7 @@ steps/s measured when it ran on the same GPUs as another configuration of
 the same scale.  The table written here is own / isolated for each ordered
 pair of the 26 classes, per GPU type and scale factor: the fraction of
 its isolated speed a job keeps when packed with the other.  Classes are
-numbered as in sim/jobclass_table.c (scripts/gen-gpu-models.py's order).
+numbered as in sim/speed/jobclass_table.c (scripts/gen-gpu-models.py's order).
 """
 import ast
 import hashlib

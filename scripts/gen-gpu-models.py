@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Generates sim/jobclass_table.c from Gavel's measured throughputs.
+"""Generates sim/speed/jobclass_table.c from Gavel's measured throughputs.
 
 Run once from the repository root when the source data changes:
 
     scripts/gen-gpu-models.py [../shared/traces/gpu/gavel-throughputs.json] \
-        > sim/jobclass_table.c
+        > sim/speed/jobclass_table.c
 
 Input: gavel-throughputs.json from the Gavel OSDI'20 artifact
 (stanford-futuredata/gavel, a throughputs file under scheduler/), kept in

@@ -5,7 +5,7 @@ writes experiments/philly-vc.json (docs/philly.md explains the choice).
 Each job of the Philly summary (timestamp,duration,num_gpus,gpu_time,
 cluster) holds num_gpus GPUs during [timestamp, timestamp + duration):
 its run as if it had started when submitted (the timestamp is the submit
-time, as sim/trace_philly.c reads it; the summary has no start time).  A
+time, as sim/workload/trace_philly.c reads it; the summary has no start time).  A
 VC's concurrent GPU demand is a step function of time; its size is the
 QUANTILE (default 0.99) of that function, weighted by time, over the VC's
 active span (its first submit to its last end), at least its largest job,

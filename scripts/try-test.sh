@@ -2,7 +2,7 @@
 # Development helper: builds one Criterion test file with just the sources
 # named, using the project's warnings, and runs it.  For working on one
 # module while others are in flux:
-#   scripts/try-test.sh tests/test_swf.c sim/trace_swf.c sim/workload.c sim/util.c
+#   scripts/try-test.sh tests/test_swf.c sim/workload/trace_swf.c sim/workload/workload.c sim/base/util.c
 set -eu
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -1,5 +1,5 @@
 /*
- * A stand-in for the part of the CUDA runtime that sim/eval_cuda.cu uses,
+ * A stand-in for the part of the CUDA runtime that sim/eval/eval_cuda.cu uses,
  * so that the same file, compiled by the host C++ compiler with
  * -DEVAL_CUDA_HOST, runs its kernels on the calling thread: every
  * (block, thread) of a launch in turn, each seeing its own blockIdx and

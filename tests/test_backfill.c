@@ -6,7 +6,7 @@
  */
 #include <criterion/criterion.h>
 
-#include "registry.h"
+#include "policy/registry.h"
 #include "testlib.h"
 
 extern const struct policy_ops clustersim_policy_easy;

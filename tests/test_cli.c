@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static char tmp[256];
 static char bin[512];

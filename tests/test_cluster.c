@@ -1,5 +1,5 @@
 /*
- * Tests of the cluster model (sim/cluster.c): first-fit placements worked
+ * Tests of the cluster model (sim/cluster/cluster.c): first-fit placements worked
  * out by hand, extent merging, groups of different node sizes, exclusive
  * mode, the edges of the 64-node blocks of the placement index (block and
  * group boundaries, a short last block, a three-level summary), the spec
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "util.h"
+#include "cluster/cluster.h"
+#include "base/util.h"
 
 /* A spec of up to 8 groups given as (count, cpus) pairs. */
 static void ct_spec(struct cluster_spec *s, bool exclusive, size_t ngroups,

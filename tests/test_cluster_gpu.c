@@ -1,5 +1,5 @@
 /*
- * Tests of whole-GPU placement in the cluster model (sim/cluster_gpu.c,
+ * Tests of whole-GPU placement in the cluster model (sim/cluster/cluster_gpu.c,
  * docs/placement.md): every strategy's picks worked out by hand on a
  * 2-rack x 2-node x 4-GPU cluster with some GPUs busy, consolidate against
  * topology where they differ, GPU types on a mixed K80/V100 cluster, jobs
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "util.h"
+#include "cluster/cluster.h"
+#include "base/util.h"
 
 /* One group of a test cluster. */
 struct cg_group {

@@ -1,5 +1,5 @@
 /*
- * Virtual clusters (sim/cluster_vc.c, docs/philly.md): GPU jobs of a VC
+ * Virtual clusters (sim/cluster/cluster_vc.c, docs/philly.md): GPU jobs of a VC
  * are placed on their VC's node groups and the shared pool only, the
  * engine's FCFS head-of-line is per VC, and a workload with a VC that
  * has no nodes (and no shared pool to fall back on) is refused with the
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
+#include "cluster/cluster.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Groups of 1 node x 4 GPUs (8 CPUs); vc[i] NULL = shared pool. */
 static void vc_spec(struct cluster_spec *s, size_t n, const char *const *vc)

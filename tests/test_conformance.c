@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "registry.h"
+#include "policy/registry.h"
 #include "testlib.h"
 
 struct point {

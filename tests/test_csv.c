@@ -1,5 +1,5 @@
 /*
- * Tests of the native CSV reader (sim/trace_csv.c): header handling,
+ * Tests of the native CSV reader (sim/workload/trace_csv.c): header handling,
  * column order, optional cells, plain and gzip input, loader options,
  * error messages with their line numbers, and lenient mode.  Expected
  * values are worked out by hand in the comments.
@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "util.h"
-#include "workload.h"
+#include "base/util.h"
+#include "workload/workload.h"
 
 /* Writes text to a temporary file (gzip when gz) and loads it as CSV. */
 static int csv_load_text(const char *text, bool gz, const struct trace_opts *o,

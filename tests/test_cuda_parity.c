@@ -5,7 +5,7 @@
  *
  * These tests run twice in `make test`: in the main runner, against a
  * real device (skipped, saying why, when there is none), and in a second
- * runner built with tests/cuda_host.h, where the same sim/eval_cuda.cu
+ * runner built with tests/cuda_host.h, where the same sim/eval/eval_cuda.cu
  * runs its kernels on the host.  The second run checks the backend's own
  * code on every machine; the first checks nvcc's device code where a GPU
  * is present.
@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval.h"
-#include "eval_inst.h"
-#include "search.h"
+#include "eval/eval.h"
+#include "eval/eval_inst.h"
+#include "search/search.h"
 #include "testlib.h"
 
 /* n random jobs on two types: 3 nodes x 4 units and 2 nodes x 2 units,

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval.h"
-#include "eval_inst.h"
-#include "search.h"
+#include "eval/eval.h"
+#include "eval/eval_inst.h"
+#include "search/search.h"
 
 /*
  * One type of 4 units.  Jobs (demand, run, release): A (2, 3, 0),

@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval.h"
-#include "eval_inst.h"
-#include "search.h"
+#include "eval/eval.h"
+#include "eval/eval_inst.h"
+#include "search/search.h"
 
 #define REF_MAX_JOBS 32
 #define REF_MAX_NODES 192

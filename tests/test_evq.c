@@ -5,7 +5,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "evq.h"
+#include "engine/evq.h"
 
 Test(evq, equal_times_pop_in_phase_then_insertion_order)
 {

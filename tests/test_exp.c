@@ -17,8 +17,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "exp.h"
-#include "util.h"
+#include "exp/exp.h"
+#include "base/util.h"
 
 static char exp_tdir[64];
 

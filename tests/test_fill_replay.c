@@ -1,6 +1,6 @@
 /*
- * The replay mode of the openb experiments (sim/fill_replay.c,
- * sim/fill_replay_run.c, sim/exp_fill.c): a replay worked out by hand on
+ * The replay mode of the openb experiments (sim/fill/fill_replay.c,
+ * sim/run/fill_replay_run.c, sim/exp/exp_fill.c): a replay worked out by hand on
  * two nodes of two GPUs, the departures-before-arrivals tie, GPU shares
  * never above one GPU (checked by a sweep over the per-pod records, a
  * second method), fragmentation over time against a recomputation from
@@ -15,14 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exp.h"
-#include "exp_json.h"
-#include "fill.h"
-#include "fill_replay.h"
-#include "out.h"
-#include "registry.h"
-#include "runner.h"
-#include "util.h"
+#include "exp/exp.h"
+#include "exp/exp_json.h"
+#include "fill/fill.h"
+#include "fill/fill_replay.h"
+#include "report/out.h"
+#include "policy/registry.h"
+#include "run/runner.h"
+#include "base/util.h"
 
 static const struct policy_ops *fr_policy(struct registry *reg,
 					  const char *name)

@@ -1,7 +1,7 @@
 /*
- * GPU sharing and fragmentation (sim/frag.c, policies/{random,dotprod,
- * gpu_clustering,gpu_packing,bestfit,fgd}.c, sim/fill.c,
- * sim/trace_openb.c): fragmentation of hand-built node states against a
+ * GPU sharing and fragmentation (sim/fill/frag.c, policies/{random,dotprod,
+ * gpu_clustering,gpu_packing,bestfit,fgd}.c, sim/fill/fill.c,
+ * sim/fill/trace_openb.c): fragmentation of hand-built node states against a
  * small pod distribution, each policy's choice on a two-node, four-GPU
  * cluster (worked out in the comments), shares never beyond one GPU under
  * random fills, and the openb readers.
@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exp.h"
-#include "fill.h"
-#include "registry.h"
-#include "util.h"
+#include "exp/exp.h"
+#include "fill/fill.h"
+#include "policy/registry.h"
+#include "base/util.h"
 
 static frag_score_fn policy_score(const char *name)
 {

@@ -18,7 +18,7 @@
 
 #include "fuzz/fuzz.h"
 #include "fuzz/fuzzlib.h"
-#include "util.h"
+#include "base/util.h"
 
 static int fc_cmp(const void *a, const void *b)
 {

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobclass.h"
-#include "registry.h"
+#include "speed/jobclass.h"
+#include "policy/registry.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 /* GPU jobs from a table: tjob.cpus is read as the job's GPUs. */
 static void gpu_jobs(struct workload *w, const struct tjob *t, size_t n)

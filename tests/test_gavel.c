@@ -1,5 +1,5 @@
 /*
- * The gavel policy (policies/gavel.c), its program (sim/gavel_lp.c) and
+ * The gavel policy (policies/gavel.c), its program (sim/search/gavel_lp.c) and
  * the engine's GPU-type calls (policy.h), against values worked out by
  * hand from Gavel's published one-GPU throughputs, quoted here from
  * gavel-throughputs.json (steps/s), not read from the project's table:
@@ -17,11 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gavel_lp.h"
-#include "jobclass.h"
-#include "registry.h"
+#include "search/gavel_lp.h"
+#include "speed/jobclass.h"
+#include "policy/registry.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 #define R50 (0.6190282202246573 / 4.394774823323071)
 #define TR (5.467379291465242 / 11.06408721300405)

@@ -1,5 +1,5 @@
 /*
- * Tests of the workload generator (sim/gen.c): determinism, the rules
+ * Tests of the workload generator (sim/workload/gen.c): determinism, the rules
  * that turn draws into jobs (rounding, minimums, clamps, estimates),
  * sample moments of each distribution against their closed forms, and
  * the parameter checks of dist_check.
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
-#include "workload.h"
+#include "base/util.h"
+#include "workload/workload.h"
 
 /* A spec with constant everything: run 100 s, 1 CPU, gap 10 s. */
 static void gen_base(struct gen_spec *g, uint64_t jobs)

@@ -1,7 +1,7 @@
 /*
- * Tests of the deep-learning generator: GPU jobs drawn by sim/gen.c from
- * the "philly" preset (sim/gen_dl.c, the fitted table sim/gen_philly_fit.c)
- * and the experiment keys that select and override it (sim/exp.c).
+ * Tests of the deep-learning generator: GPU jobs drawn by sim/workload/gen.c from
+ * the "philly" preset (sim/workload/gen_dl.c, the fitted table sim/workload/gen_philly_fit.c)
+ * and the experiment keys that select and override it (sim/exp/exp.c).
  *
  * Sampled statistics are checked against closed forms with a tolerance of
  * five standard errors of the statistic (computed in each test), so a
@@ -18,10 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exp.h"
-#include "gen_dl.h"
-#include "util.h"
-#include "workload.h"
+#include "exp/exp.h"
+#include "workload/gen_dl.h"
+#include "base/util.h"
+#include "workload/workload.h"
 
 static void dl_gen(const struct gen_spec *g, uint64_t seed,
 		   struct workload *w)

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "registry.h"
+#include "policy/registry.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 extern const struct policy_ops clustersim_policy_easy;
 extern const struct policy_ops clustersim_policy_fcfs;

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobclass.h"
-#include "util.h"
+#include "speed/jobclass.h"
+#include "base/util.h"
 
 #define V100 JOBCLASS_GPU_V100
 #define P100 JOBCLASS_GPU_P100

@@ -14,11 +14,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "exp.h"
-#include "jobclass.h"
-#include "jobclass_override.h"
+#include "exp/exp.h"
+#include "speed/jobclass.h"
+#include "speed/jobclass_override.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 #define OV_K80 0.6190282202246573
 #define OV_V100 4.394774823323071

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net.h"
-#include "util.h"
+#include "speed/net.h"
+#include "base/util.h"
 
 #define G100 12.5e9 /* 100 Gb/s in bytes/s */
 

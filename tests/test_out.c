@@ -1,5 +1,5 @@
 /*
- * Tests of the result files (sim/out.c) and plots (sim/plot.c): exact
+ * Tests of the result files (sim/report/out.c) and plots (sim/report/plot.c): exact
  * bytes of jobs.csv, timeline.csv and summary.csv for hand-built runs,
  * atomic writes, byte-identical rewrites, manifest hashes checked against
  * sha256sum, and PNG/SVG output when gnuplot is installed.
@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "out.h"
-#include "util.h"
-#include "version.h"
+#include "report/out.h"
+#include "base/util.h"
+#include "base/version.h"
 
 #define S(x) ((sim_time_t)((x) * (double)SIM_SEC + ((x) < 0 ? -0.5 : 0.5)))
 

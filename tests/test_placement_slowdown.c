@@ -18,10 +18,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "jobclass.h"
-#include "stats.h"
+#include "speed/jobclass.h"
+#include "report/stats.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 #define PS_K80 0.6190282202246573
 #define PS_V100 4.394774823323071

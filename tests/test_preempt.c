@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "registry.h"
+#include "policy/registry.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 /*
  * A policy that preempts job 1 at 10 s (it asks to be woken then) and

@@ -1,5 +1,5 @@
 /*
- * The per-partition free-resource profile (sim/profile_vc.c) and EASY and
+ * The per-partition free-resource profile (sim/engine/profile_vc.c) and EASY and
  * conservative backfilling on clusters with virtual clusters: a case
  * worked out by hand where the answer differs from the single-pool one,
  * and random workloads where the profile is compared, call by call, with
@@ -9,17 +9,17 @@
  * a VC is planned for every split the placement may give it, and when an
  * earlier job lands with a smaller share than planned, more is free at
  * the later job's start, so more splits are possible and its window may
- * no longer hold them (sim/profile_vc.c); there only the profile's
+ * no longer hold them (sim/engine/profile_vc.c); there only the profile's
  * answers are checked against the brute force.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "registry.h"
+#include "cluster/cluster.h"
+#include "policy/registry.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 extern const struct policy_ops clustersim_policy_easy;
 extern const struct policy_ops clustersim_policy_conservative;

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "stats.h"
+#include "report/stats.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 static char *trace_path(const char *name)
 {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval_inst.h"
-#include "search.h"
+#include "eval/eval_inst.h"
+#include "search/search.h"
 #include "testlib.h"
 
 /* Random instance: n jobs, two types (8 and 4 units) when two. */

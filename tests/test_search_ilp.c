@@ -8,8 +8,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "eval_inst.h"
-#include "search.h"
+#include "eval/eval_inst.h"
+#include "search/search.h"
 
 /* Ten jobs that each take the whole 4-unit pool for 3 ticks: every order
  * runs them one after another, completions 3, 6, ..., 30, so the total

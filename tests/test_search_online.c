@@ -1,9 +1,9 @@
 /*
- * The online search policies ga, sa and ilp (sim/search_online.c) on
+ * The online search policies ga, sa and ilp (sim/search/search_online.c) on
  * hand-worked cases: a queue whose FCFS order is poor for total
  * completion time, two GPU types where the plan waits for the fast one,
  * reproducibility (twice, and 1 vs 2 threads); and the offline builder's
- * per-type run times (sim/optimize.c) on a two-type batch.  The
+ * per-type run times (sim/run/optimize.c) on a two-type batch.  The
  * conformance suite runs the three policies too (every registered one).
  */
 #include <criterion/criterion.h>
@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobclass.h"
-#include "optimize.h"
-#include "registry.h"
-#include "search_online.h"
+#include "speed/jobclass.h"
+#include "run/optimize.h"
+#include "policy/registry.h"
+#include "search/search_online.h"
 #include "testlib.h"
 
 static const char *const online_policies[] = { "ga", "sa", "ilp" };

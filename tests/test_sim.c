@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "registry.h"
+#include "policy/registry.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 /* A policy that records what it sees at each schedule() call and behaves
  * like fcfs. */

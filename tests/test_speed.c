@@ -12,9 +12,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "jobclass.h"
+#include "speed/jobclass.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 #define K80_STEPS 0.6190282202246573
 #define V100_STEPS 4.394774823323071

@@ -1,5 +1,5 @@
 /*
- * Tests of the run metrics (sim/stats.c) against values worked out by hand
+ * Tests of the run metrics (sim/report/stats.c) against values worked out by hand
  * from the definitions in docs/metrics.md, and of the GSL percentiles
  * against a second, naive implementation of GSL's interpolation rule.
  */
@@ -7,8 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "stats.h"
-#include "util.h"
+#include "report/stats.h"
+#include "base/util.h"
 
 #define S(x) ((sim_time_t)((x) * (double)SIM_SEC))
 

@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sweep.h"
-#include "util.h"
+#include "sweep/sweep.h"
+#include "base/util.h"
 
 static char tmp[256];
 static char bin[512];

@@ -1,5 +1,5 @@
 /*
- * Tests of the SWF reader (sim/trace_swf.c): header labels, field
+ * Tests of the SWF reader (sim/workload/trace_swf.c): header labels, field
  * conversion, plain and gzip input, every loader option with its counter,
  * the corpus of malformed lines in tests/data/swf-bad, lenient mode, and
  * the real KTH trace when it is present.  Expected values are worked out
@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "util.h"
-#include "workload.h"
+#include "base/util.h"
+#include "workload/workload.h"
 
 /* Writes text to a new temporary file (gzip-compressed when gz); returns
  * its path, which the caller frees after unlinking. */

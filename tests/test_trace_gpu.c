@@ -1,7 +1,7 @@
 /*
  * Tests of the deep-learning cluster trace readers: Philly job summary
- * (sim/trace_philly.c, with the shared row reader), Tiresias
- * (sim/trace_tiresias.c) and Gavel (sim/trace_gavel.c).  Small
+ * (sim/workload/trace_philly.c, with the shared row reader), Tiresias
+ * (sim/workload/trace_tiresias.c) and Gavel (sim/workload/trace_gavel.c).  Small
  * hand-written samples in tests/data/gpu with the expected jobs worked
  * out by hand in the comments; malformed lines and their messages;
  * lenient mode; the loader options; and the real traces when
@@ -16,11 +16,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "jobclass.h"
-#include "jobclass_override.h"
+#include "speed/jobclass.h"
+#include "speed/jobclass_override.h"
 #include "testlib.h"
-#include "util.h"
-#include "workload.h"
+#include "base/util.h"
+#include "workload/workload.h"
 
 #define SEC(s) ((sim_time_t)((s) * SIM_SEC))
 
@@ -406,7 +406,7 @@ Test(trace_gpu, tiresias_errors_and_lenient)
  * tests/data/gpu/gavel-sample.trace; run = total_steps / V100 throughput
  * (consolidated, at the job's scale factor), rounded up to the us.  The
  * throughputs are gavel-throughputs.json's, section "v100" (as in
- * sim/jobclass_table.c):
+ * sim/speed/jobclass_table.c):
  *   line 1: ResNet-50 (batch size 64), 2931 steps, 1 GPU, arrival 0;
  *           json line 15327 "null": 4.394774823323071 ->
  *           2931 / 4.394774823323071 = 666.928367853 s -> 666928368 us

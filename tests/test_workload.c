@@ -1,5 +1,5 @@
 /*
- * Tests of the shared workload tail (sim/workload.c): option defaults,
+ * Tests of the shared workload tail (sim/workload/workload.c): option defaults,
  * sorting by (submit, id), duplicate ids, time window, first N, load
  * scaling, the per-job options of trace_job_finish and the report text.
  * Workloads are built by hand; every expected value is worked out in a
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
-#include "workload.h"
+#include "base/util.h"
+#include "workload/workload.h"
 
 /* A workload of n jobs with the given submits (seconds) and ids. */
 static void wl_make(struct workload *w, size_t n, const int64_t *submit_s,

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobclass.h"
-#include "registry.h"
-#include "util.h"
+#include "speed/jobclass.h"
+#include "policy/registry.h"
+#include "base/util.h"
 
 static int by_submit(const void *pa, const void *pb)
 {

@@ -5,9 +5,9 @@
 #ifndef CLUSTERSIM_TESTLIB_H
 #define CLUSTERSIM_TESTLIB_H
 
-#include "exp.h"
-#include "search.h"
-#include "sim.h"
+#include "exp/exp.h"
+#include "search/search.h"
+#include "engine/sim.h"
 
 /* A job as a test writes it: times in seconds. */
 struct tjob {

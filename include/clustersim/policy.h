@@ -82,7 +82,7 @@ struct policy_ops {
 
 	/*
 	 * Score plugin for Kubernetes-style GPU-sharing placement (appended;
-	 * sim/frag.h has the types and the rules): the score of placing pod
+	 * sim/fill/frag.h has the types and the rules): the score of placing pod
 	 * on node n, higher wins, ties to the lowest node; for a pod asking a
 	 * share of one GPU it sets *gpu to the GPU it would take.  Called
 	 * only on nodes that pass the filters (GPU model, CPU, memory, GPU
@@ -339,7 +339,7 @@ int sim_job_vc(const struct sim *sim, const struct job *job);
  * against what it may use (its VC and the pool).  A job that could be
  * placed in either is planned for any split the placement may choose, so
  * a fit or a reservation is never broken by where a job lands (it may be
- * conservative; sim/profile_vc.c says when).  A job that is already
+ * conservative; sim/engine/profile_vc.c says when).  A job that is already
  * running reserved at now takes exactly the GPUs it holds.
  * profile_free_at() is then the sum over the partitions.
  */

@@ -1,5 +1,5 @@
 # fill_alloc.gp: GPU allocation ratio against the arrived GPU load in a fill experiment
-# (sim/fill_run.c), one curve per policy: the mean over seeds, with a band
+# (sim/run/fill_run.c), one curve per policy: the mean over seeds, with a band
 # from the seeds' minimum to maximum.  Read from fill-<list>.csv columns
 # "<label>_alloc_mean", "_min", "_max".
 #

@@ -1,5 +1,5 @@
 # fill_frag.gp: GPU fragmentation against the arrived GPU load in a fill experiment
-# (sim/fill_run.c), one curve per policy: the mean over seeds, with a band
+# (sim/run/fill_run.c), one curve per policy: the mean over seeds, with a band
 # from the seeds' minimum to maximum.  Read from fill-<list>.csv columns
 # "<label>_frag_mean", "_min", "_max".
 #

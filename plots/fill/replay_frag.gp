@@ -1,5 +1,5 @@
 # replay_frag.gp: GPU fragmentation (frag.h, against the list's pod shapes) over time in a replay experiment
-# (sim/fill_replay_run.c), one curve per policy: the mean over seeds, with
+# (sim/run/fill_replay_run.c), one curve per policy: the mean over seeds, with
 # a band from the seeds' minimum to maximum (only random differs by seed).
 # Read from replay-<list>.csv columns "time_s" and "<label>_frag_mean",
 # "_min", "_max"; time is drawn in seconds, hours or days, by the

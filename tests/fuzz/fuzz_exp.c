@@ -30,10 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp.h"
+#include "exp/exp.h"
 #include "fuzz.h"
 #include "fuzzlib.h"
-#include "util.h"
+#include "base/util.h"
 
 #define FUZZ_EXP_DIR "/nonexistent-clustersim-fuzz"
 #define FUZZ_EXP_PATH FUZZ_EXP_DIR "/exp.json"

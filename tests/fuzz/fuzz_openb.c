@@ -1,7 +1,7 @@
 /*
- * libFuzzer harness for the openb readers (sim/trace_openb.c:
+ * libFuzzer harness for the openb readers (sim/fill/trace_openb.c:
  * openb_load_nodes, openb_load_pods) and, on what they accept, the
- * replay (sim/fill_replay.c): whatever the bytes, each reader must return
+ * replay (sim/fill/fill_replay.c): whatever the bytes, each reader must return
  * 0 with a list that keeps the promises of fill.h and frag.h, or a
  * negative code with a "FILE:..." message and nothing returned - never
  * crash, leak, hit undefined behaviour or abort.  The input is written to
@@ -23,8 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fill.h"
-#include "fill_replay.h"
+#include "fill/fill.h"
+#include "fill/fill_replay.h"
 #include "fuzz.h"
 #include "fuzzlib.h"
 

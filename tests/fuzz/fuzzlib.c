@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 void fuzz_fail(const char *file, int line, const char *what)
 {

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "workload.h"
+#include "workload/workload.h"
 
 /* Checks cond; on failure prints where and what, then abort()s. */
 #define FUZZ_CHECK(cond)                                                     \

@@ -1,0 +1,324 @@
+/*
+ * Shared helpers: allocation, error messages, exact time formatting, and
+ * atomic file writes.
+ */
+#include "base/util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static _Noreturn void oom(size_t n)
+{
+	fprintf(stderr, "clustersim: out of memory (%zu bytes)\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom(n);
+	return q;
+}
+
+void xgrow(void *pp, size_t *cap, size_t want, size_t sz)
+{
+	void **p = pp;
+	if (want <= *cap)
+		return;
+	size_t c = *cap ? *cap : 8;
+	while (c < want)
+		c *= 2;
+	*p = xrealloc(*p, c * sz);
+	*cap = c;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom(0);
+	return s;
+}
+
+__attribute__((format(printf, 3, 0)))
+static int err_vset(struct sim_error *err, int code, const char *fmt,
+		    va_list ap)
+{
+	if (err)
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	return code;
+}
+
+int err_set(struct sim_error *err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = err_vset(err, -SIM_EINPUT, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int err_setc(struct sim_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = err_vset(err, code, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+void sim_bug(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "clustersim: internal error at %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+int fmt_time(char *buf, sim_time_t t)
+{
+	/* Work on the magnitude as unsigned so INT64_MIN is fine too. */
+	uint64_t m = t < 0 ? (uint64_t)0 - (uint64_t)t : (uint64_t)t;
+	uint64_t whole = m / 1000000u, frac = m % 1000000u;
+	char *p = buf;
+	if (t < 0)
+		*p++ = '-';
+	char tmp[24];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + whole % 10);
+		whole /= 10;
+	} while (whole);
+	while (n)
+		*p++ = tmp[--n];
+	if (frac) {
+		*p++ = '.';
+		char d[6];
+		for (int i = 5; i >= 0; i--) {
+			d[i] = (char)('0' + frac % 10);
+			frac /= 10;
+		}
+		int len = 6;
+		while (d[len - 1] == '0')
+			len--;
+		memcpy(p, d, (size_t)len);
+		p += len;
+	}
+	*p = '\0';
+	return (int)(p - buf);
+}
+
+int fmt_double(char *buf, double v)
+{
+	if (!isfinite(v))
+		return sprintf(buf, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+	char tmp[400]; /* "%.6f" of DBL_MAX is 317 characters */
+	int n = snprintf(tmp, sizeof(tmp), "%.6f", v);
+	if (n >= 32) /* too large for a plain decimal: exponent form */
+		return snprintf(buf, 32, "%.9e", v);
+	while (tmp[n - 1] == '0')
+		tmp[--n] = '\0';
+	if (tmp[n - 1] == '.')
+		tmp[--n] = '\0';
+	if (strcmp(tmp, "-0") == 0)
+		n = sprintf(tmp, "0");
+	memcpy(buf, tmp, (size_t)n + 1);
+	return n;
+}
+
+int seconds_to_time(double s, sim_time_t *out)
+{
+	double us = s * 1e6;
+	if (!isfinite(us) || us > 9.2e18 || us < -9.2e18)
+		return -1;
+	*out = (sim_time_t)llround(us);
+	return 0;
+}
+
+int parse_seconds(const char *s, sim_time_t *out)
+{
+	/* Integers (the common case in traces) are converted exactly. */
+	const char *p = s;
+	int neg = 0;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	if (*p >= '0' && *p <= '9') {
+		int64_t v = 0;
+		while (*p >= '0' && *p <= '9') {
+			if (v > (INT64_MAX / SIM_SEC - 10) / 10)
+				return -1;
+			v = v * 10 + (*p++ - '0');
+		}
+		if (*p == '\0') {
+			*out = (neg ? -v : v) * SIM_SEC;
+			return 0;
+		}
+	}
+	char *end;
+	errno = 0;
+	double d = strtod(s, &end);
+	if (end == s || *end != '\0' || errno)
+		return -1;
+	return seconds_to_time(d, out);
+}
+
+int afile_open(struct afile *af, const char *path, struct sim_error *err)
+{
+	af->path = xstrdup(path);
+	af->tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	af->f = fopen(af->tmp, "w");
+	if (!af->f) {
+		int rc = err_setc(err, -SIM_EIO, "%s: cannot write: %s", af->tmp,
+				  strerror(errno));
+		free(af->path);
+		free(af->tmp);
+		af->path = af->tmp = NULL;
+		return rc;
+	}
+	return 0;
+}
+
+int afile_open_in(struct afile *af, const char *dir, const char *name,
+		  struct sim_error *err)
+{
+	char *path = path_join(dir, name);
+	int rc = afile_open(af, path, err);
+	free(path);
+	return rc;
+}
+
+int afile_commit(struct afile *af, struct sim_error *err)
+{
+	int rc = 0;
+	int bad = ferror(af->f);
+	if (fclose(af->f) != 0 || bad) {
+		rc = err_setc(err, -SIM_EIO, "%s: write failed: %s", af->tmp,
+			      strerror(errno ? errno : EIO));
+		unlink(af->tmp);
+	} else if (rename(af->tmp, af->path) != 0) {
+		rc = err_setc(err, -SIM_EIO, "%s: cannot rename to '%s': %s",
+			      af->tmp, af->path, strerror(errno));
+		unlink(af->tmp);
+	}
+	af->f = NULL;
+	free(af->path);
+	free(af->tmp);
+	af->path = af->tmp = NULL;
+	return rc;
+}
+
+void afile_abort(struct afile *af)
+{
+	if (af->f) {
+		fclose(af->f);
+		unlink(af->tmp);
+	}
+	af->f = NULL;
+	free(af->path);
+	free(af->tmp);
+	af->path = af->tmp = NULL;
+}
+
+int write_file_atomic(const char *path, const char *text,
+		      struct sim_error *err)
+{
+	struct afile af;
+	int rc = afile_open(&af, path, err);
+	if (rc)
+		return rc;
+	fputs(text, af.f);
+	return afile_commit(&af, err);
+}
+
+int mkdir_p(const char *path, struct sim_error *err)
+{
+	char *p = xstrdup(path);
+	int rc = 0;
+	for (char *s = p + 1;; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+			*s = '\0';
+			if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+				rc = err_setc(err, -SIM_EIO,
+					      "%s: cannot create folder: %s", p,
+					      strerror(errno));
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	if (!rc) {
+		struct stat st;
+		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+			rc = err_setc(err, -SIM_EIO, "%s: not a folder", path);
+	}
+	free(p);
+	return rc;
+}
+
+char *path_join(const char *dir, const char *rel)
+{
+	if (rel[0] == '/' || !dir || !*dir || strcmp(dir, ".") == 0)
+		return xstrdup(rel);
+	return xasprintf("%s/%s", dir, rel);
+}
+
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	size_t n = (size_t)(slash - path);
+	char *d = xmalloc(n + 1);
+	memcpy(d, path, n);
+	d[n] = '\0';
+	return d;
+}
+
+double mono_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

@@ -1,0 +1,263 @@
+/*
+ * Inside the cluster model: what sim/cluster/cluster.c (node groups, the cluster
+ * object, the CPU placement index) and sim/cluster/cluster_gpu.c (the whole-GPU
+ * index and its placement strategies) share, with sim/cluster/cluster_vc.c
+ * (virtual clusters).  Nothing outside those files includes it; the
+ * public API is sim/cluster/cluster.h.
+ *
+ * It holds struct cluster, the CPU index's block and node records (the
+ * GPU code reads a node's free CPUs when a GPU job also wants CPUs), the
+ * bit set with a 64-ary summary that both indexes search (the CPU index
+ * over its blocks, the GPU index over nodes, once per free-GPU count),
+ * and the few functions one file calls in the other.  The helpers are
+ * static inline because they sit on the CPU hot path (every job start
+ * and end of a replay): defined here, they stay inlinable in each file.
+ */
+#ifndef CLUSTERSIM_CLUSTER_IMPL_H
+#define CLUSTERSIM_CLUSTER_IMPL_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/cluster.h"
+#include "base/util.h"
+
+#define CL_BITS 64	/* nodes per block, bits per summary word */
+#define CL_NONE UINT32_MAX /* bset_next: no member */
+#define BSET_MAXLEV 7	/* levels of a bit set at most (2^31 members: 6) */
+
+/* ---- bit sets with a summary ------------------------------------------ */
+
+/*
+ * A set of numbers 0 .. n - 1: level 0 has one bit per member, bit w of
+ * level k says that word w of level k - 1 is not zero, and the top level
+ * is one word.  "The first member at or after x" is then a few word
+ * reads: 2 levels for Curie's 1,458 CPU blocks, 3 for its 93,312 nodes.
+ */
+struct bset {
+	unsigned nlev;                /* levels */
+	uint64_t *lev[BSET_MAXLEV];   /* the words of each level */
+	uint32_t nwords[BSET_MAXLEV]; /* words of each level */
+	uint64_t *buf;                /* storage of all levels */
+	size_t total;                 /* words in buf */
+};
+
+/* An empty set of n (> 0) possible members; bset_release frees it. */
+static inline void bset_init(struct bset *s, uint32_t n)
+{
+	uint32_t bits = n;
+	size_t at = 0;
+
+	s->nlev = 0;
+	s->total = 0;
+	do {
+		SIM_ASSERT(s->nlev < BSET_MAXLEV);
+		bits = (bits + CL_BITS - 1) / CL_BITS;
+		s->nwords[s->nlev++] = bits;
+		s->total += bits;
+	} while (bits > 1);
+	s->buf = xcalloc(s->total, sizeof(*s->buf));
+	for (unsigned l = 0; l < s->nlev; l++) {
+		s->lev[l] = s->buf + at;
+		at += s->nwords[l];
+	}
+}
+
+static inline void bset_release(struct bset *s)
+{
+	free(s->buf);
+	s->buf = NULL;
+}
+
+static inline void bset_clear(struct bset *s)
+{
+	memset(s->buf, 0, s->total * sizeof(*s->buf));
+}
+
+/* Adds i; the summary words above change only while they were zero. */
+static inline void bset_add(struct bset *s, uint32_t i)
+{
+	for (unsigned l = 0; l < s->nlev; l++) {
+		uint64_t *w = &s->lev[l][i / CL_BITS];
+		uint64_t old = *w;
+
+		*w = old | UINT64_C(1) << (i % CL_BITS);
+		if (old)
+			break;
+		i /= CL_BITS;
+	}
+}
+
+/* Removes i; the summary words above change only when one becomes zero. */
+static inline void bset_del(struct bset *s, uint32_t i)
+{
+	for (unsigned l = 0; l < s->nlev; l++) {
+		uint64_t *w = &s->lev[l][i / CL_BITS];
+
+		*w &= ~(UINT64_C(1) << (i % CL_BITS));
+		if (*w)
+			break;
+		i /= CL_BITS;
+	}
+}
+
+/*
+ * The first member at or after pos, or CL_NONE: up the summary until a
+ * word has a set bit at or after the position, then down along the
+ * lowest set bits.
+ */
+static inline uint32_t bset_next(const struct bset *s, uint32_t pos)
+{
+	unsigned l = 0;
+	uint32_t w;
+	uint64_t m;
+
+	for (;;) {
+		w = pos / CL_BITS;
+		if (w >= s->nwords[l])
+			return CL_NONE;
+		m = s->lev[l][w] & (~UINT64_C(0) << (pos % CL_BITS));
+		if (m)
+			break;
+		if (++l == s->nlev)
+			return CL_NONE;
+		pos = w + 1;
+	}
+	pos = w * CL_BITS + (uint32_t)__builtin_ctzll(m);
+	while (l--)
+		pos = pos * CL_BITS + (uint32_t)__builtin_ctzll(s->lev[l][pos]);
+	return pos;
+}
+
+/* What word w of level l >= 1 must hold, from level l - 1 (for the
+ * invariant checks and for rebuilding a summary). */
+static inline uint64_t bset_word_below(const struct bset *s, unsigned l,
+				       uint32_t w)
+{
+	uint64_t m = 0;
+
+	for (unsigned j = 0; j < CL_BITS; j++) {
+		uint64_t u = (uint64_t)w * CL_BITS + j;
+
+		m |= (uint64_t)(u < s->nwords[l - 1] && s->lev[l - 1][u]) << j;
+	}
+	return m;
+}
+
+/* ---- the cluster ------------------------------------------------------ */
+
+/* 64 consecutive nodes, b * 64 .. b * 64 + 63. */
+struct cl_block {
+	uint64_t free; /* bit i: node i has free CPUs */
+	uint64_t idle; /* bit i: node i is completely free (implies free) */
+	uint32_t cap;  /* CPUs of each node when all are equal, else 0 */
+};
+
+/* One node. */
+struct cl_node {
+	uint32_t part; /* free CPUs while partly used; stale otherwise */
+	uint32_t cap;  /* CPUs */
+};
+
+struct cluster {
+	uint32_t n;             /* nodes */
+	uint32_t ngroups;       /* node groups */
+	uint32_t *gstart;       /* first node of each group; [ngroups] = n */
+	uint32_t *gcpus;        /* CPUs per node of each group */
+	uint32_t *ggpus;        /* GPUs per node of each group */
+	uint32_t nblocks;       /* ceil(n / 64) */
+	struct cl_block *blk;   /* nblocks blocks */
+	struct cl_node *node;   /* n nodes */
+	struct bset sum;        /* blocks with a free unit (cluster.c) */
+	uint64_t free_cpus;     /* free CPUs in all */
+	uint32_t idle_nodes;    /* idle nodes in all */
+	uint64_t total_cpus;    /* sum of all capacities (< 2^32) */
+	bool exclusive;         /* jobs take whole nodes */
+	/* Whole GPUs (cluster_gpu.c); the arrays are NULL when no node has
+	 * GPUs. */
+	uint32_t maxg;          /* most GPUs of a node (0: no GPUs) */
+	uint32_t ntypes;        /* distinct named GPU types */
+	uint32_t ncls;          /* GPU classes: the distinct (GPU type,
+	                           VC) pairs of the groups with GPUs, in
+	                           group order */
+	char **tname;           /* name of each type, owned */
+	uint32_t nvc;           /* distinct VC names (cluster.h) */
+	char **vcname;          /* name of each VC, owned */
+	uint32_t *cltype;       /* GPU type of each class; ntypes = untyped */
+	uint32_t *clvc;         /* VC of each class; nvc = shared pool */
+	int32_t *group_vc;      /* VC of each workload group, -1 = none */
+	size_t ngroup_vc;       /* entries in group_vc */
+	uint32_t *gcls;         /* GPU class of each group */
+	uint32_t *ncl;          /* GPU class of each node */
+	uint8_t *gcap;          /* GPUs of each node */
+	uint64_t *gmask;        /* free GPUs of each node, bit i = GPU i */
+	uint64_t *ctotal;       /* GPUs of each class */
+	uint64_t total_gpus;    /* GPUs in all */
+	uint32_t rack_nodes;    /* nodes per rack (n or less) */
+	uint32_t nracks;        /* ceil(n / rack_nodes) */
+	/* What a job may use, by its key (gpu_type, VC): key
+	 * t * (nvc + 1) + v, t = job->gpu_type (0 = any), v = its VC or nvc
+	 * for none. */
+	uint32_t *kcls;         /* classes of each key, ascending */
+	uint32_t *kcls_at;      /* key k: kcls[kcls_at[k] .. kcls_at[k + 1]) */
+	struct cl_range *krange; /* node ranges of each key, in order */
+	uint32_t *krange_at;    /* key k: krange[krange_at[k] ..
+	                           krange_at[k + 1]) */
+	struct gx *gx;          /* the free-GPU index */
+	struct gx *view;        /* scratch index for jobs that want CPUs */
+	struct gp_pick *picks;  /* scratch: a strategy's plan */
+	size_t pcap;            /* picks allocated */
+	struct gp_rack *rk;     /* scratch: racks in order of preference */
+};
+
+/* Bits lo .. lo + k - 1 (lo + k <= 64; none when k is 0). */
+static inline uint64_t cl_mask(unsigned lo, unsigned k)
+{
+	return (k == CL_BITS ? ~UINT64_C(0) : (UINT64_C(1) << k) - 1) << lo;
+}
+
+/* The free CPUs of node v. */
+static inline uint32_t cl_node_free(const struct cluster *c, uint32_t v)
+{
+	const struct cl_block *k = &c->blk[v / CL_BITS];
+	uint64_t bit = UINT64_C(1) << (v % CL_BITS);
+
+	if (k->idle & bit)
+		return c->node[v].cap;
+	return k->free & bit ? c->node[v].part : 0;
+}
+
+/* Makes room for n slots in out. */
+static inline void cl_reserve(struct placement *out, size_t n)
+{
+	size_t cap = out->cap;
+
+	xgrow(&out->slots, &cap, n, sizeof(*out->slots));
+	SIM_ASSERT(cap <= UINT32_MAX);
+	out->cap = (uint32_t)cap;
+}
+
+/* ---- from one file to the other --------------------------------------- */
+
+/* cluster.c: takes cpus CPUs of node v, which has them (none: nothing). */
+void cl_take_cpus(struct cluster *c, uint32_t v, uint32_t cpus);
+
+/* cluster_gpu.c: the GPU part of cluster_new, cluster_reset and
+ * cluster_free (gp_release frees what gp_setup allocated). */
+void gp_setup(struct cluster *c, const struct cluster_spec *s);
+void gp_reset(struct cluster *c);
+void gp_release(struct cluster *c);
+/* cluster_gpu.c: could a GPU job get its GPUs (and CPUs beside them) on
+ * the cluster as it is now, or when empty? */
+bool gp_fits(const struct cluster *c, const struct job *j, bool now);
+/* cluster_gpu.c: gives gpus GPUs back to node v (mask says which; 0:
+ * the lowest busy ones). */
+void gp_give(struct cluster *c, uint32_t v, uint32_t gpus, uint64_t mask);
+/* cluster_gpu.c: free GPUs of each class (NULL when no node has GPUs),
+ * for cluster_vc.c. */
+const uint64_t *gp_class_free(const struct cluster *c);
+/* cluster_gpu.c: the GPU index's invariants, for cluster_check. */
+int gp_check(const struct cluster *c, struct sim_error *err);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * The engine's own interface (what the runner and tests use; policies use
+ * include/clustersim/policy.h).  One struct sim holds everything about one
+ * simulation, so any number can run in one process, in any threads.
+ */
+#ifndef CLUSTERSIM_SIM_H
+#define CLUSTERSIM_SIM_H
+
+#include "clustersim/policy.h"
+#include "cluster/cluster.h"
+#include "speed/speed.h"
+#include "report/stats.h"
+#include "workload/workload.h"
+
+/* A policy parameter's resolved value. */
+struct pval {
+	const char *name;            /* the policy's declared name */
+	enum policy_param_type type;
+	int64_t i;
+	double d;
+	bool b;
+	const char *s;               /* not owned */
+};
+
+struct sim_config {
+	const struct workload *workload;    /* read only; outlives the sim */
+	/* When set (to workload->jobs), the sim works on the workload's own
+	 * job array instead of a copy: for a workload made for this one
+	 * run, it saves a copy of every job.  The array must outlive the
+	 * sim. */
+	struct job *jobs_in_place;
+	const struct cluster_spec *cluster;
+	const struct policy_ops *policy;
+	const struct pval *params;          /* every declared parameter */
+	size_t nparams;
+	uint64_t seed;
+	sim_time_t sample_interval;         /* timeline period; 0 = automatic */
+	bool check;                         /* invariant checker */
+	/* GPU job speeds (GPU types, communication): NULL = every job runs
+	 * at reference speed.  Only used on a cluster with GPUs. */
+	const struct speed_config *speed;
+	/* Preemption: a preempted job keeps the work up to its last
+	 * checkpoint, taken every checkpoint_interval of work (0: at the
+	 * preemption itself, nothing lost), and spends restore_overhead when
+	 * it starts again. */
+	sim_time_t checkpoint_interval;
+	sim_time_t restore_overhead;
+	/* The restore overhead grows with the job: restore_per_gpu for each
+	 * of its GPUs, and its model state (its class's fp32 parameters)
+	 * written at the preemption and read back at the restart at
+	 * storage_Bps bytes per second (0: no such cost).  Migrations pay
+	 * the same. */
+	sim_time_t restore_per_gpu;
+	double storage_Bps;
+	/* Called now and then with jobs ended so far (may be NULL). */
+	void (*progress)(void *ctx, size_t ended, size_t total);
+	void *progress_ctx;
+};
+
+struct sim *sim_new(const struct sim_config *cfg);
+void sim_free(struct sim *s);
+
+/*
+ * Runs the simulation to the end.  Returns 0, or a negative code with a
+ * message: -SIM_EINPUT when the policy's init() refused its parameters,
+ * -SIM_ESTATE when jobs were left pending with no event to come (a policy
+ * that never starts them).
+ */
+int sim_run(struct sim *s, struct sim_error *err);
+
+/* Results, valid until sim_free(). */
+const struct job *sim_jobs(const struct sim *s, size_t *n);
+const struct sample *sim_samples(const struct sim *s, size_t *n);
+const struct run_counters *sim_counters(const struct sim *s);
+/* The simulated cluster (for its GPU type names, ...). */
+const struct cluster *sim_cluster(const struct sim *s);
+
+/*
+ * Changes a running job's speed to rate (work per unit of time; 1 = the
+ * reference speed its run time was measured at): the work it has done so
+ * far is kept, and its end event moves to when the rest will be done,
+ * rounded up to the microsecond.  For the speed model (GPU types,
+ * communication, sharing).  0, or -SIM_ESTATE for a job that is not
+ * running or a rate that is not positive and finite.
+ */
+int sim_set_job_rate(struct sim *s, const struct job *j, double rate);
+/* A running job's placement (NULL for a job that is not running). */
+const struct placement *sim_job_placement(const struct sim *s,
+					  const struct job *j);
+
+/* The automatic timeline period for a workload: about 500 samples over
+ * its submit span, at least 1 s, rounded up to a whole second. */
+sim_time_t sim_auto_interval(const struct workload *w);
+
+/* The unit backfilling plans in (profile.c): GPUs on a cluster with GPUs
+ * (a job without GPUs demands none), else CPUs, or nodes when exclusive. */
+uint64_t units_demand(const struct cluster *c, const struct job *j);
+uint64_t units_capacity(const struct cluster *c);
+uint64_t units_free(const struct cluster *c);
+
+/* The free-resource profile (profile.c); the engine owns one. */
+struct profile *profile_new(void);
+void profile_free(struct profile *p);
+/* A running job in the engine's running set: sorted by (end, idx). */
+struct run_entry {
+	sim_time_t end; /* start + estimate */
+	uint32_t idx;   /* the job */
+};
+
+/* Resets p to time now: the cluster's free units, plus the running jobs
+ * (sorted by start + estimate), folded in lazily. */
+void profile_build(struct profile *p, const struct cluster *c,
+		   sim_time_t now, const struct job *jobs,
+		   const struct run_entry *running, size_t n);
+/* The same on a cluster with virtual clusters: one step function per VC
+ * and the pool (profile_vc.c); plc is the running jobs' placements, by
+ * job idx, kept by the caller while p is in use. */
+void profile_build_parts(struct profile *p, const struct cluster *c,
+			 sim_time_t now, const struct job *jobs,
+			 const struct run_entry *running, size_t n,
+			 const struct placement *plc);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * Experiment files (JSON, read with cJSON): everything needed to reproduce
+ * a result.  The cJSON tree is turned into these typed structs and deleted
+ * before anything runs.  experiments/README.md is the contract for every
+ * key, default and unit.
+ */
+#ifndef CLUSTERSIM_EXP_H
+#define CLUSTERSIM_EXP_H
+
+#include "cluster/cluster.h"
+#include "speed/jobclass_override.h"
+#include "speed/net.h"
+#include "run/optimize.h"
+#include "workload/workload.h"
+
+enum param_value_type { PV_NUMBER, PV_BOOL, PV_STRING };
+
+/* One policy parameter as written in the file; checked against the
+ * policy's declared parameters by the policy registry. */
+struct param_value {
+	char *key;
+	char *json_path; /* "$.policies[1].params.key" */
+	enum param_value_type type;
+	double num;
+	bool b;
+	char *str;
+};
+
+struct policy_spec {
+	char *name;      /* registry name, or a path ending in .so */
+	char *label;     /* unique run label; the name when not given */
+	char *json_path; /* "$.policies[i]" */
+	struct param_value *params;
+	size_t nparams;
+};
+
+struct workload_spec {
+	bool generated;        /* a generator rather than a trace */
+	char *trace;           /* resolved path (relative to the file) */
+	struct trace_opts opts;
+	struct gen_spec gen;
+	char *name;            /* the trace's file name or "generated" */
+	char *reference_gpu;   /* GPU type the run times were measured on
+	                          ("v100" unless given) */
+	bool draw_classes;     /* GPU jobs of no class get a drawn one
+	                          ("job_classes": "draw", the default) */
+};
+
+/* "fill": the fill experiment of the FGD paper (fill.h), instead of a
+ * replay: its own cluster (an openb node list) and pod lists. */
+struct fill_spec {
+	char *nodes;           /* resolved openb node list */
+	char **pods;           /* resolved openb pod lists, each a workload */
+	size_t npods;
+	double target;         /* arrivals stop at this share of the GPU
+	                          capacity (default 1.3; fill mode) */
+	bool replay;           /* "mode": "replay" (fill_replay.h): pods
+	                          arrive and leave in time; else the fill */
+	sim_time_t step;       /* replay: timeline step (default 3600 s) */
+	double load_scale;     /* replay: arrivals at creation time / this
+	                          (default 1: the trace's own times) */
+};
+
+struct experiment {
+	char *path;            /* the file as given */
+	char *name;            /* "name" (default: file stem) */
+	struct cluster_spec cluster;
+	bool cluster_from_trace;
+	struct net_spec network; /* the fabric ("cluster.network"), defaults
+	                            filled in; rack_nodes unused (the
+	                            cluster's) */
+	struct workload_spec workload;
+	struct policy_spec *policies;
+	size_t npolicies;
+	uint64_t *seeds;       /* default [1] */
+	size_t nseeds;
+	char *output;          /* resolved results folder */
+	char **plugins;        /* resolved .so paths */
+	size_t nplugins;
+	sim_time_t timeline_interval; /* sampling period; 0 = automatic */
+	sim_time_t bsld_tau;   /* bounded-slowdown threshold, default 10 s */
+	bool check;            /* invariant checker on */
+	sim_time_t checkpoint_interval; /* preempted jobs keep work up to
+	                                   their last checkpoint, every this
+	                                   much work; 0 = at preemption */
+	sim_time_t restore_overhead;    /* time a restarted job spends
+	                                   restoring */
+	sim_time_t restore_per_gpu;     /* and this much more per GPU */
+	double storage_GBps;            /* checkpoint storage bandwidth,
+	                                   GB/s: a job's model state is
+	                                   written and read back at it;
+	                                   0 = free */
+	struct jobclass_overrides throughputs; /* "throughputs": overrides
+	                          of the job-class tables (none: defaults) */
+	struct optimize_spec optimize; /* "optimize": the batch that
+	                          `clustersim optimize` schedules */
+	char *resolved_json;   /* the fully resolved config, printed with
+	                          every default filled in (for the manifest) */
+	bool has_fill;         /* a fill experiment: "fill" given */
+	struct fill_spec fill; /* its settings */
+};
+
+struct exp_ctx;
+struct cJSON;
+/* exp_fill.c: reads "fill"; releases it; its resolved JSON. */
+int exp_parse_fill(struct exp_ctx *c, const struct cJSON *v,
+		   struct fill_spec *f);
+void exp_fill_release(struct fill_spec *f);
+struct cJSON *exp_fill_json(const struct fill_spec *f);
+
+/*
+ * Reads and checks an experiment file.  Unknown keys, wrong types and bad
+ * values are errors "FILE: $.path: message" (with a "did you mean" where a
+ * known key is close).  Relative paths are resolved against the file's
+ * folder.  Returns 0 or a negative code.
+ */
+int exp_load(const char *path, struct experiment *e, struct sim_error *err);
+/* Same, from text; path names it in messages and anchors relative paths. */
+int exp_parse(const char *text, const char *path, struct experiment *e,
+	      struct sim_error *err);
+void exp_release(struct experiment *e);
+
+#endif

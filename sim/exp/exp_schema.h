@@ -1,0 +1,38 @@
+/*
+ * The experiment schema's names, shared by the loader (exp.c) and the
+ * printer of the resolved configuration (exp_resolved.c), so that a value
+ * is read and written back under one spelling (internal to exp*.c).
+ */
+#ifndef CLUSTERSIM_EXP_SCHEMA_H
+#define CLUSTERSIM_EXP_SCHEMA_H
+
+#include "exp/exp.h"
+
+/* "format", "procs" and "overrun" values, indexed by their enums (sizes
+ * checked where they are defined). */
+extern const char *const exp_format_names[];
+extern const char *const exp_procs_names[];
+extern const char *const exp_overrun_names[];
+
+/* A distribution's name and its parameters, in the order of dist.p[]. */
+struct exp_dist_desc {
+	const char *name;      /* "dist" value */
+	const char *params[5]; /* keys of p[0..np-1]; discrete: its arrays */
+	size_t np;             /* parameters in p[] (discrete: none) */
+};
+extern const struct exp_dist_desc exp_dist_descs[];
+
+/* "throughputs": the overrides of the job-class tables (exp_throughputs.c);
+ * c's path is the parent object's.  The printed form: exact class names,
+ * canonical GPU type names. */
+struct exp_ctx;
+struct cJSON;
+int exp_parse_throughputs(struct exp_ctx *c, const struct cJSON *v,
+			  struct jobclass_overrides *o);
+struct cJSON *exp_throughputs_json(const struct jobclass_overrides *o);
+
+/* The configuration with every key in schema order and every default
+ * filled in, as indented JSON; the caller frees. */
+char *exp_resolved_json(const struct experiment *e);
+
+#endif

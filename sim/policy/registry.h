@@ -1,0 +1,50 @@
+/*
+ * The policy registry: the built-in policies (generated from the files in policies/
+ * by the Makefile) plus any loaded from plug-in shared objects, and the
+ * checking of a policy's parameters as an experiment file gives them.
+ */
+#ifndef CLUSTERSIM_REGISTRY_H
+#define CLUSTERSIM_REGISTRY_H
+
+#include "exp/exp.h"
+#include "engine/sim.h"
+
+/* Generated: NULL-terminated. */
+extern const struct policy_ops *const policy_builtin[];
+
+struct registry {
+	const struct policy_ops **ops; /* built-ins first, then plug-ins */
+	size_t n, cap;
+	void **handles;                /* dlopen handles of plug-ins */
+	size_t nhandles, hcap;
+};
+
+void registry_init(struct registry *r);
+void registry_release(struct registry *r);
+const struct policy_ops *registry_find(const struct registry *r,
+				       const char *name);
+/*
+ * Loads a plug-in: a shared object exporting "clustersim_policy" (a struct
+ * policy_ops).  Checks the ABI version, that the name is a valid, new
+ * name, and that schedule() is set.  On success *out (if not NULL) is the
+ * policy.  Errors: "PATH: message".
+ */
+int registry_load_plugin(struct registry *r, const char *path,
+			 const struct policy_ops **out, struct sim_error *err);
+/* Checks a policy's own declaration (name, parameters, defaults). */
+int policy_ops_check(const struct policy_ops *ops, struct sim_error *err);
+
+/* The parameter every policy takes from the engine ("placement"). */
+const struct policy_param *policy_engine_params(void);
+
+/*
+ * Resolves parameters: every declared one and the engine's "placement",
+ * each with the given value or the default.  Unknown names and wrong types are errors "PREFIX$.path:
+ * message".  *out is an array of *nout that the caller frees with free().
+ */
+int policy_params_resolve(const struct policy_ops *ops,
+			  const struct param_value *given, size_t ngiven,
+			  const char *prefix, struct pval **out, size_t *nout,
+			  struct sim_error *err);
+
+#endif

@@ -1,0 +1,685 @@
+/*
+ * Result files.  A results folder holds manifest.json (what is needed to
+ * reproduce it), summary.csv (one row per run) and one folder per run,
+ * "<label>-s<seed>/", with jobs.csv, timeline.csv and summary.json.
+ *
+ * Formats (docs/metrics.md is the contract):
+ * - times are seconds as exact decimals with trailing zeros trimmed
+ *   (fmt_time), ratios six decimals trimmed (fmt_double);
+ * - a value that does not apply is an empty CSV cell or a JSON null;
+ * - no wall-clock time anywhere, so equal inputs give equal bytes;
+ * - every file is written to a temporary name and renamed (afile_*).
+ *
+ * jobs.csv may hold millions of rows, so rows are built with integer
+ * formatters in a large buffer rather than with one fprintf per field.
+ */
+#include "report/out.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <nettle/sha2.h>
+
+#include "base/util.h"
+#include "base/version.h"
+
+#define OUT_BUF (1u << 20) /* row buffer and stdio buffer size */
+
+static const char *const state_names[JOB_NSTATES] = {
+	/* Not submitted yet: for the results it waits like a pending job. */
+	[JOB_FUTURE] = "pending",
+	[JOB_PENDING] = "pending",
+	[JOB_RUNNING] = "running",
+	[JOB_FINISHED] = "finished",
+	[JOB_KILLED] = "killed",
+	[JOB_REJECTED] = "rejected",
+};
+
+/* ---- fast formatters: each writes at p and returns the new end ---- */
+
+static const char digits2[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[24];
+	char *q = tmp + sizeof(tmp);
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, digits2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, digits2 + 2 * v, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	size_t n = (size_t)(tmp + sizeof(tmp) - q);
+	memcpy(p, q, n);
+	return p + n;
+}
+
+static char *put_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u64(p, (uint64_t)0 - (uint64_t)v);
+	}
+	return put_u64(p, (uint64_t)v);
+}
+
+/* The same text as fmt_time (exact seconds, trailing zeros trimmed), two
+ * digits at a time: jobs.csv has seven times per row. */
+static char *put_time(char *p, sim_time_t t)
+{
+	uint64_t m = t < 0 ? (uint64_t)0 - (uint64_t)t : (uint64_t)t;
+	uint32_t frac = (uint32_t)(m % 1000000u);
+	if (t < 0)
+		*p++ = '-';
+	p = put_u64(p, m / 1000000u);
+	if (frac) {
+		*p++ = '.';
+		memcpy(p, digits2 + 2 * (frac / 10000), 2);
+		memcpy(p + 2, digits2 + 2 * (frac / 100 % 100), 2);
+		memcpy(p + 4, digits2 + 2 * (frac % 100), 2);
+		p += 6;
+		while (p[-1] == '0')
+			p--;
+	}
+	return p;
+}
+
+/*
+ * The same text as fmt_double (six decimals, "%.6f", trimmed) without
+ * printf in the common case.  s = v x 10^6 is off from the exact product
+ * by at most half an ulp (< 10^-4 below 10^12), so where s is farther than
+ * that from a rounding tie, rounding s and rounding the exact value agree,
+ * and the digits are those of an integer count of millionths.
+ */
+static char *put_ratio(char *p, double v)
+{
+	if (fabs(v) < 1e9) {
+		/* v x 1e6 carries a rounding error of a few ulps: only when
+		 * its fraction is clearly away from one half is rounding it
+		 * the same as printf's exact decimal rounding. */
+		double s = v * 1e6;
+		double fl = floor(s);
+		double frac = s - fl;
+		if (fabs(frac - 0.5) > 1e-3 + fabs(s) * 4e-16)
+			return put_time(p, (int64_t)fl + (frac > 0.5));
+	}
+	return p + fmt_double(p, v);
+}
+
+/* A metric's value as text (0 bytes when it does not apply). */
+static int fmt_metric(char *buf, const struct metrics *m, enum metric_id i)
+{
+	char *p = buf;
+	if (m->set[i] && isfinite(m->v[i])) {
+		if (metric_defs[i].kind == MK_COUNT)
+			p = put_i64(p, (int64_t)llround(m->v[i]));
+		else
+			p = put_ratio(p, m->v[i]);
+	}
+	*p = '\0';
+	return (int)(p - buf);
+}
+
+/* A CSV field, quoted when it holds a separator, quote or line break. */
+static void csv_put_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void out_run_dirname(const struct run_result *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s-s%" PRIu64, r->label, r->seed);
+}
+
+/* ---- jobs.csv ---- */
+
+/* (id, index) pairs sorted by a least-significant-digit radix sort on the
+ * id: linear time for millions of jobs.  Ids are unique in a workload. */
+struct id_key {
+	uint64_t key; /* id with the sign bit flipped: unsigned order = id
+	                 order */
+	uint32_t idx; /* position in the jobs array */
+};
+
+static uint32_t *order_by_id(const struct job *jobs, size_t n)
+{
+	uint32_t *ord = xmalloc(n * sizeof(*ord));
+	bool sorted = true;
+	for (size_t i = 0; i < n; i++) {
+		ord[i] = (uint32_t)i;
+		if (i && jobs[i].id < jobs[i - 1].id)
+			sorted = false;
+	}
+	if (sorted)
+		return ord;
+
+	struct id_key *a = xmalloc(n * sizeof(*a));
+	struct id_key *b = xmalloc(n * sizeof(*b));
+	uint64_t all_or = 0, all_and = ~(uint64_t)0;
+	for (size_t i = 0; i < n; i++) {
+		a[i].key = (uint64_t)jobs[i].id ^ ((uint64_t)1 << 63);
+		a[i].idx = (uint32_t)i;
+		all_or |= a[i].key;
+		all_and &= a[i].key;
+	}
+	for (int shift = 0; shift < 64; shift += 8) {
+		/* A byte equal in every key does not reorder anything. */
+		if (((all_or ^ all_and) >> shift & 0xff) == 0)
+			continue;
+		size_t count[257] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			count[(a[i].key >> shift & 0xff) + 1]++;
+		for (int d = 0; d < 256; d++)
+			count[d + 1] += count[d];
+		for (size_t i = 0; i < n; i++)
+			b[count[a[i].key >> shift & 0xff]++] = a[i];
+		struct id_key *t = a;
+		a = b;
+		b = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		ord[i] = a[i].idx;
+	free(a);
+	free(b);
+	return ord;
+}
+
+/* A cell of text, quoted when it holds a comma or a quote (RFC 4180),
+ * cut to 200 bytes so that a row stays within its buffer margin. */
+static char *put_text(char *p, const char *s)
+{
+	size_t n = strlen(s);
+	if (n > 200)
+		n = 200;
+	if (!memchr(s, ',', n) && !memchr(s, '"', n)) {
+		memcpy(p, s, n);
+		return p + n;
+	}
+	*p++ = '"';
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			*p++ = '"';
+		*p++ = s[i];
+	}
+	*p++ = '"';
+	return p;
+}
+
+/* One row of jobs.csv at p; returns the new end.  At most ~800 bytes. */
+static char *job_row(char *p, const struct job *j, sim_time_t tau,
+		     const struct run_result *r)
+{
+	bool started = j->start != SIM_TIME_NONE;
+	bool ended = started && j->end != SIM_TIME_NONE;
+
+	p = put_i64(p, j->id);
+	*p++ = ',';
+	p = put_time(p, j->submit);
+	*p++ = ',';
+	if (started)
+		p = put_time(p, j->start);
+	*p++ = ',';
+	if (ended)
+		p = put_time(p, j->end);
+	*p++ = ',';
+	if (started)
+		p = put_time(p, j->start - j->submit);
+	*p++ = ',';
+	if (ended)
+		p = put_time(p, j->end - j->start);
+	*p++ = ',';
+	if (ended)
+		p = put_time(p, j->end - j->submit);
+	*p++ = ',';
+	double sld = stats_slowdown(j);
+	if (!isnan(sld))
+		p = put_ratio(p, sld);
+	*p++ = ',';
+	double bsld = stats_bounded_slowdown(j, tau);
+	if (!isnan(bsld))
+		p = put_ratio(p, bsld);
+	*p++ = ',';
+	p = put_u64(p, j->cpus);
+	*p++ = ',';
+	if (j->flags & JOB_HAS_ESTIMATE)
+		p = put_time(p, j->estimate);
+	*p++ = ',';
+	if (j->user >= 0)
+		p = put_i64(p, j->user);
+	*p++ = ',';
+	if (j->group >= 0)
+		p = put_i64(p, j->group);
+	*p++ = ',';
+	const char *st = j->state < JOB_NSTATES ? state_names[j->state] :
+						   "unknown";
+	size_t len = strlen(st);
+	memcpy(p, st, len);
+	p += len;
+	*p++ = ',';
+	p = put_u64(p, j->gpus);
+	*p++ = ',';
+	if (started)
+		p = put_u64(p, j->nodes_used);
+	*p++ = ',';
+	if (started && j->gpu_type_used &&
+	    j->gpu_type_used <= r->ngpu_types)
+		p = put_text(p, r->gpu_types[j->gpu_type_used - 1]);
+	*p++ = ',';
+	p = put_u64(p, j->preemptions);
+	*p++ = ',';
+	p = put_u64(p, j->restarts);
+	*p++ = ',';
+	if (ended)
+		p = put_ratio(p, j->attained);
+	*p++ = ',';
+	if (started)
+		p = put_time(p, j->queued);
+	*p++ = ',';
+	if (ended && j->placement_slowdown > 0)
+		p = put_ratio(p, j->placement_slowdown);
+	*p++ = '\n';
+	return p;
+}
+
+static int write_jobs(const char *path, const struct run_result *r,
+		      sim_time_t tau, struct sim_error *err)
+{
+	static const char header[] =
+		"id,submit,start,end,wait,run,response,slowdown,"
+		"bounded_slowdown,procs,estimate,user,group,state,gpus,"
+		"nodes,gpu_type,preemptions,restarts,attained,queued,"
+		"placement_slowdown\n";
+	struct afile af;
+	int rc = afile_open(&af, path, err);
+	if (rc)
+		return rc;
+	setvbuf(af.f, NULL, _IOFBF, OUT_BUF);
+	uint32_t *ord = order_by_id(r->jobs, r->njobs);
+	char *buf = xmalloc(OUT_BUF);
+	char *p = buf;
+	memcpy(p, header, sizeof(header) - 1);
+	p += sizeof(header) - 1;
+	for (size_t i = 0; i < r->njobs; i++) {
+		if ((size_t)(p - buf) > OUT_BUF - 1024) {
+			fwrite(buf, 1, (size_t)(p - buf), af.f);
+			p = buf;
+		}
+		p = job_row(p, &r->jobs[ord[i]], tau, r);
+	}
+	fwrite(buf, 1, (size_t)(p - buf), af.f);
+	free(buf);
+	free(ord);
+	return afile_commit(&af, err);
+}
+
+/* ---- timeline.csv ---- */
+
+static int write_timeline(const char *path, const struct run_result *r,
+			  struct sim_error *err)
+{
+	static const char header[] = "time,busy_cpus,utilization,"
+				     "utilization_avg,running,queued,"
+				     "queued_cpus,busy_gpus,"
+				     "gpu_utilization_avg\n";
+	struct afile af;
+	int rc = afile_open(&af, path, err);
+	if (rc)
+		return rc;
+	setvbuf(af.f, NULL, _IOFBF, OUT_BUF);
+	char *buf = xmalloc(OUT_BUF);
+	char *p = buf;
+	memcpy(p, header, sizeof(header) - 1);
+	p += sizeof(header) - 1;
+	for (size_t i = 0; i < r->nsamples; i++) {
+		const struct sample *s = &r->samples[i];
+		if ((size_t)(p - buf) > OUT_BUF - 1024) {
+			fwrite(buf, 1, (size_t)(p - buf), af.f);
+			p = buf;
+		}
+		p = put_time(p, s->t);
+		*p++ = ',';
+		p = put_u64(p, s->busy_cpus);
+		*p++ = ',';
+		p = put_ratio(p, s->util);
+		*p++ = ',';
+		p = put_ratio(p, s->util_avg);
+		*p++ = ',';
+		p = put_u64(p, s->running);
+		*p++ = ',';
+		p = put_u64(p, s->queued);
+		*p++ = ',';
+		p = put_u64(p, s->queued_cpus);
+		*p++ = ',';
+		p = put_u64(p, s->busy_gpus);
+		*p++ = ',';
+		if (!isnan(s->gpu_util_avg))
+			p = put_ratio(p, s->gpu_util_avg);
+		*p++ = '\n';
+	}
+	fwrite(buf, 1, (size_t)(p - buf), af.f);
+	free(buf);
+	return afile_commit(&af, err);
+}
+
+/* ---- JSON ---- */
+
+static void json_add_u64(cJSON *obj, const char *key, uint64_t v)
+{
+	/* Raw text: a double would lose integers above 2^53. */
+	char buf[24];
+	*put_u64(buf, v) = '\0';
+	cJSON_AddRawToObject(obj, key, buf);
+}
+
+/* Writes a JSON tree (printed with cJSON, plus a final newline). */
+static int write_json(const char *path, const cJSON *root,
+		      struct sim_error *err)
+{
+	char *text = cJSON_Print(root);
+	SIM_ASSERT(text);
+	struct afile af;
+	int rc = afile_open(&af, path, err);
+	if (rc)
+		goto out_text;
+	fputs(text, af.f);
+	fputc('\n', af.f);
+	rc = afile_commit(&af, err);
+out_text:
+	cJSON_free(text);
+	return rc;
+}
+
+static int write_run_summary(const char *path, const struct run_result *r,
+			     struct sim_error *err)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "label", r->label);
+	cJSON_AddStringToObject(root, "policy", r->policy);
+	cJSON_AddStringToObject(root, "workload", r->workload);
+	json_add_u64(root, "seed", r->seed);
+	cJSON *c = cJSON_AddObjectToObject(root, "counters");
+	json_add_u64(c, "events", r->counters.events);
+	json_add_u64(c, "schedule_calls", r->counters.schedule_calls);
+	json_add_u64(c, "bad_calls", r->counters.bad_calls);
+	json_add_u64(c, "preemptions", r->counters.preemptions);
+	json_add_u64(c, "migrations", r->counters.migrations);
+	json_add_u64(c, "shared_starts", r->counters.shared_starts);
+	char lost[64];
+	*put_ratio(lost, r->counters.lost_work) = '\0';
+	cJSON_AddRawToObject(c, "lost_work_s", lost);
+	cJSON *m = cJSON_AddObjectToObject(root, "metrics");
+	for (int i = 0; i < M_NMETRICS; i++) {
+		char buf[64];
+		/* The same text as summary.csv, so the two files agree. */
+		if (fmt_metric(buf, &r->metrics, (enum metric_id)i))
+			cJSON_AddRawToObject(m, metric_defs[i].name, buf);
+		else
+			cJSON_AddNullToObject(m, metric_defs[i].name);
+	}
+	int rc = write_json(path, root, err);
+	cJSON_Delete(root);
+	return rc;
+}
+
+int out_write_run(const char *outdir, const struct run_result *r,
+		  sim_time_t tau, struct sim_error *err)
+{
+	char name[512];
+	out_run_dirname(r, name, sizeof(name));
+	char *dir = path_join(outdir, name);
+	char *path = NULL;
+	int rc = mkdir_p(dir, err);
+	if (rc)
+		goto out_dir;
+	path = xasprintf("%s/jobs.csv", dir);
+	rc = write_jobs(path, r, tau, err);
+	if (rc)
+		goto out_path;
+	free(path);
+	path = xasprintf("%s/timeline.csv", dir);
+	rc = write_timeline(path, r, err);
+	if (rc)
+		goto out_path;
+	free(path);
+	path = xasprintf("%s/summary.json", dir);
+	rc = write_run_summary(path, r, err);
+out_path:
+	free(path);
+out_dir:
+	free(dir);
+	return rc;
+}
+
+/* ---- summary.csv ---- */
+
+int out_write_summary(const char *outdir, const struct run_result *runs,
+		      size_t nruns, struct sim_error *err)
+{
+	char *path = path_join(outdir, "summary.csv");
+	struct afile af;
+	int rc = mkdir_p(outdir, err);
+	if (rc)
+		goto out_path;
+	rc = afile_open(&af, path, err);
+	if (rc)
+		goto out_path;
+	fputs("label,policy,workload,seed", af.f);
+	for (int i = 0; i < M_NMETRICS; i++)
+		fprintf(af.f, ",%s", metric_defs[i].name);
+	fputc('\n', af.f);
+	for (size_t k = 0; k < nruns; k++) {
+		const struct run_result *r = &runs[k];
+		csv_put_str(af.f, r->label);
+		fputc(',', af.f);
+		csv_put_str(af.f, r->policy);
+		fputc(',', af.f);
+		csv_put_str(af.f, r->workload);
+		fprintf(af.f, ",%" PRIu64, r->seed);
+		for (int i = 0; i < M_NMETRICS; i++) {
+			char buf[64];
+			fmt_metric(buf, &r->metrics, (enum metric_id)i);
+			fputc(',', af.f);
+			fputs(buf, af.f);
+		}
+		fputc('\n', af.f);
+	}
+	rc = afile_commit(&af, err);
+out_path:
+	free(path);
+	return rc;
+}
+
+/* ---- manifest.json ---- */
+
+/* SHA-256 of a file as 64 lowercase hex digits into hex (65 bytes). */
+static int sha256_file(const char *path, char *hex, struct sim_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return err_setc(err, -SIM_EIO, "%s: cannot read: %s", path,
+				strerror(errno));
+	struct sha256_ctx ctx;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	char *buf = xmalloc(1 << 16);
+	int rc = 0;
+	size_t n;
+	sha256_init(&ctx);
+	while ((n = fread(buf, 1, 1 << 16, f)) > 0)
+		sha256_update(&ctx, n, (const uint8_t *)buf);
+	if (ferror(f)) {
+		rc = err_setc(err, -SIM_EIO, "%s: read failed", path);
+		goto out_buf;
+	}
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, digest);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
+		hex[2 * i] = "0123456789abcdef"[digest[i] >> 4];
+		hex[2 * i + 1] = "0123456789abcdef"[digest[i] & 15];
+	}
+	hex[2 * SHA256_DIGEST_SIZE] = '\0';
+out_buf:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+static int add_input(cJSON *inputs, const char *path, struct sim_error *err)
+{
+	char hex[2 * SHA256_DIGEST_SIZE + 1];
+	int rc = sha256_file(path, hex, err);
+	if (rc)
+		return rc;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "path", path);
+	cJSON_AddStringToObject(o, "sha256", hex);
+	cJSON_AddItemToArray(inputs, o);
+	return 0;
+}
+
+/* The manifest as a cJSON tree (NULL with err filled). */
+static cJSON *manifest_tree(const struct experiment *e,
+			    const struct run_result *runs, size_t nruns,
+			    int *rcp, struct sim_error *err)
+{
+	cJSON *root = cJSON_CreateObject();
+	int rc = 0;
+
+	cJSON_AddStringToObject(root, "tool", "clustersim");
+	cJSON_AddStringToObject(root, "version", CLUSTERSIM_VERSION);
+	if (e->path)
+		cJSON_AddStringToObject(root, "experiment", e->path);
+	else
+		cJSON_AddNullToObject(root, "experiment");
+
+	cJSON *inputs = cJSON_AddArrayToObject(root, "inputs");
+	if (e->path && (rc = add_input(inputs, e->path, err)))
+		goto out_root;
+	if (!e->workload.generated && e->workload.trace &&
+	    (rc = add_input(inputs, e->workload.trace, err)))
+		goto out_root;
+	for (size_t i = 0; i < e->nplugins; i++)
+		if ((rc = add_input(inputs, e->plugins[i], err)))
+			goto out_root;
+	/* A fill or replay experiment's inputs: its node and pod lists. */
+	if (e->has_fill && e->fill.nodes &&
+	    (rc = add_input(inputs, e->fill.nodes, err)))
+		goto out_root;
+	for (size_t i = 0; e->has_fill && i < e->fill.npods; i++)
+		if ((rc = add_input(inputs, e->fill.pods[i], err)))
+			goto out_root;
+
+	cJSON *seeds = cJSON_AddArrayToObject(root, "seeds");
+	for (size_t i = 0; i < e->nseeds; i++) {
+		char buf[24];
+		*put_u64(buf, e->seeds[i]) = '\0';
+		cJSON_AddItemToArray(seeds, cJSON_CreateRaw(buf));
+	}
+
+	cJSON *arr = cJSON_AddArrayToObject(root, "runs");
+	for (size_t k = 0; k < nruns; k++) {
+		char dir[512];
+		cJSON *o = cJSON_CreateObject();
+		out_run_dirname(&runs[k], dir, sizeof(dir));
+		cJSON_AddStringToObject(o, "label", runs[k].label);
+		cJSON_AddStringToObject(o, "policy", runs[k].policy);
+		json_add_u64(o, "seed", runs[k].seed);
+		cJSON_AddStringToObject(o, "dir", dir);
+		cJSON *params = cJSON_AddObjectToObject(o, "params");
+		for (size_t i = 0; i < runs[k].nparams; i++) {
+			const struct pval *v = &runs[k].params[i];
+			char buf[32];
+			switch (v->type) {
+			case PARAM_INT:
+				snprintf(buf, sizeof(buf), "%" PRId64, v->i);
+				cJSON_AddRawToObject(params, v->name, buf);
+				break;
+			case PARAM_DOUBLE:
+				cJSON_AddNumberToObject(params, v->name, v->d);
+				break;
+			case PARAM_BOOL:
+				cJSON_AddBoolToObject(params, v->name, v->b);
+				break;
+			case PARAM_STRING:
+				cJSON_AddStringToObject(params, v->name, v->s);
+				break;
+			}
+		}
+		cJSON_AddItemToArray(arr, o);
+	}
+
+	cJSON *config = NULL;
+	if (e->resolved_json) {
+		config = cJSON_Parse(e->resolved_json);
+		if (!config) {
+			rc = err_setc(err, -SIM_EINPUT,
+				      "%s: resolved configuration is not "
+				      "valid JSON",
+				      e->path ? e->path : "experiment");
+			goto out_root;
+		}
+		cJSON_AddItemToObject(root, "config", config);
+	} else {
+		cJSON_AddNullToObject(root, "config");
+	}
+
+	*rcp = 0;
+	return root;
+out_root:
+	cJSON_Delete(root);
+	*rcp = rc;
+	return NULL;
+}
+
+char *out_manifest_text(const struct experiment *e,
+			const struct run_result *runs, size_t nruns,
+			struct sim_error *err)
+{
+	int rc;
+	cJSON *root = manifest_tree(e, runs, nruns, &rc, err);
+	if (!root)
+		return NULL;
+	char *text = cJSON_Print(root);
+	SIM_ASSERT(text);
+	char *full = xasprintf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(root);
+	return full;
+}
+
+int out_write_manifest(const char *outdir, const struct experiment *e,
+		       const struct run_result *runs, size_t nruns,
+		       struct sim_error *err)
+{
+	int rc;
+	cJSON *root = manifest_tree(e, runs, nruns, &rc, err);
+	if (!root)
+		return rc;
+	char *path = path_join(outdir, "manifest.json");
+	rc = mkdir_p(outdir, err);
+	if (!rc)
+		rc = write_json(path, root, err);
+	cJSON_Delete(root);
+	free(path);
+	return rc;
+}

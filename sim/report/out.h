@@ -1,0 +1,70 @@
+/*
+ * Results: one folder per experiment with manifest.json and summary.csv,
+ * and one folder per run "<label>-s<seed>/" with jobs.csv, timeline.csv
+ * and summary.json.  Every file is written to a temporary name and renamed.
+ * Times are seconds as exact decimals, trailing zeros trimmed; a value that
+ * does not apply is an empty cell (CSV) or null (JSON).
+ */
+#ifndef CLUSTERSIM_OUT_H
+#define CLUSTERSIM_OUT_H
+
+#include "exp/exp.h"
+#include "engine/sim.h"
+#include "report/stats.h"
+
+/* One finished run. */
+struct run_result {
+	const char *label;     /* unique run label */
+	const char *policy;    /* policy name */
+	const char *workload;  /* workload name */
+	uint64_t seed;
+	const struct job *jobs;/* sorted by idx; written sorted by id */
+	size_t njobs;
+	const struct sample *samples;
+	size_t nsamples;
+	struct run_counters counters;
+	struct metrics metrics;
+	const struct pval *params; /* every parameter of the policy, with
+	                              defaults filled in (for the manifest) */
+	size_t nparams;
+	const char *const *gpu_types; /* the cluster's GPU type names, by
+	                                 index (jobs.csv gpu_type) */
+	size_t ngpu_types;
+};
+
+/* "<label>-s<seed>" into buf (n bytes). */
+void out_run_dirname(const struct run_result *r, char *buf, size_t n);
+/* Writes OUT/<label>-s<seed>/{jobs.csv,timeline.csv,summary.json}. */
+int out_write_run(const char *outdir, const struct run_result *r,
+		  sim_time_t tau, struct sim_error *err);
+/* Writes OUT/summary.csv, one row per run in the order given. */
+int out_write_summary(const char *outdir, const struct run_result *runs,
+		      size_t nruns, struct sim_error *err);
+/* Writes OUT/manifest.json: tool version, input file hashes (SHA-256),
+ * seeds, runs (with every policy parameter, defaults included) and the
+ * fully resolved configuration.  No wall-clock time,
+ * so equal inputs give equal bytes. */
+int out_write_manifest(const char *outdir, const struct experiment *e,
+		       const struct run_result *runs, size_t nruns,
+		       struct sim_error *err);
+
+/* The text out_write_manifest() writes (final newline included), or NULL
+ * with err filled; the caller frees. */
+char *out_manifest_text(const struct experiment *e,
+			const struct run_result *runs, size_t nruns,
+			struct sim_error *err);
+
+/*
+ * Draws the plots of a results folder with gnuplot (PNG and SVG under
+ * OUT/plots/).  Returns 0, 1 when gnuplot is missing (warning in err,
+ * results intact), or a negative code.
+ */
+int plot_results(const char *outdir, struct sim_error *err);
+/* The gnuplot scripts folder (caller frees), and one gnuplot run of
+ * script with the -e definitions defs, output to logfd (named log in
+ * messages): 0, 1 when gnuplot is missing, or a negative code. */
+char *plot_scripts_dir(void);
+int plot_gnuplot(const char *defs, const char *script, int logfd,
+		 const char *log, struct sim_error *err);
+
+#endif

@@ -1,0 +1,408 @@
+/*
+ * Plots of a results folder, drawn by gnuplot from the CSV files.
+ *
+ * The runs are read back from OUT/summary.csv (label, seed -> folder
+ * "<label>-s<seed>"), so plotting needs nothing but a results folder and
+ * can be redone later.  Every script in the plots folder (plots/NAME.gp, in
+ * name order) is run twice, for PNG and SVG, with the variables
+ *   outdir  the results folder
+ *   runs    the run folders, space-separated
+ *   labels  their legend texts, same order
+ *   term    "png" or "svg"
+ *   out     the file to write, OUT/plots/<script stem>.<term>
+ *   resource "gpu" on a GPU cluster (some run has a GPU utilization),
+ *            else "cpu"
+ * A script with a line "# draw: gpu" is drawn only on a GPU cluster.
+ * gnuplot's output goes to OUT/plots/gnuplot.log: library code never
+ * prints.  A missing gnuplot is not an error for the results (return 1).
+ */
+#include "report/out.h"
+
+#include <csv.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+extern char **environ;
+
+/* The run folders and legends read from summary.csv. */
+struct plot_runs {
+	char *runs;      /* "a-s1 b-s1" (owned) */
+	char *labels;    /* "a b" (owned) */
+	size_t nruns;    /* rows read */
+	/* parser state */
+	size_t field;    /* field number in the current row */
+	size_t row;      /* row number, 0 = header */
+	int label_col;   /* column of "label", -1 until seen */
+	int seed_col;    /* column of "seed", -1 until seen */
+	int gpu_col;     /* column of "utilization_gpu", -1 until seen */
+	bool gpus;       /* some run has a GPU utilization: a GPU cluster */
+	char *label;     /* current row's label (owned) */
+	char *seed;      /* current row's seed (owned) */
+	size_t runs_len, runs_cap;     /* growth of runs */
+	size_t labels_len, labels_cap; /* growth of labels */
+};
+
+/* Appends a word to a space-separated list; a word with a blank in it is
+ * double-quoted, which gnuplot's word() and words() understand. */
+static void append(char **s, size_t *len, size_t *cap, const char *add)
+{
+	size_t n = strlen(add);
+	bool quote = strpbrk(add, " \t") != NULL;
+	xgrow(s, cap, *len + n + 4, 1);
+	if (*len)
+		(*s)[(*len)++] = ' ';
+	if (quote)
+		(*s)[(*len)++] = '"';
+	memcpy(*s + *len, add, n);
+	*len += n;
+	if (quote)
+		(*s)[(*len)++] = '"';
+	(*s)[*len] = '\0';
+}
+
+static void csv_field(void *data, size_t len, void *priv)
+{
+	struct plot_runs *pr = priv;
+	char *s = xmalloc(len + 1);
+	memcpy(s, data, len);
+	s[len] = '\0';
+	if (pr->row == 0) {
+		if (strcmp(s, "label") == 0)
+			pr->label_col = (int)pr->field;
+		else if (strcmp(s, "seed") == 0)
+			pr->seed_col = (int)pr->field;
+		else if (strcmp(s, "utilization_gpu") == 0)
+			pr->gpu_col = (int)pr->field;
+		free(s);
+	} else if ((int)pr->field == pr->label_col) {
+		free(pr->label);
+		pr->label = s;
+	} else if ((int)pr->field == pr->seed_col) {
+		free(pr->seed);
+		pr->seed = s;
+	} else {
+		if ((int)pr->field == pr->gpu_col && *s)
+			pr->gpus = true;
+		free(s);
+	}
+	pr->field++;
+}
+
+static void csv_row(int c, void *priv)
+{
+	struct plot_runs *pr = priv;
+	if (pr->row > 0 && pr->label && pr->seed) {
+		char *dir = xasprintf("%s-s%s", pr->label, pr->seed);
+		append(&pr->runs, &pr->runs_len, &pr->runs_cap, dir);
+		append(&pr->labels, &pr->labels_len, &pr->labels_cap,
+		       pr->label);
+		free(dir);
+		pr->nruns++;
+	}
+	free(pr->label);
+	free(pr->seed);
+	pr->label = pr->seed = NULL;
+	pr->field = 0;
+	pr->row++;
+}
+
+static int read_runs(const char *path, struct plot_runs *pr,
+		     struct sim_error *err)
+{
+	struct csv_parser p;
+	char buf[8192];
+	size_t n;
+	int rc = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return err_setc(err, -SIM_EIO, "%s: cannot read: %s", path,
+				strerror(errno));
+	memset(pr, 0, sizeof(*pr));
+	pr->label_col = pr->seed_col = pr->gpu_col = -1;
+	csv_init(&p, CSV_APPEND_NULL);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		if (csv_parse(&p, buf, n, csv_field, csv_row, pr) != n) {
+			rc = err_set(err, "%s: %s", path,
+				     csv_strerror(csv_error(&p)));
+			goto out_parser;
+		}
+	}
+	csv_fini(&p, csv_field, csv_row, pr);
+	if (pr->label_col < 0 || pr->seed_col < 0)
+		rc = err_set(err, "%s: no 'label' and 'seed' columns", path);
+out_parser:
+	csv_free(&p);
+	free(pr->label);
+	free(pr->seed);
+	pr->label = pr->seed = NULL;
+	fclose(f);
+	return rc;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The folder of gnuplot scripts (docs/metrics.md): $CLUSTERSIM_PLOTS,
+ * else plots/ beside the binary's folder (build/clustersim or
+ * build/san/clustersim: <bin>/../plots or <bin>/../../plots), else
+ * ./plots.  The caller frees. */
+static char *plots_dir(void)
+{
+	const char *env = getenv("CLUSTERSIM_PLOTS");
+	if (env && *env)
+		return xstrdup(env);
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *bin = path_dirname(exe);
+		/* build/clustersim, then build/san/clustersim. */
+		static const char *const rel[] = { "/../plots",
+						   "/../../plots" };
+		for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
+			char *d = xasprintf("%s%s", bin, rel[i]);
+			if (is_dir(d)) {
+				free(bin);
+				return d;
+			}
+			free(d);
+		}
+		free(bin);
+	}
+	return xstrdup("plots");
+}
+
+/* Whether an executable named name is on $PATH. */
+static bool on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	if (!path)
+		return false;
+	char *copy = xstrdup(path), *save = NULL;
+	bool found = false;
+	for (char *d = strtok_r(copy, ":", &save); d && !found;
+	     d = strtok_r(NULL, ":", &save)) {
+		char *f = xasprintf("%s/%s", *d ? d : ".", name);
+		found = access(f, X_OK) == 0;
+		free(f);
+	}
+	free(copy);
+	return found;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.gp files of dir, sorted by name (bytes, not the locale). */
+static int list_scripts(const char *dir, char ***out, size_t *nout,
+			struct sim_error *err)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return err_setc(err, -SIM_EIO,
+				"%s: cannot open plots folder: %s", dir,
+				strerror(errno));
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (len > 3 && strcmp(de->d_name + len - 3, ".gp") == 0) {
+			xgrow(&v, &cap, n + 1, sizeof(*v));
+			v[n++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+/* Whether a script is marked "# draw: WHAT" (a line of its first 4 KB):
+ * "gpu", drawn only for a results folder of a GPU cluster; "sweep", only
+ * for a sweep's (one with plots/sweep.dat).  An unreadable script is not
+ * marked (gnuplot then says what is wrong). */
+static bool marked(const char *script, const char *what)
+{
+	char buf[4096];
+	size_t k = strlen(what);
+	FILE *f = fopen(script, "rb");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (const char *p = buf; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (strncmp(p, "# draw: ", 8) == 0 &&
+		    strncmp(p + 8, what, k) == 0 &&
+		    (p[8 + k] == '\n' || p[8 + k] == '\r' || p[8 + k] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/* A gnuplot single-quoted string literal ('' stands for '). */
+static void gp_quote(char **s, size_t *len, size_t *cap, const char *name,
+		     const char *val)
+{
+	size_t need = *len + strlen(name) + 2 * strlen(val) + 8;
+	xgrow(s, cap, need, 1);
+	char *p = *s + *len;
+	p += sprintf(p, "%s='", name);
+	for (; *val; val++) {
+		if (*val == '\'')
+			*p++ = '\'';
+		*p++ = *val;
+	}
+	*p++ = '\'';
+	*p++ = ';';
+	*p = '\0';
+	*len = (size_t)(p - *s);
+}
+
+/* Runs gnuplot -e DEFS SCRIPT with output to the log fd. */
+static int run_gnuplot(const char *defs, const char *script, int logfd,
+		       const char *log, struct sim_error *err)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { "gnuplot", "-e", (char *)defs, (char *)script,
+			 NULL };
+	pid_t pid;
+	int status, rc = 0;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, logfd, 1);
+	posix_spawn_file_actions_adddup2(&fa, logfd, 2);
+	int e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (e)
+		return err_setc(err, -SIM_EIO, "cannot run gnuplot: %s",
+				strerror(e));
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return err_setc(err, -SIM_EIO,
+					"waiting for gnuplot: %s",
+					strerror(errno));
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		rc = err_setc(err, -SIM_EIO,
+			      "gnuplot failed on '%s' (exit code %d): see "
+			      "'%s'",
+			      script, WEXITSTATUS(status), log);
+	else if (WIFSIGNALED(status))
+		rc = err_setc(err, -SIM_EIO,
+			      "gnuplot killed by signal %d on '%s'",
+			      WTERMSIG(status), script);
+	return rc;
+}
+
+int plot_results(const char *outdir, struct sim_error *err)
+{
+	static const char *const terms[] = { "png", "svg" };
+	struct plot_runs pr;
+	char **scripts = NULL;
+	size_t nscripts = 0;
+	char *summary = path_join(outdir, "summary.csv");
+	char *pdir = plots_dir();
+	char *odir = path_join(outdir, "plots");
+	char *log = NULL;
+	int logfd = -1;
+	int rc;
+
+	memset(&pr, 0, sizeof(pr));
+	if (!on_path("gnuplot")) {
+		rc = err_setc(err, 1, "gnuplot not found: plots skipped "
+				      "(results are intact)");
+		goto out_paths;
+	}
+	if ((rc = read_runs(summary, &pr, err)))
+		goto out_runs;
+	if ((rc = list_scripts(pdir, &scripts, &nscripts, err)))
+		goto out_runs;
+	char *sdat = path_join(odir, "sweep.dat");
+	bool sweep = access(sdat, R_OK) == 0;
+	free(sdat);
+	if (pr.nruns == 0 || nscripts == 0)
+		goto out_scripts;
+	if ((rc = mkdir_p(odir, err)))
+		goto out_scripts;
+	log = path_join(odir, "gnuplot.log");
+	logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (logfd < 0) {
+		rc = err_setc(err, -SIM_EIO, "%s: cannot write: %s", log,
+			      strerror(errno));
+		goto out_scripts;
+	}
+	for (size_t i = 0; i < nscripts && !rc; i++) {
+		char *script = xasprintf("%s/%s", pdir, scripts[i]);
+		size_t stem = strlen(scripts[i]) - 3;
+		bool skip = (!pr.gpus && marked(script, "gpu")) ||
+			    (!sweep && marked(script, "sweep"));
+		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc && !skip;
+		     t++) {
+			char *out = xasprintf("%s/%.*s.%s", odir, (int)stem,
+					      scripts[i], terms[t]);
+			char *defs = NULL;
+			size_t len = 0, cap = 0;
+			gp_quote(&defs, &len, &cap, "outdir", outdir);
+			gp_quote(&defs, &len, &cap, "runs", pr.runs);
+			gp_quote(&defs, &len, &cap, "labels", pr.labels);
+			gp_quote(&defs, &len, &cap, "term", terms[t]);
+			gp_quote(&defs, &len, &cap, "out", out);
+			gp_quote(&defs, &len, &cap, "resource",
+				 pr.gpus ? "gpu" : "cpu");
+			rc = run_gnuplot(defs, script, logfd, log, err);
+			free(defs);
+			free(out);
+		}
+		free(script);
+	}
+	close(logfd);
+out_scripts:
+	for (size_t i = 0; i < nscripts; i++)
+		free(scripts[i]);
+	free(scripts);
+out_runs:
+	free(pr.runs);
+	free(pr.labels);
+out_paths:
+	free(log);
+	free(odir);
+	free(pdir);
+	free(summary);
+	return rc;
+}
+
+/* For other plot drivers (fill_run.c): the scripts folder and one
+ * gnuplot call, as plot_results() uses them. */
+char *plot_scripts_dir(void)
+{
+	return plots_dir();
+}
+
+int plot_gnuplot(const char *defs, const char *script, int logfd,
+		 const char *log, struct sim_error *err)
+{
+	if (!on_path("gnuplot"))
+		return err_setc(err, 1, "gnuplot not found: plots skipped "
+				      "(results are intact)");
+	return run_gnuplot(defs, script, logfd, log, err);
+}

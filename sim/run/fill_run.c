@@ -1,0 +1,376 @@
+/*
+ * Running a fill experiment (the "fill" key of an experiment file; fill.h
+ * has the model): every pod list x policy x seed, each run's curve in
+ * <label>-<list>-s<seed>/fill.csv, one row per run in fill_summary.csv,
+ * per pod list the mean, minimum and maximum over seeds in
+ * fill-<list>.csv, and the plots (plots/fill/fill_alloc.gp, fill_frag.gp) of allocation ratio and
+ * fragmentation against the arrived load, one curve per policy with a
+ * band from the seeds' minimum to maximum.
+ *
+ * The cluster is read once; each pod list is read once and is its own
+ * target workload for the fragmentation measure.
+ */
+#include "fill/fill.h"
+#include "fill/fill_replay.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exp/exp.h"
+#include "report/out.h"
+#include "run/runner.h"
+#include "base/util.h"
+
+char *fill_list_stem(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	size_t n = strcspn(b, ".");
+	char *s = xmalloc(n + 1);
+	memcpy(s, b, n);
+	s[n] = '\0';
+	return s;
+}
+
+void fill_put_double(FILE *f, double v, const char *sep)
+{
+	char buf[32];
+	fmt_double(buf, v);
+	fprintf(f, "%s%s", buf, sep);
+}
+
+void fill_band_add(struct fill_band *b, double v)
+{
+	b->lo = b->n && b->lo < v ? b->lo : v;
+	b->hi = b->n && b->hi > v ? b->hi : v;
+	b->sum += v;
+	b->n++;
+}
+
+void fill_band_put(FILE *f, const struct fill_band *b)
+{
+	if (!b->n) {
+		fputs(",,,", f);
+		return;
+	}
+	fputc(',', f);
+	fill_put_double(f, b->sum / (double)b->n, ",");
+	fill_put_double(f, b->lo, ",");
+	fill_put_double(f, b->hi, "");
+}
+
+void fill_band_header(FILE *f, const char *first, const char *const *labels,
+		      size_t npol, const char *const *what, size_t nwhat)
+{
+	fputs(first, f);
+	for (size_t p = 0; p < npol; p++)
+		for (size_t w = 0; w < nwhat; w++)
+			fprintf(f, ",%s_%s_mean,%s_%s_min,%s_%s_max", labels[p],
+				what[w], labels[p], what[w], labels[p],
+				what[w]);
+	fputc('\n', f);
+}
+
+/* One run's curve. */
+static int write_curve(const char *dir, const struct fill_result *r,
+		       uint64_t cap, struct sim_error *err)
+{
+	struct afile af;
+	char *path = path_join(dir, "fill.csv");
+	int rc = mkdir_p(dir, err);
+	if (!rc)
+		rc = afile_open(&af, path, err);
+	free(path);
+	if (rc)
+		return rc;
+	fputs("arrived_pct,arrived_gpus,allocated_gpus,alloc_ratio,"
+	      "frag_gpus,frag_ratio,pods,failed\n", af.f);
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct fill_point *p = &r->points[i];
+		fprintf(af.f, "%" PRIu32 ",", p->pct);
+		fill_put_double(af.f, p->arrived / 1000.0, ",");
+		fill_put_double(af.f, p->allocated / 1000.0, ",");
+		fill_put_double(af.f, (double)p->allocated / cap, ",");
+		fill_put_double(af.f, p->frag / 1000.0, ",");
+		fill_put_double(af.f, p->frag / cap, ",");
+		fprintf(af.f, "%" PRIu64 ",%" PRIu64 "\n", p->pods, p->failed);
+	}
+	return afile_commit(&af, err);
+}
+
+/* Mean, min and max over seeds of each policy, per percent. */
+static int write_band(const char *outdir, const char *stem,
+		      const struct fill_result *res, size_t npol,
+		      size_t nseeds, const char *const *labels, uint64_t cap,
+		      struct sim_error *err)
+{
+	static const char *const what[] = { "alloc", "frag" };
+	struct afile af;
+	char *name = xasprintf("fill-%s.csv", stem);
+	int rc = afile_open_in(&af, outdir, name, err);
+	free(name);
+	if (rc)
+		return rc;
+	size_t steps = 0;
+	for (size_t i = 0; i < npol * nseeds; i++)
+		if (res[i].npoints > steps)
+			steps = res[i].npoints;
+	fill_band_header(af.f, "arrived_pct", labels, npol, what, 2);
+	for (size_t k = 0; k < steps; k++) {
+		fprintf(af.f, "%zu", k + 1);
+		for (size_t p = 0; p < npol; p++) {
+			for (int w = 0; w < 2; w++) {
+				struct fill_band b = { 0 };
+				for (size_t s = 0; s < nseeds; s++) {
+					const struct fill_result *r =
+						&res[p * nseeds + s];
+					if (k >= r->npoints)
+						continue;
+					const struct fill_point *q =
+						&r->points[k];
+					fill_band_add(&b, w ? q->frag / cap :
+						      (double)q->allocated /
+							      cap);
+				}
+				fill_band_put(af.f, &b);
+			}
+		}
+		fputc('\n', af.f);
+	}
+	return afile_commit(&af, err);
+}
+
+int fill_plot(const char *outdir, const char *mode, const char *stem,
+	      const char *const *scripts, size_t nscripts,
+	      const char *const *labels, size_t npol, struct sim_error *err)
+{
+	static const char *const terms[] = { "png", "svg" };
+	char *pdir = plot_scripts_dir();
+	char *odir = path_join(outdir, "plots");
+	char *log = path_join(odir, "gnuplot.log");
+	char *data = xasprintf("%s/%s-%s.csv", outdir, mode, stem);
+	char *labs = NULL;
+	size_t len = 0;
+	int rc = mkdir_p(odir, err), logfd = -1;
+	for (size_t p = 0; p < npol; p++) {
+		labs = xrealloc(labs, len + strlen(labels[p]) + 2);
+		len += (size_t)sprintf(labs + len, "%s%s", p ? " " : "",
+				       labels[p]);
+	}
+	if (!rc) {
+		logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+			     0666);
+		if (logfd < 0)
+			rc = err_setc(err, -SIM_EIO, "%s: cannot write: %s",
+				      log, strerror(errno));
+	}
+	for (size_t s = 0; s < nscripts && !rc; s++) {
+		char *script = xasprintf("%s/fill/%s.gp", pdir, scripts[s]);
+		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc; t++) {
+			char *out = xasprintf("%s/%s-%s.%s", odir, scripts[s],
+					      stem, terms[t]);
+			char *defs = xasprintf("data='%s';labels='%s';"
+					       "term='%s';out='%s';"
+					       "list='%s'", data, labs ? labs : "",
+					       terms[t], out, stem);
+			rc = plot_gnuplot(defs, script, logfd, log, err);
+			free(defs);
+			free(out);
+		}
+		free(script);
+	}
+	if (logfd >= 0)
+		close(logfd);
+	free(labs);
+	free(data);
+	free(log);
+	free(odir);
+	free(pdir);
+	return rc;
+}
+
+/* One pod list: every policy x seed. */
+static int fill_list(const struct run_opts *o, const struct experiment *e,
+		     struct frag_cluster *c, const char *pods_path,
+		     const struct policy_ops *const *ops,
+		     const char *const *labels, size_t npol, const char *outdir,
+		     FILE *summary, struct sim_error *err)
+{
+	struct frag_pod *pods = NULL;
+	struct frag_dist dist;
+	size_t n = 0;
+	uint32_t nkinds = 0;
+	uint64_t malformed = 0;
+	int rc = openb_load_pods(pods_path, o->lenient, &malformed, c, &pods,
+				 &n, &nkinds, err);
+	if (rc)
+		return rc;
+	if (malformed && !o->quiet)
+		fprintf(o->msg, "%s: %" PRIu64 " malformed rows skipped\n",
+			pods_path, malformed);
+	if (frag_dist_build(&dist, pods, n)) {
+		free(pods);
+		return err_set(err, "%s: no pod asks for a GPU", pods_path);
+	}
+	frag_cluster_ready(c, nkinds, &dist);
+	char *stem = fill_list_stem(pods_path);
+	struct fill_result *res = xcalloc(npol * e->nseeds, sizeof(*res));
+	for (size_t p = 0; p < npol && !rc; p++) {
+		for (size_t s = 0; s < e->nseeds && !rc; s++) {
+			struct fill_result *r = &res[p * e->nseeds + s];
+			double t0 = mono_seconds();
+			if (fill_run(c, pods, n, ops[p]->frag_score,
+				     e->fill.target, e->seeds[s], r)) {
+				rc = err_set(err, "%s: the pods ask for no GPU",
+					     pods_path);
+				break;
+			}
+			double dt = mono_seconds() - t0;
+			char *dir = xasprintf("%s/%s-%s-s%" PRIu64, outdir,
+					      labels[p], stem, e->seeds[s]);
+			rc = write_curve(dir, r, c->gpu_capacity, err);
+			free(dir);
+			const struct fill_point *last =
+				r->npoints ? &r->points[r->npoints - 1] : NULL;
+			fprintf(summary, "%s,%s,%s,%" PRIu64 ",%" PRIu64
+				",%" PRIu64 ",%" PRIu64 ",", labels[p],
+				ops[p]->name, stem, e->seeds[s], r->pods,
+				r->failed, r->failed_gpu);
+			fill_put_double(summary, last ? (double)last->allocated /
+						      c->gpu_capacity : 0, ",");
+			fill_put_double(summary, last ? last->frag / c->gpu_capacity : 0,
+			      "\n");
+			if (o->stats)
+				fprintf(o->msg, "stats: fill label=%s list=%s "
+					"seed=%" PRIu64 " pods=%" PRIu64
+					" sim_s=%.3f\n", labels[p], stem,
+					e->seeds[s], r->pods, dt);
+		}
+	}
+	if (!rc)
+		rc = write_band(outdir, stem, res, npol, e->nseeds, labels,
+				c->gpu_capacity, err);
+	if (!rc && !o->no_plots) {
+		struct sim_error perr;
+		static const char *const scripts[] = { "fill_alloc",
+						       "fill_frag" };
+		int prc = fill_plot(outdir, "fill", stem, scripts,
+				    ARRAY_SIZE(scripts), labels, npol, &perr);
+		if (prc)
+			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
+	}
+	if (!rc && !o->quiet) {
+		fprintf(o->out, "\n%s (%zu pods, %zu nodes, %.0f GPUs)\n"
+			"%-20s %14s %14s %10s\n", stem, n, c->nnodes,
+			c->gpu_capacity / 1000.0, "policy",
+			"alloc at end", "frag at end", "failed");
+		for (size_t p = 0; p < npol; p++) {
+			double a = 0, f = 0, fl = 0;
+			for (size_t s = 0; s < e->nseeds; s++) {
+				const struct fill_result *r =
+					&res[p * e->nseeds + s];
+				const struct fill_point *q =
+					&r->points[r->npoints - 1];
+				a += (double)q->allocated / c->gpu_capacity;
+				f += q->frag / c->gpu_capacity;
+				fl += (double)r->failed;
+			}
+			double k = (double)e->nseeds;
+			fprintf(o->out, "%-20s %13.1f%% %13.1f%% %10.0f\n",
+				labels[p], 100 * a / k, 100 * f / k, fl / k);
+		}
+	}
+	for (size_t i = 0; i < npol * e->nseeds; i++)
+		fill_result_release(&res[i]);
+	free(res);
+	free(stem);
+	frag_dist_release(&dist);
+	free(pods);
+	return rc;
+}
+
+int fill_experiment(const struct run_opts *o, const struct experiment *e,
+		    const struct policy_ops *const *ops,
+		    const char *const *labels, const char *const *json_paths,
+		    size_t npol, const char *outdir, struct sim_error *err)
+{
+	struct frag_cluster c;
+	FILE *summary = NULL;
+	struct afile af;
+	int rc = 0;
+	for (size_t p = 0; p < npol; p++)
+		if (!ops[p]->frag_score) {
+			err_set(err, "%s: %s: policy '%s' is not a "
+				"GPU-sharing score plugin (a fill experiment "
+				"needs one of random, dotprod, gpu_clustering, "
+				"gpu_packing, bestfit, fgd)", e->path,
+				json_paths[p], ops[p]->name);
+			return 2;
+		}
+	if (e->fill.replay)
+		return replay_experiment(o, e, ops, labels, npol, outdir, err);
+	if (o->validate_only) {
+		for (size_t i = 0; i <= e->fill.npods; i++) {
+			const char *f = i ? e->fill.pods[i - 1] : e->fill.nodes;
+			if (access(f, R_OK) != 0) {
+				err_set(err, "%s: $.fill.%s: cannot read '%s': "
+					"%s", e->path, i ? "pods" : "nodes", f,
+					strerror(errno));
+				return 2;
+			}
+		}
+		if (!o->quiet)
+			fprintf(o->out, "%s: ok (fill: %zu pod lists, %zu "
+				"policies, %zu seeds)\n", o->file,
+				e->fill.npods, npol, e->nseeds);
+		return 0;
+	}
+	frag_cluster_init(&c);
+	uint64_t malformed = 0;
+	if (openb_load_nodes(e->fill.nodes, o->lenient, &malformed, &c, err)) {
+		frag_cluster_release(&c);
+		return 2;
+	}
+	/* Read every pod list first: bad input fails before any run. */
+	for (size_t i = 0; i < e->fill.npods; i++) {
+		struct frag_pod *pods;
+		size_t n;
+		uint32_t nk;
+		if (openb_load_pods(e->fill.pods[i], o->lenient, NULL, &c,
+				    &pods, &n, &nk, err)) {
+			frag_cluster_release(&c);
+			return 2;
+		}
+		free(pods);
+	}
+	rc = mkdir_p(outdir, err);
+	char *spath = path_join(outdir, "fill_summary.csv");
+	if (!rc)
+		rc = afile_open(&af, spath, err);
+	free(spath);
+	if (!rc) {
+		summary = af.f;
+		fputs("label,policy,pods_list,seed,pods,failed,failed_gpu,"
+		      "alloc_ratio,frag_ratio\n", summary);
+	}
+	for (size_t i = 0; i < e->fill.npods && !rc; i++)
+		rc = fill_list(o, e, &c, e->fill.pods[i], ops, labels, npol,
+			       outdir, summary, err);
+	if (summary && !rc)
+		rc = afile_commit(&af, err);
+	else if (summary)
+		afile_abort(&af);
+	if (!rc)
+		rc = out_write_manifest(outdir, e, NULL, 0, err);
+	if (!rc && !o->quiet)
+		fprintf(o->out, "\nresults: %s/ (fill_summary.csv, "
+			"fill-<list>.csv, <label>-<list>-s<seed>/fill.csv, "
+			"plots/)\n", outdir);
+	frag_cluster_release(&c);
+	return rc == -SIM_EINPUT ? 2 : rc ? 1 : 0;
+}

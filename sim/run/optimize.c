@@ -1,0 +1,534 @@
+/*
+ * `clustersim optimize EXP.json` (optimize.h): the first N jobs of the
+ * experiment's workload become one batch problem on its cluster (GPUs per
+ * GPU type when the cluster has GPUs, else CPUs; run times are the
+ * estimates at each GPU type's speed, in whole seconds, rounded up),
+ * solved by each method asked for.  Writes to OUTPUT/optimize/:
+ * summary.csv (score, lower bound, gap, evaluations, time, reproducible,
+ * backend), schedule-METHOD.csv, convergence.csv and convergence.png
+ * (gnuplot, when present).
+ *
+ * Also `clustersim bench-eval`: evaluations per second of the CPU backend
+ * on synthetic 100- and 1,000-job batches on 64 nodes x 8 GPUs.
+ */
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "exp/exp.h"
+#include "exp/exp_json.h"
+#include "eval/eval_inst.h"
+#include "run/optimize.h"
+#include "search/search.h"
+#include "search/search_online.h"
+#include "speed/speed.h"
+
+extern char **environ;
+
+const char *const optimize_methods[4] = { "greedy", "ga", "sa", "ilp" };
+static const char *const objective_names[EVAL_NOBJECTIVES] = {
+	"makespan", "twct", "jct", "mix" };
+static const char *const backend_names[] = { "auto", "cpu", "cuda" };
+
+int exp_parse_optimize(struct exp_ctx *c, const struct cJSON *v,
+		       struct optimize_spec *o)
+{
+	static const char *const keys[] = {
+		"jobs", "releases", "objective", "mix", "methods", "evals",
+		"wall_s", "backend", "threads", "node_level", "population",
+		"islands", "chains", "ilp_time_limit", "ilp_slots",
+	};
+	const cJSON *f[ARRAY_SIZE(keys)];
+	uint64_t u;
+	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
+	memset(o, 0, sizeof(*o));
+	o->given = true;
+	o->jobs = 100;
+	o->objective = EVAL_TWCT;
+	o->mix_makespan = 1;
+	o->mix_twct = 1;
+	o->methods = 0xf;
+	o->evals = 200000;
+	o->pop = 256;
+	o->islands = 4;
+	o->chains = 64;
+	o->ilp_time_s = 10;
+	o->ilp_slots = 64;
+	if (!rc)
+		rc = exp_get_uint(c, "jobs", f[0], 1, 1000000, &o->jobs);
+	if (!rc)
+		rc = exp_get_bool(c, "releases", f[1], &o->releases);
+	if (!rc)
+		rc = exp_get_enum(c, "objective", f[2], objective_names,
+				  EVAL_NOBJECTIVES, &o->objective);
+	if (!rc && f[3]) {
+		double *w = NULL;
+		size_t n = 0;
+		rc = exp_get_numbers(c, "mix", f[3], &w, &n);
+		if (!rc && (n != 2 || w[0] < 0 || w[1] < 0 ||
+			    w[0] != (double)(uint64_t)w[0] ||
+			    w[1] != (double)(uint64_t)w[1]))
+			rc = exp_fail(c, "mix", "expected two non-negative "
+				      "integers [makespan, twct]");
+		if (!rc) {
+			o->mix_makespan = (uint64_t)w[0];
+			o->mix_twct = (uint64_t)w[1];
+		}
+		free(w);
+	}
+	if (!rc && f[4]) {
+		size_t n = 0;
+		rc = exp_array(c, f[4], "an array of method names", true, &n);
+		o->methods = 0;
+		for (size_t i = 0; !rc && i < n; i++) {
+			size_t m = exp_jp_key(c, "methods");
+			size_t k = exp_jp_index(c, i);
+			int which = 0;
+			rc = exp_get_enum(c, NULL, cJSON_GetArrayItem(f[4],
+							(int)i),
+					  optimize_methods, 4, &which);
+			o->methods |= 1u << which;
+			exp_jp_pop(c, k);
+			exp_jp_pop(c, m);
+		}
+	}
+	if (!rc)
+		rc = exp_get_uint(c, "evals", f[5], 1, EXP_INT_MAX, &o->evals);
+	if (!rc)
+		rc = exp_get_number(c, "wall_s", f[6], 0, false, &o->wall_s);
+	if (!rc)
+		rc = exp_get_enum(c, "backend", f[7], backend_names, 3,
+				  &o->backend);
+	u = 0;
+	if (!rc)
+		rc = exp_get_uint(c, "threads", f[8], 0, 4096,
+				  &u);
+	if (!rc)
+		o->threads = (uint32_t)u;
+	if (!rc)
+		rc = exp_get_bool(c, "node_level", f[9], &o->nodes);
+	u = o->pop;
+	if (!rc)
+		rc = exp_get_uint(c, "population", f[10], 2, 1u << 24,
+				  &u);
+	if (!rc)
+		o->pop = (uint32_t)u;
+	u = o->islands;
+	if (!rc)
+		rc = exp_get_uint(c, "islands", f[11], 1, 1024,
+				  &u);
+	if (!rc)
+		o->islands = (uint32_t)u;
+	if (!rc && o->pop % o->islands)
+		rc = exp_fail(c, "islands", "the population (%u) must be a "
+			      "multiple of the islands (%u)", o->pop,
+			      o->islands);
+	u = o->chains;
+	if (!rc)
+		rc = exp_get_uint(c, "chains", f[12], 1, 1u << 24,
+				  &u);
+	if (!rc)
+		o->chains = (uint32_t)u;
+	if (!rc)
+		rc = exp_get_number(c, "ilp_time_limit", f[13], 0, true,
+				    &o->ilp_time_s);
+	u = o->ilp_slots;
+	if (!rc)
+		rc = exp_get_uint(c, "ilp_slots", f[14], 2, 100000,
+				  &u);
+	if (!rc)
+		o->ilp_slots = (uint32_t)u;
+	return rc;
+}
+
+/* ---- the batch from a workload --------------------------------------- */
+
+static int64_t secs_up(sim_time_t t)
+{
+	return t <= 0 ? 0 : (t + SIM_SEC - 1) / SIM_SEC;
+}
+
+/* Types: each distinct GPU type name (untyped GPUs are one type); a
+ * cluster without GPUs has one type, its CPUs.  A GPU job's run time on
+ * a type is its estimate at its speed there (speed_class_rate, with the
+ * experiment's reference type, overrides and drawn classes: what
+ * sim_job_type_rate gives the online policies), rounded up as they do
+ * (online_run_secs). */
+static int build_batch(const struct experiment *e, const struct job *jobs,
+		       size_t njobs, struct eval_inst *in, const char **tname,
+		       struct sim_error *err)
+{
+	const struct cluster_spec *cs = &e->cluster;
+	const struct optimize_spec *o = &e->optimize;
+	int ref = e->workload.reference_gpu ?
+		  jobclass_gpu_lookup(e->workload.reference_gpu, NULL) :
+		  JOBCLASS_GPU_V100;
+	int tgpu[EVAL_MAX_TYPES];
+	uint32_t T = 0, nn = 0;
+	int64_t cap[EVAL_MAX_TYPES] = { 0 };
+	bool gpu = false;
+	for (size_t g = 0; g < cs->ngroups; g++)
+		gpu = gpu || cs->groups[g].gpus > 0;
+	uint8_t *gtype = xcalloc(cs->ngroups + 1, 1);
+	for (size_t g = 0; g < cs->ngroups; g++) {
+		const struct node_group *ng = &cs->groups[g];
+		if (gpu && ng->gpus == 0)
+			continue;
+		const char *name = gpu ? (ng->gpu_type ? ng->gpu_type : "gpu") :
+					 "cpu";
+		uint32_t t = 0;
+		while (t < T && strcmp(tname[t], name))
+			t++;
+		if (t == T) {
+			if (T == EVAL_MAX_TYPES) {
+				free(gtype);
+				return err_set(err, "optimize: more than %d "
+					       "GPU types", EVAL_MAX_TYPES);
+			}
+			tname[T++] = name;
+		}
+		gtype[g] = (uint8_t)t;
+		cap[t] += (int64_t)ng->count * (gpu ? ng->gpus : ng->cpus);
+		nn += ng->count;
+	}
+	for (uint32_t t = 0; t < T; t++)
+		tgpu[t] = gpu ? jobclass_gpu_lookup(tname[t], NULL) : -1;
+	uint32_t n = (uint32_t)(njobs < o->jobs ? njobs : o->jobs);
+	eval_inst_init(in, n, T, cap, (enum eval_objective)o->objective);
+	in->p.mix_makespan = (int64_t)o->mix_makespan;
+	in->p.mix_twct = (int64_t)o->mix_twct;
+	sim_time_t t0 = n ? jobs[0].submit : 0;
+	for (uint32_t j = 0; j < n; j++) {
+		const struct job *jb = &jobs[j];
+		in->demand[j] = gpu ? (jb->gpus ? jb->gpus :
+				       (jb->gpu_milli ? 1 : 0)) : jb->cpus;
+		unsigned cls = jb->job_class;
+		if (cls == JOB_CLASS_NONE && e->workload.draw_classes)
+			cls = speed_draw_class(e->seeds[0], jb->idx);
+		/* a job's gpu_type (index + 1) names the cluster's types in
+		 * the order groups first name them, as tname[] does */
+		for (uint32_t t = 0; t < T; t++)
+			if (!gpu || !jb->gpu_type || jb->gpu_type - 1u == t)
+				in->dur[(size_t)j * T + t] = online_run_secs(
+					jb->estimate, gpu && jb->gpus ?
+					speed_class_rate(cls, tgpu[t], ref,
+							 &e->throughputs) :
+					1.0);
+		in->release[j] = o->releases ? secs_up(jb->submit - t0) : 0;
+	}
+	if (o->nodes) {
+		/* Nodes type by type, each type's groups in file order: the
+		 * placement rule only compares nodes of one type, so this
+		 * changes no schedule, and each type's node index then spans
+		 * only its own nodes (eval_scratch_size_of). */
+		uint32_t *ncap = xcalloc(nn + 1, sizeof(*ncap));
+		uint8_t *nty = xcalloc(nn + 1, 1);
+		uint32_t k = 0;
+		for (uint32_t t = 0; t < T; t++) {
+			for (size_t g = 0; g < cs->ngroups; g++) {
+				const struct node_group *ng = &cs->groups[g];
+				if ((gpu && ng->gpus == 0) || gtype[g] != t)
+					continue;
+				for (uint32_t i = 0; i < ng->count; i++, k++) {
+					ncap[k] = gpu ? ng->gpus : ng->cpus;
+					nty[k] = (uint8_t)t;
+				}
+			}
+		}
+		SIM_ASSERT(k == nn);
+		eval_inst_set_nodes(in, nn, ncap, nty);
+		free(ncap);
+		free(nty);
+	}
+	free(gtype);
+	return eval_inst_finish(in, err);
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static int write_schedule(const char *path, const struct eval_problem *p,
+			  bool nodes, const struct job *jobs,
+			  const struct search_result *r, const char **tname,
+			  struct sim_error *err)
+{
+	struct afile af;
+	int64_t *st = xcalloc((size_t)p->n + 1, sizeof(*st));
+	uint8_t *ty = xcalloc((size_t)p->n + 1, 1);
+	int rc = afile_open(&af, path, err);
+	if (rc)
+		goto out;
+	eval_one(p, nodes, r->perm, r->genes, st, ty);
+	fprintf(af.f, "job_id,position,type,units,release_s,start_s,"
+		"end_s\n");
+	for (uint32_t k = 0; k < p->n; k++) {
+		uint32_t j = r->perm[k];
+		fprintf(af.f, "%lld,%u,%s,%u,%lld,%lld,%lld\n",
+			(long long)jobs[j].id, k, tname[ty[j]], p->demand[j],
+			(long long)p->release[j], (long long)st[j],
+			(long long)(st[j] + p->dur[(size_t)j * p->ntypes +
+						   ty[j]]));
+	}
+	rc = afile_commit(&af, err);
+out:
+	free(st);
+	free(ty);
+	return rc;
+}
+
+static void draw_plot(const char *dir)
+{
+	char *script = xasprintf("%s/convergence.gp", dir);
+	char *log = xasprintf("%s/gnuplot.log", dir);
+	FILE *f = fopen(script, "w");
+	if (f) {
+		fprintf(f, "set datafile separator ','\n"
+			"set terminal pngcairo size 900,500\n"
+			"set output '%s/convergence.png'\n"
+			"set xlabel 'evaluations'\nset ylabel 'best score'\n"
+			"set logscale x\nset key top right\n"
+			"plot for [m in 'ga sa'] '%s/convergence.csv' "
+			"using (strcol(1) eq m ? $2 : NaN):4 with steps "
+			"title m\n", dir, dir);
+		fclose(f);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		posix_spawn_file_actions_t fa;
+		char *argv[] = { "gnuplot", script, NULL };
+		pid_t pid;
+		int status;
+		posix_spawn_file_actions_init(&fa);
+		if (fd >= 0) {
+			posix_spawn_file_actions_adddup2(&fa, fd, 1);
+			posix_spawn_file_actions_adddup2(&fa, fd, 2);
+		}
+		if (posix_spawnp(&pid, "gnuplot", &fa, NULL, argv,
+				 environ) == 0)
+			waitpid(pid, &status, 0);
+		posix_spawn_file_actions_destroy(&fa);
+		if (fd >= 0)
+			close(fd);
+	}
+	free(script);
+	free(log);
+}
+
+int optimize_main(const char *file, const char *outdir, bool quiet,
+		  bool no_plots, FILE *out, struct sim_error *err)
+{
+	struct experiment e;
+	struct workload w;
+	struct eval_inst in;
+	const char *tname[EVAL_MAX_TYPES] = { 0 };
+	struct search_result res[4];
+	int code = 2;
+	workload_init(&w);
+	memset(&in, 0, sizeof(in));
+	memset(res, 0, sizeof(res));
+	if (exp_load(file, &e, err))
+		return 2;
+	const struct optimize_spec *o = &e.optimize;
+	char *dir = NULL;
+	if (!o->given) {
+		err_set(err, "%s: $: 'optimize' needs an \"optimize\" object",
+			file);
+		goto out;
+	}
+	if (e.workload.generated) {
+		if (gen_workload(&e.workload.gen, e.seeds[0], &e.workload.opts,
+				 &w, err))
+			goto out;
+	} else {
+		struct trace_opts to = e.workload.opts;
+		to.thr = &e.throughputs; /* Gavel steps -> run time */
+		if (trace_load(e.workload.trace, &to, &w, err))
+			goto out;
+	}
+	if (e.cluster_from_trace) {
+		err_set(err, "%s: $.cluster.from_trace: not supported by "
+			"optimize", file);
+		goto out;
+	}
+	if (build_batch(&e, w.jobs, w.n, &in, tname, err))
+		goto out;
+	code = 1;
+	dir = xasprintf("%s/optimize", outdir ? outdir : e.output);
+	if (mkdir_p(dir, err))
+		goto out;
+	struct search_opts so;
+	search_opts_default(&so);
+	so.seed = e.seeds[0];
+	so.evals = o->evals;
+	so.wall_s = o->wall_s;
+	so.eval.want = (enum eval_want)o->backend;
+	so.eval.threads = o->threads;
+	so.eval.nodes = o->nodes;
+	so.pop = o->pop;
+	so.islands = o->islands;
+	so.chains = o->chains;
+	so.time_limit_s = o->ilp_time_s;
+	so.max_slots = o->ilp_slots;
+	int64_t lb = eval_lower_bound(&in.p);
+	for (int m = 0; m < 4; m++)
+		search_result_init(&res[m], in.p.n);
+	int rc = search_greedy(&in.p, o->nodes, &res[0], err);
+	for (int m = 1; !rc && m < 4; m++) {
+		if (!(o->methods & (1u << m)))
+			continue;
+		if (m == 1)
+			rc = search_ga(&in.p, &so, &res[0], &res[m], err);
+		else if (m == 2)
+			rc = search_sa(&in.p, &so, &res[0], &res[m], err);
+		else if (o->nodes)
+			snprintf(res[m].note, sizeof(res[m].note),
+				 "ilp: pooled model only; skipped with "
+				 "node_level");
+		else
+			rc = search_ilp(&in.p, &so, &res[0], &res[m], err);
+		if (!rc && res[m].bound > lb)
+			lb = res[m].bound;
+	}
+	if (rc)
+		goto out;
+	struct afile sum, conv;
+	char *p1 = xasprintf("%s/summary.csv", dir);
+	char *p2 = xasprintf("%s/convergence.csv", dir);
+	rc = afile_open(&sum, p1, err);
+	if (!rc && (rc = afile_open(&conv, p2, err)))
+		afile_abort(&sum);
+	free(p1);
+	free(p2);
+	if (rc)
+		goto out;
+	fprintf(sum.f, "method,objective,score,lower_bound,gap_to_bound,"
+		"evals,wall_s,reproducible,backend,note\n");
+	fprintf(conv.f, "method,evals,wall_s,best\n");
+	if (!quiet)
+		fprintf(out, "%-7s %16s %16s %8s %10s %8s  %s\n", "method",
+			"score", "lower_bound", "gap", "evals", "wall_s",
+			"backend");
+	for (int m = 0; m < 4; m++) {
+		const struct search_result *r = &res[m];
+		if (!(o->methods & (1u << m)) || r->score == INT64_MAX)
+			continue;
+		double gap = r->score > 0 ? (double)(r->score - lb) /
+					    (double)r->score : 0;
+		fprintf(sum.f, "%s,%s,%lld,%lld,%.6f,%llu,%.3f,%s,%s,\"%s\"\n",
+			optimize_methods[m], objective_names[o->objective],
+			(long long)r->score, (long long)lb, gap,
+			(unsigned long long)r->evals, r->wall_s,
+			r->reproducible ? "yes" : "no", r->backend, r->note);
+		for (size_t i = 0; i < r->ntrace; i++)
+			fprintf(conv.f, "%s,%llu,%.6f,%lld\n",
+				optimize_methods[m],
+				(unsigned long long)r->trace[i].evals,
+				r->trace[i].wall_s,
+				(long long)r->trace[i].best);
+		if (!quiet)
+			fprintf(out, "%-7s %16lld %16lld %7.2f%% %10llu %8.2f  "
+				"%s%s%s\n", optimize_methods[m],
+				(long long)r->score, (long long)lb, 100 * gap,
+				(unsigned long long)r->evals, r->wall_s,
+				r->backend, r->note[0] ? "  " : "", r->note);
+		char *sp = xasprintf("%s/schedule-%s.csv", dir,
+				     optimize_methods[m]);
+		rc = write_schedule(sp, &in.p, o->nodes, w.jobs, r, tname,
+				    err);
+		free(sp);
+		if (rc)
+			break;
+	}
+	if (rc) {
+		afile_abort(&sum);
+		afile_abort(&conv);
+		goto out;
+	}
+	if (afile_commit(&sum, err) || afile_commit(&conv, err))
+		goto out;
+	if (!no_plots)
+		draw_plot(dir);
+	if (!quiet)
+		fprintf(out, "results: %s/\n", dir);
+	code = 0;
+out:
+	for (int m = 0; m < 4; m++)
+		search_result_release(&res[m]);
+	free(dir);
+	eval_inst_release(&in);
+	workload_release(&w);
+	exp_release(&e);
+	return code;
+}
+
+/* ---- bench-eval ------------------------------------------------------- */
+
+/* A synthetic batch on 64 nodes x 8 GPUs of one type. */
+static void bench_inst(struct eval_inst *in, uint32_t n)
+{
+	int64_t cap = 512;
+	uint32_t ncap[64];
+	uint8_t nty[64] = { 0 };
+	static const uint32_t sizes[] = { 1, 1, 1, 2, 4, 8, 16, 32 };
+	struct eval_rng r;
+	eval_rng_init(&r, 2024, 7, n, 0);
+	eval_inst_init(in, n, 1, &cap, EVAL_TWCT);
+	for (uint32_t j = 0; j < n; j++) {
+		in->demand[j] = sizes[eval_rng_below(&r, 8)];
+		in->dur[j] = 60 + eval_rng_below(&r, 36000);
+		in->weight[j] = 1 + eval_rng_below(&r, 4);
+	}
+	for (int i = 0; i < 64; i++)
+		ncap[i] = 8;
+	eval_inst_set_nodes(in, 64, ncap, nty);
+	if (eval_inst_finish(in, NULL) != 0)
+		SIM_BUG("the bench-eval batch is not a valid problem");
+}
+
+int optimize_bench_eval(FILE *out, struct sim_error *err)
+{
+	static const uint32_t sizes[] = { 100, 1000 };
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	fprintf(out, "cpu decoders' event queue: %s\n",
+		eval_isa_name(eval_isa_best()));
+	fprintf(out, "%-6s %-8s %7s %12s %14s %14s\n", "jobs", "decode",
+		"threads", "candidates", "evals/s", "evals/s/core");
+	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
+		struct eval_inst in;
+		uint32_t n = sizes[s];
+		bench_inst(&in, n);
+		size_t cnt = n == 100 ? 20000 : 2000;
+		uint32_t *perm = xmalloc(cnt * n * sizeof(*perm));
+		uint8_t *genes = xmalloc(cnt * n);
+		int64_t *sc = xmalloc(cnt * sizeof(*sc));
+		for (uint32_t c = 0; c < cnt; c++)
+			search_random_candidate(&in.p, 1, c, perm + (size_t)c * n,
+						genes + (size_t)c * n);
+		for (int nodes = 0; nodes < 2; nodes++) {
+			for (int all = 0; all < 2; all++) {
+				unsigned th = all ? (unsigned)cores : 1;
+				struct eval_opts eo = { EVAL_WANT_CPU, th,
+							nodes != 0 };
+				struct eval *e = eval_new(&in.p, &eo, err);
+				if (!e)
+					return 1;
+				size_t reps = nodes ? 1 : 5, done = 0;
+				double t0 = mono_seconds();
+				for (size_t k = 0; k < reps; k++, done += cnt)
+					eval_score(e, perm, genes, cnt, sc,
+						   err);
+				double dt = mono_seconds() - t0;
+				fprintf(out, "%-6u %-8s %7u %12zu %14.0f "
+					"%14.0f\n", n, nodes ? "nodes" :
+					"pooled", th, done, done / dt,
+					done / dt / th);
+				eval_free(e);
+			}
+		}
+		free(perm);
+		free(genes);
+		free(sc);
+		eval_inst_release(&in);
+	}
+	return 0;
+}

@@ -1,0 +1,599 @@
+/*
+ * The experiment runner behind `clustersim run` and `validate`.
+ *
+ * Everything that can be wrong with the input is found before the first
+ * simulation starts: the experiment file, the policies and their
+ * parameters, plug-ins, the cluster, and the trace.  Then each policy runs
+ * once per seed, on its own struct sim, and each run's results are written
+ * as soon as it ends (so a 1M-job run never holds two runs' job records).
+ */
+#include "run/runner.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exp/exp.h"
+#include "exp/exp_json.h"
+#include "fill/fill.h"
+#include "speed/jobclass.h"
+#include "report/out.h"
+#include "policy/registry.h"
+#include "engine/sim.h"
+#include "base/util.h"
+
+/* One policy entry of the experiment, resolved. */
+struct entry {
+	const struct policy_spec *spec;
+	const struct policy_ops *ops;
+	struct pval *params;
+	size_t nparams;
+};
+
+struct runner {
+	const struct run_opts *o;
+	struct experiment e;
+	struct registry reg;
+	struct entry *entries;
+	size_t nentries;
+	const char *outdir;
+	struct workload w;          /* the trace's, when not generated */
+	bool have_w;
+	struct cluster_spec cluster;/* sized from the trace, when asked */
+	struct speed_config speed;  /* GPU job speeds, on a GPU cluster */
+	bool use_speed;
+	struct run_result *runs;
+	size_t nruns;
+};
+
+static double peak_rss_mb(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_maxrss / 1024.0;
+}
+
+/* A policy named by its plug-in file (already resolved by the loader). */
+static bool is_plugin_path(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 3 && strcmp(name + n - 3, ".so") == 0;
+}
+
+static void known_policies(const struct registry *r, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->n && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+					i ? ", " : "", r->ops[i]->name);
+}
+
+/* Loads plug-ins, finds each policy, resolves its parameters. */
+static int resolve_policies(struct runner *r, struct sim_error *err)
+{
+	const struct experiment *e = &r->e;
+	char *prefix = xasprintf("%s: ", e->path);
+	int rc = 0;
+	registry_init(&r->reg);
+	for (size_t i = 0; i < r->o->nplugins && !rc; i++)
+		rc = registry_load_plugin(&r->reg, r->o->plugins[i], NULL, err);
+	for (size_t i = 0; i < e->nplugins && !rc; i++)
+		rc = registry_load_plugin(&r->reg, e->plugins[i], NULL, err);
+	r->entries = xcalloc(e->npolicies, sizeof(*r->entries));
+	for (size_t i = 0; i < e->npolicies && !rc; i++) {
+		const struct policy_spec *ps = &e->policies[i];
+		if (r->o->only && strcmp(r->o->only, ps->label) &&
+		    strcmp(r->o->only, ps->name))
+			continue;
+		if (r->o->one && i != r->o->one_policy)
+			continue;
+		struct entry *en = &r->entries[r->nentries];
+		en->spec = ps;
+		if (is_plugin_path(ps->name)) {
+			rc = registry_load_plugin(&r->reg, ps->name, &en->ops,
+						  err);
+			if (rc)
+				break;
+		} else if (!(en->ops = registry_find(&r->reg, ps->name))) {
+			char known[1024];
+			known_policies(&r->reg, known, sizeof(known));
+			rc = err_set(err, "%s%s: unknown policy '%s' (known: %s)",
+				     prefix, ps->json_path, ps->name, known);
+			break;
+		}
+		rc = policy_params_resolve(en->ops, ps->params, ps->nparams,
+					   prefix, &en->params, &en->nparams,
+					   err);
+		if (!rc)
+			r->nentries++;
+	}
+	/* Let each policy check its parameters now: init() and fini() on an
+	 * empty workload, so a bad value fails before any run. */
+	for (size_t i = 0; i < r->nentries && !rc; i++) {
+		struct workload empty = { .max_procs = -1, .max_nodes = -1 };
+		struct node_group g = { .name = (char *)"check", .count = 1,
+					.cpus = 1 };
+		struct cluster_spec cs = { .groups = &g, .ngroups = 1 };
+		struct sim_config cfg = {
+			.workload = &empty, .cluster = &cs,
+			.policy = r->entries[i].ops,
+			.params = r->entries[i].params,
+			.nparams = r->entries[i].nparams,
+		};
+		struct sim *s = sim_new(&cfg);
+		struct sim_error e2;
+		if (sim_run(s, &e2) != 0)
+			rc = err_set(err, "%s%s: %s", prefix,
+				     r->entries[i].spec->json_path, e2.msg);
+		sim_free(s);
+	}
+	if (!rc && r->o->only && r->nentries == 0)
+		rc = err_set(err, "%s: no policy labelled or named '%s'",
+			     e->path, r->o->only);
+	free(prefix);
+	return rc;
+}
+
+static void report_workload(const struct runner *r, const char *what,
+			    const struct workload *w)
+{
+	if (r->o->quiet)
+		return;
+	char buf[2048];
+	trace_report_format(&w->report, buf, sizeof(buf));
+	fprintf(r->o->msg, "%s: %zu jobs\n%s", what, w->n, buf);
+}
+
+/* On a cluster with GPUs, jobs run at the speed of their GPU type and
+ * placement (speed.h): check the GPU types and the fabric. */
+static int speed_setup(struct runner *r, const char *prefix,
+		       struct sim_error *err)
+{
+	const struct cluster_spec *c = &r->cluster;
+	uint64_t gpus = 0, nodes = 0;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		gpus += (uint64_t)c->groups[g].count * c->groups[g].gpus;
+		nodes += c->groups[g].count;
+	}
+	if (!gpus)
+		return 0;
+	int rc = speed_check(c, prefix, err);
+	if (rc)
+		return rc;
+	r->speed.net = r->e.network;
+	r->speed.net.rack_nodes = c->rack_nodes ? c->rack_nodes
+						: (uint32_t)nodes;
+	rc = net_spec_check(&r->speed.net, prefix, err);
+	if (rc)
+		return rc;
+	r->speed.ref_gpu = jobclass_gpu_lookup(r->e.workload.reference_gpu,
+					       NULL);
+	SIM_ASSERT(r->speed.ref_gpu >= 0); /* checked by the loader */
+	r->speed.draw_classes = r->e.workload.draw_classes;
+	r->speed.thr = &r->e.throughputs;
+	r->use_speed = true;
+	return 0;
+}
+
+/* Loads the trace (once) and sizes the cluster. */
+static int load_inputs(struct runner *r, struct sim_error *err)
+{
+	struct experiment *e = &r->e;
+	char *prefix = xasprintf("%s: ", e->path);
+	int rc = 0;
+	if (!e->workload.generated) {
+		double t0 = mono_seconds();
+		struct trace_opts o = e->workload.opts;
+		o.thr = &e->throughputs; /* Gavel steps -> run time */
+		rc = trace_load(e->workload.trace, &o, &r->w, err);
+		if (rc)
+			goto out;
+		r->have_w = true;
+		if (r->o->stats)
+			fprintf(r->o->msg, "stats: load jobs=%zu load_s=%.3f\n",
+				r->w.n, mono_seconds() - t0);
+		report_workload(r, e->workload.trace, &r->w);
+		if (r->w.n == 0) {
+			rc = err_set(err, "%s: no job left to run: of %"
+				     PRIu64 " job lines, the dropping rules, "
+				     "the window and the limit removed all",
+				     e->workload.trace,
+				     r->w.report.jobs_read);
+			goto out;
+		}
+	}
+	if (e->cluster_from_trace) {
+		if (!r->have_w) {
+			rc = err_set(err, "%s$.cluster.from_trace: needs a "
+				     "trace workload", prefix);
+			goto out;
+		}
+		struct sim_error e2;
+		rc = cluster_spec_from_header(&r->cluster, r->w.max_procs,
+					      r->w.max_nodes, &e2);
+		if (rc) {
+			rc = err_set(err, "%s: %s", e->workload.trace, e2.msg);
+			goto out;
+		}
+		r->cluster.exclusive = e->cluster.exclusive;
+		r->cluster.rack_nodes = e->cluster.rack_nodes;
+	} else {
+		/* A copy, so both cases release the same way. */
+		cluster_spec_copy(&r->cluster, &e->cluster);
+	}
+	rc = cluster_spec_check(&r->cluster, prefix, err);
+	if (!rc && r->have_w)
+		rc = cluster_spec_check_vcs(&r->cluster, prefix, r->w.jobs,
+					    r->w.n, r->w.groups, r->w.ngroups,
+					    err);
+	if (!rc)
+		rc = speed_setup(r, prefix, err);
+out:
+	free(prefix);
+	return rc;
+}
+
+static void progress(void *ctx, size_t ended, size_t total)
+{
+	const char **label = ctx;
+	fprintf(stderr, "\r%s: %zu/%zu jobs ended (%zu%%)", *label, ended,
+		total, total ? ended * 100 / total : 100);
+	if (ended == total)
+		fputs("\n", stderr);
+}
+
+/* Jobs that can never fit are rejected, counted and said: never dropped
+ * silently. */
+static void warn_rejected(const struct runner *r, const char *label,
+			  const struct job *jobs, size_t n, uint64_t capacity)
+{
+	uint64_t count = 0;
+	const struct job *largest = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].state != JOB_REJECTED)
+			continue;
+		count++;
+		if (!largest || jobs[i].cpus > largest->cpus)
+			largest = &jobs[i];
+	}
+	fprintf(r->o->msg,
+		"clustersim: warning: %s: %" PRIu64 " jobs can never fit on "
+		"the cluster and were rejected (the largest, job %lld, asks "
+		"%" PRIu32 " CPUs of %" PRIu64 "%s)\n",
+		label, count, (long long)largest->id, largest->cpus, capacity,
+		r->cluster.exclusive ? ", in whole nodes" : "");
+}
+
+/* One policy x seed: simulate, compute metrics, write the run folder. */
+static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
+		   struct run_result *res, struct sim_error *err)
+{
+	struct experiment *e = &r->e;
+	struct workload gen = { 0 };
+	const struct workload *w = &r->w;
+	int rc;
+	if (e->workload.generated) {
+		rc = gen_workload(&e->workload.gen, seed, &e->workload.opts,
+				  &gen, err);
+		if (rc)
+			return rc;
+		if (gen.n == 0) {
+			workload_release(&gen);
+			return err_set(err, "%s: $.workload: no generated job "
+				       "left after the window and limit",
+				       e->path);
+		}
+		w = &gen;
+		char *prefix = xasprintf("%s: ", e->path);
+		rc = cluster_spec_check_vcs(&r->cluster, prefix, gen.jobs,
+					    gen.n, gen.groups, gen.ngroups, err);
+		free(prefix);
+		if (rc) {
+			workload_release(&gen);
+			return rc;
+		}
+	}
+	const char *label = en->spec->label;
+	bool show = !r->o->quiet && isatty(fileno(r->o->msg));
+	struct sim_config cfg = {
+		.workload = w,
+		.cluster = &r->cluster,
+		.policy = en->ops,
+		.params = en->params,
+		.nparams = en->nparams,
+		.seed = seed,
+		.sample_interval = e->timeline_interval,
+		.check = e->check || r->o->check,
+		.speed = r->use_speed ? &r->speed : NULL,
+		/* A generated workload is this run's alone: no copy. */
+		.jobs_in_place = e->workload.generated ? gen.jobs : NULL,
+		.checkpoint_interval = e->checkpoint_interval,
+		.restore_overhead = e->restore_overhead,
+		.restore_per_gpu = e->restore_per_gpu,
+		.storage_Bps = e->storage_GBps * 1e9,
+		.progress = show ? progress : NULL,
+		.progress_ctx = &label,
+	};
+	struct sim *s = sim_new(&cfg);
+	double t0 = mono_seconds();
+	rc = sim_run(s, err);
+	double t1 = mono_seconds();
+	if (rc == 0) {
+		size_t nj, ns;
+		const struct job *jobs = sim_jobs(s, &nj);
+		const struct sample *samples = sim_samples(s, &ns);
+		*res = (struct run_result){
+			.label = label,
+			.policy = en->ops->name,
+			.workload = e->workload.name,
+			.seed = seed,
+			.jobs = jobs,
+			.njobs = nj,
+			.samples = samples,
+			.nsamples = ns,
+			.counters = *sim_counters(s),
+			.params = en->params,
+			.nparams = en->nparams,
+		};
+		const struct cluster *cl = sim_cluster(s);
+		uint32_t ntypes = cluster_gpu_type_count(cl);
+		const char **types = xcalloc(ntypes, sizeof(*types));
+		for (uint32_t k = 0; k < ntypes; k++)
+			types[k] = cluster_gpu_type_name(cl, k);
+		res->gpu_types = types;
+		res->ngpu_types = ntypes;
+		stats_compute(jobs, nj, sim_capacity_cpus(s),
+			      sim_capacity_gpus(s), e->bsld_tau,
+			      &res->counters, &res->metrics);
+		if (res->counters.rejected)
+			warn_rejected(r, label, jobs, nj, sim_capacity_cpus(s));
+		rc = out_write_run(r->outdir, res, e->bsld_tau, err);
+		res->jobs = NULL;
+		res->samples = NULL;
+		free(types);
+		res->gpu_types = NULL;
+		res->ngpu_types = 0;
+		if (r->o->stats) {
+			double dt = t1 - t0;
+			fprintf(r->o->msg,
+				"stats: run label=%s seed=%" PRIu64 " jobs=%zu "
+				"events=%" PRIu64 " sim_s=%.3f jobs_per_s=%.0f "
+				"events_per_s=%.0f write_s=%.3f\n",
+				label, seed, nj, res->counters.events, dt,
+				dt > 0 ? (double)nj / dt : 0,
+				dt > 0 ? (double)res->counters.events / dt : 0,
+				mono_seconds() - t1);
+		}
+	}
+	sim_free(s);
+	workload_release(&gen);
+	return rc;
+}
+
+static void print_table(const struct runner *r)
+{
+	FILE *f = r->o->out;
+	fprintf(f, "\n%-24s %6s %14s %14s %12s\n", "policy", "seed",
+		"mean wait (s)", "mean bsld", "utilization");
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct run_result *x = &r->runs[i];
+		const struct metrics *m = &x->metrics;
+		char wait[32] = "-", bsld[32] = "-", util[32] = "-";
+		if (m->set[M_WAIT_MEAN])
+			snprintf(wait, sizeof(wait), "%.1f", m->v[M_WAIT_MEAN]);
+		if (m->set[M_BSLD_MEAN])
+			snprintf(bsld, sizeof(bsld), "%.2f", m->v[M_BSLD_MEAN]);
+		/* On a GPU cluster, the GPUs' utilization. */
+		enum metric_id u = m->set[M_UTIL_GPU] ? M_UTIL_GPU : M_UTIL;
+		if (m->set[u])
+			snprintf(util, sizeof(util), "%.1f%%", 100.0 * m->v[u]);
+		fprintf(f, "%-24s %6" PRIu64 " %14s %14s %12s\n", x->label,
+			x->seed, wait, bsld, util);
+	}
+}
+
+/* A fill experiment (fill.h): its own cluster, pods and outputs. */
+static int run_fill(struct runner *r, struct sim_error *err)
+{
+	const struct policy_ops **ops = xcalloc(r->nentries + 1, sizeof(*ops));
+	const char **labels = xcalloc(r->nentries + 1, sizeof(*labels));
+	const char **paths = xcalloc(r->nentries + 1, sizeof(*paths));
+	for (size_t i = 0; i < r->nentries; i++) {
+		ops[i] = r->entries[i].ops;
+		labels[i] = r->entries[i].spec->label;
+		paths[i] = r->entries[i].spec->json_path;
+	}
+	int code = fill_experiment(r->o, &r->e, ops, labels, paths,
+				   r->nentries, r->outdir, err);
+	free(ops);
+	free(labels);
+	free(paths);
+	return code;
+}
+
+static void runner_release(struct runner *r)
+{
+	for (size_t i = 0; i < r->nentries; i++)
+		free(r->entries[i].params);
+	free(r->entries);
+	free(r->runs);
+	cluster_spec_release(&r->cluster);
+	workload_release(&r->w);
+	registry_release(&r->reg);
+	exp_release(&r->e);
+}
+
+int runner_run(const struct run_opts *o, struct sim_error *err)
+{
+	struct runner r = { .o = o };
+	int code = 2;
+	if (exp_load(o->file, &r.e, err) != 0)
+		goto out;
+	if (o->lenient)
+		r.e.workload.opts.lenient = true;
+	if (resolve_policies(&r, err) != 0)
+		goto out;
+	r.outdir = o->outdir ? o->outdir : r.e.output;
+	if (r.e.has_fill) {
+		code = run_fill(&r, err);
+		goto out;
+	}
+	if (o->validate_only) {
+		if (!r.e.workload.generated &&
+		    access(r.e.workload.trace, R_OK) != 0) {
+			err_set(err, "%s: $.workload.trace: cannot read '%s': %s",
+				r.e.path, r.e.workload.trace, strerror(errno));
+			goto out;
+		}
+		if (!r.e.cluster_from_trace &&
+		    cluster_spec_check(&r.e.cluster, "", err) != 0)
+			goto out;
+		if (!o->quiet)
+			fprintf(o->out, "%s: ok (%zu policies, %zu seeds)\n",
+				o->file, r.nentries, r.e.nseeds);
+		code = 0;
+		goto out;
+	}
+	if (load_inputs(&r, err) != 0)
+		goto out;
+	code = 1;
+	if (mkdir_p(r.outdir, err) != 0)
+		goto out;
+	r.runs = xcalloc(r.nentries * r.e.nseeds, sizeof(*r.runs));
+	for (size_t i = 0; i < r.nentries; i++) {
+		for (size_t k = 0; k < r.e.nseeds; k++) {
+			int rc = run_one(&r, &r.entries[i], r.e.seeds[k],
+					 &r.runs[r.nruns], err);
+			if (rc == -SIM_EINPUT) {
+				code = 2;
+				goto out;
+			}
+			if (rc)
+				goto out;
+			r.nruns++;
+		}
+	}
+	if (out_write_summary(r.outdir, r.runs, r.nruns, err) != 0 ||
+	    out_write_manifest(r.outdir, &r.e, r.runs, r.nruns, err) != 0)
+		goto out;
+	if (!o->no_plots) {
+		struct sim_error perr;
+		int prc = plot_results(r.outdir, &perr);
+		if (prc != 0)
+			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
+	}
+	if (!o->quiet) {
+		print_table(&r);
+		fprintf(o->out, "\nresults: %s/ (summary.csv, manifest.json, "
+			"<label>-s<seed>/, plots/)\n", r.outdir);
+	}
+	code = 0;
+out:
+	runner_release(&r);
+	if (o->stats)
+		fprintf(o->msg, "stats: peak_rss_mb=%.1f\n", peak_rss_mb());
+	return code;
+}
+
+/* The text of a file, or NULL when it cannot be read. */
+static char *read_all(const char *path)
+{
+	char *text = NULL;
+	size_t len;
+	const char *what;
+	return exp_read_text(path, &text, &len, &what) ? NULL : text;
+}
+
+int runner_run_one(const struct run_opts *o, struct sim_error *err)
+{
+	struct runner r = { .o = o };
+	struct run_result res = { 0 };
+	char *dir = NULL, *mpath = NULL, *want = NULL, *have = NULL;
+	int code = 2, rc;
+	rc = o->text ? exp_parse(o->text, o->file, &r.e, err)
+		     : exp_load(o->file, &r.e, err);
+	if (rc)
+		goto out;
+	SIM_ASSERT(o->one && o->one_policy < r.e.npolicies && r.e.nseeds);
+	struct policy_spec *ps = &r.e.policies[o->one_policy];
+	free(ps->label);
+	ps->label = xstrdup(o->one_label);
+	r.e.seeds[0] = o->one_seed;
+	r.e.nseeds = 1;
+	if (o->lenient)
+		r.e.workload.opts.lenient = true;
+	if (resolve_policies(&r, err) != 0)
+		goto out;
+	r.outdir = o->outdir ? o->outdir : r.e.output;
+	const struct entry *en = &r.entries[0];
+	res = (struct run_result){
+		.label = ps->label, .policy = en->ops->name,
+		.workload = r.e.workload.name, .seed = o->one_seed,
+		.params = en->params, .nparams = en->nparams,
+	};
+	char name[512];
+	out_run_dirname(&res, name, sizeof(name));
+	dir = path_join(r.outdir, name);
+	mpath = path_join(dir, "manifest.json");
+	want = out_manifest_text(&r.e, &res, 1, err);
+	if (!want)
+		goto out;
+	have = read_all(mpath);
+	if (have && strcmp(have, want) == 0) {
+		code = RUNNER_SKIPPED;
+		goto out;
+	}
+	/* From here the folder is incomplete until the manifest is back. */
+	unlink(mpath);
+	if (load_inputs(&r, err) != 0)
+		goto out;
+	code = 1;
+	if (mkdir_p(dir, err) != 0)
+		goto out;
+	rc = run_one(&r, en, o->one_seed, &res, err);
+	if (rc == -SIM_EINPUT)
+		code = 2;
+	if (rc)
+		goto out;
+	if (out_write_summary(dir, &res, 1, err) != 0 ||
+	    write_file_atomic(mpath, want, err) != 0)
+		goto out;
+	code = 0;
+out:
+	free(have);
+	free(want);
+	free(mpath);
+	free(dir);
+	runner_release(&r);
+	return code;
+}
+
+int runner_list_policies(const char **plugins, size_t nplugins, FILE *out,
+			 struct sim_error *err)
+{
+	struct registry reg;
+	registry_init(&reg);
+	for (size_t i = 0; i < nplugins; i++) {
+		if (registry_load_plugin(&reg, plugins[i], NULL, err) != 0) {
+			registry_release(&reg);
+			return 2;
+		}
+	}
+	for (size_t i = 0; i < reg.n; i++) {
+		const struct policy_ops *p = reg.ops[i];
+		fprintf(out, "%-16s %s\n", p->name, p->summary ? p->summary : "");
+		for (const struct policy_param *d = p->params; d && d->name; d++)
+			fprintf(out, "%-16s   %s = %s: %s\n", "", d->name, d->def,
+				d->help ? d->help : "");
+	}
+	const struct policy_param *d = policy_engine_params();
+	fprintf(out, "\nevery policy also takes:\n%-16s   %s = %s: %s\n", "",
+		d->name, d->def, d->help);
+	registry_release(&reg);
+	return 0;
+}

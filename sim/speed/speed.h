@@ -1,0 +1,108 @@
+/*
+ * The speed of running GPU jobs (DESIGN section 3): work is run time on
+ * the reference GPU type, and a job progresses at
+ *
+ *   rate = (t_ref + a_ref) / (t_gpu + a)
+ *
+ * seconds of work per second, where for one iteration of its data-parallel
+ * training
+ *   t_gpu  = 1 / throughput on one GPU of the slowest type it holds,
+ *   t_ref  = 1 / throughput on one GPU of the reference type,
+ *   a      = ring all-reduce of its gradient bytes over its p GPUs at the
+ *            bandwidth and latency its placement gets from the fabric
+ *            (NVLink inside one node, else its max-min fair share of NICs
+ *            and leaf uplinks: net.c),
+ *   a_ref  = the same all-reduce at NVLink bandwidth with no latency: a
+ *            trace's run time is taken as measured on reference GPUs with
+ *            an ideal, consolidated placement.
+ * The throughputs and gradient bytes are the class tables' (jobclass.h),
+ * or the experiment's overrides of them (jobclass_override.h).
+ * A single-GPU job does not communicate: its rate is the throughput ratio
+ * of its GPU type to the reference.  A job of no known class (a trace
+ * that names no model) runs at rate 1 everywhere.  Rates change only when
+ * a job starts or ends; then only the jobs whose bandwidth changed get a
+ * new rate (and the engine moves their end events).
+ */
+#ifndef CLUSTERSIM_SPEED_H
+#define CLUSTERSIM_SPEED_H
+
+#include "cluster/cluster.h"
+#include "speed/jobclass_override.h"
+#include "speed/net.h"
+
+struct speed;
+
+/* What an experiment says about speeds. */
+struct speed_config {
+	struct net_spec net; /* the fabric (its rack_nodes: the cluster's) */
+	int ref_gpu;         /* reference GPU type, a jobclass GPU index */
+	bool draw_classes;   /* give GPU jobs of no class one drawn with
+	                        the run's seed (speed_draw_class) */
+	const struct jobclass_overrides *thr; /* the experiment's overrides
+	                        of the class tables; NULL = the defaults */
+};
+
+/*
+ * The class of a GPU job whose trace names none: one of Gavel's measured
+ * configurations (classes 1 .. JOBCLASS_NGAVEL), uniformly, from a hash
+ * of the run's seed and the job's index - as Gavel's own workload
+ * generator draws job types uniformly from its table.  The same seed
+ * gives every job the same class whatever the policy.
+ */
+unsigned speed_draw_class(uint64_t seed, uint32_t idx);
+
+/*
+ * A speed model for a cluster built from spec: net is its fabric (its
+ * rack_nodes is taken from the cluster), ref the reference GPU type (a
+ * jobclass GPU index), thr the overrides of the class tables (NULL = none;
+ * must outlive the speed model).  Every typed GPU group's type must be known to the
+ * job-class table (checked with speed_check first).
+ */
+struct speed *speed_new(const struct cluster_spec *spec,
+			const struct net_spec *net, int ref,
+			const struct jobclass_overrides *thr);
+void speed_free(struct speed *sp);
+
+/* Checks that every GPU type of the cluster is one the throughput table
+ * knows; "PREFIX$.cluster.nodes[i].gpu_type: ..." messages. */
+int speed_check(const struct cluster_spec *spec, const char *prefix,
+		struct sim_error *err);
+
+/* A GPU job starts on placement p (its fabric flow is added) or ends. */
+void speed_job_started(struct speed *sp, const struct job *j,
+		       const struct placement *p);
+void speed_job_ended(struct speed *sp, const struct job *j);
+
+/*
+ * The jobs (indexes) whose rate may have changed since the last call, in
+ * *changed (owned by sp, valid until the next call); returns the count.
+ * Started jobs are always listed.
+ */
+size_t speed_changed(struct speed *sp, const int64_t **changed);
+
+/* The rate of a running job on placement p (work per unit of time). */
+double speed_rate(struct speed *sp, const struct job *j,
+		  const struct placement *p);
+/*
+ * The rate the same job would have on an ideal placement of the same GPU
+ * types: its all-reduce at NVLink bandwidth with no latency (a_ref for
+ * a), i.e. (t_ref + a_ref) / (t_gpu + a_ref).  Its ratio to speed_rate()
+ * is the job's placement slowdown now: (t_gpu + a) / (t_gpu + a_ref),
+ * exactly 1 for a job that does not communicate or that sits in one node.
+ */
+double speed_rate_ideal(struct speed *sp, const struct job *j,
+			const struct placement *p);
+
+/*
+ * The speed of a one-GPU job of class cls on table GPU type gpu relative
+ * to the reference type ref (jobclass GPU indexes), with the overrides
+ * thr applied (NULL = none): the ratio of the two 1-GPU throughputs, as
+ * speed_rate() runs such a job.  1 for JOB_CLASS_NONE, gpu or ref < 0,
+ * and where either figure is not positive (speed_rate() then runs the job
+ * at the reference speed too).  What sim_job_type_rate() gives policies
+ * and the offline optimizer scales run times by.
+ */
+double speed_class_rate(unsigned cls, int gpu, int ref,
+			const struct jobclass_overrides *thr);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * The local sweep driver: `clustersim sweep FILE -j N`.
+ *
+ * Each run executes in a forked child (no exec: the parent has already
+ * loaded and checked the sweep), at most N at a time, so a run that
+ * crashes or runs out of memory costs that run only.  A child exits 0,
+ * SWEEP_SKIPPED (its results were already there), 1 or 2 (the error in
+ * OUT/<run>/error.txt); a child killed by a signal gets that error.txt
+ * from the parent.  Then, unless this process is one shard of several, the
+ * run folders are merged into summary.csv.  The driver is a driver, not a
+ * library: it prints its progress line and summary to so->msg / so->out.
+ */
+#include "sweep/sweep.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+static void fmt_eta(char *buf, size_t n, double s)
+{
+	long t = (long)(s + 0.5);
+	if (t >= 3600)
+		snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60,
+			 t % 60);
+	else
+		snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* "sweep: 37/200 runs (2 skipped, 1 failed), 12.3 runs/s, ETA 0:13":
+ * redrawn in place on a terminal, else a line every 10 s and at the end.
+ * The rate counts runs that ran, so skipped ones do not shorten the ETA. */
+void sweep_progress(FILE *f, struct sweep_tally *t, bool force)
+{
+	double now = mono_seconds(), el = now - t->t0;
+	if (!force && !t->tty && now - t->last < 10)
+		return;
+	t->last = now;
+	char eta[32] = "?";
+	double rate = el > 0 ? (double)t->ran / el : 0;
+	size_t left = t->total - t->done;
+	if (left == 0)
+		fmt_eta(eta, sizeof(eta), 0);
+	else if (rate > 0)
+		fmt_eta(eta, sizeof(eta), (double)left / rate);
+	fprintf(f, "%ssweep: %zu/%zu runs (%zu skipped, %zu failed), "
+		"%.1f runs/s, ETA %s%s", t->tty ? "\r" : "", t->done,
+		t->total, t->skipped, t->failed, rate, eta,
+		t->tty ? "\033[K" : "\n");
+	if (t->tty && t->done == t->total)
+		fputc('\n', f);
+	fflush(f);
+}
+
+/* Records how a child ended; a signal gets its error.txt here. */
+static void child_ended(const struct sweep *sw, const struct sweep_opts *so,
+			size_t k, int status, struct sweep_tally *t)
+{
+	t->done++;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		t->ran++;
+		return;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == SWEEP_SKIPPED) {
+		t->skipped++;
+		return;
+	}
+	t->failed++;
+	if (WIFSIGNALED(status)) {
+		struct sim_error e;
+		char *dir = path_join(so->outdir, sw->runs[k].dir);
+		char *path = path_join(dir, "error.txt");
+		char *msg = xasprintf("%s: killed by signal %d (%s)\n",
+				      sw->runs[k].dir, WTERMSIG(status),
+				      strsignal(WTERMSIG(status)));
+		if (mkdir_p(dir, &e) == 0)
+			write_file_atomic(path, msg, &e);
+		free(msg);
+		free(path);
+		free(dir);
+	}
+}
+
+/* Prints the failed runs' errors (from their error.txt). */
+static void list_failures(const struct sweep *sw, const struct sweep_opts *so)
+{
+	for (size_t k = 0; k < sw->nruns; k++) {
+		if (!sweep_in_shard(so, k))
+			continue;
+		char *path = xasprintf("%s/%s/error.txt", so->outdir,
+				       sw->runs[k].dir);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			char line[1200];
+			if (fgets(line, sizeof(line), f))
+				fprintf(so->msg, "  %s: %s%s", sw->runs[k].dir,
+					line,
+					strchr(line, '\n') ? "" : "\n");
+			fclose(f);
+		}
+		free(path);
+	}
+}
+
+int sweep_finish(const struct sweep *sw, const struct sweep_opts *so,
+		 const struct sweep_tally *t, struct sim_error *err)
+{
+	int code = t->failed ? 1 : 0;
+	fprintf(so->out, "sweep: %zu runs: %zu ran, %zu skipped (results "
+		"already there), %zu failed, in %.1f s\n", t->total, t->ran,
+		t->skipped, t->failed, mono_seconds() - t->t0);
+	if (t->failed) {
+		fprintf(so->msg, "clustersim: %zu runs failed:\n", t->failed);
+		list_failures(sw, so);
+	}
+	if (so->shard_n) {
+		fprintf(so->out, "shard %u/%u done; when every shard is: "
+			"clustersim merge %s\n", so->shard_i, so->shard_n,
+			so->outdir);
+		return code;
+	}
+	size_t nfailed = 0, nmissing = 0;
+	struct sim_error warn;
+	if (sweep_merge(so->outdir, so->no_plots, &nfailed, &nmissing, &warn,
+			err) != 0)
+		return 1;
+	if (warn.msg[0])
+		fprintf(so->msg, "clustersim: warning: %s\n", warn.msg);
+	fprintf(so->out, "results: %s/ (summary.csv, manifest.json, "
+		"<label>-s<seed>/%s)\n", so->outdir,
+		so->no_plots ? "" : ", plots/");
+	return code;
+}
+
+int sweep_run_local(const struct sweep *sw, const struct sweep_opts *so,
+		    struct sim_error *err)
+{
+	unsigned jobs = so->jobs ? so->jobs : 1;
+	pid_t *pids = xcalloc(jobs, sizeof(*pids));
+	size_t *slot_run = xcalloc(jobs, sizeof(*slot_run));
+	struct sweep_tally t = { .t0 = mono_seconds(), .tty = isatty(fileno(so->msg)) };
+	size_t next = 0, running = 0;
+	int code = 1;
+
+	for (size_t k = 0; k < sw->nruns; k++)
+		t.total += sweep_in_shard(so, k);
+	t.last = t.t0;
+	if (sweep_write_manifest(sw, so->outdir, err) != 0)
+		goto out;
+	while (next < sw->nruns || running > 0) {
+		/* Start runs while there is a free slot. */
+		while (running < jobs && next < sw->nruns) {
+			size_t k = next++;
+			if (!sweep_in_shard(so, k))
+				continue;
+			unsigned s = 0;
+			while (pids[s])
+				s++;
+			fflush(NULL);
+			pid_t pid = fork();
+			if (pid < 0) {
+				err_setc(err, -SIM_EIO, "cannot fork: %s",
+					 strerror(errno));
+				goto out_wait;
+			}
+			if (pid == 0) {
+				struct sim_error e = { .msg = "" };
+				int rc = sweep_exec(sw, so, k, &e);
+				fflush(NULL);
+				_exit(rc);
+			}
+			pids[s] = pid;
+			slot_run[s] = k;
+			running++;
+		}
+		if (running == 0)
+			break;
+		int status;
+		pid_t pid = waitpid(-1, &status, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			err_setc(err, -SIM_EIO, "waiting for a run: %s",
+				 strerror(errno));
+			goto out;
+		}
+		for (unsigned s = 0; s < jobs; s++) {
+			if (pids[s] != pid)
+				continue;
+			pids[s] = 0;
+			running--;
+			child_ended(sw, so, slot_run[s], status, &t);
+		}
+		if (!so->quiet)
+			sweep_progress(so->msg, &t, t.done == t.total);
+	}
+	if (!so->quiet && t.total == 0)
+		sweep_progress(so->msg, &t, true);
+	code = sweep_finish(sw, so, &t, err);
+	goto out;
+out_wait:
+	/* A fork failed: let the started runs end, then report. */
+	while (running > 0) {
+		int status;
+		pid_t pid = waitpid(-1, &status, 0);
+		if (pid < 0 && errno != EINTR)
+			break;
+		if (pid > 0)
+			running--;
+	}
+	code = 1;
+out:
+	free(slot_run);
+	free(pids);
+	return code;
+}

@@ -1,0 +1,449 @@
+/*
+ * `clustersim merge OUT`: a sweep's summary.csv, failed.csv and plots,
+ * rebuilt from its run folders alone.
+ *
+ * OUT/manifest.json (written by every driver before its first run) holds
+ * the axes and the runs in their fixed order; each complete run folder
+ * (one with a manifest.json) holds summary.csv with its one row.  The
+ * merged summary.csv has the columns label,policy,workload,seed, then one
+ * per axis (its path; the value as written, a string as is), then the
+ * metrics: the same bytes whichever driver, shard or order produced the
+ * folders.  A run with OUT/<run>/error.txt and no manifest is listed in
+ * failed.csv; one with neither is missing (a shard that has not run).
+ *
+ * For the plots, each metric is averaged per axis value and policy over
+ * the other runs (seeds and the other axes' values), with their min and
+ * max as a band: OUT/plots/sweep.dat, one gnuplot data block per axis and
+ * policy, described for plots/sweep.gp by OUT/plots/sweep_vars.gp.
+ */
+#include "sweep/sweep.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exp/exp_json.h"
+#include "report/out.h"
+#include "report/stats.h"
+#include "base/util.h"
+
+/* Metrics drawn against each axis: name, axis title. */
+static const char *const plot_metrics[][2] = {
+	{ "wait_mean", "mean wait (s)" },
+	{ "bsld_mean", "mean bounded slowdown" },
+	{ "utilization", "utilization" }, /* "utilization_gpu" on GPUs */
+};
+#define NPM ARRAY_SIZE(plot_metrics)
+
+/* One run as the merge sees it. */
+struct mrun {
+	const char *label, *plabel, *policy, *workload, *dir;
+	char *seed;            /* as text */
+	size_t *point;         /* value index per axis */
+	char *cells;           /* its metric cells (",..."), or NULL */
+	double m[NPM];         /* plotted metrics (NAN: none) */
+};
+
+/* A CSV field as summary.csv writes it. */
+static void put_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* Past n CSV fields of line (quotes understood): at the comma after the
+ * n-th field, or NULL. */
+static const char *skip_fields(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i && *p++ != ',')
+			return NULL;
+		if (*p == '"') {
+			for (p++; *p; p++) {
+				if (*p == '"' && p[1] == '"')
+					p++;
+				else if (*p == '"')
+					break;
+			}
+			if (!*p++)
+				return NULL;
+		} else {
+			p += strcspn(p, ",\r\n");
+		}
+	}
+	return *p == ',' ? p : NULL;
+}
+
+static char *read_text(const char *path)
+{
+	char *text = NULL;
+	size_t len;
+	const char *what;
+	return exp_read_text(path, &text, &len, &what) ? NULL : text;
+}
+
+/* Reads a complete run's metric cells; false when it is not complete. */
+static bool read_cells(const char *outdir, struct mrun *r, int gpu_col)
+{
+	char *m = xasprintf("%s/%s/manifest.json", outdir, r->dir);
+	char *s = xasprintf("%s/%s/summary.csv", outdir, r->dir);
+	char *text = access(m, R_OK) == 0 ? read_text(s) : NULL;
+	const char *row = text ? strchr(text, '\n') : NULL;
+	const char *p = row ? skip_fields(row + 1, 4) : NULL;
+	if (p) {
+		size_t n = strcspn(p, "\r\n");
+		r->cells = xasprintf("%.*s", (int)n, p);
+	}
+	free(text);
+	free(s);
+	free(m);
+	if (!r->cells)
+		return false;
+	/* The plotted metrics, by column. */
+	for (size_t k = 0; k < NPM; k++)
+		r->m[k] = NAN;
+	const char *c = r->cells;
+	for (int i = 0; i < M_NMETRICS && c && *c == ','; i++) {
+		c++;
+		for (size_t k = 0; k < NPM; k++) {
+			bool want = strcmp(metric_defs[i].name,
+					   plot_metrics[k][0]) == 0;
+			if (k == 2 && gpu_col >= 0)
+				want = i == gpu_col;
+			if (want && *c && *c != ',')
+				r->m[k] = strtod(c, NULL);
+		}
+		c = strchr(c, ',');
+	}
+	return true;
+}
+
+/* The run list of a sweep manifest. */
+static int read_manifest(const char *outdir, cJSON **root,
+			 const cJSON **axes, struct mrun **runs, size_t *n,
+			 struct sim_error *err)
+{
+	char *path = path_join(outdir, "manifest.json");
+	char *text = read_text(path);
+	int rc = 0;
+	*root = text ? cJSON_Parse(text) : NULL;
+	*axes = cJSON_GetObjectItemCaseSensitive(*root, "sweep");
+	const cJSON *rl = cJSON_GetObjectItemCaseSensitive(*root, "runs");
+	if (!cJSON_IsArray(*axes) || !cJSON_IsArray(rl)) {
+		rc = err_set(err, "%s: not a sweep results folder (%s)",
+			     outdir, text ? "its manifest.json is not a "
+			     "sweep's" : "no readable manifest.json");
+		goto out;
+	}
+	size_t naxes = (size_t)cJSON_GetArraySize(*axes);
+	*n = (size_t)cJSON_GetArraySize(rl);
+	*runs = xcalloc(*n + 1, sizeof(**runs));
+	size_t i = 0;
+	for (const cJSON *it = rl->child; it; it = it->next, i++) {
+		struct mrun *r = &(*runs)[i];
+		const char **s[] = { &r->label, &r->plabel, &r->policy,
+				     &r->workload, &r->dir };
+		static const char *const keys[] = { "label", "policy_label",
+						    "policy", "workload",
+						    "dir" };
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
+			*s[k] = cJSON_GetStringValue(
+				cJSON_GetObjectItemCaseSensitive(it, keys[k]));
+			if (!*s[k])
+				rc = -SIM_EINPUT;
+		}
+		const cJSON *seed = cJSON_GetObjectItemCaseSensitive(it,
+								     "seed");
+		r->seed = cJSON_IsNumber(seed) ? sweep_value_text(seed) : NULL;
+		if (!r->seed)
+			rc = -SIM_EINPUT;
+		const cJSON *pt = cJSON_GetObjectItemCaseSensitive(it, "point");
+		r->point = xcalloc(naxes + 1, sizeof(*r->point));
+		if (!cJSON_IsArray(pt) ||
+		    (size_t)cJSON_GetArraySize(pt) != naxes)
+			rc = -SIM_EINPUT;
+		for (size_t a = 0; a < naxes && !rc; a++) {
+			const cJSON *v = cJSON_GetArrayItem(pt, (int)a);
+			const cJSON *vals = cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetArrayItem(*axes, (int)a), "values");
+			if (!cJSON_IsNumber(v) || v->valuedouble < 0 ||
+			    v->valuedouble >= cJSON_GetArraySize(vals))
+				rc = -SIM_EINPUT;
+			else
+				r->point[a] = (size_t)v->valuedouble;
+		}
+		if (rc) {
+			rc = err_set(err, "%s: $.runs[%zu]: not a run of a "
+				     "sweep manifest", path, i);
+			goto out;
+		}
+	}
+out:
+	free(text);
+	free(path);
+	return rc;
+}
+
+static int write_summary(const char *outdir, const cJSON *axes,
+			 const struct mrun *runs, size_t n,
+			 struct sim_error *err)
+{
+	struct afile af;
+	int rc = afile_open_in(&af, outdir, "summary.csv", err);
+	if (rc)
+		return rc;
+	fputs("label,policy,workload,seed", af.f);
+	for (const cJSON *a = axes->child; a; a = a->next) {
+		fputc(',', af.f);
+		put_field(af.f, cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(a, "axis")));
+	}
+	for (int i = 0; i < M_NMETRICS; i++)
+		fprintf(af.f, ",%s", metric_defs[i].name);
+	fputc('\n', af.f);
+	for (size_t k = 0; k < n; k++) {
+		const struct mrun *r = &runs[k];
+		if (!r->cells)
+			continue;
+		put_field(af.f, r->label);
+		fputc(',', af.f);
+		put_field(af.f, r->policy);
+		fputc(',', af.f);
+		put_field(af.f, r->workload);
+		fprintf(af.f, ",%s", r->seed);
+		size_t a = 0;
+		for (const cJSON *ax = axes->child; ax; ax = ax->next, a++) {
+			const cJSON *vals = cJSON_GetObjectItemCaseSensitive(
+				ax, "values");
+			char *t = sweep_value_text(
+				cJSON_GetArrayItem(vals, (int)r->point[a]));
+			fputc(',', af.f);
+			put_field(af.f, t);
+			free(t);
+		}
+		fputs(r->cells, af.f);
+		fputc('\n', af.f);
+	}
+	return afile_commit(&af, err);
+}
+
+/* failed.csv: label,seed,dir,error for runs with an error.txt (removed
+ * when there are none). */
+static int write_failed(const char *outdir, const struct mrun *runs,
+			size_t n, size_t *nfailed, size_t *nmissing,
+			struct sim_error *err)
+{
+	char *path = path_join(outdir, "failed.csv");
+	struct afile af;
+	int rc = afile_open(&af, path, err);
+	if (rc)
+		goto out;
+	fputs("label,seed,dir,error\n", af.f);
+	for (size_t k = 0; k < n; k++) {
+		const struct mrun *r = &runs[k];
+		if (r->cells)
+			continue;
+		char *ep = xasprintf("%s/%s/error.txt", outdir, r->dir);
+		char *msg = read_text(ep);
+		free(ep);
+		if (!msg) {
+			(*nmissing)++;
+			continue;
+		}
+		(*nfailed)++;
+		msg[strcspn(msg, "\r\n")] = '\0';
+		put_field(af.f, r->label);
+		fprintf(af.f, ",%s,", r->seed);
+		put_field(af.f, r->dir);
+		fputc(',', af.f);
+		put_field(af.f, msg);
+		fputc('\n', af.f);
+		free(msg);
+	}
+	if (*nfailed) {
+		rc = afile_commit(&af, err);
+	} else {
+		afile_abort(&af);
+		unlink(path);
+	}
+out:
+	free(path);
+	return rc;
+}
+
+/* Writes plots/sweep.dat and plots/sweep_vars.gp (see the top). */
+static int write_plot_data(const char *outdir, const cJSON *axes,
+			   const struct mrun *runs, size_t n, bool gpu,
+			   struct sim_error *err)
+{
+	char *dir = path_join(outdir, "plots");
+	char *dpath = path_join(dir, "sweep.dat");
+	char *vpath = path_join(dir, "sweep_vars.gp");
+	const char **pols = xcalloc(n + 1, sizeof(*pols));
+	size_t npol = 0;
+	struct afile af;
+	int rc = mkdir_p(dir, err);
+	if (rc)
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		size_t p = 0;
+		while (p < npol && strcmp(pols[p], runs[k].plabel))
+			p++;
+		if (p == npol)
+			pols[npol++] = runs[k].plabel;
+	}
+	rc = afile_open(&af, dpath, err);
+	if (rc)
+		goto out;
+	fprintf(af.f, "# x value_label then mean min max of:");
+	for (size_t m = 0; m < NPM; m++)
+		fprintf(af.f, " %s", m == 2 && gpu ? "utilization_gpu"
+						   : plot_metrics[m][0]);
+	fputs("\n# one block per axis and policy, in this order\n", af.f);
+	size_t a = 0;
+	for (const cJSON *ax = axes->child; ax; ax = ax->next, a++) {
+		const cJSON *vals = cJSON_GetObjectItemCaseSensitive(ax,
+								     "values");
+		bool numeric = true;
+		for (const cJSON *v = vals->child; v; v = v->next)
+			numeric &= cJSON_IsNumber(v);
+		for (size_t p = 0; p < npol; p++) {
+			size_t vi = 0;
+			for (const cJSON *v = vals->child; v;
+			     v = v->next, vi++) {
+				char *t = sweep_value_text(v);
+				for (char *q = t; *q; q++)
+					if (*q == ' ' || *q == '"')
+						*q = '_';
+				fprintf(af.f, "%.17g \"%s\"", numeric
+					? v->valuedouble : (double)(vi + 1), t);
+				free(t);
+				for (size_t m = 0; m < NPM; m++) {
+					double sum = 0, lo = INFINITY,
+					       hi = -INFINITY;
+					size_t cnt = 0;
+					for (size_t k = 0; k < n; k++) {
+						const struct mrun *r = &runs[k];
+						if (!r->cells ||
+						    r->point[a] != vi ||
+						    strcmp(r->plabel, pols[p]) ||
+						    isnan(r->m[m]))
+							continue;
+						sum += r->m[m];
+						lo = fmin(lo, r->m[m]);
+						hi = fmax(hi, r->m[m]);
+						cnt++;
+					}
+					if (cnt)
+						fprintf(af.f, " %.9g %.9g %.9g",
+							sum / (double)cnt, lo,
+							hi);
+					else
+						fputs(" ? ? ?", af.f);
+				}
+				fputc('\n', af.f);
+			}
+			fputs("\n\n", af.f);
+		}
+	}
+	rc = afile_commit(&af, err);
+	if (rc)
+		goto out;
+	rc = afile_open(&af, vpath, err);
+	if (rc)
+		goto out;
+	fprintf(af.f, "naxes = %d\nnpol = %zu\n",
+		cJSON_GetArraySize(axes), npol);
+	fputs("axis_names = \"", af.f);
+	for (const cJSON *ax = axes->child; ax; ax = ax->next)
+		fprintf(af.f, "%s%s", ax == axes->child ? "" : " ",
+			cJSON_GetStringValue(
+				cJSON_GetObjectItemCaseSensitive(ax, "name")));
+	fputs("\"\naxis_numeric = \"", af.f);
+	for (const cJSON *ax = axes->child; ax; ax = ax->next) {
+		bool numeric = true;
+		const cJSON *vals = cJSON_GetObjectItemCaseSensitive(ax,
+								     "values");
+		for (const cJSON *v = vals->child; v; v = v->next)
+			numeric &= cJSON_IsNumber(v);
+		fprintf(af.f, "%s%d", ax == axes->child ? "" : " ", numeric);
+	}
+	fputs("\"\npolicies = \"", af.f);
+	for (size_t p = 0; p < npol; p++)
+		fprintf(af.f, "%s%s", p ? " " : "", pols[p]);
+	fprintf(af.f, "\"\nmetric_titles = \"'%s' '%s' '%s'\"\n",
+		plot_metrics[0][1], plot_metrics[1][1],
+		gpu ? "GPU utilization" : "CPU utilization");
+	rc = afile_commit(&af, err);
+out:
+	free(pols);
+	free(vpath);
+	free(dpath);
+	free(dir);
+	return rc;
+}
+
+int sweep_merge(const char *outdir, bool no_plots, size_t *nfailed,
+		size_t *nmissing, struct sim_error *warn,
+		struct sim_error *err)
+{
+	warn->msg[0] = '\0';
+	cJSON *root = NULL;
+	const cJSON *axes = NULL;
+	struct mrun *runs = NULL;
+	size_t n = 0;
+	int rc = read_manifest(outdir, &root, &axes, &runs, &n, err);
+	*nfailed = *nmissing = 0;
+	if (rc)
+		goto out;
+	int gpu_col = -1;
+	for (int i = 0; i < M_NMETRICS; i++)
+		if (!strcmp(metric_defs[i].name, "utilization_gpu"))
+			gpu_col = i;
+	size_t complete = 0;
+	for (size_t k = 0; k < n; k++)
+		complete += read_cells(outdir, &runs[k], gpu_col);
+	/* A GPU cluster: some run has a GPU utilization. */
+	bool gpu = false;
+	for (size_t k = 0; k < n; k++)
+		gpu |= runs[k].cells && !isnan(runs[k].m[2]);
+	if (!gpu) {
+		for (size_t k = 0; k < n; k++) {
+			free(runs[k].cells);
+			runs[k].cells = NULL;
+			read_cells(outdir, &runs[k], -1);
+		}
+	}
+	rc = write_summary(outdir, axes, runs, n, err);
+	if (!rc)
+		rc = write_failed(outdir, runs, n, nfailed, nmissing, err);
+	char *dat = xasprintf("%s/plots/sweep.dat", outdir);
+	unlink(dat);
+	free(dat);
+	if (!rc && cJSON_GetArraySize(axes) > 0 && complete)
+		rc = write_plot_data(outdir, axes, runs, n, gpu, err);
+	if (!rc && !no_plots && complete) {
+		if (plot_results(outdir, warn) == 0)
+			warn->msg[0] = '\0';
+	}
+out:
+	for (size_t k = 0; k < n; k++) {
+		free(runs[k].cells);
+		free(runs[k].point);
+		free(runs[k].seed);
+	}
+	free(runs);
+	cJSON_Delete(root);
+	return rc;
+}

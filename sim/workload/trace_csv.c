@@ -1,0 +1,379 @@
+/*
+ * Reader for clustersim's native CSV trace format: a header row naming the
+ * columns (id, submit, run, cpus required; estimate, user, group, gpus,
+ * nodes optional; any order), then one job per row, times in seconds.
+ * traces/README.md is the contract.
+ *
+ * Parsing is libcsv's (quotes, CRLF); the file is fed to it one line at a
+ * time so that every message can name its line, and each field is copied
+ * in the callback, because libcsv reuses its buffer.  The per-job options
+ * are the same as for SWF (trace_job_finish).
+ */
+#include "workload/workload.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "base/util.h"
+
+#define CSV_BLOCK (1u << 18) /* bytes asked of gzread at a time */
+
+/* The columns the format knows. */
+enum csv_col {
+	C_ID = 0,
+	C_SUBMIT,
+	C_RUN,
+	C_CPUS,
+	C_ESTIMATE,
+	C_USER,
+	C_GROUP,
+	C_GPUS,
+	C_NODES,
+	C_NCOLS
+};
+
+static const char *const csv_col_name[C_NCOLS] = {
+	[C_ID] = "id",	       [C_SUBMIT] = "submit", [C_RUN] = "run",
+	[C_CPUS] = "cpus",     [C_ESTIMATE] = "estimate",
+	[C_USER] = "user",     [C_GROUP] = "group",   [C_GPUS] = "gpus",
+	[C_NODES] = "nodes",
+};
+_Static_assert(sizeof(csv_col_name) / sizeof(csv_col_name[0]) == C_NCOLS,
+	       "one name per column");
+
+/* State of one read. */
+struct csv_reader {
+	const char *path;           /* for messages */
+	const struct trace_opts *o; /* loader options */
+	struct workload *w;         /* the output */
+	size_t cap;                 /* allocated length of w->jobs */
+	uint64_t line;              /* line being fed, from 1 */
+	uint64_t rec_line;          /* line where the current record began */
+	bool header_done;           /* the header row has been read */
+	int *kind;                  /* column kind of each header position */
+	size_t nkind;               /* columns in the header */
+	int pos_of[C_NCOLS];        /* header position of each kind, or -1 */
+	char *text;                 /* the current record's cells, each
+	                               NUL-terminated, back to back */
+	size_t text_len, text_cap;
+	size_t *off;                /* start of each cell in text */
+	size_t ncell, off_cap;
+	int rc;                     /* first fatal error; stops the read */
+	struct sim_error *err;      /* where a message goes */
+};
+
+static void csv_field_cb(void *s, size_t len, void *data)
+{
+	struct csv_reader *r = data;
+
+	if (r->rc)
+		return;
+	if (r->ncell == 0)
+		r->rec_line = r->line;
+	xgrow(&r->off, &r->off_cap, r->ncell + 1, sizeof(*r->off));
+	xgrow(&r->text, &r->text_cap, r->text_len + len + 1, 1);
+	r->off[r->ncell++] = r->text_len;
+	if (len)
+		memcpy(r->text + r->text_len, s, len);
+	r->text_len += len;
+	r->text[r->text_len++] = '\0';
+}
+
+static const char *csv_cell(const struct csv_reader *r, size_t i)
+{
+	return r->text + r->off[i];
+}
+
+static int csv_header(struct csv_reader *r)
+{
+	for (int k = 0; k < C_NCOLS; k++)
+		r->pos_of[k] = -1;
+	r->kind = xmalloc(r->ncell * sizeof(*r->kind));
+	r->nkind = r->ncell;
+	for (size_t i = 0; i < r->ncell; i++) {
+		const char *name = csv_cell(r, i);
+		int k;
+		for (k = 0; k < C_NCOLS; k++)
+			if (strcmp(name, csv_col_name[k]) == 0)
+				break;
+		if (k == C_NCOLS)
+			return err_set(r->err, "%s:%" PRIu64 ": unknown column "
+				       "'%s'", r->path, r->rec_line, name);
+		if (r->pos_of[k] >= 0)
+			return err_set(r->err, "%s:%" PRIu64 ": duplicate "
+				       "column '%s'", r->path, r->rec_line,
+				       name);
+		r->pos_of[k] = (int)i;
+		r->kind[i] = k;
+	}
+	static const int required[] = { C_ID, C_SUBMIT, C_RUN, C_CPUS };
+	for (size_t i = 0; i < ARRAY_SIZE(required); i++)
+		if (r->pos_of[required[i]] < 0)
+			return err_set(r->err, "%s:%" PRIu64 ": missing column "
+				       "'%s'", r->path, r->rec_line,
+				       csv_col_name[required[i]]);
+	return 0;
+}
+
+/* An integer cell: [+-]digits.  0, or -1 when not an integer or out of
+ * range. */
+static int csv_int(const char *s, int64_t *out)
+{
+	char *end;
+	if (!((*s >= '0' && *s <= '9') || *s == '-' || *s == '+'))
+		return -1;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (end == s || *end != '\0' || errno)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int csv_bad(struct csv_reader *r, int k, const char *v,
+		   const char *what)
+{
+	return err_set(r->err, "%s:%" PRIu64 ": %s '%.60s' %s", r->path,
+		       r->rec_line, csv_col_name[k], v, what);
+}
+
+/*
+ * Reads an integer column into *out.  An absent column or empty cell is
+ * def; required columns must be present and non-empty.  Values above max
+ * are an error; the caller reads negative values (as unknown).
+ */
+static int csv_get_int(struct csv_reader *r, int k, bool required,
+		       int64_t def, int64_t max, int64_t *out)
+{
+	int pos = r->pos_of[k];
+	*out = def;
+	if (pos < 0)
+		return 0;
+	const char *v = csv_cell(r, (size_t)pos);
+	if (!*v) {
+		if (required)
+			return csv_bad(r, k, v, "is not an integer");
+		return 0;
+	}
+	if (csv_int(v, out) != 0)
+		return csv_bad(r, k, v, "is not an integer");
+	if (*out > max)
+		return csv_bad(r, k, v, "is out of range");
+	return 0;
+}
+
+static int csv_get_time(struct csv_reader *r, int k, bool required,
+			sim_time_t *out)
+{
+	int pos = r->pos_of[k];
+	*out = 0;
+	if (pos < 0)
+		return 0;
+	const char *v = csv_cell(r, (size_t)pos);
+	if (!*v) {
+		if (required)
+			return csv_bad(r, k, v, "is not a number");
+		return 0;
+	}
+	if (parse_seconds(v, out) != 0)
+		return csv_bad(r, k, v, "is not a number of seconds");
+	return 0;
+}
+
+static int csv_job(struct csv_reader *r)
+{
+	struct trace_report *rep = &r->w->report;
+	int64_t id, cpus, gpus, nodes, user, group, procs;
+	sim_time_t submit, run, est;
+	int rc;
+
+	if (r->ncell != r->nkind)
+		return err_set(r->err, "%s:%" PRIu64 ": expected %zu cells, "
+			       "got '%zu'", r->path, r->rec_line, r->nkind,
+			       r->ncell);
+	if ((rc = csv_get_int(r, C_ID, true, 0, INT64_MAX, &id)) ||
+	    (rc = csv_get_time(r, C_SUBMIT, true, &submit)) ||
+	    (rc = csv_get_time(r, C_RUN, true, &run)) ||
+	    (rc = csv_get_int(r, C_CPUS, true, 0, UINT32_MAX, &cpus)) ||
+	    (rc = csv_get_time(r, C_ESTIMATE, false, &est)) ||
+	    (rc = csv_get_int(r, C_USER, false, -1, INT32_MAX, &user)) ||
+	    (rc = csv_get_int(r, C_GROUP, false, -1, INT32_MAX, &group)) ||
+	    (rc = csv_get_int(r, C_GPUS, false, 0, UINT32_MAX, &gpus)) ||
+	    (rc = csv_get_int(r, C_NODES, false, 0, UINT32_MAX, &nodes)))
+		return rc;
+	if (submit < 0)
+		return csv_bad(r, C_SUBMIT,
+			       csv_cell(r, (size_t)r->pos_of[C_SUBMIT]),
+			       "is negative");
+
+	rep->jobs_read++;
+	/* A job asks for CPUs, GPUs or both. */
+	procs = cpus > 0 ? cpus : gpus > 0 ? gpus : cpus;
+
+	xgrow(&r->w->jobs, &r->cap, r->w->n + 1, sizeof(*r->w->jobs));
+	struct job *j = &r->w->jobs[r->w->n];
+	memset(j, 0, sizeof(*j));
+	j->id = id;
+	j->submit = submit;
+	j->run = run;
+	j->estimate = est;
+	j->cpus = cpus > 0 ? (uint32_t)cpus : 0;
+	j->gpus = gpus > 0 ? (uint32_t)gpus : 0;
+	j->nodes = nodes > 0 ? (uint32_t)nodes : 0;
+	j->user = user >= 0 ? (int32_t)user : -1;
+	j->group = group >= 0 ? (int32_t)group : -1;
+	rc = trace_job_finish(j, procs, r->o, rep, r->path, r->rec_line,
+			      r->err);
+	if (rc < 0)
+		return rc;
+	if (rc > 0)
+		r->w->n++;
+	return 0;
+}
+
+static void csv_record_cb(int c, void *data)
+{
+	struct csv_reader *r = data;
+	int rc;
+
+	(void)c; /* the terminator: '\n', '\r' or -1 at the end */
+	if (r->rc)
+		return;
+	if (r->ncell == 0)
+		r->rec_line = r->line;
+	if (!r->header_done) {
+		r->header_done = true;
+		rc = csv_header(r);
+	} else {
+		rc = csv_job(r);
+		if (rc == -SIM_EINPUT && r->o->lenient) {
+			r->w->report.malformed++;
+			rc = 0;
+		}
+	}
+	r->rc = rc;
+	r->ncell = 0;
+	r->text_len = 0;
+}
+
+/* Feeds n bytes (at most one line) to libcsv.  A quoting error fails the
+ * read, or under lenient drops the record and restarts the parser. */
+static int csv_feed(struct csv_reader *r, struct csv_parser *p,
+		    const char *s, size_t n)
+{
+	if (csv_parse(p, s, n, csv_field_cb, csv_record_cb, r) == n)
+		return r->rc;
+	if (r->rc)
+		return r->rc;
+	if (csv_error(p) == CSV_EPARSE && r->o->lenient && r->header_done) {
+		r->w->report.malformed++;
+		r->ncell = 0;
+		r->text_len = 0;
+		csv_free(p);
+		csv_init(p, CSV_STRICT | CSV_STRICT_FINI);
+		return 1; /* skip the rest of this line */
+	}
+	return err_set(r->err, "%s:%" PRIu64 ": malformed csv: %s", r->path,
+		       r->line, csv_strerror(csv_error(p)));
+}
+
+static int csv_read(gzFile gz, struct csv_reader *r, struct csv_parser *p)
+{
+	char *buf = xmalloc(CSV_BLOCK);
+	bool in_line = false; /* bytes of the current line were fed */
+	bool skip = false;    /* drop the rest of the current line */
+	int rc = 0, got;
+
+	r->line = 1;
+	while ((got = gzread(gz, buf, CSV_BLOCK)) > 0) {
+		const char *s = buf, *end = buf + got, *nl;
+		while (s < end) {
+			nl = memchr(s, '\n', (size_t)(end - s));
+			const char *e = nl ? nl + 1 : end;
+			if (!skip) {
+				rc = csv_feed(r, p, s, (size_t)(e - s));
+				if (rc < 0)
+					goto out_buf;
+				skip = rc > 0;
+				rc = 0;
+			}
+			in_line = !nl;
+			if (nl) {
+				r->w->report.lines++;
+				r->line++;
+				skip = false;
+			}
+			s = e;
+		}
+	}
+	if (got < 0) {
+		int zerr;
+		const char *msg = gzerror(gz, &zerr);
+		rc = err_setc(r->err, zerr == Z_ERRNO ? -SIM_EIO : -SIM_EINPUT,
+			      "%s: cannot read: %s", r->path,
+			      zerr == Z_ERRNO ? strerror(errno) : msg);
+		goto out_buf;
+	}
+	if (in_line)
+		r->w->report.lines++;
+	if (csv_fini(p, csv_field_cb, csv_record_cb, r) != 0 && !r->rc) {
+		if (r->o->lenient && r->header_done) {
+			r->w->report.malformed++;
+		} else {
+			rc = err_set(r->err, "%s:%" PRIu64 ": malformed csv: %s",
+				     r->path, r->line,
+				     csv_strerror(csv_error(p)));
+			goto out_buf;
+		}
+	}
+	rc = r->rc;
+	if (!rc && !r->header_done)
+		rc = err_set(r->err, "%s:1: missing header row", r->path);
+out_buf:
+	free(buf);
+	return rc;
+}
+
+int trace_load_csv(const char *path, const struct trace_opts *o,
+		   struct workload *w, struct sim_error *err)
+{
+	struct trace_opts def;
+	struct csv_reader r;
+	struct csv_parser p;
+	gzFile gz;
+	int rc = 0;
+
+	workload_init(w);
+	if (!o) {
+		trace_opts_default(&def);
+		o = &def;
+	}
+	gz = trace_gzopen(path, 1u << 17, err, &rc);
+	if (!gz)
+		return rc;
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+		gzclose(gz);
+		return err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
+				strerror(ENOMEM));
+	}
+
+	memset(&r, 0, sizeof(r));
+	r.path = path;
+	r.o = o;
+	r.w = w;
+	r.err = err;
+	rc = csv_read(gz, &r, &p);
+	csv_free(&p);
+	gzclose(gz);
+	free(r.kind);
+	free(r.text);
+	free(r.off);
+	return trace_load_end(w, o, path, rc, err);
+}
