@@ -162,6 +162,7 @@ run: deps
 test: deps
 	$(MAKE) $(BIN) $(TESTBIN) $(CUDAHOST_BIN) $(GPUCHK_HOST) $(PLUGIN) \
 	  $(BADPLUGIN)
+	scripts/check-layers.sh $(BUILD)
 	CLUSTERSIM_BIN=$(BIN) CLUSTERSIM_PLUGIN_SO=$(PLUGIN) $(TESTBIN)
 	$(CUDAHOST_BIN)
 	$(GPUCHK_HOST) 1000

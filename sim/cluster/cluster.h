@@ -235,4 +235,10 @@ int cluster_spec_check_vcs(const struct cluster_spec *s, const char *prefix,
 			   char *const *names, size_t n,
 			   struct sim_error *err);
 
+/* The unit backfilling plans in: GPUs on a cluster with GPUs
+ * (a job without GPUs demands none), else CPUs, or nodes when exclusive. */
+uint64_t units_demand(const struct cluster *c, const struct job *j);
+uint64_t units_capacity(const struct cluster *c);
+uint64_t units_free(const struct cluster *c);
+
 #endif

@@ -43,29 +43,6 @@ struct profile {
 	struct pprof *vc;  /* the per-partition profile, made when needed */
 };
 
-/*
- * The unit of the profile.  On a cluster with GPUs it is the GPU: GPU
- * jobs are what backfilling plans there, and a job that asks for no GPU
- * takes none of the profile (its CPUs are placed, not planned).  Else the
- * cluster's own unit: CPUs, or whole nodes when nodes are exclusive.
- */
-uint64_t units_demand(const struct cluster *c, const struct job *j)
-{
-	return cluster_total_gpus(c) ? j->gpus : cluster_demand(c, j);
-}
-
-uint64_t units_capacity(const struct cluster *c)
-{
-	return cluster_total_gpus(c) ? cluster_total_gpus(c)
-				     : cluster_capacity(c);
-}
-
-uint64_t units_free(const struct cluster *c)
-{
-	return cluster_total_gpus(c) ? cluster_free_gpus(c)
-				     : cluster_free_units(c);
-}
-
 struct profile *profile_new(void)
 {
 	return xcalloc(1, sizeof(struct profile));

@@ -9,8 +9,40 @@
 #include "clustersim/policy.h"
 #include "cluster/cluster.h"
 #include "speed/speed.h"
-#include "report/stats.h"
 #include "workload/workload.h"
+
+/* A point of the timeline, taken in the statistics phase (last at its
+ * timestamp). */
+struct sample {
+	sim_time_t t;
+	uint64_t busy_cpus;  /* CPUs allocated at t */
+	double util;         /* busy_cpus / capacity at t */
+	double util_avg;     /* time-weighted utilization since the previous
+	                        sample */
+	uint32_t running;    /* running jobs */
+	uint32_t queued;     /* pending jobs */
+	uint64_t queued_cpus;/* CPUs the pending jobs ask for */
+	uint64_t busy_gpus;  /* GPUs allocated at t */
+	double gpu_util_avg; /* time-weighted GPU utilization since the
+	                        previous sample; NaN without GPUs */
+};
+
+/* What the engine measured besides the job records. */
+struct run_counters {
+	uint64_t events;        /* events applied */
+	uint64_t schedule_calls;/* calls of the policy's schedule() */
+	uint64_t bad_calls;     /* engine calls of the policy refused */
+	uint64_t rejected;      /* jobs that could never fit */
+	double busy_area;       /* integral of allocated CPUs, CPU x seconds */
+	double queue_area;      /* integral of queue length, job x seconds */
+	double gpu_busy_area;   /* integral of allocated GPUs, GPU x seconds */
+	uint64_t preemptions;   /* jobs preempted */
+	double lost_work;       /* work lost to preemption, seconds at
+	                           reference speed */
+	uint64_t migrations;    /* running jobs moved to other GPUs */
+	uint64_t shared_starts; /* jobs started on another job's GPUs */
+	uint32_t queue_max;     /* longest queue */
+};
 
 /* A policy parameter's resolved value. */
 struct pval {
@@ -92,11 +124,6 @@ const struct placement *sim_job_placement(const struct sim *s,
  * its submit span, at least 1 s, rounded up to a whole second. */
 sim_time_t sim_auto_interval(const struct workload *w);
 
-/* The unit backfilling plans in (profile.c): GPUs on a cluster with GPUs
- * (a job without GPUs demands none), else CPUs, or nodes when exclusive. */
-uint64_t units_demand(const struct cluster *c, const struct job *j);
-uint64_t units_capacity(const struct cluster *c);
-uint64_t units_free(const struct cluster *c);
 
 /* The free-resource profile (profile.c); the engine owns one. */
 struct profile *profile_new(void);

@@ -14,7 +14,6 @@
  */
 #include "exp/exp.h"
 
-#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,48 +23,6 @@
 #include "workload/gen_dl.h"
 #include "speed/jobclass.h"
 #include "base/util.h"
-
-const char *const exp_format_names[] = {
-	[TRACE_SWF] = "swf",
-	[TRACE_CSV] = "csv",
-	[TRACE_PHILLY] = "philly",
-	[TRACE_TIRESIAS] = "tiresias",
-	[TRACE_GAVEL] = "gavel",
-};
-static_assert(ARRAY_SIZE(exp_format_names) == TRACE_NFORMATS,
-	      "format names");
-
-const char *const exp_procs_names[] = {
-	[PROCS_ALLOCATED] = "allocated",
-	[PROCS_REQUESTED] = "requested",
-};
-static_assert(ARRAY_SIZE(exp_procs_names) == PROCS_REQUESTED + 1,
-	      "procs names");
-
-const char *const exp_overrun_names[] = {
-	[OVERRUN_CLIP] = "clip",
-	[OVERRUN_KILL] = "kill",
-	[OVERRUN_ALLOW] = "allow",
-};
-static_assert(ARRAY_SIZE(exp_overrun_names) == OVERRUN_ALLOW + 1,
-	      "overrun names");
-
-const struct exp_dist_desc exp_dist_descs[] = {
-	[DIST_CONSTANT] = { "constant", { "value" }, 1 },
-	[DIST_UNIFORM] = { "uniform", { "min", "max" }, 2 },
-	[DIST_EXPONENTIAL] = { "exponential", { "mean" }, 1 },
-	[DIST_LOGNORMAL] = { "lognormal", { "mu", "sigma" }, 2 },
-	[DIST_WEIBULL] = { "weibull", { "shape", "scale" }, 2 },
-	[DIST_GAMMA] = { "gamma", { "shape", "scale" }, 2 },
-	[DIST_HYPERGAMMA] = { "hypergamma",
-			      { "p", "shape1", "scale1", "shape2", "scale2" },
-			      5 },
-	[DIST_POW2] = { "pow2", { "min", "max" }, 2 },
-	[DIST_DISCRETE] = { "discrete", { "values", "weights" }, 0 },
-	[DIST_LOGNORMAL2] = { "lognormal2",
-			      { "p", "mu1", "sigma1", "mu2", "sigma2" }, 5 },
-};
-static_assert(ARRAY_SIZE(exp_dist_descs) == DIST_NKINDS, "dist table");
 
 /* ---- names and paths -------------------------------------------------- */
 
@@ -546,8 +503,8 @@ static int parse_trace_opts(struct exp_ctx *c, const cJSON *const *f,
 			    struct trace_opts *o)
 {
 	int format = o->format, procs = o->procs, overrun = o->overrun;
-	int rc = exp_get_enum(c, "format", f[0], exp_format_names,
-			      ARRAY_SIZE(exp_format_names), &format);
+	int rc = exp_get_enum(c, "format", f[0], trace_format_names,
+			      ARRAY_SIZE(trace_format_names), &format);
 	if (!rc)
 		rc = exp_get_enum(c, "procs", f[1], exp_procs_names,
 				  ARRAY_SIZE(exp_procs_names), &procs);

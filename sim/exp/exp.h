@@ -10,21 +10,9 @@
 #include "cluster/cluster.h"
 #include "speed/jobclass_override.h"
 #include "speed/net.h"
-#include "run/optimize.h"
+#include "exp/exp_optimize.h"
+#include "policy/registry.h"
 #include "workload/workload.h"
-
-enum param_value_type { PV_NUMBER, PV_BOOL, PV_STRING };
-
-/* One policy parameter as written in the file; checked against the
- * policy's declared parameters by the policy registry. */
-struct param_value {
-	char *key;
-	char *json_path; /* "$.policies[1].params.key" */
-	enum param_value_type type;
-	double num;
-	bool b;
-	char *str;
-};
 
 struct policy_spec {
 	char *name;      /* registry name, or a path ending in .so */

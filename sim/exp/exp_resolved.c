@@ -156,7 +156,7 @@ static cJSON *workload_json(const struct workload_spec *w)
 		jadd(j, "generate", gj);
 	} else {
 		jadd(j, "trace", jstr(w->trace));
-		jadd(j, "format", jstr(exp_format_names[o->format]));
+		jadd(j, "format", jstr(trace_format_names[o->format]));
 		jadd(j, "procs", jstr(exp_procs_names[o->procs]));
 		jadd(j, "overrun", jstr(exp_overrun_names[o->overrun]));
 		jadd(j, "drop_invalid", jbool(o->drop_invalid));

@@ -8,11 +8,10 @@
 
 #include "exp/exp.h"
 
-/* "format", "procs" and "overrun" values, indexed by their enums (sizes
- * checked where they are defined). */
-extern const char *const exp_format_names[];
-extern const char *const exp_procs_names[];
-extern const char *const exp_overrun_names[];
+/* "procs" and "overrun" values, indexed by their enums (exp_names.c,
+ * which checks their sizes; the formats' names are trace.c's). */
+extern const char *const exp_procs_names[PROCS_REQUESTED + 1];
+extern const char *const exp_overrun_names[OVERRUN_ALLOW + 1];
 
 /* A distribution's name and its parameters, in the order of dist.p[]. */
 struct exp_dist_desc {
@@ -20,7 +19,7 @@ struct exp_dist_desc {
 	const char *params[5]; /* keys of p[0..np-1]; discrete: its arrays */
 	size_t np;             /* parameters in p[] (discrete: none) */
 };
-extern const struct exp_dist_desc exp_dist_descs[];
+extern const struct exp_dist_desc exp_dist_descs[DIST_NKINDS];
 
 /* "throughputs": the overrides of the job-class tables (exp_throughputs.c);
  * c's path is the parent object's.  The printed form: exact class names,

@@ -72,47 +72,4 @@ int fill_run(struct frag_cluster *c, const struct frag_pod *pods, size_t n,
 	     struct fill_result *res);
 void fill_result_release(struct fill_result *res);
 
-struct run_opts;
-/* The stem of a pod list's path: "a/b/openb_pod_list_default.csv" ->
- * "openb_pod_list_default"; caller frees. */
-char *fill_list_stem(const char *path);
-/* v as fmt_double() writes it, then sep. */
-void fill_put_double(FILE *f, double v, const char *sep);
-
-/* One cell of a band file: the mean, least and greatest of the values
- * the seeds give (a seed whose run is shorter gives none). */
-struct fill_band {
-	double sum, lo, hi;
-	size_t n;
-};
-void fill_band_add(struct fill_band *b, double v);
-/* ",mean,min,max", or ",,," when no seed gave a value. */
-void fill_band_put(FILE *f, const struct fill_band *b);
-/* The header: first, then LABEL_WHAT_mean,_min,_max for each of the npol
- * labels and the nwhat measures, and a newline. */
-void fill_band_header(FILE *f, const char *first, const char *const *labels,
-		      size_t npol, const char *const *what, size_t nwhat);
-
-/*
- * Draws plots/fill/SCRIPT.gp for each of scripts[] over one pod list's
- * OUTDIR/MODE-STEM.csv (MODE "fill" or "replay"), one curve per label,
- * PNG and SVG, into OUTDIR/plots/SCRIPT-STEM.*; gnuplot's messages go to
- * plots/gnuplot.log.  0 or a negative code with err set.
- */
-int fill_plot(const char *outdir, const char *mode, const char *stem,
-	      const char *const *scripts, size_t nscripts,
-	      const char *const *labels, size_t npol, struct sim_error *err);
-
-struct experiment;
-/*
- * Runs the fill experiment of an experiment file (fill_run.c) with the
- * resolved policies (labels and "$.policies[i]" paths in the same order)
- * into outdir; with o->validate_only only checks.  Returns the process
- * exit code (0, 1 a run or write failed, 2 bad input), message in err.
- */
-int fill_experiment(const struct run_opts *o, const struct experiment *e,
-		    const struct policy_ops *const *ops,
-		    const char *const *labels, const char *const *json_paths,
-		    size_t npol, const char *outdir, struct sim_error *err);
-
 #endif

@@ -122,16 +122,4 @@ int replay_run(struct frag_cluster *c, const struct frag_pod *pods,
 	       struct sim_error *err);
 void replay_result_release(struct replay_result *res);
 
-struct run_opts;
-struct experiment;
-/*
- * The replay experiment of an experiment file ("fill" with "mode":
- * "replay"; fill_replay_run.c), called by fill_experiment() with the
- * same arguments and the same exit codes.
- */
-int replay_experiment(const struct run_opts *o, const struct experiment *e,
-		      const struct policy_ops *const *ops,
-		      const char *const *labels, size_t npol,
-		      const char *outdir, struct sim_error *err);
-
 #endif

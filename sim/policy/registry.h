@@ -6,8 +6,20 @@
 #ifndef CLUSTERSIM_REGISTRY_H
 #define CLUSTERSIM_REGISTRY_H
 
-#include "exp/exp.h"
 #include "engine/sim.h"
+
+enum param_value_type { PV_NUMBER, PV_BOOL, PV_STRING };
+
+/* One policy parameter as written in the file; checked against the
+ * policy's declared parameters by the policy registry. */
+struct param_value {
+	char *key;
+	char *json_path; /* "$.policies[1].params.key" */
+	enum param_value_type type;
+	double num;
+	bool b;
+	char *str;
+};
 
 /* Generated: NULL-terminated. */
 extern const struct policy_ops *const policy_builtin[];

@@ -13,39 +13,7 @@
 #define CLUSTERSIM_STATS_H
 
 #include "clustersim/clustersim.h"
-
-/* A point of the timeline, taken in the statistics phase (last at its
- * timestamp). */
-struct sample {
-	sim_time_t t;
-	uint64_t busy_cpus;  /* CPUs allocated at t */
-	double util;         /* busy_cpus / capacity at t */
-	double util_avg;     /* time-weighted utilization since the previous
-	                        sample */
-	uint32_t running;    /* running jobs */
-	uint32_t queued;     /* pending jobs */
-	uint64_t queued_cpus;/* CPUs the pending jobs ask for */
-	uint64_t busy_gpus;  /* GPUs allocated at t */
-	double gpu_util_avg; /* time-weighted GPU utilization since the
-	                        previous sample; NaN without GPUs */
-};
-
-/* What the engine measured besides the job records. */
-struct run_counters {
-	uint64_t events;        /* events applied */
-	uint64_t schedule_calls;/* calls of the policy's schedule() */
-	uint64_t bad_calls;     /* engine calls of the policy refused */
-	uint64_t rejected;      /* jobs that could never fit */
-	double busy_area;       /* integral of allocated CPUs, CPU x seconds */
-	double queue_area;      /* integral of queue length, job x seconds */
-	double gpu_busy_area;   /* integral of allocated GPUs, GPU x seconds */
-	uint64_t preemptions;   /* jobs preempted */
-	double lost_work;       /* work lost to preemption, seconds at
-	                           reference speed */
-	uint64_t migrations;    /* running jobs moved to other GPUs */
-	uint64_t shared_starts; /* jobs started on another job's GPUs */
-	uint32_t queue_max;     /* longest queue */
-};
+#include "engine/sim.h"
 
 enum metric_kind { MK_COUNT, MK_SECONDS, MK_RATIO };
 

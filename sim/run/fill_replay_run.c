@@ -29,7 +29,9 @@
 
 #include "exp/exp.h"
 #include "fill/fill.h"
+#include "report/band.h"
 #include "report/out.h"
+#include "run/fill_run.h"
 #include "run/runner.h"
 
 /* plots/fill/ scripts drawn for each pod list. */
@@ -60,10 +62,10 @@ static int write_timeline(const char *dir, const struct replay_result *r,
 		put_time(af.f, s->t, ",");
 		fprintf(af.f, "%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",",
 			s->arrived, s->running, s->pending);
-		fill_put_double(af.f, s->allocated / 1000.0, ",");
-		fill_put_double(af.f, (double)s->allocated / cap, ",");
-		fill_put_double(af.f, s->frag / 1000.0, ",");
-		fill_put_double(af.f, s->frag / cap, "\n");
+		band_put_double(af.f, s->allocated / 1000.0, ",");
+		band_put_double(af.f, (double)s->allocated / cap, ",");
+		band_put_double(af.f, s->frag / 1000.0, ",");
+		band_put_double(af.f, s->frag / cap, "\n");
 	}
 	return afile_commit(&af, err);
 }
@@ -136,21 +138,21 @@ static int write_band(const char *outdir, const char *stem,
 	for (size_t i = 0; i < npol * nseeds; i++)
 		if (res[i].nsamples > rows)
 			rows = res[i].nsamples;
-	fill_band_header(af.f, "time_s", labels, npol, band_what, 3);
+	band_header(af.f, "time_s", labels, npol, band_what, 3);
 	for (size_t k = 0; k < rows; k++) {
 		put_time(af.f, t0 + (sim_time_t)k * step, "");
 		for (size_t p = 0; p < npol; p++) {
 			for (int w = 0; w < 3; w++) {
-				struct fill_band b = { 0 };
+				struct band b = { 0 };
 				for (size_t s = 0; s < nseeds; s++) {
 					const struct replay_result *r =
 						&res[p * nseeds + s];
 					if (k < r->nsamples)
-						fill_band_add(&b, band_value(
+						band_add(&b, band_value(
 							&r->samples[k], w,
 							cap));
 				}
-				fill_band_put(af.f, &b);
+				band_put(af.f, &b);
 			}
 		}
 		fputc('\n', af.f);
@@ -165,13 +167,13 @@ static void summary_row(FILE *f, const char *label, const char *policy,
 	fprintf(f, "%s,%s,%s,%" PRIu64 ",%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64
 		",", label, policy, stem, seed, r->npods, r->placed,
 		r->waited, r->never);
-	fill_put_double(f, r->wait_mean, ",");
-	fill_put_double(f, r->wait_p99, ",");
-	fill_put_double(f, r->wait_max, ",");
-	fill_put_double(f, r->alloc_avg / cap, ",");
-	fill_put_double(f, r->frag_avg / cap, ",");
-	fill_put_double(f, (double)r->alloc_end / cap, ",");
-	fill_put_double(f, r->frag_end / cap, ",");
+	band_put_double(f, r->wait_mean, ",");
+	band_put_double(f, r->wait_p99, ",");
+	band_put_double(f, r->wait_max, ",");
+	band_put_double(f, r->alloc_avg / cap, ",");
+	band_put_double(f, r->frag_avg / cap, ",");
+	band_put_double(f, (double)r->alloc_end / cap, ",");
+	band_put_double(f, r->frag_end / cap, ",");
 	fprintf(f, "%" PRIu32 ",", r->pending_end);
 	put_time(f, r->t_first, ",");
 	put_time(f, r->t_last, ",");
@@ -205,7 +207,7 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 	}
 	frag_cluster_ready(c, nkinds, &dist);
 	uint64_t cap = c->gpu_capacity;
-	char *stem = fill_list_stem(pods_path);
+	char *stem = band_stem(pods_path);
 	size_t nruns = npol * e->nseeds;
 	struct replay_result *res = xcalloc(nruns, sizeof(*res));
 	double total = 0;
@@ -247,7 +249,7 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 				cap, res[0].t_first, e->fill.step, err);
 	if (!rc && !o->no_plots) {
 		struct sim_error perr;
-		if (fill_plot(outdir, "replay", stem, replay_scripts,
+		if (band_plot(outdir, "replay", stem, replay_scripts,
 			      ARRAY_SIZE(replay_scripts), labels, npol,
 			      &perr))
 			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);

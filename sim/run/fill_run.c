@@ -22,59 +22,11 @@
 #include <unistd.h>
 
 #include "exp/exp.h"
+#include "report/band.h"
 #include "report/out.h"
+#include "run/fill_run.h"
 #include "run/runner.h"
 #include "base/util.h"
-
-char *fill_list_stem(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	size_t n = strcspn(b, ".");
-	char *s = xmalloc(n + 1);
-	memcpy(s, b, n);
-	s[n] = '\0';
-	return s;
-}
-
-void fill_put_double(FILE *f, double v, const char *sep)
-{
-	char buf[32];
-	fmt_double(buf, v);
-	fprintf(f, "%s%s", buf, sep);
-}
-
-void fill_band_add(struct fill_band *b, double v)
-{
-	b->lo = b->n && b->lo < v ? b->lo : v;
-	b->hi = b->n && b->hi > v ? b->hi : v;
-	b->sum += v;
-	b->n++;
-}
-
-void fill_band_put(FILE *f, const struct fill_band *b)
-{
-	if (!b->n) {
-		fputs(",,,", f);
-		return;
-	}
-	fputc(',', f);
-	fill_put_double(f, b->sum / (double)b->n, ",");
-	fill_put_double(f, b->lo, ",");
-	fill_put_double(f, b->hi, "");
-}
-
-void fill_band_header(FILE *f, const char *first, const char *const *labels,
-		      size_t npol, const char *const *what, size_t nwhat)
-{
-	fputs(first, f);
-	for (size_t p = 0; p < npol; p++)
-		for (size_t w = 0; w < nwhat; w++)
-			fprintf(f, ",%s_%s_mean,%s_%s_min,%s_%s_max", labels[p],
-				what[w], labels[p], what[w], labels[p],
-				what[w]);
-	fputc('\n', f);
-}
 
 /* One run's curve. */
 static int write_curve(const char *dir, const struct fill_result *r,
@@ -93,11 +45,11 @@ static int write_curve(const char *dir, const struct fill_result *r,
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct fill_point *p = &r->points[i];
 		fprintf(af.f, "%" PRIu32 ",", p->pct);
-		fill_put_double(af.f, p->arrived / 1000.0, ",");
-		fill_put_double(af.f, p->allocated / 1000.0, ",");
-		fill_put_double(af.f, (double)p->allocated / cap, ",");
-		fill_put_double(af.f, p->frag / 1000.0, ",");
-		fill_put_double(af.f, p->frag / cap, ",");
+		band_put_double(af.f, p->arrived / 1000.0, ",");
+		band_put_double(af.f, p->allocated / 1000.0, ",");
+		band_put_double(af.f, (double)p->allocated / cap, ",");
+		band_put_double(af.f, p->frag / 1000.0, ",");
+		band_put_double(af.f, p->frag / cap, ",");
 		fprintf(af.f, "%" PRIu64 ",%" PRIu64 "\n", p->pods, p->failed);
 	}
 	return afile_commit(&af, err);
@@ -120,12 +72,12 @@ static int write_band(const char *outdir, const char *stem,
 	for (size_t i = 0; i < npol * nseeds; i++)
 		if (res[i].npoints > steps)
 			steps = res[i].npoints;
-	fill_band_header(af.f, "arrived_pct", labels, npol, what, 2);
+	band_header(af.f, "arrived_pct", labels, npol, what, 2);
 	for (size_t k = 0; k < steps; k++) {
 		fprintf(af.f, "%zu", k + 1);
 		for (size_t p = 0; p < npol; p++) {
 			for (int w = 0; w < 2; w++) {
-				struct fill_band b = { 0 };
+				struct band b = { 0 };
 				for (size_t s = 0; s < nseeds; s++) {
 					const struct fill_result *r =
 						&res[p * nseeds + s];
@@ -133,65 +85,16 @@ static int write_band(const char *outdir, const char *stem,
 						continue;
 					const struct fill_point *q =
 						&r->points[k];
-					fill_band_add(&b, w ? q->frag / cap :
+					band_add(&b, w ? q->frag / cap :
 						      (double)q->allocated /
 							      cap);
 				}
-				fill_band_put(af.f, &b);
+				band_put(af.f, &b);
 			}
 		}
 		fputc('\n', af.f);
 	}
 	return afile_commit(&af, err);
-}
-
-int fill_plot(const char *outdir, const char *mode, const char *stem,
-	      const char *const *scripts, size_t nscripts,
-	      const char *const *labels, size_t npol, struct sim_error *err)
-{
-	static const char *const terms[] = { "png", "svg" };
-	char *pdir = plot_scripts_dir();
-	char *odir = path_join(outdir, "plots");
-	char *log = path_join(odir, "gnuplot.log");
-	char *data = xasprintf("%s/%s-%s.csv", outdir, mode, stem);
-	char *labs = NULL;
-	size_t len = 0;
-	int rc = mkdir_p(odir, err), logfd = -1;
-	for (size_t p = 0; p < npol; p++) {
-		labs = xrealloc(labs, len + strlen(labels[p]) + 2);
-		len += (size_t)sprintf(labs + len, "%s%s", p ? " " : "",
-				       labels[p]);
-	}
-	if (!rc) {
-		logfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-			     0666);
-		if (logfd < 0)
-			rc = err_setc(err, -SIM_EIO, "%s: cannot write: %s",
-				      log, strerror(errno));
-	}
-	for (size_t s = 0; s < nscripts && !rc; s++) {
-		char *script = xasprintf("%s/fill/%s.gp", pdir, scripts[s]);
-		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc; t++) {
-			char *out = xasprintf("%s/%s-%s.%s", odir, scripts[s],
-					      stem, terms[t]);
-			char *defs = xasprintf("data='%s';labels='%s';"
-					       "term='%s';out='%s';"
-					       "list='%s'", data, labs ? labs : "",
-					       terms[t], out, stem);
-			rc = plot_gnuplot(defs, script, logfd, log, err);
-			free(defs);
-			free(out);
-		}
-		free(script);
-	}
-	if (logfd >= 0)
-		close(logfd);
-	free(labs);
-	free(data);
-	free(log);
-	free(odir);
-	free(pdir);
-	return rc;
 }
 
 /* One pod list: every policy x seed. */
@@ -218,7 +121,7 @@ static int fill_list(const struct run_opts *o, const struct experiment *e,
 		return err_set(err, "%s: no pod asks for a GPU", pods_path);
 	}
 	frag_cluster_ready(c, nkinds, &dist);
-	char *stem = fill_list_stem(pods_path);
+	char *stem = band_stem(pods_path);
 	struct fill_result *res = xcalloc(npol * e->nseeds, sizeof(*res));
 	for (size_t p = 0; p < npol && !rc; p++) {
 		for (size_t s = 0; s < e->nseeds && !rc; s++) {
@@ -241,9 +144,9 @@ static int fill_list(const struct run_opts *o, const struct experiment *e,
 				",%" PRIu64 ",%" PRIu64 ",", labels[p],
 				ops[p]->name, stem, e->seeds[s], r->pods,
 				r->failed, r->failed_gpu);
-			fill_put_double(summary, last ? (double)last->allocated /
+			band_put_double(summary, last ? (double)last->allocated /
 						      c->gpu_capacity : 0, ",");
-			fill_put_double(summary, last ? last->frag / c->gpu_capacity : 0,
+			band_put_double(summary, last ? last->frag / c->gpu_capacity : 0,
 			      "\n");
 			if (o->stats)
 				fprintf(o->msg, "stats: fill label=%s list=%s "
@@ -259,7 +162,7 @@ static int fill_list(const struct run_opts *o, const struct experiment *e,
 		struct sim_error perr;
 		static const char *const scripts[] = { "fill_alloc",
 						       "fill_frag" };
-		int prc = fill_plot(outdir, "fill", stem, scripts,
+		int prc = band_plot(outdir, "fill", stem, scripts,
 				    ARRAY_SIZE(scripts), labels, npol, &perr);
 		if (prc)
 			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);

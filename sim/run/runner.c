@@ -22,6 +22,7 @@
 #include "fill/fill.h"
 #include "speed/jobclass.h"
 #include "report/out.h"
+#include "run/fill_run.h"
 #include "policy/registry.h"
 #include "engine/sim.h"
 #include "base/util.h"

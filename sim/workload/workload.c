@@ -73,34 +73,6 @@ void trace_opts_default(struct trace_opts *o)
 	o->load_scale = 1.0;
 }
 
-int trace_load(const char *path, const struct trace_opts *o,
-	       struct workload *w, struct sim_error *err)
-{
-	struct trace_opts def;
-	if (!o) {
-		trace_opts_default(&def);
-		o = &def;
-	}
-	switch (o->format) {
-	case TRACE_SWF:
-		return trace_load_swf(path, o, w, err);
-	case TRACE_CSV:
-		return trace_load_csv(path, o, w, err);
-	case TRACE_PHILLY:
-		return trace_load_philly(path, o, w, err);
-	case TRACE_TIRESIAS:
-		return trace_load_tiresias(path, o, w, err);
-	case TRACE_GAVEL:
-		return trace_load_gavel(path, o, w, err);
-	case TRACE_NFORMATS:
-		break;
-	}
-	memset(w, 0, sizeof(*w));
-	w->max_procs = w->max_nodes = -1;
-	return err_set(err, "%s: unknown trace format '%d'", path,
-		       (int)o->format);
-}
-
 int trace_job_finish(struct job *j, int64_t procs, const struct trace_opts *o,
 		     struct trace_report *r, const char *path, uint64_t line,
 		     struct sim_error *err)

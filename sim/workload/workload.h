@@ -89,8 +89,13 @@ struct workload {
 	                       that give date-times (Philly); 0 otherwise */
 };
 
+/* The names experiment files give the formats, by enum trace_format
+ * (trace.c). */
+extern const char *const trace_format_names[TRACE_NFORMATS];
+
 /*
- * Reads a trace (plain or .gz, by content) into w.  Errors are
+ * Reads a trace (plain or .gz, by content) into w with the reader of
+ * o->format (trace.c).  Errors are
  * "FILE:LINE: what is wrong"; returns 0 or a negative code.
  */
 int trace_load(const char *path, const struct trace_opts *o,
