@@ -1,0 +1,243 @@
+/*
+ * The engine's insides, shared by its files and by no one else: struct
+ * sim (one simulation, all its state), the per-job progress and resume
+ * records, the orders the queue and the running set keep, and the calls
+ * one engine file makes into another.
+ *
+ * The files of the engine, each one responsibility:
+ *   sim.c           the event loop, the pending queue, the running set,
+ *                   starts and preemptions, dispatch to the policy
+ *   sim_progress.c  job progress, rates and attained service
+ *   sim_share.c     GPU sharing (pairs of jobs) and migration
+ *   sim_rank.c      the shared steps of policies: ranking, head start,
+ *                   the free-resource profile
+ *   sim_query.c     read-only queries, parameters, GPU types
+ *   sim_check.c     the invariant checker (--check)
+ * Small calls on hot paths are inline here, so the split costs no calls.
+ */
+#ifndef CLUSTERSIM_SIM_IMPL_H
+#define CLUSTERSIM_SIM_IMPL_H
+
+#include "engine/sim.h"
+
+#include <math.h>
+
+#include "engine/evq.h"
+
+struct sim {
+	struct sim_config cfg;
+	const struct policy_ops *ops;
+	void *pstate;                 /* the policy's */
+	struct job *jobs;             /* this run's copy of the workload */
+	size_t njobs;
+	struct cluster *cluster;
+	struct evq q;
+	sim_time_t now;
+	size_t next_submit;           /* next job to submit */
+	size_t ended;                 /* jobs in an end state */
+
+	/* Pending queue in policy order: queue[qhead .. qhead + qlen). */
+	uint32_t *queue;
+	size_t qhead, qlen, qcap;
+	uint64_t queued_cpus;         /* CPUs the pending jobs ask for */
+
+	/* Running jobs, sorted by (start + estimate, idx); the key is kept
+	 * beside the index so searches stay in one array.  running points
+	 * into runbuf with room on both sides: an insertion or removal moves
+	 * whichever side of it is shorter. */
+	struct run_entry *running;
+	struct run_entry *runbuf;
+	size_t nrun, runcap;
+	struct placement *plc;        /* per job; storage kept while running */
+	uint32_t *end_ev;             /* per job: its end event while running */
+	struct progress *prog;        /* per job, made on the first rate
+	                                 change or preemption; NULL while
+	                                 every job runs at reference speed */
+	struct resume *resume;        /* per job, made on the first
+	                                 preemption */
+	uint64_t busy_cpus;           /* allocated CPUs (whole nodes when
+	                                 nodes are exclusive) */
+	size_t npairs;                /* pairs of jobs sharing GPUs */
+	struct run_entry *pscratch;   /* sim_profile's running set without
+	                                 the first-ending job of each pair */
+	size_t pscap;
+
+	struct profile *profile;      /* backfilling scratch */
+	struct speed *speed;          /* GPU job speeds; NULL = reference */
+	enum place_strategy placement;/* how GPU jobs are placed */
+	uint64_t rng;                 /* placement's random state (seeded) */
+
+	/* Statistics. */
+	struct sample *samples;
+	size_t nsamples, scap;
+	sim_time_t interval;          /* timeline period */
+	double area_at_sample;        /* busy_area at the previous sample */
+	double gpu_area_at_sample;    /* gpu_busy_area then */
+	uint64_t busy_gpus;           /* allocated GPUs */
+	uint64_t capacity_gpus;
+	sim_time_t last_sample_t;
+	sim_time_t area_t;            /* areas integrated up to here */
+	bool started;                 /* the first event was applied */
+	struct run_counters counters;
+	uint64_t capacity_cpus;
+	bool defer_rates;             /* in sim_apply_ranking: sim_update_rates
+	                                 waits for its end */
+	bool rates_due;               /* an sim_update_rates waited */
+	bool in_schedule;             /* schedule() is running: the only
+	                                 time a policy may start jobs */
+};
+
+/*
+ * How far a running job has got, once its speed can differ from the
+ * reference: work is run time at reference speed, in microseconds.
+ */
+struct progress {
+	double done;      /* work done up to since, microseconds of work */
+	sim_time_t since; /* when done was last brought up to date */
+	double rate;      /* work per microsecond now (1 = reference speed) */
+	sim_time_t started; /* when its current run started */
+	sim_time_t hold;  /* no progress before this: it is restoring a
+	                     checkpoint (after a restart or a migration) */
+	double factor;    /* share of its speed alone that it gets: 1, or
+	                     less while it shares its GPUs */
+	uint32_t partner; /* the job sharing its GPUs: its index + 1; 0 */
+	bool owner;       /* of a pair, the one holding the resources */
+	sim_time_t hsince;/* service counted into attained up to here */
+	double weight;    /* share of its resources it is charged for */
+	/* Placement slowdown (docs/metrics.md), over all its runs: */
+	double ideal;     /* the rate an ideal placement would give now */
+	double ran;       /* microseconds run up to since */
+	double ran_ideal; /* what the same work takes at the ideal rates */
+	double restored;  /* resource-seconds of attained service spent
+	                     restoring checkpoints, up to hsince */
+};
+
+/* What a preempted job keeps, made on the first preemption. */
+struct resume {
+	double kept;      /* work it keeps, microseconds */
+	sim_time_t since; /* when it last started to wait */
+	sim_time_t overhead; /* what its next start spends restoring */
+};
+
+/* ---- Ordering ------------------------------------------------------- */
+
+/*
+ * When a running job is planned to end by its estimate: start + estimate;
+ * for a restarted job, its restart + the restore overhead + the part of
+ * the estimate beyond the work it kept.  Fixed while it runs.
+ */
+static inline sim_time_t planned_end(const struct sim *s, const struct job *j)
+{
+	sim_time_t from = j->start, est = j->estimate;
+	if (j->preemptions) {
+		from = s->prog[j->idx].started;
+		double rest = (double)est - s->resume[j->idx].kept;
+		est = s->resume[j->idx].overhead +
+		      (rest > 0 ? (sim_time_t)ceil(rest) : 0);
+	}
+	return est > SIM_TIME_MAX - from ? SIM_TIME_MAX : from + est;
+}
+
+/* Running order: (planned end, idx). */
+static inline bool run_before(const struct sim *s, const struct job *a,
+			      const struct job *b)
+{
+	sim_time_t ea = planned_end(s, a), eb = planned_end(s, b);
+	return ea < eb || (ea == eb && a->idx < b->idx);
+}
+
+/* Queue order: the policy's key, then (submit, id) which idx follows. */
+static inline int queue_cmp(const struct sim *s, const struct job *a,
+			    const struct job *b)
+{
+	if (s->ops->order) {
+		int c = s->ops->order(a, b);
+		if (c)
+			return c;
+	}
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Work a running job has done by now. */
+static inline double prog_work(const struct sim *s, const struct job *j)
+{
+	if (!s->prog)
+		return (double)(s->now - j->start);
+	const struct progress *p = &s->prog[j->idx];
+	sim_time_t from = p->since > p->hold ? p->since : p->hold;
+	return p->done + (s->now > from ? (double)(s->now - from) * p->rate
+					: 0);
+}
+
+/* Resource-seconds a running job has been charged for since its service
+ * was last counted: what it holds, times its share of it. */
+static inline double held(const struct sim *s, const struct job *j)
+{
+	double res = j->gpus ? j->gpus : j->cpus;
+	if (!s->prog)
+		return res * (double)(s->now - j->start) / SIM_SEC;
+	const struct progress *p = &s->prog[j->idx];
+	return res * p->weight * (double)(s->now - p->hsince) / SIM_SEC;
+}
+
+/* Of held(): the part spent restoring a checkpoint (before p->hold). */
+static inline double held_restoring(const struct sim *s, const struct job *j)
+{
+	if (!s->prog)
+		return 0;
+	const struct progress *p = &s->prog[j->idx];
+	sim_time_t e = p->hold < s->now ? p->hold : s->now;
+	if (e <= p->hsince)
+		return 0;
+	double res = j->gpus ? j->gpus : j->cpus;
+	return res * p->weight * (double)(e - p->hsince) / SIM_SEC;
+}
+
+/* The job sharing j's GPUs, or NULL. */
+static inline struct job *partner_of(const struct sim *s, const struct job *j)
+{
+	if (!s->prog || !s->prog[j->idx].partner)
+		return NULL;
+	return &s->jobs[s->prog[j->idx].partner - 1];
+}
+
+/* Is j the member of a pair that does not hold the resources? */
+static inline bool is_guest(const struct sim *s, const struct job *j)
+{
+	return partner_of(s, j) && !s->prog[j->idx].owner;
+}
+
+/* Is j one of this simulation's jobs? */
+static inline bool own_job(const struct sim *s, const struct job *j)
+{
+	return j >= s->jobs && j < s->jobs + s->njobs;
+}
+
+/* ---- Calls between the engine's files -------------------------------- */
+
+/* sim.c: a pending job whose placement is in s->plc starts running. */
+void sim_begin_run(struct sim *s, struct job *j);
+/* sim.c: a placement summary in the job record; a class when drawn. */
+void sim_note_placement(struct sim *s, struct job *j);
+void sim_draw_class(struct sim *s, struct job *j);
+
+/* sim_progress.c */
+void sim_ensure_prog(struct sim *s);
+void sim_pslow_account(struct progress *p, sim_time_t now);
+void sim_prog_sync(struct sim *s, const struct job *j);
+void sim_prog_begin(struct sim *s, const struct job *j, double done,
+		    sim_time_t hold);
+void sim_count_held(struct sim *s, struct job *j);
+void sim_set_weight(struct sim *s, struct job *j, double weight);
+void sim_apply_rate(struct sim *s, const struct job *j);
+sim_time_t sim_restore_cost(const struct sim *s, const struct job *j);
+void sim_update_rates(struct sim *s);
+
+/* sim_share.c: a running job stops and leaves its resources (or its
+ * pair). */
+void sim_leave_resources(struct sim *s, struct job *j);
+
+/* sim_check.c: aborts with a message on a broken invariant. */
+void sim_check_invariants(struct sim *s);
+
+#endif

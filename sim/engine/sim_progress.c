@@ -1,0 +1,195 @@
+/*
+ * Job progress: how much work a running job has done and how fast it goes
+ * now, and the service it is charged for.
+ *
+ * While every job runs at reference speed the engine keeps no per-job
+ * record (work done = now - start); the first rate change, shared start
+ * or preemption makes one for every job (sim_ensure_prog), and from then
+ * on each running job's work is brought up to date whenever its rate,
+ * share or hold changes.  Work is run time at reference speed, in
+ * microseconds; a job's end event is moved whenever its rate changes,
+ * rounded up so that it never ends before its work is done.
+ */
+#include "engine/sim_impl.h"
+
+#include <math.h>
+
+#include "base/util.h"
+#include "speed/jobclass.h"
+/* From now on, track progress per job: every running job has run at
+ * reference speed since it started. */
+void sim_ensure_prog(struct sim *s)
+{
+	if (s->prog)
+		return;
+	s->prog = xmalloc(s->njobs * sizeof(*s->prog));
+	for (size_t i = 0; i < s->nrun; i++) {
+		const struct job *r = &s->jobs[s->running[i].idx];
+		s->prog[r->idx] = (struct progress){
+			.since = r->start, .rate = 1.0, .started = r->start,
+			.hold = r->start, .factor = 1.0, .hsince = r->start,
+			.weight = 1.0, .ideal = 1.0,
+		};
+	}
+}
+
+/* Brings a running job's placement-slowdown sums up to now (before its
+ * rate or ideal rate changes, or it stops).  Time spent restoring, and
+ * the slowing of sharing GPUs, are not its placement's doing. */
+void sim_pslow_account(struct progress *p, sim_time_t now)
+{
+	sim_time_t from = p->since > p->hold ? p->since : p->hold;
+	if (now <= from)
+		return;
+	double dt = (double)(now - from);
+	p->ran += dt;
+	p->ran_ideal += dt * (p->rate / p->factor / p->ideal);
+}
+
+/* Brings a running job's progress up to now, before its rate, share or
+ * hold changes. */
+void sim_prog_sync(struct sim *s, const struct job *j)
+{
+	struct progress *p = &s->prog[j->idx];
+	p->done = prog_work(s, j);
+	sim_pslow_account(p, s->now);
+	p->since = s->now;
+}
+
+/* A new run's progress: work done from `done` on, after `hold`. */
+void sim_prog_begin(struct sim *s, const struct job *j, double done,
+		       sim_time_t hold)
+{
+	/* A restart keeps its placement-slowdown sums. */
+	struct progress *p = &s->prog[j->idx];
+	bool restart = j->preemptions > 0;
+	double ran = restart ? p->ran : 0;
+	double ran_ideal = restart ? p->ran_ideal : 0;
+	double restored = restart ? p->restored : 0;
+	*p = (struct progress){
+		.done = done, .since = s->now, .rate = 1.0, .started = s->now,
+		.hold = hold, .factor = 1.0, .hsince = s->now, .weight = 1.0,
+		.ideal = 1.0, .ran = ran, .ran_ideal = ran_ideal,
+		.restored = restored,
+	};
+}
+
+/* Counts a running job's service so far into attained (and the part of
+ * it spent restoring). */
+void sim_count_held(struct sim *s, struct job *j)
+{
+	if (s->prog)
+		s->prog[j->idx].restored += held_restoring(s, j);
+	j->attained += held(s, j);
+}
+
+/* Counts a running job's service so far and charges it `weight` of its
+ * resources from now on. */
+void sim_set_weight(struct sim *s, struct job *j, double weight)
+{
+	sim_count_held(s, j);
+	s->prog[j->idx].hsince = s->now;
+	s->prog[j->idx].weight = weight;
+}
+
+/* The rate a running job should have: its speed on its placement (speed
+ * model) times its share when it shares its GPUs. */
+static double job_rate(struct sim *s, const struct job *j)
+{
+	double r = s->speed && j->gpus
+		? speed_rate(s->speed, j, &s->plc[j->idx]) : 1.0;
+	return s->prog ? r * s->prog[j->idx].factor : r;
+}
+
+void sim_apply_rate(struct sim *s, const struct job *j)
+{
+	double r = job_rate(s, j);
+	if (sim_set_job_rate(s, j, r) != 0)
+		SIM_BUG("rate %g refused for job %lld", r, (long long)j->id);
+	if (s->speed && j->gpus)
+		s->prog[j->idx].ideal = speed_rate_ideal(s->speed, j,
+							 &s->plc[j->idx]);
+}
+
+/* What restoring a job's checkpoint costs (restart or migration):
+ * fixed, per GPU, and its model state written and read back at the
+ * storage bandwidth. */
+sim_time_t sim_restore_cost(const struct sim *s, const struct job *j)
+{
+	double t = (double)s->cfg.restore_overhead +
+		   (double)s->cfg.restore_per_gpu * j->gpus;
+	if (s->cfg.storage_Bps > 0 && j->job_class != JOB_CLASS_NONE)
+		t += 2.0 * (double)jobclass_grad_bytes(j->job_class) /
+		     s->cfg.storage_Bps * SIM_SEC;
+	return (sim_time_t)ceil(t);
+}
+
+/* Gives the jobs whose speed may have changed their new rates. */
+void sim_update_rates(struct sim *s)
+{
+	if (s->defer_rates) {
+		s->rates_due = true;
+		return;
+	}
+	const int64_t *ids;
+	size_t n = speed_changed(s->speed, &ids);
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = &s->jobs[ids[i]];
+		if (j->state == JOB_RUNNING)
+			sim_apply_rate(s, j);
+	}
+}
+
+
+int sim_set_job_rate(struct sim *s, const struct job *cj, double rate)
+{
+	if (!own_job(s, cj) || cj->state != JOB_RUNNING || !(rate > 0) ||
+	    !isfinite(rate))
+		return -SIM_ESTATE;
+	sim_ensure_prog(s);
+	struct progress *p = &s->prog[cj->idx];
+	sim_prog_sync(s, cj);
+	p->rate = rate;
+	double left = (double)cj->run - p->done;
+	/* Whole microseconds, rounded up: a job never ends before its work
+	 * is done. */
+	sim_time_t dt = left > 0 ? (sim_time_t)ceil(left / rate) : 0;
+	evq_move(&s->q, s->end_ev[cj->idx],
+		 (p->hold > s->now ? p->hold : s->now) + dt);
+	return 0;
+}
+
+const struct placement *sim_job_placement(const struct sim *s,
+					  const struct job *j)
+{
+	return j->state == JOB_RUNNING ? &s->plc[j->idx] : NULL;
+}
+
+double sim_job_work_done(const struct sim *s, const struct job *j)
+{
+	if (j->state == JOB_PENDING && s->resume)
+		return s->resume[j->idx].kept;
+	if (j->state != JOB_RUNNING)
+		return j->state == JOB_FINISHED || j->state == JOB_KILLED
+			       ? (double)j->run
+			       : 0;
+	return prog_work(s, j);
+}
+
+
+double sim_job_attained(const struct sim *s, const struct job *j)
+{
+	return j->attained + (j->state == JOB_RUNNING ? held(s, j) : 0);
+}
+
+double sim_job_service(const struct sim *s, const struct job *j)
+{
+	double a = sim_job_attained(s, j);
+	if (!s->prog)
+		return a;
+	a -= s->prog[j->idx].restored;
+	if (j->state == JOB_RUNNING)
+		a -= held_restoring(s, j);
+	return a > 0 ? a : 0;
+}
+

@@ -1,0 +1,215 @@
+/*
+ * What the engine answers without changing anything: a run's results, the
+ * policy's read-only views of time, queue, running set and cluster, its
+ * parameters, and the GPU types of a heterogeneous cluster - plus
+ * sim_job_start_on, a start narrowed to one GPU type.
+ */
+#include "engine/sim_impl.h"
+
+#include <string.h>
+
+#include "base/util.h"
+#include "speed/jobclass.h"
+
+const struct job *sim_jobs(const struct sim *s, size_t *n)
+{
+	*n = s->njobs;
+	return s->jobs;
+}
+
+const struct sample *sim_samples(const struct sim *s, size_t *n)
+{
+	*n = s->nsamples;
+	return s->samples;
+}
+
+const struct run_counters *sim_counters(const struct sim *s)
+{
+	return &s->counters;
+}
+
+uint64_t sim_capacity_cpus(const struct sim *s)
+{
+	return s->capacity_cpus;
+}
+
+const struct cluster *sim_cluster(const struct sim *s)
+{
+	return s->cluster;
+}
+
+uint64_t sim_capacity_gpus(const struct sim *s)
+{
+	return cluster_total_gpus(s->cluster);
+}
+
+/* ---- Calls a policy makes -------------------------------------------- */
+
+sim_time_t sim_now(const struct sim *s)
+{
+	return s->now;
+}
+
+uint64_t sim_seed(const struct sim *s)
+{
+	return s->cfg.seed;
+}
+
+size_t sim_queue_len(const struct sim *s)
+{
+	return s->qlen;
+}
+
+const struct job *sim_queue_at(const struct sim *s, size_t i)
+{
+	SIM_ASSERT(i < s->qlen);
+	return &s->jobs[s->queue[s->qhead + i]];
+}
+
+size_t sim_running_len(const struct sim *s)
+{
+	return s->nrun;
+}
+
+const struct job *sim_running_at(const struct sim *s, size_t i)
+{
+	SIM_ASSERT(i < s->nrun);
+	return &s->jobs[s->running[i].idx];
+}
+
+sim_time_t sim_expected_end(const struct sim *s, const struct job *j)
+{
+	sim_time_t e = planned_end(s, j);
+	return e > s->now ? e : s->now + 1;
+}
+
+
+uint64_t sim_free_units(const struct sim *s)
+{
+	return units_free(s->cluster);
+}
+
+uint64_t sim_demand(const struct sim *s, const struct job *j)
+{
+	return units_demand(s->cluster, j);
+}
+
+bool sim_job_fits(const struct sim *s, const struct job *j)
+{
+	return cluster_fits(s->cluster, j);
+}
+
+
+static const struct pval *param(const struct sim *s, const char *name,
+				enum policy_param_type type)
+{
+	for (size_t i = 0; i < s->cfg.nparams; i++) {
+		const struct pval *p = &s->cfg.params[i];
+		if (strcmp(p->name, name) == 0) {
+			if (p->type != type)
+				SIM_BUG("policy '%s' reads parameter '%s' with "
+					"the wrong type", s->ops->name, name);
+			return p;
+		}
+	}
+	SIM_BUG("policy '%s' reads undeclared parameter '%s'", s->ops->name,
+		name);
+}
+
+int64_t sim_param_int(const struct sim *s, const char *name)
+{
+	return param(s, name, PARAM_INT)->i;
+}
+
+double sim_param_double(const struct sim *s, const char *name)
+{
+	return param(s, name, PARAM_DOUBLE)->d;
+}
+
+bool sim_param_bool(const struct sim *s, const char *name)
+{
+	return param(s, name, PARAM_BOOL)->b;
+}
+
+const char *sim_param_str(const struct sim *s, const char *name)
+{
+	return param(s, name, PARAM_STRING)->s;
+}
+
+
+unsigned sim_vc_count(const struct sim *s)
+{
+	return cluster_vc_count(s->cluster);
+}
+
+int sim_job_vc(const struct sim *s, const struct job *j)
+{
+	return cluster_job_vc(s->cluster, j);
+}
+
+/* ---- GPU types (policy.h): heterogeneity-aware policies --------------- */
+
+unsigned sim_gpu_types(const struct sim *s)
+{
+	return cluster_gpu_type_count(s->cluster);
+}
+
+const char *sim_gpu_type_name(const struct sim *s, unsigned t)
+{
+	return t < sim_gpu_types(s) ? cluster_gpu_type_name(s->cluster, t)
+				    : NULL;
+}
+
+uint64_t sim_gpu_type_capacity(const struct sim *s, unsigned t)
+{
+	return t < sim_gpu_types(s) ? cluster_gpu_type_total(s->cluster, t)
+				    : 0;
+}
+
+uint64_t sim_gpu_type_free(const struct sim *s, unsigned t)
+{
+	return t < sim_gpu_types(s) ? cluster_gpu_type_free(s->cluster, t) : 0;
+}
+
+double sim_job_type_rate(const struct sim *s, const struct job *j,
+			 unsigned t)
+{
+	if (t >= sim_gpu_types(s))
+		return 0;
+	if (!s->speed || !j->gpus)
+		return 1.0;
+	unsigned cls = j->job_class;
+	if (cls == JOB_CLASS_NONE && s->cfg.speed->draw_classes)
+		cls = speed_draw_class(s->cfg.seed, j->idx); /* as at start */
+	int gpu = jobclass_gpu_lookup(cluster_gpu_type_name(s->cluster, t),
+				      NULL);
+	/* with the experiment's throughput overrides, as speed_rate */
+	return speed_class_rate(cls, gpu, s->cfg.speed->ref_gpu,
+				s->cfg.speed->thr);
+}
+
+bool sim_job_fits_on(const struct sim *s, const struct job *j, unsigned t)
+{
+	if (!j->gpus || t >= sim_gpu_types(s) ||
+	    (j->gpu_type && j->gpu_type != t + 1))
+		return false;
+	struct job only = *j;
+	only.gpu_type = (uint16_t)(t + 1);
+	return cluster_fits(s->cluster, &only);
+}
+
+int sim_job_start_on(struct sim *s, const struct job *cj, unsigned t)
+{
+	if (!own_job(s, cj) || cj->state != JOB_PENDING || !cj->gpus ||
+	    t >= sim_gpu_types(s) || (cj->gpu_type && cj->gpu_type != t + 1)) {
+		s->counters.bad_calls++;
+		return -SIM_ESTATE;
+	}
+	/* The constraint narrowed to t for the placement, then restored. */
+	struct job *j = &s->jobs[cj->idx];
+	uint16_t own = j->gpu_type;
+	j->gpu_type = (uint16_t)(t + 1);
+	int rc = sim_job_start(s, j);
+	j->gpu_type = own;
+	return rc;
+}

@@ -1,0 +1,166 @@
+/*
+ * The steps many policies share, kept in the engine so that no policy
+ * copies them: the preemptive allocation of a ranking (sim_apply_ranking,
+ * for las, gittins, srtf, ...), starting the head of the queue
+ * (sim_start_head, FCFS's step), and the free-resource profile that
+ * backfilling plans with (sim_profile).  Each knows about virtual
+ * clusters, where a VC's GPUs are its own and the pool is shared.
+ */
+#include "engine/sim_impl.h"
+
+#include <stdlib.h>
+
+#include "base/util.h"
+/*
+ * On a cluster with virtual clusters (cluster.h): which ranked jobs keep
+ * or get their GPUs, counted per VC.  Units in play per VC (the last
+ * slot: the shared pool) are its free GPUs plus what the listed running
+ * jobs hold there; a job takes from its own VC first, then from the
+ * pool.
+ */
+static void rank_keep_vcs(struct sim *s, const struct job *const *ranked,
+			  size_t n, bool *keep)
+{
+	const struct cluster *c = s->cluster;
+	uint32_t nvc = cluster_vc_count(c);
+	uint64_t *units = xcalloc(nvc + 1, sizeof(*units));
+	for (uint32_t v = 0; v <= nvc; v++)
+		units[v] = cluster_vc_free_gpus(c, v < nvc ? (int)v : -1);
+	for (size_t k = 0; k < n; k++) {
+		const struct placement *p = &s->plc[ranked[k]->idx];
+		if (ranked[k]->state != JOB_RUNNING || is_guest(s, ranked[k]))
+			continue;
+		for (uint32_t i = 0; i < p->n; i++) {
+			int v = cluster_node_vc(c, p->slots[i].node);
+			units[v < 0 ? nvc : (uint32_t)v] +=
+				(uint64_t)p->slots[i].gpus * p->slots[i].count;
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		int v = cluster_job_vc(c, ranked[k]);
+		uint64_t d = ranked[k]->gpus, own = v < 0 ? 0 : units[v];
+		if (d > own + units[nvc])
+			continue;
+		if (v >= 0)
+			units[v] -= d < own ? d : own;
+		units[nvc] -= d < own ? 0 : d - own;
+		keep[k] = true;
+	}
+	free(units);
+}
+
+size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
+			 size_t n)
+{
+	/* Units in play: free now plus what the listed running jobs hold. */
+	uint64_t units = units_free(s->cluster);
+	for (size_t k = 0; k < n; k++)
+		if (ranked[k]->state == JOB_RUNNING &&
+		    !is_guest(s, ranked[k]))
+			units += units_demand(s->cluster, ranked[k]);
+	bool *keep = xcalloc(n ? n : 1, sizeof(*keep));
+	if (cluster_vc_count(s->cluster)) {
+		rank_keep_vcs(s, ranked, n, keep);
+	} else {
+		for (size_t k = 0; k < n; k++) {
+			uint64_t d = units_demand(s->cluster, ranked[k]);
+			if (d <= units) {
+				units -= d;
+				keep[k] = true;
+			}
+		}
+	}
+	/* Preempt first, so that the winners find their resources.  The
+	 * fabric's rates are recomputed once, for the final set of jobs,
+	 * not after every stop and start: nothing happens in between. */
+	s->defer_rates = true;
+	for (size_t k = 0; k < n; k++)
+		if (!keep[k] && ranked[k]->state == JOB_RUNNING)
+			sim_job_preempt(s, ranked[k]);
+	size_t started = 0;
+	for (size_t k = 0; k < n; k++)
+		if (keep[k] && ranked[k]->state == JOB_PENDING &&
+		    cluster_fits(s->cluster, ranked[k]) &&
+		    sim_job_start(s, ranked[k]) == 0)
+			started++;
+	s->defer_rates = false;
+	if (s->rates_due) {
+		s->rates_due = false;
+		sim_update_rates(s);
+	}
+	free(keep);
+	return started;
+}
+
+
+/*
+ * sim_start_head on a cluster with virtual clusters: each VC (and the
+ * shared pool, for jobs of no VC) is its own FCFS queue, so a job that
+ * waits for its VC blocks the later jobs of its VC only.
+ */
+static size_t start_head_vcs(struct sim *s)
+{
+	uint32_t nvc = cluster_vc_count(s->cluster), nblocked = 0;
+	bool *blocked = xcalloc(nvc + 1, sizeof(*blocked));
+	size_t started = 0, i = 0;
+	while (i < s->qlen && nblocked <= nvc) {
+		const struct job *j = sim_queue_at(s, i);
+		int v = cluster_job_vc(s->cluster, j);
+		uint32_t k = v < 0 ? nvc : (uint32_t)v;
+		if (blocked[k]) {
+			i++;
+		} else if (!cluster_fits(s->cluster, j) ||
+			   sim_job_start(s, j)) {
+			blocked[k] = true;
+			nblocked++;
+			i++;
+		} else {
+			started++; /* it left the queue: i names the next */
+		}
+	}
+	free(blocked);
+	return started;
+}
+
+size_t sim_start_head(struct sim *s)
+{
+	size_t started = 0;
+	if (cluster_vc_count(s->cluster))
+		return start_head_vcs(s);
+	while (s->qlen) {
+		const struct job *head = sim_queue_at(s, 0);
+		if (!cluster_fits(s->cluster, head) || sim_job_start(s, head))
+			break;
+		started++;
+	}
+	return started;
+}
+
+
+struct profile *sim_profile(struct sim *s)
+{
+	/* The running set is sorted by start + estimate; clamping to now + 1
+	 * (for jobs past their estimate) keeps it sorted.  Of two jobs
+	 * sharing GPUs, the resources come back when the second ends: the
+	 * first is left out. */
+	const struct run_entry *run = s->running;
+	size_t n = s->nrun;
+	if (s->npairs) {
+		xgrow(&s->pscratch, &s->pscap, s->nrun, sizeof(*s->pscratch));
+		n = 0;
+		for (size_t i = 0; i < s->nrun; i++) {
+			const struct job *j = &s->jobs[s->running[i].idx];
+			const struct job *q = partner_of(s, j);
+			if (q && run_before(s, j, q))
+				continue;
+			s->pscratch[n++] = s->running[i];
+		}
+		run = s->pscratch;
+	}
+	if (cluster_vc_count(s->cluster))
+		profile_build_parts(s->profile, s->cluster, s->now, s->jobs,
+				    run, n, s->plc);
+	else
+		profile_build(s->profile, s->cluster, s->now, s->jobs, run, n);
+	return s->profile;
+}
