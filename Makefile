@@ -77,7 +77,8 @@ BIN      := $(BUILD)/clustersim
 LIB      := $(BUILD)/libclustersim.a
 TESTBIN  := $(BUILD)/tests/run_tests
 PLUGIN   := $(BUILD)/plugin/example_plugin.so
-BADPLUGIN := $(BUILD)/plugin/bad_abi_plugin.so
+BADPLUGIN := $(BUILD)/plugin/bad_abi_plugin.so \
+             $(BUILD)/plugin/short_table_plugin.so
 
 .PHONY: all deps run test check-tests bench clean plugin-example
 all: $(BIN)

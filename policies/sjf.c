@@ -20,7 +20,7 @@
  */
 #include "clustersim/policy.h"
 
-static int sjf_order(const struct job *a, const struct job *b)
+static int sjf_order(void *state, const struct job *a, const struct job *b)
 {
 	return (a->estimate > b->estimate) - (a->estimate < b->estimate);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "policy/registry.h"
 
 static char tmp[256];
 static char bin[512];
@@ -224,6 +225,14 @@ Test(cli, reruns_are_byte_identical)
 	}
 }
 
+/* The path of another test plug-in, built beside the example one. */
+static char *plugin_beside(const char *name)
+{
+	const char *slash = strrchr(plugin, '/');
+	cr_assert(slash);
+	return xasprintf("%.*s/%s", (int)(slash - plugin), plugin, name);
+}
+
 Test(cli, plugin_policy_runs_by_name)
 {
 	/* lifo on one CPU: A runs [0, 10); at 10 B and C wait and the later
@@ -267,22 +276,58 @@ Test(cli, bad_plugins_are_refused_with_a_reason)
 		expect_error(args, 2, "not a clustersim policy: no "
 			     "'clustersim_policy' symbol");
 	free(args);
-	/* A policy built for another ABI version: refused before any of
-	 * its code runs (its schedule() traps). */
-	char *bad = xstrdup(plugin);
-	char *slash = strrchr(bad, '/');
-	cr_assert(slash);
-	char *path = xasprintf("%.*s/bad_abi_plugin.so", (int)(slash - bad),
-			       bad);
+	/* A policy built for version 1 of the ABI: refused by name, with
+	 * its version and the one needed, before any of its code runs (its
+	 * schedule() traps). */
+	char *path = plugin_beside("bad_abi_plugin.so");
+	char *want = xasprintf("%s: built for policy ABI version 1, this "
+			       "clustersim needs version 2", path);
 	args = xasprintf("run a.json --plugin '%s'", path);
-	expect_error(args, 2, "built for policy ABI version 2, this "
-		     "clustersim has version 1");
+	expect_error(args, 2, want);
 	free(args);
 	args = xasprintf("policies --plugin '%s'", path);
-	expect_error(args, 2, "bad_abi_plugin.so: built for policy ABI");
+	expect_error(args, 2, want);
 	free(args);
+	free(want);
 	free(path);
-	free(bad);
+}
+
+Test(cli, a_plugin_with_a_shorter_table_loads_without_its_later_fields)
+{
+	/* Its size stops before job_started: the fields past it in the
+	 * object (traps) are not read, so the run, which starts jobs,
+	 * succeeds. */
+	put("t.swf", trace3);
+	experiment("a.json", "\"short_table\"", "");
+	char *path = plugin_beside("short_table_plugin.so");
+	char *args = xasprintf("run a.json --plugin '%s' --quiet --no-plots",
+			       path);
+	expect_error(args, 0, "");
+	free(args);
+	char *jobs = slurp("out/short_table-s1/jobs.csv");
+	cr_assert(jobs);
+	cr_expect(strstr(jobs, "\n2,1,10,20,"), "%s", jobs); /* fcfs */
+	free(jobs);
+	free(path);
+}
+
+Test(cli, the_loader_reads_a_shorter_table_no_further_than_its_size)
+{
+	char *path = plugin_beside("short_table_plugin.so");
+	struct registry r;
+	struct sim_error err = { .msg = "" };
+	const struct policy_ops *ops = NULL;
+	registry_init(&r);
+	cr_assert_eq(registry_load_plugin(&r, path, &ops, &err), 0, "%s",
+		     err.msg);
+	cr_expect_str_eq(ops->name, "short_table");
+	cr_expect(ops->schedule);
+	cr_expect_null(ops->job_started);
+	cr_expect_null(ops->job_preempted);
+	cr_expect_eq(ops->state_size, 0);
+	cr_expect(registry_find(&r, "short_table") == ops);
+	registry_release(&r);
+	free(path);
 }
 
 Test(cli, jobs_that_never_fit_are_rejected_with_a_warning)

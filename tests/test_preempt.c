@@ -396,3 +396,86 @@ Test(preempt, gittins_hand_worked)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/*
+ * The engine's side of the contract: the state and per-job slots it
+ * allocates (zeroed, freed by it), and job_started / job_preempted after
+ * every start and preemption, whatever made them - here sim_start_head,
+ * sim_job_preempt and sim_job_start in swap_schedule.  A notification
+ * may not act: its sim_job_start is refused and counted.
+ */
+struct note_state {
+	int inits, starts, preempts;
+	bool zeroed;      /* the slots were zero when first seen */
+};
+struct note_job {
+	int starts, preempts;
+};
+static struct note_state note_seen; /* what fini saw */
+
+static int note_init(struct sim *sim, void **state, struct sim_error *err)
+{
+	struct note_state *n = *state;
+	cr_assert(n);
+	n->zeroed = n->starts == 0 && n->preempts == 0;
+	n->inits++;
+	return 0;
+}
+
+static void note_fini(struct sim *sim, void *state)
+{
+	note_seen = *(struct note_state *)state;
+}
+
+static void note_started(struct sim *sim, void *state, const struct job *j)
+{
+	struct note_state *n = state;
+	struct note_job *nj = sim_job_state(sim, j);
+	cr_expect_eq(nj->starts, (int)j->restarts); /* zeroed at first */
+	nj->starts++;
+	n->starts++;
+	cr_expect_eq(j->state, JOB_RUNNING);
+	cr_expect_lt(sim_job_start(sim, j), 0); /* may not act */
+}
+
+static void note_preempted(struct sim *sim, void *state, const struct job *j)
+{
+	struct note_state *n = state;
+	struct note_job *nj = sim_job_state(sim, j);
+	nj->preempts++;
+	n->preempts++;
+	cr_expect_eq(j->state, JOB_PENDING);
+	cr_expect_eq(nj->starts, 1);
+}
+
+static const struct policy_ops note_ops = {
+	.abi = CLUSTERSIM_ABI_VERSION, .name = "note",
+	.state_size = sizeof(struct note_state),
+	.job_state_size = sizeof(struct note_job),
+	.init = note_init, .fini = note_fini,
+	.job_started = note_started, .job_preempted = note_preempted,
+	.schedule = swap_schedule,
+};
+
+Test(preempt, the_engine_keeps_state_and_tells_starts_and_preemptions)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 1 }, { 2, 5, 20, 20, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 1);
+	memset(&note_seen, 0, sizeof(note_seen));
+	struct sim *s = tl_run_ops(&note_ops, &w, &c);
+	/* A starts at 0, is preempted at 10 for B, and starts again at 30
+	 * when B ends. */
+	cr_expect_eq(note_seen.inits, 1);
+	cr_expect(note_seen.zeroed);
+	cr_expect_eq(note_seen.starts, 3);
+	cr_expect_eq(note_seen.preempts, 1);
+	/* Each refused sim_job_start of a notification is a bad call. */
+	cr_expect_eq(sim_counters(s)->bad_calls, 3 + 1);
+	cr_expect_eq(job_of(s, 1)->end, 120 * SIM_SEC);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}

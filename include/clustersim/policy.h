@@ -10,9 +10,22 @@
  * pointer that init() sets, never in globals, so many simulations can run
  * in one process.
  *
- * Compatibility: abi is the first field and fields are only ever appended;
- * CLUSTERSIM_ABI_VERSION changes when an existing field or call changes
- * meaning.  A plug-in built against another ABI version is refused.
+ * Compatibility (SQLite's habit): abi is the first field and size, the
+ * size of the table the policy was built with, the second; both are set
+ * by CLUSTERSIM_POLICY().  Fields are only ever appended, so a table
+ * built against an older header is shorter: the loader copies only its
+ * `size` bytes into a zeroed table, and the fields it did not have read
+ * as NULL or 0.  CLUSTERSIM_ABI_VERSION changes only when an existing
+ * field or call changes meaning; a plug-in built for another version is
+ * refused by name.  Version 2 added size, the engine-allocated state
+ * (state_size, job_state_size), job_started and job_preempted, and gave
+ * order() the policy's state.
+ *
+ * Ownership: the engine allocates the policy's state and one slot per job
+ * when the table asks for them, zeroed, and frees them after fini(); a
+ * policy that allocates anything itself frees it in fini().  Memory from
+ * sim_alloc() is the engine's too.  Out of memory in the engine aborts,
+ * so a policy built on these has no out-of-memory path of its own.
  */
 #ifndef CLUSTERSIM_POLICY_H
 #define CLUSTERSIM_POLICY_H
@@ -21,7 +34,7 @@
 
 #include "clustersim.h"
 
-#define CLUSTERSIM_ABI_VERSION 1u
+#define CLUSTERSIM_ABI_VERSION 2u
 
 struct sim;
 struct profile;
@@ -42,6 +55,9 @@ struct policy_param {
 struct policy_ops {
 	/* Always CLUSTERSIM_ABI_VERSION; set by CLUSTERSIM_POLICY. */
 	uint32_t abi;
+	/* sizeof(struct policy_ops) where the policy was built; set by
+	 * CLUSTERSIM_POLICY.  The loader reads no further. */
+	uint32_t size;
 	/* Name in experiment files; the file stem for built-in policies. */
 	const char *name;
 	/* One line for `clustersim policies`. */
@@ -51,22 +67,39 @@ struct policy_ops {
 
 	/*
 	 * Order of the pending queue that sim_queue_at() walks: negative when
-	 * a goes before b.  NULL keeps submit order.  The engine breaks every
-	 * tie by submit time, then job id.  The key must not change while a
-	 * job is pending.
+	 * a goes before b.  NULL keeps submit order.  Called whenever a job
+	 * joins or leaves the queue, with the policy's state (after init();
+	 * never during it).  The engine breaks every tie by submit time,
+	 * then job id.  The key must not change while a job is pending.  It
+	 * may read jobs and state; it may not call the engine.
 	 */
-	int (*order)(const struct job *a, const struct job *b);
+	int (*order)(void *state, const struct job *a, const struct job *b);
 
 	/*
-	 * Called once before the first event.  May read parameters and
-	 * allocate *state.  On failure returns non-zero with a message in
-	 * err; fini() is still called.
+	 * Called once before the first event, with *state the engine's
+	 * zeroed block of state_size bytes (NULL when state_size is 0).
+	 * May read parameters, fill the state, or, when state_size is 0,
+	 * allocate its own and set *state (it must not replace the engine's
+	 * block).  On failure returns non-zero with a message in err; fini()
+	 * is still called.
 	 */
 	int (*init)(struct sim *sim, void **state, struct sim_error *err);
-	/* Called once at the end, even when init() failed.  Frees state. */
+	/* Called once at the end, even when init() failed (then with the
+	 * state as init() left it).  Frees what the policy allocated, not
+	 * the engine's state. */
 	void (*fini)(struct sim *sim, void *state);
 
-	/* Notifications, after the fact.  They may not start jobs. */
+	/*
+	 * Notifications, after the fact, whatever caused them.  They may read
+	 * the engine and their state, and may not start, preempt or migrate
+	 * jobs (such calls are refused and counted).  job_started and
+	 * job_preempted are below, with the fields version 2 appended.
+	 *
+	 * job_submitted: a job has joined the pending queue (a job that can
+	 *   never fit is rejected, not submitted).
+	 * job_finished: a running job has ended (finished, or killed at its
+	 *   estimate) and given its resources back.
+	 */
 	void (*job_submitted)(struct sim *sim, void *state,
 			      const struct job *job);
 	void (*job_finished)(struct sim *sim, void *state,
@@ -90,6 +123,42 @@ struct policy_ops {
 	 */
 	double (*frag_score)(struct frag_ctx *ctx, size_t n,
 			     const struct frag_pod *pod, int *gpu);
+
+	/* ---- Appended in version 2 ---- */
+
+	/*
+	 * Bytes of state the engine allocates for the policy, zeroed, before
+	 * init() (0: none; init() may then allocate its own and set *state).
+	 * The engine frees it after fini().
+	 */
+	size_t state_size;
+	/*
+	 * Bytes of the slot the engine keeps for every job, zeroed before
+	 * init() and freed after fini() (0: none): the policy's per-job
+	 * record, read and written through sim_job_state().
+	 */
+	size_t job_state_size;
+
+	/*
+	 * Notifications as above.
+	 *
+	 * job_started: a pending job has started running, by any call:
+	 *   sim_job_start(), sim_job_start_on(), sim_start_head(), the
+	 *   ranking calls, or sim_job_start_shared() (for the job that joins
+	 *   another's GPUs; the host goes on running).  Called at once, inside
+	 *   the call that started it, with its placement set; inside a
+	 *   ranking, before the ranking's later starts, and the speeds of
+	 *   other jobs are brought up to date at the ranking's end.
+	 * job_preempted: a running job has been preempted (sim_job_preempt()
+	 *   or a ranking) and is pending again, its kept work recorded.
+	 *   Called at once, inside the call that preempted it.
+	 * A migration (sim_job_migrate()) is neither: the job goes on
+	 *   running, on other GPUs.
+	 */
+	void (*job_started)(struct sim *sim, void *state,
+			    const struct job *job);
+	void (*job_preempted)(struct sim *sim, void *state,
+			      const struct job *job);
 };
 
 /* Declares a policy at the end of its file.  Built in, it becomes
@@ -100,11 +169,13 @@ struct policy_ops {
 #define CLUSTERSIM_POLICY(pname, ...)                                        \
 	__attribute__((visibility("default")))                               \
 	const struct policy_ops clustersim_policy = {                        \
-		.abi = CLUSTERSIM_ABI_VERSION, .name = #pname, __VA_ARGS__ }
+		.abi = CLUSTERSIM_ABI_VERSION,                               \
+		.size = sizeof(struct policy_ops), .name = #pname, __VA_ARGS__ }
 #else
 #define CLUSTERSIM_POLICY(pname, ...)                                        \
 	const struct policy_ops clustersim_policy_##pname = {                \
-		.abi = CLUSTERSIM_ABI_VERSION, .name = #pname, __VA_ARGS__ }
+		.abi = CLUSTERSIM_ABI_VERSION,                               \
+		.size = sizeof(struct policy_ops), .name = #pname, __VA_ARGS__ }
 #endif
 
 /*
@@ -193,6 +264,56 @@ int sim_job_preempt(struct sim *sim, const struct job *job);
  */
 size_t sim_apply_ranking(struct sim *sim, const struct job *const *ranked,
 			 size_t n);
+
+/*
+ * The same step with the list built in the engine's own scratch, for
+ * policies that walk their queues in priority order: sim_rank_begin(),
+ * then sim_rank_add() for each job, highest priority first, then
+ * sim_rank_apply() (as sim_apply_ranking() on that list; returns the
+ * number of jobs started).  Add every running job the ranking may
+ * preempt: a running job left out keeps what it holds.  Where the
+ * cluster is one pool of units (no virtual clusters), a waiting job that
+ * could not be given its units at its place in the list is left out at
+ * once, and sim_rank_full() says when no waiting job added from now on
+ * could start (the jobs so far take every unit, and no waiting job asks
+ * for none): a policy may then stop walking its waiting jobs and add only
+ * the running ones.  Only from schedule(); a job that is neither running
+ * nor pending is refused and counted.
+ */
+void sim_rank_begin(struct sim *sim);
+void sim_rank_add(struct sim *sim, const struct job *job);
+bool sim_rank_full(const struct sim *sim);
+size_t sim_rank_apply(struct sim *sim);
+
+/* A job's key for sim_rank_by(): lower goes first. */
+typedef double (*sim_rank_key_fn)(struct sim *sim, void *state,
+				  const struct job *job);
+/*
+ * Ranks every running and waiting job by key (computed once per job and
+ * call, lower first, ties by submit time then job id) and applies the
+ * ranking as sim_apply_ranking() does.  Returns the number of jobs
+ * started.  Only from schedule().
+ */
+size_t sim_rank_by(struct sim *sim, sim_rank_key_fn key);
+
+/*
+ * The policy's slot for a job (job_state_size bytes, zeroed at the start
+ * of the run, kept until its end), or NULL when the table asks for no
+ * slots or the job is not one of this run's.
+ */
+void *sim_job_state(const struct sim *sim, const struct job *job);
+/* All the slots: one array of job_state_size items in job->idx order
+ * (for a policy that walks its own lists of jobs and would rather index
+ * than call); NULL when the table asks for no slots. */
+void *sim_job_states(const struct sim *sim);
+
+/*
+ * n zeroed items of the given size, for state whose size the parameters
+ * decide (a sample window, a table of quantiles): the engine owns it and
+ * frees it after fini().  NULL for n or size 0; aborts when out of
+ * memory, as every allocation of the engine does.
+ */
+void *sim_alloc(struct sim *sim, size_t n, size_t size);
 
 /*
  * GPU sharing (Gandiva's packing and time-slicing): starts a pending job

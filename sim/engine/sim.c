@@ -16,6 +16,9 @@
  *
  * The engine validates every call a policy makes; a refused call is
  * counted and returns a negative code (the sched_ext way), never aborts.
+ * It owns the policy's state and per-job slots (sizes from its table),
+ * and tells it of every submit, start, preemption and end after the fact
+ * (sim_notify: a notification may not act).
  *
  * This file is the loop and the state it moves jobs through: the pending
  * queue, the running set, starts and preemptions.  What a running job
@@ -103,6 +106,8 @@ void sim_free(struct sim *s)
 	free(s->queue);
 	free(s->runbuf);
 	free(s->pscratch);
+	free(s->rank);
+	free(s->rkeys);
 	free(s->samples);
 	profile_free(s->profile);
 	speed_free(s->speed);
@@ -140,6 +145,8 @@ static void queue_insert(struct sim *s, struct job *j)
 	q[lo] = j->idx;
 	s->qlen++;
 	s->queued_cpus += j->cpus;
+	if (s->count_zero)
+		s->qzero += units_demand(s->cluster, j) == 0;
 	if (s->qlen > s->counters.queue_max)
 		s->counters.queue_max = (uint32_t)s->qlen;
 }
@@ -177,6 +184,8 @@ static void queue_remove(struct sim *s, const struct job *j)
 	if (!s->qlen)
 		s->qhead = 0;
 	s->queued_cpus -= j->cpus;
+	if (s->count_zero)
+		s->qzero -= units_demand(s->cluster, j) == 0;
 }
 
 static inline bool entry_before(const struct run_entry *a, sim_time_t end,
@@ -369,25 +378,90 @@ static void call_schedule(struct sim *s)
 	s->in_schedule = false;
 }
 
-int sim_run(struct sim *s, struct sim_error *err)
+void sim_notify(struct sim *s,
+		void (*cb)(struct sim *, void *, const struct job *),
+		const struct job *j)
+{
+	if (!cb)
+		return;
+	/* A notification may not act: the checks of sim_job_start and
+	 * the others refuse calls made outside schedule(). */
+	bool in = s->in_schedule;
+	s->in_schedule = false;
+	cb(s, s->pstate, j);
+	s->in_schedule = in;
+}
+
+/*
+ * The policy's start: its placement parameter, the state and job slots
+ * the engine allocates for it (zeroed, sizes from its table), then its
+ * init().  0, or -SIM_EINPUT with a message.
+ */
+static int policy_start(struct sim *s, struct sim_error *err)
 {
 	struct sim_error perr = { .msg = "" };
-	int rc = 0;
 	s->placement = PLACE_FIRST_FIT;
 	s->rng = s->cfg.seed;
 	for (size_t i = 0; i < s->cfg.nparams; i++) {
 		const struct pval *p = &s->cfg.params[i];
 		if (strcmp(p->name, "placement") == 0 &&
-		    place_strategy_parse(p->s, &s->placement, &perr) != 0) {
-			rc = err_setc(err, -SIM_EINPUT, "%s", perr.msg);
-			goto fini;
-		}
+		    place_strategy_parse(p->s, &s->placement, &perr) != 0)
+			return err_setc(err, -SIM_EINPUT, "%s", perr.msg);
 	}
-	if (s->ops->init && s->ops->init(s, &s->pstate, &perr) != 0) {
-		rc = err_setc(err, -SIM_EINPUT, "policy '%s' failed to start: %s",
-			      s->ops->name, perr.msg[0] ? perr.msg : "no reason given");
+	if (s->ops->state_size)
+		s->pstate = s->pstate_own = xcalloc(1, s->ops->state_size);
+	if (s->ops->job_state_size)
+		s->jstate = xcalloc(s->njobs ? s->njobs : 1,
+				    s->ops->job_state_size);
+	if (s->ops->init && s->ops->init(s, &s->pstate, &perr) != 0)
+		return err_setc(err, -SIM_EINPUT,
+				"policy '%s' failed to start: %s", s->ops->name,
+				perr.msg[0] ? perr.msg : "no reason given");
+	return 0;
+}
+
+/* The policy's end, even when its start failed: fini(), then the engine
+ * frees what it allocated for the policy. */
+static void policy_stop(struct sim *s)
+{
+	if (s->ops->fini)
+		s->ops->fini(s, s->pstate);
+	s->pstate = NULL;
+	free(s->pstate_own);
+	free(s->jstate);
+	s->pstate_own = s->jstate = NULL;
+	for (size_t i = 0; i < s->nallocs; i++)
+		free(s->allocs[i]);
+	free(s->allocs);
+	s->allocs = NULL;
+	s->nallocs = s->alloccap = 0;
+}
+
+void *sim_job_state(const struct sim *s, const struct job *j)
+{
+	if (!s->jstate || !own_job(s, j))
+		return NULL;
+	return s->jstate + (size_t)j->idx * s->ops->job_state_size;
+}
+
+void *sim_job_states(const struct sim *s)
+{
+	return s->jstate;
+}
+
+void *sim_alloc(struct sim *s, size_t n, size_t size)
+{
+	if (!n || !size)
+		return NULL;
+	xgrow(&s->allocs, &s->alloccap, s->nallocs + 1, sizeof(*s->allocs));
+	return s->allocs[s->nallocs++] = xcalloc(n, size);
+}
+
+int sim_run(struct sim *s, struct sim_error *err)
+{
+	int rc = policy_start(s, err);
+	if (rc != 0)
 		goto fini;
-	}
 	push_submit(s);
 	if (s->njobs) {
 		s->now = s->last_sample_t = s->area_t = s->jobs[0].submit;
@@ -443,9 +517,7 @@ int sim_run(struct sim *s, struct sim_error *err)
 	if (s->cfg.progress)
 		s->cfg.progress(s->cfg.progress_ctx, s->ended, s->njobs);
 fini:
-	if (s->ops->fini)
-		s->ops->fini(s, s->pstate);
-	s->pstate = NULL;
+	policy_stop(s);
 	return rc;
 }
 
@@ -524,6 +596,7 @@ int sim_job_start(struct sim *s, const struct job *cj)
 		speed_job_started(s->speed, j, plc);
 		sim_update_rates(s);
 	}
+	sim_notify(s, s->ops->job_started, j);
 	return 0;
 }
 
@@ -563,6 +636,7 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 	sim_leave_resources(s, j);
 	j->state = JOB_PENDING;
 	queue_insert(s, j);
+	sim_notify(s, s->ops->job_preempted, j);
 	return 0;
 }
 

@@ -28,6 +28,13 @@ struct sim {
 	struct sim_config cfg;
 	const struct policy_ops *ops;
 	void *pstate;                 /* the policy's */
+	void *pstate_own;             /* the block of ops->state_size the
+	                                 engine allocated; NULL = none */
+	unsigned char *jstate;        /* per job, ops->job_state_size bytes:
+	                                 the policy's slots; NULL = none */
+	void **allocs;                /* what sim_alloc gave, freed at the
+	                                 end of the run */
+	size_t nallocs, alloccap;
 	struct job *jobs;             /* this run's copy of the workload */
 	size_t njobs;
 	struct cluster *cluster;
@@ -85,6 +92,23 @@ struct sim {
 	bool rates_due;               /* an sim_update_rates waited */
 	bool in_schedule;             /* schedule() is running: the only
 	                                 time a policy may start jobs */
+
+	/* The ranking a policy builds with sim_rank_add (sim_rank.c). */
+	const struct job **rank;
+	size_t nrank, rankcap;
+	struct rank_key *rkeys;       /* sim_rank_by's keys */
+	size_t rkcap;
+	uint64_t rank_units;          /* units the list has left to give */
+	bool rank_pool;               /* one pool of units (no VCs) */
+	bool count_zero;              /* qzero is kept (from the first
+	                                 ranking on) */
+	size_t qzero;                 /* pending jobs that ask for no units */
+};
+
+/* A job and its key in sim_rank_by. */
+struct rank_key {
+	double key;
+	uint32_t idx;
 };
 
 /*
@@ -151,7 +175,7 @@ static inline int queue_cmp(const struct sim *s, const struct job *a,
 			    const struct job *b)
 {
 	if (s->ops->order) {
-		int c = s->ops->order(a, b);
+		int c = s->ops->order(s->pstate, a, b);
 		if (c)
 			return c;
 	}
@@ -213,6 +237,13 @@ static inline bool own_job(const struct sim *s, const struct job *j)
 	return j >= s->jobs && j < s->jobs + s->njobs;
 }
 
+/* A job's demand in allocation units, as units_demand() counts it
+ * (GPUs on a cluster with GPUs), without the calls: for the ranking. */
+static inline uint64_t rank_demand(const struct sim *s, const struct job *j)
+{
+	return s->capacity_gpus ? j->gpus : cluster_demand(s->cluster, j);
+}
+
 /* ---- Calls between the engine's files -------------------------------- */
 
 /* sim.c: a pending job whose placement is in s->plc starts running. */
@@ -232,6 +263,12 @@ void sim_set_weight(struct sim *s, struct job *j, double weight);
 void sim_apply_rate(struct sim *s, const struct job *j);
 sim_time_t sim_restore_cost(const struct sim *s, const struct job *j);
 void sim_update_rates(struct sim *s);
+
+/* sim.c: a notification (job_started, job_preempted) to the policy,
+ * which may not start or preempt jobs meanwhile. */
+void sim_notify(struct sim *s,
+		void (*cb)(struct sim *, void *, const struct job *),
+		const struct job *j);
 
 /* sim_share.c: a running job stops and leaves its resources (or its
  * pair). */

@@ -93,6 +93,101 @@ size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
 }
 
 
+void sim_rank_begin(struct sim *s)
+{
+	if (!s->in_schedule) {
+		s->counters.bad_calls++;
+		return;
+	}
+	/* Units in play, as sim_apply_ranking counts them once every
+	 * running job is listed: free now plus what the running jobs hold
+	 * (a guest holds nothing of its own). */
+	uint64_t units = units_free(s->cluster);
+	for (size_t i = 0; i < s->nrun; i++) {
+		const struct job *j = &s->jobs[s->running[i].idx];
+		if (!s->npairs || !is_guest(s, j))
+			units += rank_demand(s, j);
+	}
+	s->nrank = 0;
+	s->rank_units = units;
+	s->rank_pool = cluster_vc_count(s->cluster) == 0;
+	if (!s->count_zero) {
+		/* From now on the queue counts its jobs of no units. */
+		s->count_zero = true;
+		s->qzero = 0;
+		for (size_t i = 0; i < s->qlen; i++)
+			s->qzero += units_demand(s->cluster,
+						 sim_queue_at(s, i)) == 0;
+	}
+}
+
+void sim_rank_add(struct sim *s, const struct job *j)
+{
+	if (!s->in_schedule || !own_job(s, j) ||
+	    (j->state != JOB_RUNNING && j->state != JOB_PENDING)) {
+		s->counters.bad_calls++;
+		return;
+	}
+	/* The greedy step of sim_apply_ranking, counted as the list grows:
+	 * with one pool, a waiting job it would not keep here could not
+	 * start, and is left out. */
+	uint64_t d = rank_demand(s, j);
+	if (d <= s->rank_units)
+		s->rank_units -= d;
+	else if (s->rank_pool && j->state == JOB_PENDING)
+		return;
+	if (s->nrank == s->rankcap)
+		xgrow(&s->rank, &s->rankcap, s->nrank + 1, sizeof(*s->rank));
+	s->rank[s->nrank++] = j;
+}
+
+bool sim_rank_full(const struct sim *s)
+{
+	return s->rank_pool && s->rank_units == 0 && s->qzero == 0;
+}
+
+size_t sim_rank_apply(struct sim *s)
+{
+	if (!s->in_schedule) {
+		s->counters.bad_calls++;
+		return 0;
+	}
+	size_t n = s->nrank;
+	s->nrank = 0;
+	return sim_apply_ranking(s, s->rank, n);
+}
+
+static int by_key(const void *pa, const void *pb)
+{
+	const struct rank_key *a = pa, *b = pb;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+size_t sim_rank_by(struct sim *s, sim_rank_key_fn key)
+{
+	if (!s->in_schedule) {
+		s->counters.bad_calls++;
+		return 0;
+	}
+	size_t n = s->nrun + s->qlen;
+	xgrow(&s->rkeys, &s->rkcap, n ? n : 1, sizeof(*s->rkeys));
+	xgrow(&s->rank, &s->rankcap, n ? n : 1, sizeof(*s->rank));
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = i < s->nrun ? sim_running_at(s, i)
+						  : sim_queue_at(s, i - s->nrun);
+		s->rkeys[i] = (struct rank_key){ key(s, s->pstate, j), j->idx };
+	}
+	/* A total order (job index last, which follows submit order): any
+	 * sort gives the same list. */
+	qsort(s->rkeys, n, sizeof(*s->rkeys), by_key);
+	for (size_t i = 0; i < n; i++)
+		s->rank[i] = &s->jobs[s->rkeys[i].idx];
+	s->nrank = 0;
+	return sim_apply_ranking(s, s->rank, n);
+}
+
 /*
  * sim_start_head on a cluster with virtual clusters: each VC (and the
  * shared pool, for jobs of no VC) is its own FCFS queue, so a job that

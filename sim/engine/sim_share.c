@@ -94,6 +94,7 @@ int sim_job_start_shared(struct sim *s, const struct job *cj,
 	}
 	sim_apply_rate(s, j);
 	sim_apply_rate(s, h);
+	sim_notify(s, s->ops->job_started, j);
 	return 0;
 }
 

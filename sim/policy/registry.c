@@ -1,14 +1,17 @@
 /*
  * Policy registry and plug-in loader.  A plug-in is checked before any of
  * its code runs: ABI version first (the field every version keeps at
- * offset 0), then its name and callbacks, as Slurm checks a plugin's type
- * and version before init.
+ * offset 0), then its table's own size, of which the loader reads no
+ * more (fields appended since it was built read as NULL), then its name
+ * and callbacks, as Slurm checks a plugin's type and version before
+ * init.
  */
 #include "policy/registry.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,9 +28,11 @@ void registry_init(struct registry *r)
 
 void registry_release(struct registry *r)
 {
-	for (size_t i = 0; i < r->nhandles; i++)
-		dlclose(r->handles[i]);
-	free(r->handles);
+	for (size_t i = 0; i < r->nplugins; i++) {
+		free(r->plugins[i].ops);
+		dlclose(r->plugins[i].handle);
+	}
+	free(r->plugins);
 	free(r->ops);
 	memset(r, 0, sizeof(*r));
 }
@@ -80,9 +85,14 @@ int policy_ops_check(const struct policy_ops *ops, struct sim_error *err)
 {
 	if (ops->abi != CLUSTERSIM_ABI_VERSION)
 		return err_set(err, "built for policy ABI version %u, this "
-			       "clustersim has version %u: rebuild it against "
-			       "this include/clustersim", ops->abi,
+			       "clustersim needs version %u: rebuild it "
+			       "against this include/clustersim", ops->abi,
 			       CLUSTERSIM_ABI_VERSION);
+	if (ops->size < offsetof(struct policy_ops, schedule) +
+			sizeof(ops->schedule))
+		return err_set(err, "policy '%s': its table is %u bytes, "
+			       "too short for a schedule callback",
+			       ops->name ? ops->name : "(null)", ops->size);
 	if (!valid_name(ops->name))
 		return err_set(err, "policy name '%s' is not a valid name "
 			       "(letters, digits, '_')",
@@ -100,10 +110,40 @@ int policy_ops_check(const struct policy_ops *ops, struct sim_error *err)
 	return 0;
 }
 
+/*
+ * The plug-in's table as this clustersim reads it: its version first (at
+ * offset 0 in every version), then its own size, and no byte past it
+ * (SQLite's habit): a shorter table, from before fields were appended,
+ * leaves them zero in the copy.
+ */
+static int plugin_table(const char *path, const void *sym,
+			struct policy_ops **out, struct sim_error *err)
+{
+	uint32_t abi, size;
+	memcpy(&abi, sym, sizeof(abi));
+	if (abi != CLUSTERSIM_ABI_VERSION)
+		return err_set(err, "%s: built for policy ABI version %u, this "
+			       "clustersim needs version %u: rebuild it "
+			       "against this include/clustersim", path, abi,
+			       CLUSTERSIM_ABI_VERSION);
+	memcpy(&size, (const char *)sym + offsetof(struct policy_ops, size),
+	       sizeof(size));
+	size_t need = offsetof(struct policy_ops, name) + sizeof(char *);
+	if (size < need)
+		return err_set(err, "%s: its policy table is %u bytes, too "
+			       "short for a name", path, size);
+	struct policy_ops *ops = xcalloc(1, sizeof(*ops));
+	memcpy(ops, sym, size < sizeof(*ops) ? size : sizeof(*ops));
+	*out = ops;
+	return 0;
+}
+
 int registry_load_plugin(struct registry *r, const char *path,
 			 const struct policy_ops **out, struct sim_error *err)
 {
 	struct sim_error e;
+	struct policy_ops *ops = NULL;
+	int rc = 0;
 	/* dlopen searches the library path for a bare name: make it a
 	 * path. */
 	char *p = strchr(path, '/') ? xstrdup(path) : xasprintf("./%s", path);
@@ -112,36 +152,42 @@ int registry_load_plugin(struct registry *r, const char *path,
 	if (!h)
 		return err_set(err, "%s: cannot load plug-in: %s", path,
 			       dlerror());
-	const struct policy_ops *ops = dlsym(h, "clustersim_policy");
-	if (!ops) {
-		dlclose(h);
-		return err_set(err, "%s: not a clustersim policy: no "
-			       "'clustersim_policy' symbol (build it with "
-			       "-DCLUSTERSIM_PLUGIN)", path);
+	const void *sym = dlsym(h, "clustersim_policy");
+	if (!sym) {
+		rc = err_set(err, "%s: not a clustersim policy: no "
+			     "'clustersim_policy' symbol (build it with "
+			     "-DCLUSTERSIM_PLUGIN)", path);
+		goto close;
 	}
+	for (size_t i = 0; i < r->nplugins; i++) {
+		if (r->plugins[i].symbol == sym) { /* loaded twice */
+			if (out)
+				*out = r->plugins[i].ops;
+			goto close;
+		}
+	}
+	if ((rc = plugin_table(path, sym, &ops, err)) != 0)
+		goto close;
 	if (policy_ops_check(ops, &e) != 0) {
-		dlclose(h);
-		return err_set(err, "%s: %s", path, e.msg);
+		rc = err_set(err, "%s: %s", path, e.msg);
+		goto close;
 	}
-	const struct policy_ops *old = registry_find(r, ops->name);
-	if (old == ops) { /* the same object loaded twice */
-		dlclose(h);
-		if (out)
-			*out = ops;
-		return 0;
-	}
-	if (old) {
-		dlclose(h);
-		return err_set(err, "%s: a policy named '%s' already exists",
-			       path, ops->name);
+	if (registry_find(r, ops->name)) {
+		rc = err_set(err, "%s: a policy named '%s' already exists",
+			     path, ops->name);
+		goto close;
 	}
 	xgrow(&r->ops, &r->cap, r->n + 1, sizeof(*r->ops));
 	r->ops[r->n++] = ops;
-	xgrow(&r->handles, &r->hcap, r->nhandles + 1, sizeof(*r->handles));
-	r->handles[r->nhandles++] = h;
+	xgrow(&r->plugins, &r->pcap, r->nplugins + 1, sizeof(*r->plugins));
+	r->plugins[r->nplugins++] = (struct registry_plugin){ h, sym, ops };
 	if (out)
 		*out = ops;
 	return 0;
+close:
+	free(ops);
+	dlclose(h);
+	return rc;
 }
 
 static const char *type_name(enum policy_param_type t)

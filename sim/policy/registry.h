@@ -24,11 +24,20 @@ struct param_value {
 /* Generated: NULL-terminated. */
 extern const struct policy_ops *const policy_builtin[];
 
+/* A loaded plug-in. */
+struct registry_plugin {
+	void *handle;                  /* from dlopen */
+	const void *symbol;            /* its table, as it exports it */
+	struct policy_ops *ops;        /* the registry's copy: as much of
+	                                  the table as the plug-in has, the
+	                                  rest zero */
+};
+
 struct registry {
 	const struct policy_ops **ops; /* built-ins first, then plug-ins */
 	size_t n, cap;
-	void **handles;                /* dlopen handles of plug-ins */
-	size_t nhandles, hcap;
+	struct registry_plugin *plugins;
+	size_t nplugins, pcap;
 };
 
 void registry_init(struct registry *r);
@@ -37,9 +46,11 @@ const struct policy_ops *registry_find(const struct registry *r,
 				       const char *name);
 /*
  * Loads a plug-in: a shared object exporting "clustersim_policy" (a struct
- * policy_ops).  Checks the ABI version, that the name is a valid, new
- * name, and that schedule() is set.  On success *out (if not NULL) is the
- * policy.  Errors: "PATH: message".
+ * policy_ops).  Checks the ABI version (a plug-in of another version is
+ * refused), then takes the first `size` bytes of its table into a zeroed
+ * copy (a plug-in built before fields were appended has them NULL),
+ * checks that the name is a valid, new name, and that schedule() is set.
+ * On success *out (if not NULL) is the policy.  Errors: "PATH: message".
  */
 int registry_load_plugin(struct registry *r, const char *path,
 			 const struct policy_ops **out, struct sim_error *err);

@@ -10,8 +10,9 @@
  */
 #include "clustersim/policy.h"
 
-static int lifo_order(const struct job *a, const struct job *b)
+static int lifo_order(void *state, const struct job *a, const struct job *b)
 {
+	(void)state;
 	if (a->submit != b->submit)
 		return a->submit > b->submit ? -1 : 1;
 	return (a->id < b->id) - (a->id > b->id);
