@@ -12,7 +12,7 @@
  * (the chance to finish within d more, per unit of service spent trying),
  * computed on the empirical distribution with d running over the sample
  * values above a.  Higher index first (ties: submit time, then id); the
- * ranking goes to the engine's preemptive allocation (sim_apply_ranking).
+ * ranking goes to the engine's preemptive allocation (sim_rank_apply).
  * A job near the end of a likely size keeps running; a job that has
  * outlived the likely sizes falls behind new ones.  With no samples yet
  * every index is 1 and this is FIFO.  A running job's index only rises
@@ -22,8 +22,12 @@
  * Cost per schedule call: O(R points) for the R running jobs (each
  * one's service moved, so its index is recomputed; a waiting job's is
  * cached by service and distribution version), plus the waiting jobs
- * walked until the units run out; a waiting job the engine could not
- * start is left out of the list it gets.  An index is a max over the
+ * walked until the units run out (sim_rank_full; a waiting job the
+ * engine could not start is left out of the list).  The running jobs and
+ * the preempted ones are lists linked through the engine's per-job
+ * slots, kept as the engine reports starts and preemptions
+ * (gittins_started, gittins_preempted), so the policy allocates nothing
+ * per job.  An index is a max over the
  * runs of equal samples; a ratio that cannot beat the best so far (the
  * job's last winner is tried first) is bounded, not divided.  On the
  * Philly summary most of the time is the engine's (every preemption and
@@ -56,6 +60,12 @@
 
 #include "clustersim/policy.h"
 
+/* Jobs in order: their slots, linked. */
+struct gittins_list {
+	struct gittins_job *head, *tail;
+};
+
+/* The policy's state (allocated by the engine, as are its arrays). */
 struct gittins {
 	double *given;     /* the given samples, sorted; NULL = learn */
 	size_t ngiven;
@@ -63,7 +73,7 @@ struct gittins {
 	double *win;       /* the same, sorted */
 	size_t ring_n, ring_at, window;
 	size_t points;     /* quantiles the distribution is reduced to */
-	double *sorted;    /* the samples in use, sorted */
+	double *sorted;    /* the samples in use, sorted (room: points) */
 	size_t nsorted;
 	double *suffix;    /* suffix[i] = sum of sorted[i..] */
 	uint32_t *last;    /* position of the last sample of each run of
@@ -73,41 +83,58 @@ struct gittins {
 	bool stale;        /* the samples changed since sorted was made */
 	uint32_t version;  /* bumped when sorted changes: cached indices of
 			      an older version are recomputed */
-	struct gittins_job *jobs; /* per job index, grown on demand */
-	size_t cap;
-	const struct job **pre; /* waiting jobs that have had service */
-	size_t npre, precap;
-	struct entry *e;   /* scratch: the pre jobs with their keys */
-	struct entry *rs;  /* the running jobs, in last ranking's order */
-	size_t nrs;
-	const struct job **ranked; /* scratch: the list for the engine */
-	uint8_t *was;      /* scratch: states before the ranking */
-	size_t scap;       /* capacity of the scratch arrays */
-	size_t nzero;      /* waiting jobs that ask for no units */
-	uint32_t calls;    /* schedule calls so far, to stamp the cache */
-	bool broken;       /* out of memory once: fcfs from then on */
+	struct gittins_job *jobs; /* the engine's slots, by job idx */
+	struct gittins_list running; /* running jobs, in last ranking's
+					order (started ones at the end) */
+	struct gittins_list pre; /* waiting jobs that have had service, in
+				    last ranking's order */
+	uint64_t calls;    /* schedule calls so far, to stamp the cache */
 };
 
-/* What the policy remembers of a job. */
+/* What the policy remembers of a job: its slot. */
 struct gittins_job {
+	struct gittins_job *prev, *next; /* in running or pre */
+	const struct job *job;
+	uint32_t idx;      /* job->idx, the tie-break, kept at hand */
 	double a;          /* service its cached index is for */
 	double index;      /* G(a) */
-	uint32_t next;     /* position of the first sample above a */
+	uint32_t next_sample; /* position of the first sample above a */
 	uint32_t hint;     /* the run of samples that gave index */
 	uint32_t version;  /* distribution version of index; 0 = none */
-	uint32_t call;     /* schedule call that last asked: a is current */
-	uint64_t demand;   /* sim_demand, which does not change */
+	uint64_t call;     /* schedule call that last asked: a is current */
 	bool pre;          /* in the pre list */
-	bool inrs;         /* in the rs list */
 };
 
-/* A job and its key: higher index first, then index order - the
- * workload is in (submit, id) order. */
-struct entry {
-	double index;
-	uint32_t idx;
-	const struct job *job;
-};
+static void list_push(struct gittins_list *ls, struct gittins_job *s)
+{
+	s->prev = ls->tail;
+	s->next = NULL;
+	if (ls->tail)
+		ls->tail->next = s;
+	else
+		ls->head = s;
+	ls->tail = s;
+}
+
+static void list_remove(struct gittins_list *ls, struct gittins_job *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		ls->head = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	else
+		ls->tail = s->prev;
+	s->prev = s->next = NULL;
+}
+
+/* Ranking order: higher index first, then job index - the workload is
+ * in (submit, id) order. */
+static bool ahead(double ia, uint32_t a, double ib, uint32_t b)
+{
+	return ia > ib || (ia == ib && a < b);
+}
 
 static int cmp_double(const void *pa, const void *pb)
 {
@@ -115,12 +142,37 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* Reads distribution_s into g->given, sorted; -1 on a bad list. */
+static int read_given(struct sim *sim, struct gittins *g,
+		      struct sim_error *err)
+{
+	const char *s = sim_param_str(sim, "distribution_s");
+	size_t n = *s != '\0';
+	for (const char *p = s; *p; p++)
+		n += *p == ',';
+	g->given = sim_alloc(sim, n, sizeof(*g->given));
+	for (const char *p = s; *p;) {
+		char *end;
+		double v = strtod(p, &end);
+		if (end == p || !(v > 0) || !isfinite(v) ||
+		    (*end && *end != ',')) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "distribution_s must be positive numbers "
+				 "separated by commas, got '%s'", s);
+			return -1;
+		}
+		g->given[g->ngiven++] = v;
+		p = *end ? end + 1 : end;
+	}
+	if (g->ngiven)
+		qsort(g->given, g->ngiven, sizeof(*g->given), cmp_double);
+	return 0;
+}
+
 static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 {
-	struct gittins *g = calloc(1, sizeof(*g));
-	if (!g)
-		return -1;
-	*state = g;
+	struct gittins *g = *state;
+	g->jobs = sim_job_states(sim);
 	int64_t window = sim_param_int(sim, "window");
 	if (window < 1 || window > 10000000) {
 		snprintf(err->msg, sizeof(err->msg),
@@ -138,48 +190,18 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 	}
 	g->points = (size_t)points;
 	g->stale = true;
-	const char *s = sim_param_str(sim, "distribution_s");
-	for (const char *p = s; *p;) {
-		char *end;
-		double v = strtod(p, &end);
-		if (end == p || !(v > 0) || !isfinite(v) ||
-		    (*end && *end != ',')) {
-			snprintf(err->msg, sizeof(err->msg),
-				 "distribution_s must be positive numbers "
-				 "separated by commas, got '%s'", s);
-			return -1;
-		}
-		double *n = realloc(g->given, (g->ngiven + 1) * sizeof(*n));
-		if (!n)
-			return -1;
-		g->given = n;
-		g->given[g->ngiven++] = v;
-		p = *end ? end + 1 : end;
+	if (read_given(sim, g, err) != 0)
+		return -1;
+	if (!g->ngiven) {
+		g->given = NULL;
+		g->ring = sim_alloc(sim, g->window, sizeof(*g->ring));
+		g->win = sim_alloc(sim, g->window, sizeof(*g->win));
 	}
-	if (g->ngiven)
-		qsort(g->given, g->ngiven, sizeof(*g->given), cmp_double);
+	g->sorted = sim_alloc(sim, g->points, sizeof(*g->sorted));
+	g->suffix = sim_alloc(sim, g->points + 1, sizeof(*g->suffix));
+	g->last = sim_alloc(sim, g->points, sizeof(*g->last));
+	g->run = sim_alloc(sim, g->points, sizeof(*g->run));
 	return 0;
-}
-
-static void gittins_fini(struct sim *sim, void *state)
-{
-	struct gittins *g = state;
-	if (g) {
-		free(g->given);
-		free(g->ring);
-		free(g->win);
-		free(g->sorted);
-		free(g->suffix);
-		free(g->last);
-		free(g->run);
-		free(g->jobs);
-		free(g->pre);
-		free(g->e);
-		free(g->rs);
-		free(g->ranked);
-		free(g->was);
-	}
-	free(g);
 }
 
 /* Position of the first sample in s[0..n) that is not below v. */
@@ -196,24 +218,16 @@ static size_t lower(const double *s, size_t n, double v)
 	return lo;
 }
 
-/* A finished job's service joins the learned samples, the oldest leaves
- * once there are `window`; g->win keeps them sorted as they come and go. */
+/* A finished job leaves the running jobs, and its service joins the
+ * learned samples, the oldest leaving once there are `window`; g->win
+ * keeps them sorted as they come and go. */
 static void gittins_finished(struct sim *sim, void *state,
 			     const struct job *j)
 {
 	struct gittins *g = state;
+	list_remove(&g->running, &g->jobs[j->idx]);
 	if (g->given)
 		return;
-	if (!g->ring) {
-		g->ring = malloc(g->window * sizeof(*g->ring));
-		g->win = malloc(g->window * sizeof(*g->win));
-		if (!g->ring || !g->win) {
-			free(g->ring);
-			free(g->win);
-			g->ring = g->win = NULL;
-			return;
-		}
-	}
 	double v = sim_job_service(sim, j);
 	if (g->ring_n == g->window) {
 		size_t i = lower(g->win, g->ring_n, g->ring[g->ring_at]);
@@ -231,28 +245,16 @@ static void gittins_finished(struct sim *sim, void *state,
 }
 
 /* Reduces the samples in use to the sorted points and their suffix sums,
- * and bumps the version when they changed; false when out of memory. */
-static bool prepare(struct gittins *g)
+ * and bumps the version when they changed. */
+static void prepare(struct gittins *g)
 {
 	if (!g->stale)
-		return true;
+		return;
 	const double *src = g->given ? g->given : g->win;
 	size_t n = g->given ? g->ngiven : g->ring_n;
 	size_t m = n > g->points ? g->points : n;
-	double *s = realloc(g->sorted, (m ? m : 1) * sizeof(*s));
-	if (s)
-		g->sorted = s;
-	double *x = s ? realloc(g->suffix, (m + 1) * sizeof(*x)) : NULL;
-	if (x)
-		g->suffix = x;
-	uint32_t *l = x ? realloc(g->last, (m ? m : 1) * sizeof(*l)) : NULL;
-	if (l)
-		g->last = l;
-	uint32_t *r = l ? realloc(g->run, (m ? m : 1) * sizeof(*r)) : NULL;
-	if (r)
-		g->run = r;
-	if (!r)
-		return false;
+	double *s = g->sorted, *x = g->suffix;
+	uint32_t *l = g->last, *r = g->run;
 	bool same = m == g->nsorted && g->version;
 	for (size_t i = 0; i < m; i++) {
 		/* The quantiles at the middle of points equal slices. */
@@ -276,7 +278,6 @@ static bool prepare(struct gittins *g)
 	g->stale = false;
 	if (!same)
 		g->version++;
-	return true;
 }
 
 /*
@@ -353,34 +354,9 @@ static double index_of(const struct gittins *g, double a, size_t *next,
 	return best;
 }
 
-static int by_index(const void *pa, const void *pb)
-{
-	const struct entry *a = pa, *b = pb;
-	if (a->index != b->index)
-		return a->index > b->index ? -1 : 1;
-	return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
 static double width(const struct job *j)
 {
 	return j->gpus ? j->gpus : j->cpus;
-}
-
-/* Makes room for job index idx; false when out of memory. */
-static bool room(struct gittins *g, uint32_t idx)
-{
-	if (idx < g->cap)
-		return true;
-	size_t cap = g->cap ? g->cap : 64;
-	while (cap <= idx)
-		cap *= 2;
-	struct gittins_job *p = realloc(g->jobs, cap * sizeof(*p));
-	if (!p)
-		return false;
-	memset(p + g->cap, 0, (cap - g->cap) * sizeof(*p));
-	g->jobs = p;
-	g->cap = cap;
-	return true;
 }
 
 /* G(a) of job j, from its cache when a and the distribution are those
@@ -393,136 +369,97 @@ static double index_for(struct gittins *g, const struct job *j, double a)
 		size_t next;
 		gj->a = a;
 		gj->index = index_of(g, a, &next, &gj->hint);
-		gj->next = (uint32_t)next;
+		gj->next_sample = (uint32_t)next;
 		gj->version = g->version;
 	}
 	gj->call = g->calls;
 	return gj->index;
 }
 
+/* Brings the indices of a list's jobs up to date and sorts it by them:
+ * one walk, an insertion sort, for lists that are nearly in order (a
+ * total order: the same result as any sort). */
+static void list_sort(struct sim *sim, struct gittins *g,
+		      struct gittins_list *ls)
+{
+	struct gittins_job *s = ls->head;
+	while (s) {
+		struct gittins_job *next = s->next, *o = s->prev;
+		index_for(g, s->job, sim_job_service(sim, s->job));
+		if (o && ahead(s->index, s->idx, o->index, o->idx)) {
+			list_remove(ls, s);
+			while (o->prev &&
+			       ahead(s->index, s->idx, o->prev->index,
+				     o->prev->idx))
+				o = o->prev;
+			s->prev = o->prev;
+			s->next = o;
+			if (o->prev)
+				o->prev->next = s;
+			else
+				ls->head = s;
+			o->prev = s;
+		}
+		s = next;
+	}
+}
+
 static void gittins_submitted(struct sim *sim, void *state,
 			      const struct job *j)
 {
 	struct gittins *g = state;
-	if (!room(g, j->idx)) {
-		g->broken = true;
-		return;
+	g->jobs[j->idx].job = j;
+	g->jobs[j->idx].idx = j->idx;
+}
+
+/* A started job joins the running jobs (and leaves the pre list). */
+static void gittins_started(struct sim *sim, void *state,
+			    const struct job *j)
+{
+	struct gittins *g = state;
+	struct gittins_job *gj = &g->jobs[j->idx];
+	if (gj->pre) {
+		list_remove(&g->pre, gj);
+		gj->pre = false;
 	}
-	g->jobs[j->idx].demand = sim_demand(sim, j);
-	g->nzero += g->jobs[j->idx].demand == 0;
+	list_push(&g->running, gj);
 }
 
-/* Grows the scratch arrays: n entries, r ranked; false when out of
- * memory. */
-static bool scratch(struct gittins *g, size_t n)
+/* A preempted job leaves the running jobs; with service, it joins the
+ * pre list (a job that never ran waits in the queue's order). */
+static void gittins_preempted(struct sim *sim, void *state,
+			      const struct job *j)
 {
-	if (n <= g->scap)
-		return true;
-	size_t cap = 2 * n;
-	struct entry *e = realloc(g->e, cap * sizeof(*e));
-	if (e)
-		g->e = e;
-	struct entry *rs = e ? realloc(g->rs, cap * sizeof(*rs)) : NULL;
-	if (rs)
-		g->rs = rs;
-	const struct job **k = rs ? realloc(g->ranked, cap * sizeof(*k)) : NULL;
-	if (k)
-		g->ranked = k;
-	uint8_t *w = k ? realloc(g->was, cap) : NULL;
-	if (w)
-		g->was = w;
-	if (!w)
-		return false;
-	g->scap = cap;
-	return true;
-}
-
-/* Sorts entries by by_index: insertion sort, for lists that are nearly
- * in order (a total order: the same result as any sort). */
-static void sort_entries(struct entry *e, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		struct entry x = e[i];
-		size_t p = i;
-		while (p > 0 && by_index(&x, &e[p - 1]) < 0) {
-			e[p] = e[p - 1];
-			p--;
-		}
-		e[p] = x;
+	struct gittins *g = state;
+	struct gittins_job *gj = &g->jobs[j->idx];
+	list_remove(&g->running, gj);
+	if (j->attained > 0) {
+		list_push(&g->pre, gj);
+		gj->pre = true;
 	}
-}
-
-/* Puts job j in the ranking.  With one pool of units the engine keeps
- * the listed jobs greedily as units last, as counted here: a waiting job
- * it would not keep is left out (running ones stay, to be preempted). */
-static void take(struct sim *sim, struct gittins *g, size_t *k,
-		 uint64_t *units, const struct job *j, bool pool)
-{
-	uint64_t d = g->jobs[j->idx].demand;
-	if (d <= *units)
-		*units -= d;
-	else if (pool && j->state == JOB_PENDING)
-		return;
-	g->was[*k] = (uint8_t)j->state;
-	g->ranked[(*k)++] = j;
 }
 
 /*
- * Ranks the running jobs and the waiting ones into g->ranked; returns how
- * many.  Jobs with service (running, or waiting after a preemption: the
- * pre list) are sorted by index; the jobs that never ran all have the
- * index G(0) and wait in submit order already (the queue's order), so
- * they are merged in rather than sorted.  Where the engine counts one
- * pool of units, the list stops taking waiting jobs once the units run
- * out on the way down: none of them could start (every one asks for
- * some), and running jobs further down are still listed, to be preempted.
+ * Ranks the running jobs and the waiting ones, highest index first.
+ * Jobs with service (running, or waiting after a preemption: the pre
+ * list) are sorted by index, each list from last time's order; the jobs
+ * that never ran all have the index G(0) and wait in submit order already
+ * (the queue's order), so they are merged in rather than sorted.  Waiting
+ * jobs are listed only while one could still start (sim_rank_full); every
+ * running job is listed, to be kept or preempted.
  */
-static size_t rank(struct sim *sim, struct gittins *g)
+static void rank(struct sim *sim, struct gittins *g)
 {
-	size_t nrun = sim_running_len(sim), nq = sim_queue_len(sim);
-	uint64_t units = sim_free_units(sim);
-	/* The running jobs, in last time's order (then the new ones), and
-	 * the pre list, each sorted by insertion: they are mostly in order
-	 * already. */
-	size_t m = 0;
-	for (size_t i = 0; i < g->nrs; i++) {
-		const struct job *j = g->rs[i].job;
-		if (j->state != JOB_RUNNING) {
-			g->jobs[j->idx].inrs = false;
-			continue;
-		}
-		double a = sim_job_service(sim, j);
-		g->rs[m++] = (struct entry){ index_for(g, j, a), j->idx, j };
-	}
-	for (size_t i = 0; i < nrun; i++) {
-		const struct job *j = sim_running_at(sim, i);
-		units += g->jobs[j->idx].demand;
-		if (g->jobs[j->idx].inrs)
-			continue;
-		g->jobs[j->idx].inrs = true;
-		double a = sim_job_service(sim, j);
-		g->rs[m++] = (struct entry){ index_for(g, j, a), j->idx, j };
-	}
-	g->nrs = m;
-	sort_entries(g->rs, m);
-	size_t np = 0;
-	for (size_t i = 0; i < g->npre; i++) {
-		const struct job *j = g->pre[i];
-		double a = sim_job_service(sim, j);
-		g->e[np++] = (struct entry){ index_for(g, j, a), j->idx, j };
-	}
-	sort_entries(g->e, np);
-	for (size_t i = 0; i < np; i++)
-		g->pre[i] = g->e[i].job; /* in order for next time */
-	size_t next0;
+	list_sort(sim, g, &g->running);
+	list_sort(sim, g, &g->pre);
+	size_t next0, f = 0, nq = sim_queue_len(sim);
 	uint32_t hint0 = 0;
 	double g0 = index_of(g, 0, &next0, &hint0);
-	bool pool = sim_vc_count(sim) == 0;
-	bool cut = pool && g->nzero == 0;
-	size_t k = 0, r = 0, i = 0, f = 0;
+	struct gittins_job *r = g->running.head, *p = g->pre.head;
+	sim_rank_begin(sim);
 	for (;;) {
-		bool waiting = !(cut && units == 0);
-		const struct job *fj = NULL;
+		bool waiting = !sim_rank_full(sim);
+		const struct job *fj = NULL, *best = NULL;
 		while (waiting && f < nq) {
 			fj = sim_queue_at(sim, f);
 			if (fj->attained == 0)
@@ -530,76 +467,41 @@ static size_t rank(struct sim *sim, struct gittins *g)
 			fj = NULL; /* one of the pre list */
 			f++;
 		}
-		const struct entry *best = r < m ? &g->rs[r] : NULL;
-		if (waiting && i < np && (!best || by_index(&g->e[i], best) < 0))
-			best = &g->e[i];
-		struct entry fe = { g0, fj ? fj->idx : 0, fj };
-		if (fj && (!best || by_index(&fe, best) < 0))
-			best = &fe;
+		double bi = 0;
+		uint32_t bx = 0;
+		if (r) {
+			best = r->job;
+			bi = r->index;
+			bx = r->idx;
+		}
+		if (waiting && p && (!best || ahead(p->index, p->idx, bi, bx))) {
+			best = p->job;
+			bi = p->index;
+			bx = p->idx;
+		}
+		if (fj && (!best || ahead(g0, fj->idx, bi, bx)))
+			best = fj;
 		if (!best)
 			break;
-		take(sim, g, &k, &units, best->job, pool);
-		if (best == &fe)
+		sim_rank_add(sim, best);
+		if (best == fj)
 			f++;
-		else if (best == &g->e[i])
-			i++;
+		else if (p && best == p->job)
+			p = p->next;
 		else
-			r++;
+			r = r->next;
 	}
-	return k;
 }
 
 static void gittins_schedule(struct sim *sim, void *state)
 {
 	struct gittins *g = state;
-	size_t nrun = sim_running_len(sim), nq = sim_queue_len(sim);
-	if (nrun + nq == 0)
+	if (sim_running_len(sim) + sim_queue_len(sim) == 0)
 		return;
-	if (g->broken || !scratch(g, nrun + nq) || !prepare(g)) {
-		g->broken = true;
-		sim_start_head(sim); /* out of memory: degrade to fcfs */
-		return;
-	}
-	if (++g->calls == 0) {
-		/* Wrapped: forget the old stamps, 0 is no call. */
-		for (size_t i = 0; i < g->cap; i++)
-			g->jobs[i].call = 0;
-		g->calls = 1;
-	}
-	size_t n = rank(sim, g);
-	sim_apply_ranking(sim, g->ranked, n);
-	/* Keep the pre list: jobs preempted with service join it, jobs
-	 * that started leave it. */
-	for (size_t i = 0; i < n; i++) {
-		const struct job *j = g->ranked[i];
-		if (g->was[i] == j->state)
-			continue;
-		bool zero = g->jobs[j->idx].demand == 0;
-		if (j->state == JOB_RUNNING) {
-			g->nzero -= zero;
-		} else if (j->state == JOB_PENDING) {
-			g->nzero += zero;
-			if (j->attained > 0 && !g->jobs[j->idx].pre) {
-				if (!clustersim_grow(&g->pre, &g->precap,
-						     g->npre + 1,
-						     sizeof(*g->pre))) {
-					g->broken = true;
-					return;
-				}
-				g->pre[g->npre++] = j;
-				g->jobs[j->idx].pre = true;
-			}
-		}
-	}
-	size_t keep = 0;
-	for (size_t i = 0; i < g->npre; i++) {
-		const struct job *j = g->pre[i];
-		if (j->state == JOB_PENDING)
-			g->pre[keep++] = j;
-		else
-			g->jobs[j->idx].pre = false;
-	}
-	g->npre = keep;
+	prepare(g);
+	g->calls++;
+	rank(sim, g);
+	sim_rank_apply(sim); /* gittins_started, gittins_preempted */
 
 	/* Wake up when a running job's service passes the next sample.
 	 * The jobs that ran before kept their service of this call (the
@@ -607,14 +509,13 @@ static void gittins_schedule(struct sim *sim, void *state)
 	 * so their cache holds it with its next sample. */
 	sim_time_t now = sim_now(sim), next = SIM_TIME_MAX;
 	const double *s = g->sorted;
-	for (size_t r = 0; r < sim_running_len(sim); r++) {
-		const struct job *j = sim_running_at(sim, r);
-		struct gittins_job *gj = &g->jobs[j->idx];
+	for (struct gittins_job *gj = g->running.head; gj; gj = gj->next) {
+		const struct job *j = gj->job;
 		if (gj->call != g->calls || gj->version != g->version)
 			index_for(g, j, sim_job_service(sim, j));
-		if (gj->next == g->nsorted || !(width(j) > 0))
+		if (gj->next_sample == g->nsorted || !(width(j) > 0))
 			continue;
-		double dt = (s[gj->next] - gj->a) / width(j) * 1e6;
+		double dt = (s[gj->next_sample] - gj->a) / width(j) * 1e6;
 		sim_time_t t = now + (sim_time_t)ceil(dt > 1 ? dt : 1);
 		if (t < next)
 			next = t;
@@ -638,8 +539,11 @@ CLUSTERSIM_POLICY(gittins,
 	.summary = "Tiresias Gittins index over a learned or given service "
 		   "distribution, preemptive",
 	.params = gittins_params,
+	.state_size = sizeof(struct gittins),
+	.job_state_size = sizeof(struct gittins_job),
 	.init = gittins_init,
-	.fini = gittins_fini,
 	.job_submitted = gittins_submitted,
 	.job_finished = gittins_finished,
+	.job_started = gittins_started,
+	.job_preempted = gittins_preempted,
 	.schedule = gittins_schedule);

@@ -6,11 +6,20 @@
  * received (GPU-seconds; CPU-seconds for a job without GPUs: the "2D" of
  * Tiresias, time x width), not counting the time it spent restoring
  * checkpoints (sim_job_service: with a restore longer than a queue's
- * quantum, a resumed job would be demoted before doing any work).  Thresholds T1 < T2 < ... split jobs into
- * queues: queue 0 holds jobs with service below T1, queue k those between
- * T_k and T_k+1.  Lower queues go first; the ranking goes to the engine's
- * preemptive allocation (sim_apply_ranking), so a new job preempts jobs
- * that have already had much service.
+ * quantum, a resumed job would be demoted before doing any work).
+ * Thresholds T1 < T2 < ... split jobs into queues: queue 0 holds jobs
+ * with service below T1, queue k those between T_k and T_k+1.  Lower
+ * queues go first; the ranking goes to the engine's preemptive allocation
+ * (sim_rank_apply), so a new job preempts jobs that have already had much
+ * service.
+ *
+ * Each scheduling point is the loop of Tiresias' scheduler, in its order
+ * (las_schedule): demote the running jobs that crossed a threshold,
+ * promote the starved waiting ones, rank the queues, let the engine
+ * allocate, then put each queue's running jobs ahead of its waiting ones.
+ * The engine says which jobs it started and preempted (las_started,
+ * las_preempted), which is when a job's wait for promotion starts and
+ * stops counting.
  *
  * Order inside a queue, as Tiresias keeps it: a job joins the end of a
  * queue when it arrives (queue 0), is demoted (the moment its service
@@ -48,13 +57,14 @@
  *   promote_knob   K above; 0 turns promotion off (default 0)
  *   (and "placement", as every policy)
  *
- * Cost: the policy keeps each queue's running and waiting jobs in order
- * as they come and go, so a scheduling point lists the running jobs and
- * the waiting ones only down to where the cluster's units run out -
- * those further down could not start.  On the whole Philly summary that
- * is a few dozen waiting jobs per point instead of the ~1,000 that wait.
- * With promotion on, a point also looks at every waiting job below queue
- * 0 (its promotion time is kept).
+ * Cost: each queue keeps its running and waiting jobs in order as they
+ * come and go (lists linked through the engine's per-job slots, so the
+ * policy allocates nothing), and a scheduling point hands the engine the
+ * running jobs and the waiting ones only down to where the cluster's
+ * units run out (sim_rank_full) - those further down could not start.
+ * On the whole Philly summary that is a few dozen waiting jobs per point
+ * instead of the ~1,000 that wait.  With promotion on, a point also
+ * looks at every waiting job below queue 0 (its promotion time is kept).
  *
  * Example (one GPU, threshold 100 GPU-s): A (0 s, 300 s) runs in queue 0
  * and is demoted to queue 1 at 100.  B (50 s, 500 s), waiting in queue 0,
@@ -65,56 +75,117 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "clustersim/policy.h"
 
 #define LAS_MAXQ 16
 
-/* Jobs in order. */
+/* Jobs in order: their slots, linked. */
 struct las_list {
-	const struct job **job;
-	size_t n, cap;
+	struct las_job *head, *tail;
 };
 
+/* The policy's state (allocated by the engine). */
 struct las {
 	double t[LAS_MAXQ]; /* thresholds, resource-seconds */
 	size_t nt;
 	double knob;        /* promotion knob; 0 = off */
-	struct las_job *jobs; /* per job index, grown on demand */
-	size_t cap;
 	struct las_list run[LAS_MAXQ];  /* running jobs of each queue */
 	struct las_list wait[LAS_MAXQ]; /* its waiting jobs, behind them */
 	struct las_list tail[LAS_MAXQ]; /* jobs demoted into it at this
 					   point, behind its waiting ones */
-	size_t listed[LAS_MAXQ]; /* waiting jobs of each queue ranked */
-	struct las_list moved; /* scratch: jobs demoted or promoted now */
-	struct las_list pre;   /* scratch: the preempted jobs of a queue */
-	size_t nzero;       /* waiting jobs that ask for no units */
-	bool broken;        /* out of memory once: fcfs from then on */
-	const struct job **ranked; /* scratch: the list for the engine */
-	uint8_t *was;       /* scratch: states before the ranking */
-	size_t scap;        /* capacity of the scratch arrays */
+	/* While the engine applies a ranking, what it did to each queue: */
+	struct las_list started[LAS_MAXQ]; /* waiting jobs it started */
+	struct las_list cut[LAS_MAXQ];  /* running jobs it preempted */
+	struct las_list cut_tail[LAS_MAXQ]; /* demoted jobs it preempted */
+	struct las_list moved;          /* jobs promoted at this point */
+	struct las_job *jobs;           /* the engine's slots, by job idx */
 };
 
-/* What the policy remembers of a job. */
+/* What the policy remembers of a job: its slot. */
 struct las_job {
+	struct las_job *prev, *next; /* in its queue's list */
+	const struct job *job;
 	double base;        /* service at its last promotion (not counted
 			       for the queue) */
 	sim_time_t waited;  /* P: time waited since its last promotion
 			       while it had run since, up to `stopped` */
 	sim_time_t stopped; /* when it last went back to waiting */
 	sim_time_t due;     /* while waiting: when it is promoted */
-	sim_time_t key;     /* scratch: when it was demoted or promoted */
+	sim_time_t key;     /* when it was demoted or promoted */
 	uint8_t q;          /* its queue */
+	bool demoted;       /* in its queue's tail at this point */
 };
+
+static struct las_job *slot(const struct las *l, const struct job *j)
+{
+	return &l->jobs[j->idx];
+}
+
+static void list_push(struct las_list *ls, struct las_job *s)
+{
+	s->prev = ls->tail;
+	s->next = NULL;
+	if (ls->tail)
+		ls->tail->next = s;
+	else
+		ls->head = s;
+	ls->tail = s;
+}
+
+static void list_remove(struct las_list *ls, struct las_job *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		ls->head = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	else
+		ls->tail = s->prev;
+	s->prev = s->next = NULL;
+}
+
+/* Appends b to a; b is left empty. */
+static void list_join(struct las_list *a, struct las_list *b)
+{
+	if (!b->head)
+		return;
+	if (a->tail) {
+		a->tail->next = b->head;
+		b->head->prev = a->tail;
+	} else {
+		a->head = b->head;
+	}
+	a->tail = b->tail;
+	b->head = b->tail = NULL;
+}
+
+/* Puts s in ls in order of (key, job index): Tiresias visits its jobs in
+ * arrival order.  From the back: the lists are short. */
+static void list_insert_by_key(struct las_list *ls, struct las_job *s)
+{
+	struct las_job *o = ls->tail;
+	while (o && !(o->key < s->key ||
+		      (o->key == s->key && o->job->idx < s->job->idx)))
+		o = o->prev;
+	struct las_job *after = o ? o->next : ls->head;
+	s->prev = o;
+	s->next = after;
+	if (o)
+		o->next = s;
+	else
+		ls->head = s;
+	if (after)
+		after->prev = s;
+	else
+		ls->tail = s;
+}
 
 static int las_init(struct sim *sim, void **state, struct sim_error *err)
 {
-	struct las *l = calloc(1, sizeof(*l));
-	if (!l)
-		return -1;
-	*state = l;
+	struct las *l = *state;
+	l->jobs = sim_job_states(sim);
 	const char *s = sim_param_str(sim, "thresholds_s");
 	char *end;
 	for (const char *p = s; *p;) {
@@ -139,61 +210,6 @@ static int las_init(struct sim *sim, void **state, struct sim_error *err)
 	return 0;
 }
 
-static void las_fini(struct sim *sim, void *state)
-{
-	struct las *l = state;
-	if (!l)
-		return;
-	for (size_t q = 0; q < LAS_MAXQ; q++) {
-		free(l->run[q].job);
-		free(l->wait[q].job);
-		free(l->tail[q].job);
-	}
-	free(l->moved.job);
-	free(l->pre.job);
-	free(l->jobs);
-	free(l->ranked);
-	free(l->was);
-	free(l);
-}
-
-/* Makes room for job index idx; false when out of memory. */
-static bool room(struct las *l, uint32_t idx)
-{
-	if (idx < l->cap)
-		return true;
-	size_t cap = l->cap ? l->cap : 64;
-	while (cap <= idx)
-		cap *= 2;
-	struct las_job *p = realloc(l->jobs, cap * sizeof(*p));
-	if (!p)
-		return false;
-	memset(p + l->cap, 0, (cap - l->cap) * sizeof(*p));
-	l->jobs = p;
-	l->cap = cap;
-	return true;
-}
-
-static bool list_push(struct las_list *w, const struct job *j)
-{
-	if (!clustersim_grow(&w->job, &w->cap, w->n + 1, sizeof(*w->job)))
-		return false;
-	w->job[w->n++] = j;
-	return true;
-}
-
-static void list_remove(struct las_list *w, const struct job *j)
-{
-	for (size_t i = 0; i < w->n; i++) {
-		if (w->job[i] == j) {
-			memmove(w->job + i, w->job + i + 1,
-				(w->n - i - 1) * sizeof(*w->job));
-			w->n--;
-			return;
-		}
-	}
-}
-
 /* Resource width of a job: GPUs, or CPUs for a job without GPUs. */
 static double width(const struct job *j)
 {
@@ -212,14 +228,14 @@ static size_t queue_of(const struct las *l, double service)
 static double served(struct sim *sim, const struct las *l,
 		     const struct job *j)
 {
-	return sim_job_service(sim, j) - l->jobs[j->idx].base;
+	return sim_job_service(sim, j) - slot(l, j)->base;
 }
 
 /* When a job that stops now is promoted: when P reaches K x E. */
 static sim_time_t promote_at(struct sim *sim, const struct las *l,
 			     const struct job *j, sim_time_t now)
 {
-	const struct las_job *lj = &l->jobs[j->idx];
+	const struct las_job *lj = slot(l, j);
 	double e = served(sim, l, j);
 	if (!(l->knob > 0) || lj->q == 0 || !(e > 0) || !(width(j) > 0))
 		return SIM_TIME_MAX;
@@ -234,61 +250,48 @@ static sim_time_t promote_at(struct sim *sim, const struct las *l,
 static void las_submitted(struct sim *sim, void *state, const struct job *j)
 {
 	struct las *l = state;
-	if (l->broken)
-		return;
-	if (!room(l, j->idx) || !list_push(&l->wait[0], j)) {
-		l->broken = true;
-		return;
-	}
-	l->jobs[j->idx] = (struct las_job){ .due = SIM_TIME_MAX };
-	l->nzero += sim_demand(sim, j) == 0;
+	struct las_job *s = slot(l, j);
+	s->job = j;
+	s->due = SIM_TIME_MAX;
+	list_push(&l->wait[0], s);
 }
 
 /* A running job ended: it leaves its queue. */
 static void las_finished(struct sim *sim, void *state, const struct job *j)
 {
 	struct las *l = state;
-	if (l->broken || j->idx >= l->cap)
-		return;
-	list_remove(&l->run[l->jobs[j->idx].q], j);
+	struct las_job *s = slot(l, j);
+	list_remove(&l->run[s->q], s);
 }
 
-/* Grows the scratch arrays to n; false when out of memory. */
-static bool scratch(struct las *l, size_t n)
+/* The ranking started a waiting job: its wait since it last stopped
+ * counts toward promotion once it has run since the last one. */
+static void las_started(struct sim *sim, void *state, const struct job *j)
 {
-	if (n <= l->scap)
-		return true;
-	size_t cap = 2 * n;
-	const struct job **k = realloc(l->ranked, cap * sizeof(*k));
-	if (k)
-		l->ranked = k;
-	uint8_t *w = k ? realloc(l->was, cap) : NULL;
-	if (w)
-		l->was = w;
-	if (!w)
-		return false;
-	l->scap = cap;
-	return true;
+	struct las *l = state;
+	struct las_job *s = slot(l, j);
+	if (served(sim, l, j) > 0)
+		s->waited += sim_now(sim) - s->stopped;
+	s->due = SIM_TIME_MAX;
+	list_remove(&l->wait[s->q], s);
+	list_push(&l->started[s->q], s);
 }
 
-/* Sorts l->moved by when they moved, then index (Tiresias visits its
- * jobs in arrival order): insertion sort, the list is short. */
-static void sort_moved(struct las *l)
+/* The ranking preempted a running job: it waits, due for promotion when
+ * it has waited K times what it ran since the last one. */
+static void las_preempted(struct sim *sim, void *state, const struct job *j)
 {
-	const struct job **m = l->moved.job;
-	for (size_t i = 1; i < l->moved.n; i++) {
-		const struct job *j = m[i];
-		sim_time_t k = l->jobs[j->idx].key;
-		size_t p = i;
-		while (p > 0) {
-			const struct job *o = m[p - 1];
-			sim_time_t ko = l->jobs[o->idx].key;
-			if (ko < k || (ko == k && o->idx < j->idx))
-				break;
-			m[p] = o;
-			p--;
-		}
-		m[p] = j;
+	struct las *l = state;
+	struct las_job *s = slot(l, j);
+	sim_time_t now = sim_now(sim);
+	s->stopped = now;
+	s->due = promote_at(sim, l, j, now);
+	if (s->demoted) {
+		list_remove(&l->tail[s->q], s);
+		list_push(&l->cut_tail[s->q], s);
+	} else {
+		list_remove(&l->run[s->q], s);
+		list_push(&l->cut[s->q], s);
 	}
 }
 
@@ -296,115 +299,70 @@ static void sort_moved(struct las *l)
  * Demotes every running job whose service crossed a threshold since the
  * last point: to the tail of its new queue, in the order they crossed.
  */
-static bool demote(struct sim *sim, struct las *l, sim_time_t now)
+static void demote(struct sim *sim, struct las *l, sim_time_t now)
 {
-	l->moved.n = 0;
 	for (size_t q = 0; q < l->nt; q++) {
-		struct las_list *r = &l->run[q];
-		size_t keep = 0;
-		for (size_t i = 0; i < r->n; i++) {
-			const struct job *j = r->job[i];
+		struct las_job *s = l->run[q].head, *next;
+		for (; s; s = next) {
+			next = s->next;
+			const struct job *j = s->job;
 			double got = served(sim, l, j);
 			size_t nq = queue_of(l, got);
-			if (nq <= q || !(width(j) > 0)) {
-				r->job[keep++] = j;
+			if (nq <= q || !(width(j) > 0))
 				continue;
-			}
-			struct las_job *lj = &l->jobs[j->idx];
 			double late = (got - l->t[nq - 1]) / width(j) * 1e6;
-			lj->key = now - (sim_time_t)floor(late);
-			lj->q = (uint8_t)nq;
-			if (!list_push(&l->moved, j))
-				return false;
+			list_remove(&l->run[q], s);
+			s->key = now - (sim_time_t)floor(late);
+			s->q = (uint8_t)nq;
+			s->demoted = true;
+			list_insert_by_key(&l->tail[nq], s);
 		}
-		r->n = keep;
 	}
-	sort_moved(l);
-	for (size_t i = 0; i < l->moved.n; i++) {
-		const struct job *j = l->moved.job[i];
-		if (!list_push(&l->tail[l->jobs[j->idx].q], j))
-			return false;
-	}
-	return true;
 }
 
 /* Promotes the waiting jobs below queue 0 that are due: to the end of
- * queue 0, their service and waits counted from zero again. */
-static bool promote(struct sim *sim, struct las *l, sim_time_t now)
+ * queue 0, in the order they fell due, their service and waits counted
+ * from zero again. */
+static void promote(struct sim *sim, struct las *l, sim_time_t now)
 {
-	l->moved.n = 0;
 	for (size_t q = 1; q <= l->nt; q++) {
-		struct las_list *w = &l->wait[q];
-		size_t keep = 0;
-		for (size_t i = 0; i < w->n; i++) {
-			const struct job *j = w->job[i];
-			struct las_job *lj = &l->jobs[j->idx];
-			if (lj->due > now) {
-				w->job[keep++] = j;
+		struct las_job *s = l->wait[q].head, *next;
+		for (; s; s = next) {
+			next = s->next;
+			if (s->due > now)
 				continue;
-			}
-			lj->key = lj->due;
-			if (!list_push(&l->moved, j))
-				return false;
+			list_remove(&l->wait[q], s);
+			s->key = s->due;
+			list_insert_by_key(&l->moved, s);
 		}
-		w->n = keep;
 	}
-	sort_moved(l);
-	for (size_t i = 0; i < l->moved.n; i++) {
-		const struct job *j = l->moved.job[i];
-		struct las_job *lj = &l->jobs[j->idx];
-		lj->base = sim_job_service(sim, j);
-		lj->waited = 0;
-		lj->stopped = now;
-		lj->due = SIM_TIME_MAX;
-		lj->q = 0;
-		if (!list_push(&l->wait[0], j))
-			return false;
+	for (struct las_job *s = l->moved.head; s; s = s->next) {
+		s->base = sim_job_service(sim, s->job);
+		s->waited = 0;
+		s->stopped = now;
+		s->due = SIM_TIME_MAX;
+		s->q = 0;
 	}
-	return true;
-}
-
-/* Puts job j in the ranking. */
-static void take(struct sim *sim, struct las *l, size_t *k, uint64_t *units,
-		 const struct job *j)
-{
-	uint64_t d = sim_demand(sim, j);
-	if (d <= *units)
-		*units -= d;
-	l->was[*k] = (uint8_t)j->state;
-	l->ranked[(*k)++] = j;
+	list_join(&l->wait[0], &l->moved);
 }
 
 /*
  * Ranks the jobs queue by queue, each queue in its order (running,
- * waiting, just demoted) into l->ranked; returns how many.  Where the
- * engine counts one pool of units, the list stops taking waiting jobs
- * once the units run out on the way down: none of them could start
- * (every one asks for some), and running jobs further down are still
- * listed, to be preempted.
+ * waiting, just demoted).  Waiting jobs are listed only while one could
+ * still start; every running job is listed, to be kept or preempted.
  */
-static size_t rank(struct sim *sim, struct las *l)
+static void rank(struct sim *sim, struct las *l)
 {
-	uint64_t units = sim_free_units(sim);
+	sim_rank_begin(sim);
 	for (size_t q = 0; q <= l->nt; q++) {
-		for (size_t i = 0; i < l->run[q].n; i++)
-			units += sim_demand(sim, l->run[q].job[i]);
-		for (size_t i = 0; i < l->tail[q].n; i++)
-			units += sim_demand(sim, l->tail[q].job[i]);
+		struct las_job *s;
+		for (s = l->run[q].head; s; s = s->next)
+			sim_rank_add(sim, s->job);
+		for (s = l->wait[q].head; s && !sim_rank_full(sim); s = s->next)
+			sim_rank_add(sim, s->job);
+		for (s = l->tail[q].head; s; s = s->next)
+			sim_rank_add(sim, s->job);
 	}
-	bool cut = sim_vc_count(sim) == 0 && l->nzero == 0;
-	size_t k = 0;
-	for (size_t q = 0; q <= l->nt; q++) {
-		for (size_t i = 0; i < l->run[q].n; i++)
-			take(sim, l, &k, &units, l->run[q].job[i]);
-		size_t i = 0;
-		for (; i < l->wait[q].n && !(cut && units == 0); i++)
-			take(sim, l, &k, &units, l->wait[q].job[i]);
-		l->listed[q] = i;
-		for (i = 0; i < l->tail[q].n; i++)
-			take(sim, l, &k, &units, l->tail[q].job[i]);
-	}
-	return k;
 }
 
 /*
@@ -413,122 +371,31 @@ static size_t rank(struct sim *sim, struct las *l)
  * waiting ones (those preempted, those still waiting, those just demoted
  * and preempted).
  */
-static bool reorder(struct las *l)
+static void reorder(struct las *l)
 {
 	for (size_t q = 0; q <= l->nt; q++) {
-		struct las_list *r = &l->run[q], *w = &l->wait[q];
-		struct las_list *t = &l->tail[q];
-		l->pre.n = 0;
-		size_t keep = 0;
-		for (size_t i = 0; i < r->n; i++) {
-			if (r->job[i]->state == JOB_RUNNING)
-				r->job[keep++] = r->job[i];
-			else if (!list_push(&l->pre, r->job[i]))
-				return false;
-		}
-		r->n = keep;
-		keep = 0;
-		size_t n = l->listed[q];
-		for (size_t i = 0; i < n; i++) {
-			const struct job *j = w->job[i];
-			if (j->state == JOB_PENDING)
-				w->job[keep++] = j;
-			else if (!list_push(r, j))
-				return false;
-		}
-		if (keep < n) {
-			memmove(w->job + keep, w->job + n,
-				(w->n - n) * sizeof(*w->job));
-			w->n -= n - keep;
-		}
-		for (size_t i = 0; i < t->n; i++) {
-			const struct job *j = t->job[i];
-			if (j->state == JOB_RUNNING) {
-				if (!list_push(r, j))
-					return false;
-			} else if (!list_push(&l->pre, j)) {
-				return false;
-			}
-		}
-		/* The preempted of the tail were behind every waiting job:
-		 * they go last, the others first. */
-		size_t front = l->pre.n;
-		for (size_t i = 0; i < t->n; i++)
-			front -= t->job[i]->state != JOB_RUNNING;
-		if (!clustersim_grow(&w->job, &w->cap, w->n + l->pre.n,
-				     sizeof(*w->job)))
-			return false;
-		if (l->pre.n) {
-			memmove(w->job + front, w->job,
-				w->n * sizeof(*w->job));
-			memcpy(w->job, l->pre.job, front * sizeof(*w->job));
-			memcpy(w->job + front + w->n, l->pre.job + front,
-			       (l->pre.n - front) * sizeof(*w->job));
-			w->n += l->pre.n;
-		}
-		t->n = 0;
+		struct las_job *s;
+		for (s = l->tail[q].head; s; s = s->next)
+			s->demoted = false;
+		for (s = l->cut_tail[q].head; s; s = s->next)
+			s->demoted = false;
+		list_join(&l->run[q], &l->started[q]);
+		list_join(&l->run[q], &l->tail[q]);
+		list_join(&l->cut[q], &l->wait[q]);
+		list_join(&l->cut[q], &l->cut_tail[q]);
+		l->wait[q] = l->cut[q];
+		l->cut[q] = (struct las_list){ NULL, NULL };
 	}
-	return true;
 }
 
-/* Out of memory: fcfs from now on. */
-static void las_break(struct sim *sim, struct las *l)
+/* Wakes up when a running job crosses a threshold, or a waiting one is
+ * due for promotion. */
+static void wake(struct sim *sim, struct las *l, sim_time_t now)
 {
-	l->broken = true;
-	sim_start_head(sim);
-}
-
-static void las_schedule(struct sim *sim, void *state)
-{
-	struct las *l = state;
-	size_t nrun = sim_running_len(sim), nq = sim_queue_len(sim);
-	sim_time_t now = sim_now(sim);
-	if (l->broken) {
-		sim_start_head(sim); /* out of memory: degrade to fcfs */
-		return;
-	}
-	/* Nobody waits: the ranking would keep every running job, and a
-	 * demotion matters only against a waiting job - whose arrival calls
-	 * this again (and then the demotions are made in the order of when
-	 * they happened). */
-	if (nq == 0)
-		return;
-	if (!scratch(l, nrun + nq) || !demote(sim, l, now) ||
-	    (l->knob > 0 && !promote(sim, l, now))) {
-		las_break(sim, l);
-		return;
-	}
-	size_t n = rank(sim, l);
-	sim_apply_ranking(sim, l->ranked, n);
-	/* Remember runs that started and runs that were cut short. */
-	for (size_t i = 0; i < n; i++) {
-		const struct job *j = l->ranked[i];
-		if (l->was[i] == j->state)
-			continue;
-		struct las_job *lj = &l->jobs[j->idx];
-		bool zero = sim_demand(sim, j) == 0;
-		if (j->state == JOB_RUNNING) {
-			if (served(sim, l, j) > 0)
-				lj->waited += now - lj->stopped;
-			lj->due = SIM_TIME_MAX;
-			l->nzero -= zero;
-		} else if (j->state == JOB_PENDING) {
-			lj->stopped = now;
-			lj->due = promote_at(sim, l, j, now);
-			l->nzero += zero;
-		}
-	}
-	if (!reorder(l)) {
-		las_break(sim, l);
-		return;
-	}
-
-	/* Wake up when a running job crosses a threshold, or a waiting one
-	 * is due for promotion. */
 	sim_time_t next = SIM_TIME_MAX;
 	for (size_t q = 0; q < l->nt; q++) {
-		for (size_t i = 0; i < l->run[q].n; i++) {
-			const struct job *j = l->run[q].job[i];
+		for (struct las_job *s = l->run[q].head; s; s = s->next) {
+			const struct job *j = s->job;
 			double got = served(sim, l, j);
 			if (!(width(j) > 0))
 				continue;
@@ -539,16 +406,33 @@ static void las_schedule(struct sim *sim, void *state)
 		}
 	}
 	for (size_t q = 1; l->knob > 0 && q <= l->nt; q++) {
-		for (size_t i = 0; i < l->wait[q].n; i++) {
-			sim_time_t t = l->jobs[l->wait[q].job[i]->idx].due;
-			if (t <= now)
-				t = now + 1;
+		for (struct las_job *s = l->wait[q].head; s; s = s->next) {
+			sim_time_t t = s->due <= now ? now + 1 : s->due;
 			if (t < next)
 				next = t;
 		}
 	}
 	if (next != SIM_TIME_MAX)
 		sim_wakeup_at(sim, next);
+}
+
+static void las_schedule(struct sim *sim, void *state)
+{
+	struct las *l = state;
+	sim_time_t now = sim_now(sim);
+	/* Nobody waits: the ranking would keep every running job, and a
+	 * demotion matters only against a waiting job - whose arrival calls
+	 * this again (and then the demotions are made in the order of when
+	 * they happened). */
+	if (sim_queue_len(sim) == 0)
+		return;
+	demote(sim, l, now);
+	if (l->knob > 0)
+		promote(sim, l, now);
+	rank(sim, l);
+	sim_rank_apply(sim); /* las_started, las_preempted: what it did */
+	reorder(l);
+	wake(sim, l, now);
 }
 
 static const struct policy_param las_params[] = {
@@ -564,8 +448,11 @@ CLUSTERSIM_POLICY(las,
 	.summary = "Tiresias discretised 2D-LAS: queues by attained "
 		   "service, preemptive",
 	.params = las_params,
+	.state_size = sizeof(struct las),
+	.job_state_size = sizeof(struct las_job),
 	.init = las_init,
-	.fini = las_fini,
 	.job_submitted = las_submitted,
 	.job_finished = las_finished,
+	.job_started = las_started,
+	.job_preempted = las_preempted,
 	.schedule = las_schedule);
