@@ -7,8 +7,8 @@
  * through the sim_*() calls below, each of which is validated (a refused
  * call returns a negative code and is counted in the run's "bad_calls").
  * Policies see jobs through const pointers and keep their own state in the
- * pointer that init() sets, never in globals, so many simulations can run
- * in one process.
+ * block and per-job slots the engine allocates for them (or in what init()
+ * sets), never in globals, so many simulations can run in one process.
  *
  * Compatibility (SQLite's habit): abi is the first field and size, the
  * size of the table the policy was built with, the second; both are set
@@ -181,8 +181,10 @@ struct policy_ops {
 /*
  * Grows the array *pp (items of size sz, capacity *cap) to hold at least
  * want items, doubling; false when out of memory, and then *pp and *cap
- * are unchanged.  For the per-job and scratch arrays policies keep: a
- * policy never aborts, so it degrades (e.g. to sim_start_head) instead.
+ * are unchanged.  For the arrays a policy grows itself: a policy never
+ * aborts, so it degrades (e.g. to sim_start_head) instead.  A policy that
+ * needs only per-job records, state sized at init (sim_alloc) or a
+ * ranking has no use for it: the engine's own allocate or abort.
  */
 static inline bool clustersim_grow(void *pp, size_t *cap, size_t want,
 				   size_t sz)
