@@ -62,7 +62,7 @@ LDLIBS   += -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -lstdc++
 endif
 
 # The CUDA backend's sources (nvcc and the host build compile the same).
-EVAL_CU  := sim/eval/eval_cuda.cu sim/eval/eval_cuda.h sim/eval/eval_steps.h \
+EVAL_CU  := sim/eval/eval_cuda.cu sim/eval/eval_backend.h sim/eval/eval_steps.h \
             sim/eval/eval_decode.h
 LIB_SRC  := $(filter-out sim/cli/main.c,$(wildcard sim/*/*.c))
 POL_SRC  := $(sort $(wildcard policies/*.c))
