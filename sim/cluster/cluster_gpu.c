@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/splitmix.h"
 #include "cluster/cluster_impl.h"
 
 /* ---- the GPU index ---------------------------------------------------- */
@@ -944,11 +945,7 @@ int place_strategy_parse(const char *name, enum place_strategy *out,
 
 uint64_t place_rng_next(uint64_t *state)
 {
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
+	return splitmix64_next(state);
 }
 
 uint64_t cluster_total_gpus(const struct cluster *c)

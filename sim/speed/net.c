@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/splitmix.h"
 #include "base/util.h"
 
 #define NONE UINT32_MAX
@@ -186,13 +187,7 @@ double net_spec_leaf_up_gbps(const struct net_spec *s)
 
 static size_t hash_id(int64_t id, size_t cap)
 {
-	uint64_t x = (uint64_t)id;
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return (size_t)(x & (cap - 1));
+	return (size_t)(splitmix64_mix((uint64_t)id) & (cap - 1));
 }
 
 /* The table position of id, or of the empty entry where it would go. */
