@@ -1,7 +1,8 @@
 /*
  * Inside the cluster model: what sim/cluster/cluster.c (node groups, the cluster
- * object, the CPU placement index) and sim/cluster/cluster_gpu.c (the whole-GPU
- * index and its placement strategies) share, with sim/cluster/cluster_vc.c
+ * object, the CPU placement index), sim/cluster/cluster_gpu.c (the whole-GPU
+ * index and its placement strategies) and sim/cluster/cluster_gpu_setup.c
+ * (that index's set-up and checks) share, with sim/cluster/cluster_vc.c
  * (virtual clusters).  Nothing outside those files includes it; the
  * public API is sim/cluster/cluster.h.
  *
@@ -118,6 +119,88 @@ static inline void cl_reserve(struct placement *out, size_t n)
 	xgrow(&out->slots, &cap, n, sizeof(*out->slots));
 	SIM_ASSERT(cap <= UINT32_MAX);
 	out->cap = (uint32_t)cap;
+}
+
+/* ---- the GPU index (cluster_gpu.c; made in cluster_gpu_setup.c) ------- */
+
+/* Consecutive nodes first .. end - 1. */
+struct cl_range {
+	uint32_t first; /* first node */
+	uint32_t end;   /* one past the last node */
+};
+
+/* Free GPUs by node, count, class and rack: the cluster's, or a view of
+ * what each node can give one job. */
+struct gx {
+	uint8_t *nf;     /* free GPUs of each node */
+	struct bset *set; /* [c], c = 1 .. maxg: nodes with exactly c free;
+	                    [0]: nodes with any free */
+	uint32_t *cnt;   /* [cls * (maxg + 1) + c]: nodes of class cls with
+	                    exactly c free, c >= 1 */
+	uint64_t *rfree; /* [rack * ncls + cls]: free GPUs */
+	uint64_t *cfree; /* [cls]: free GPUs */
+	uint64_t free;   /* free GPUs in all */
+};
+
+/* One node of a plan: take count GPUs of node. */
+struct gp_pick {
+	uint32_t node;  /* the node */
+	uint32_t count; /* GPUs to take there */
+	uint64_t mask;  /* which, once taken */
+	uint32_t cpus;  /* CPUs to take there */
+};
+
+/* A rack and its free GPUs for the job being placed. */
+struct gp_rack {
+	uint32_t rack; /* rack number */
+	uint64_t free; /* its free GPUs of the job's classes */
+};
+
+/* A new index of c, every node 0 free; gx_free frees it (and accepts
+ * NULL). */
+struct gx *gx_new(const struct cluster *c);
+void gx_free(const struct cluster *c, struct gx *x);
+/* Empties the index: every node 0 free. */
+void gx_clear(const struct cluster *c, struct gx *x);
+
+/* Node v now has f free GPUs. */
+static inline void gx_set(const struct cluster *c, struct gx *x, uint32_t v,
+			  uint32_t f)
+{
+	uint32_t old = x->nf[v], cls = c->ncl[v];
+	uint32_t *cnt = &x->cnt[(size_t)cls * (c->maxg + 1)];
+	uint32_t r = v / c->rack_nodes;
+
+	if (old == f)
+		return;
+	SIM_ASSERT(f <= c->maxg);
+	if (old) {
+		bset_del(&x->set[old], v);
+		cnt[old]--;
+	} else {
+		bset_add(&x->set[0], v);
+	}
+	if (f) {
+		bset_add(&x->set[f], v);
+		cnt[f]++;
+	} else {
+		bset_del(&x->set[0], v);
+	}
+	x->rfree[(size_t)r * c->ncls + cls] += (uint64_t)f - old;
+	x->cfree[cls] += (uint64_t)f - old;
+	x->free += (uint64_t)f - old;
+	x->nf[v] = (uint8_t)f;
+}
+
+/* What node v can give a job of gpus GPUs and cpus CPUs (> 0): its free
+ * GPUs, but no more than ceil(cpus * g / gpus) <= free CPUs allows. */
+static inline uint32_t gx_can_give(const struct cluster *c, uint32_t v,
+				   uint32_t free_gpus, uint32_t free_cpus,
+				   const struct job *j)
+{
+	uint64_t g = (uint64_t)free_cpus * j->gpus / j->cpus;
+
+	return g < free_gpus ? (uint32_t)g : free_gpus;
 }
 
 /* ---- from one file to the other --------------------------------------- */
