@@ -180,6 +180,41 @@ static void summary_row(FILE *f, const char *label, const char *policy,
 	put_time(f, r->t_end, "\n");
 }
 
+/* The table of a pod list's replays: each label's means over the seeds. */
+static void print_replay_table(const struct run_opts *o,
+			       const struct experiment *e, const char *stem,
+			       size_t n, size_t nnodes, uint64_t cap,
+			       const struct replay_result *res,
+			       const char *const *labels, size_t npol,
+			       double total)
+{
+	size_t nruns = npol * e->nseeds;
+	fprintf(o->out, "\n%s replay (%zu pods, %zu nodes, %.0f GPUs; "
+		"means over %zu seeds)\n%-16s %11s %11s %13s %13s "
+		"%8s\n", stem, n, nnodes, cap / 1000.0, e->nseeds,
+		"policy", "alloc avg", "frag avg", "mean wait s",
+		"p99 wait s", "never");
+	for (size_t p = 0; p < npol; p++) {
+		double a = 0, f = 0, w = 0, w99 = 0, nv = 0;
+		for (size_t s = 0; s < e->nseeds; s++) {
+			const struct replay_result *r =
+				&res[p * e->nseeds + s];
+			a += r->alloc_avg / cap;
+			f += r->frag_avg / cap;
+			w += r->wait_mean;
+			w99 += r->wait_p99;
+			nv += (double)r->never;
+		}
+		double k = (double)e->nseeds;
+		fprintf(o->out, "%-16s %10.1f%% %10.1f%% %13.1f %13.1f "
+			"%8.1f\n", labels[p], 100 * a / k, 100 * f / k,
+			w / k, w99 / k, nv / k);
+	}
+	if (o->stats)
+		fprintf(o->msg, "stats: replay list=%s runs=%zu "
+			"total_sim_s=%.3f\n", stem, nruns, total);
+}
+
 /* One pod list: every policy x seed. */
 static int replay_list(const struct run_opts *o, const struct experiment *e,
 		       struct frag_cluster *c, const char *pods_path,
@@ -254,32 +289,9 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 			      &perr))
 			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
 	}
-	if (!rc && !o->quiet) {
-		fprintf(o->out, "\n%s replay (%zu pods, %zu nodes, %.0f GPUs; "
-			"means over %zu seeds)\n%-16s %11s %11s %13s %13s "
-			"%8s\n", stem, n, c->nnodes, cap / 1000.0, e->nseeds,
-			"policy", "alloc avg", "frag avg", "mean wait s",
-			"p99 wait s", "never");
-		for (size_t p = 0; p < npol; p++) {
-			double a = 0, f = 0, w = 0, w99 = 0, nv = 0;
-			for (size_t s = 0; s < e->nseeds; s++) {
-				const struct replay_result *r =
-					&res[p * e->nseeds + s];
-				a += r->alloc_avg / cap;
-				f += r->frag_avg / cap;
-				w += r->wait_mean;
-				w99 += r->wait_p99;
-				nv += (double)r->never;
-			}
-			double k = (double)e->nseeds;
-			fprintf(o->out, "%-16s %10.1f%% %10.1f%% %13.1f %13.1f "
-				"%8.1f\n", labels[p], 100 * a / k, 100 * f / k,
-				w / k, w99 / k, nv / k);
-		}
-		if (o->stats)
-			fprintf(o->msg, "stats: replay list=%s runs=%zu "
-				"total_sim_s=%.3f\n", stem, nruns, total);
-	}
+	if (!rc && !o->quiet)
+		print_replay_table(o, e, stem, n, c->nnodes, cap, res, labels,
+				   npol, total);
 	for (size_t k = 0; k < nruns; k++)
 		replay_result_release(&res[k]);
 	free(res);

@@ -270,6 +270,32 @@ static void warn_rejected(const struct runner *r, const char *label,
 		r->cluster.exclusive ? ", in whole nodes" : "");
 }
 
+/* The generated workload of seed, checked against the cluster's virtual
+ * clusters; on an error nothing is left to release. */
+static int generate(const struct runner *r, uint64_t seed,
+		    struct workload *gen, struct sim_error *err)
+{
+	const struct experiment *e = &r->e;
+	char *prefix;
+	int rc = gen_workload(&e->workload.gen, seed, &e->workload.opts, gen,
+			      err);
+	if (rc)
+		return rc;
+	if (gen->n == 0) {
+		rc = err_set(err, "%s: $.workload: no generated job left after "
+			     "the window and limit", e->path);
+		goto out_gen;
+	}
+	prefix = xasprintf("%s: ", e->path);
+	rc = cluster_spec_check_vcs(&r->cluster, prefix, gen->jobs, gen->n,
+				    gen->groups, gen->ngroups, err);
+	free(prefix);
+out_gen:
+	if (rc)
+		workload_release(gen);
+	return rc;
+}
+
 /* One policy x seed: simulate, compute metrics, write the run folder. */
 static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		   struct run_result *res, struct sim_error *err)
@@ -279,25 +305,10 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 	const struct workload *w = &r->w;
 	int rc;
 	if (e->workload.generated) {
-		rc = gen_workload(&e->workload.gen, seed, &e->workload.opts,
-				  &gen, err);
+		rc = generate(r, seed, &gen, err);
 		if (rc)
 			return rc;
-		if (gen.n == 0) {
-			workload_release(&gen);
-			return err_set(err, "%s: $.workload: no generated job "
-				       "left after the window and limit",
-				       e->path);
-		}
 		w = &gen;
-		char *prefix = xasprintf("%s: ", e->path);
-		rc = cluster_spec_check_vcs(&r->cluster, prefix, gen.jobs,
-					    gen.n, gen.groups, gen.ngroups, err);
-		free(prefix);
-		if (rc) {
-			workload_release(&gen);
-			return rc;
-		}
 	}
 	const char *label = en->spec->label;
 	bool show = !r->o->quiet && isatty(fileno(r->o->msg));
