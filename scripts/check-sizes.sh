@@ -34,7 +34,7 @@ for f in $files; do
 done
 
 long=$(awk -v max="$max_fn" '
-FNR == 1 { depth = 0; incom = 0; sig = ""; start = 0; name = "" }
+FNR == 1 { depth = 0; incom = 0; inmacro = 0; sig = ""; start = 0; name = "" }
 {
 	line = $0
 	# Comments (also across lines), strings and character constants.
@@ -65,7 +65,9 @@ FNR == 1 { depth = 0; incom = 0; sig = ""; start = 0; name = "" }
 		out = out line; line = ""
 	}
 	code = out
-	if (depth == 0 && code ~ /^#/) next
+	# Preprocessor lines at the top level, with their continuations.
+	if (inmacro) { inmacro = ($0 ~ /\\$/); next }
+	if (depth == 0 && code ~ /^[ \t]*#/) { inmacro = ($0 ~ /\\$/); next }
 	if (depth == 0) {
 		opens = (code ~ /^\{/ || (code ~ /\)[ \t]*\{[ \t]*$/ && code !~ /=/))
 		if (opens && start == 0) {

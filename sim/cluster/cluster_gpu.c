@@ -7,7 +7,7 @@
  * costs what it did.  Each node keeps a mask of its free GPUs and their
  * count; for every count c = 1 .. the most GPUs of a node, the set of
  * nodes with exactly c free is a bit set with a 64-ary summary (struct
- * bset, cluster_impl.h: the same structure as the CPU blocks' summary,
+ * bset, base/bitset.h: the same structure as the CPU blocks' summary,
  * with the node bits as level 0), and set 0 holds the nodes with any free
  * GPU.  "The first node at or after x with exactly c free" is then a few
  * word reads, and "a node of rack r with c free" the same search bounded
