@@ -21,6 +21,13 @@
  * 0.5 x 7/8 + 0.5 x 1000/2000 = 0.6875, on B 0.5 x 7/8 + 0.5 x 1500/2000
  * = 0.8125: A, on its half-used GPU.
  *
+ * The leftover is compared exactly, in integers: multiplied by
+ * 2 x max_cpu x G (G = max_gpus x 1000) it is
+ *   (cpu_free - cpu) x G + (gpu_free - gpu) x max_cpu
+ * so nodes of equal leftover tie, and the lowest of them wins (in
+ * floating point the two terms' rounding could split such a tie either
+ * way).
+ *
  * In the event engine (replay), it starts jobs FCFS (frag.h); the score is
  * used by fill experiments.
  */
@@ -31,13 +38,14 @@ static double bestfit_score(struct frag_ctx *ctx, size_t n,
 {
 	const struct frag_cluster *c = ctx->c;
 	const struct frag_node *nd = &c->nodes[n];
-	double gcap = (double)(c->max_gpus ? c->max_gpus : 1) * FRAG_MILLI;
-	double left = 0.5 * (double)(nd->cpu_free - pod->cpu) / c->max_cpu +
-		      0.5 * ((double)nd->gpu_total -
-			     frag_pod_gpu_milli(pod)) / gcap;
+	int64_t cpu_cap = c->max_cpu ? c->max_cpu : 1;
+	int64_t gpu_cap = (int64_t)(c->max_gpus ? c->max_gpus : 1) * FRAG_MILLI;
+	int64_t left = ((int64_t)nd->cpu_free - pod->cpu) * gpu_cap +
+		       ((int64_t)nd->gpu_total - frag_pod_gpu_milli(pod)) *
+			       cpu_cap;
 	if (pod->gpus > 0 && pod->milli < FRAG_MILLI)
 		*gpu = frag_gpu_bestfit(nd, pod->milli);
-	return -left;
+	return -(double)left; /* exact: |left| < 2^53 */
 }
 
 CLUSTERSIM_POLICY(bestfit,

@@ -25,6 +25,11 @@
  * x 1 = 0.5 (delta +0.25); on B, B is left with 0.5 and 1: F = 0.25
  * (delta +0.25).  FGD picks A, GPU 0.
  *
+ * The growth is compared exactly, in integer weights (frag_afterw():
+ * thousandths of a GPU times the list's pods of each shape), so equal
+ * growths tie and the lowest node wins; in floating point the same sum
+ * taken in another order could split such a tie by its last bit.
+ *
  * In the event engine (replay), it starts jobs FCFS (frag.h); the score is
  * used by fill experiments.
  */
@@ -38,10 +43,10 @@ static double fgd_score(struct frag_ctx *ctx, size_t n,
 	if (!c->dist)
 		return 0;
 	if (pod->gpus == 0 || pod->milli == FRAG_MILLI)
-		return -(frag_after(c, n, pod, -1) - nd->frag);
+		return -(double)(frag_afterw(c, n, pod, -1) - nd->fragw);
 	/* A share: each GPU with room, once per distinct free share (two
 	 * GPUs with the same free share leave the same node state). */
-	double best = 0;
+	int64_t best = 0;
 	int best_g = -1;
 	for (uint32_t g = 0; g < nd->ngpus; g++) {
 		uint16_t f = nd->gpu_free[g];
@@ -52,14 +57,14 @@ static double fgd_score(struct frag_ctx *ctx, size_t n,
 			seen = nd->gpu_free[k] == f;
 		if (seen)
 			continue;
-		double d = frag_after(c, n, pod, (int)g) - nd->frag;
+		int64_t d = frag_afterw(c, n, pod, (int)g) - nd->fragw;
 		if (best_g < 0 || d < best) {
 			best = d;
 			best_g = (int)g;
 		}
 	}
 	*gpu = best_g;
-	return -best;
+	return -(double)best; /* exact: |best| < 2^53 */
 }
 
 CLUSTERSIM_POLICY(fgd,

@@ -61,6 +61,11 @@ Test(frag, node_fragmentation_by_hand)
 			   1e-9);
 	cr_assert_float_eq(frag_node_frag_plain(&d, 0, 8000, 4, g2), 1300,
 			   1e-9);
+	/* In integer weights (probability 1 = FRAG_WEIGHT_ONE): exact. */
+	cr_assert_eq(frag_node_fragw(&d, 0, 3000, 4, g1),
+		     1600 * (int64_t)FRAG_WEIGHT_ONE);
+	cr_assert_eq(frag_node_fragw(&d, 0, 8000, 4, g2),
+		     1300 * (int64_t)FRAG_WEIGHT_ONE);
 	frag_dist_release(&d);
 	s[0].models = 1u << 1;
 	cr_assert_eq(frag_dist_from_shapes(&d, s, 3), 0);
@@ -105,6 +110,10 @@ Test(frag, grouped_equals_plain)
 		cr_assert_float_eq(frag_node_frag(&d, model, cpu, ng, g),
 				   frag_node_frag_plain(&d, model, cpu, ng, g),
 				   1e-6);
+		/* Weights of the rounded p: close, not equal. */
+		cr_assert_float_eq((double)frag_node_fragw(&d, model, cpu, ng,
+							   g) / (double)d.w_total,
+				   frag_node_frag(&d, model, cpu, ng, g), 0.1);
 		frag_dist_release(&d);
 	}
 }
@@ -127,6 +136,9 @@ static void two_nodes(struct frag_cluster *c, struct frag_dist *d,
 	struct frag_pod p0 = { .cpu = 1000, .gpus = 1, .milli = 500 };
 	frag_place(c, 0, &p0, 0);
 }
+
+/* A node's F_n in integer weights. */
+#define FRAGW(c, n) ((c)->nodes[n].fragw)
 
 static long pick(struct frag_cluster *c, const char *policy,
 		 const struct frag_pod *p, int *gpu)
@@ -211,6 +223,52 @@ Test(frag, policies_share_pod)
 		frag_cluster_release(&c);
 		frag_dist_release(&d);
 	}
+}
+
+/*
+ * fgd compares growths exactly: equal growths tie, and the lowest node
+ * wins.  Target list: A (2 cores, 0.7 GPU), B (1 core, 2 whole GPUs), C
+ * (1 core, 0.2 GPU), a third each.  Two nodes of 4 GPUs and 4 cores:
+ *  - node 0 holds a 2-core 0.3-GPU pod on GPU 0: free [700, 1000, 1000,
+ *    1000], 2 cores.  F = (0 + 700 + 0) / 3 (only B has GPUs it cannot
+ *    use: the 700).  After a 1-core whole-GPU pod (on GPU 1): [700, 0,
+ *    1000, 1000], 1 core: A lacks CPU (2700), B leaves 700, C 0: F =
+ *    3400 / 3; growth 2700 / 3 = 900.
+ *  - node 1 holds a 0.5-GPU pod on GPU 1 and the 2-core 0.3 one on GPU 2:
+ *    free [1000, 500, 700, 1000], 2 cores.  F = (500 + 1200 + 0) / 3.
+ *    After the pod (on GPU 0): [0, 500, 700, 1000], 1 core: A lacks CPU,
+ *    B lacks a second whole GPU (2200 each), C 0: F = 4400 / 3; growth
+ *    2700 / 3 = 900 too.
+ * A tie: node 0.  (In floating point node 1's growth came out
+ * 899.99999999999989, and it won.)
+ */
+Test(frag, fgd_ties_go_to_the_lowest_node)
+{
+	struct frag_pod list[] = {
+		{ .cpu = 2000, .gpus = 1, .milli = 700 },
+		{ .cpu = 1000, .gpus = 2, .milli = 1000 },
+		{ .cpu = 1000, .gpus = 1, .milli = 200 },
+	};
+	struct frag_dist d;
+	struct frag_cluster c;
+	cr_assert_eq(frag_dist_build(&d, list, 3), 0);
+	frag_cluster_init(&c);
+	frag_cluster_add_node(&c, 4000, 1000, 4, 0);
+	frag_cluster_add_node(&c, 4000, 1000, 4, 0);
+	frag_cluster_ready(&c, 1, &d);
+	struct frag_pod big = { .cpu = 2000, .gpus = 1, .milli = 300 };
+	struct frag_pod half = { .cpu = 0, .gpus = 1, .milli = 500 };
+	frag_place(&c, 0, &big, 0);
+	frag_place(&c, 1, &half, 1);
+	frag_place(&c, 1, &big, 2);
+	struct frag_pod x = { .cpu = 1000, .gpus = 1, .milli = 1000 };
+	cr_assert_eq(frag_afterw(&c, 0, &x, -1) - FRAGW(&c, 0), 2700);
+	cr_assert_eq(frag_afterw(&c, 1, &x, -1) - FRAGW(&c, 1), 2700);
+	int gpu = 7;
+	cr_assert_eq(pick(&c, "fgd", &x, &gpu), 0);
+	cr_assert_eq(gpu, -1);
+	frag_cluster_release(&c);
+	frag_dist_release(&d);
 }
 
 /* random: the same seed gives the same node; over seeds both nodes and

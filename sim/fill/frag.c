@@ -13,6 +13,7 @@
  */
 #include "fill/frag.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,11 +80,16 @@ int frag_cluster_add_node(struct frag_cluster *c, uint32_t cpu, uint32_t mem,
 	return 0;
 }
 
+/* A node's F_n, in both forms, after a change of its state. */
 static void node_refrag(const struct frag_cluster *c, struct frag_node *nd)
 {
 	nd->frag = c->dist ? frag_node_frag(c->dist, nd->model, nd->cpu_free,
 					    nd->ngpus, nd->gpu_free)
 			   : 0;
+	nd->fragw = c->dist ? frag_node_fragw(c->dist, nd->model,
+					      nd->cpu_free, nd->ngpus,
+					      nd->gpu_free)
+			    : 0;
 }
 
 void frag_cluster_ready(struct frag_cluster *c, uint32_t nkinds,
@@ -327,8 +333,12 @@ int frag_dist_from_shapes(struct frag_dist *d, const struct frag_shape *s,
 	d->groups = xcalloc(n, sizeof(*d->groups));
 	for (size_t i = 0; i < n; i++) {
 		const struct frag_shape *sh = &d->shapes[i];
+		uint64_t w = sh->w ? sh->w
+				   : (uint64_t)llround(sh->p * FRAG_WEIGHT_ONE);
+		d->w_total += w;
 		if (sh->gpus == 0 || sh->milli == 0) {
 			d->p_nogpu += sh->p;
+			d->w_nogpu += w;
 			continue;
 		}
 		struct frag_group *g = d->ngroups ? &d->groups[d->ngroups - 1]
@@ -340,12 +350,15 @@ int frag_dist_from_shapes(struct frag_dist *d, const struct frag_shape *s,
 			g->milli = sh->milli;
 			g->models = sh->models;
 			g->cum = xcalloc(d->ncpus + 1, sizeof(*g->cum));
+			g->wcum = xcalloc(d->ncpus + 1, sizeof(*g->wcum));
 		}
 		/* Shapes of a group arrive by ascending CPU: add p to the
 		 * cumulative entries from its CPU on. */
 		size_t at = count_le(d->cpus, d->ncpus, sh->cpu);
-		for (size_t j = at; j <= d->ncpus; j++)
+		for (size_t j = at; j <= d->ncpus; j++) {
 			g->cum[j] += sh->p;
+			g->wcum[j] += w;
+		}
 	}
 	return 0;
 }
@@ -380,8 +393,10 @@ int frag_dist_build(struct frag_dist *d, const struct frag_pod *pods,
 			s[k++].p = 1;
 		}
 	}
-	for (size_t i = 0; i < k; i++)
+	for (size_t i = 0; i < k; i++) {
+		s[i].w = (uint64_t)s[i].p;
 		s[i].p /= (double)m;
+	}
 	int rc = frag_dist_from_shapes(d, s, k);
 	free(s);
 	return rc;
@@ -391,21 +406,22 @@ void frag_dist_release(struct frag_dist *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->ngroups; i++)
+	for (size_t i = 0; i < d->ngroups; i++) {
 		free(d->groups[i].cum);
+		free(d->groups[i].wcum);
+	}
 	free(d->groups);
 	free(d->shapes);
 	free(d->cpus);
 	memset(d, 0, sizeof(*d));
 }
 
-double frag_node_frag(const struct frag_dist *d, uint32_t model,
-		      uint32_t cpu_free, uint32_t ngpus,
-		      const uint16_t *gpu_free)
+/* Free shares of a node, descending (insertion sort: at most 16); their
+ * sum. */
+static uint32_t sort_free(uint32_t ngpus, const uint16_t *gpu_free,
+			  uint16_t *s)
 {
-	uint16_t s[FRAG_MAX_GPUS];
 	uint32_t total = 0;
-	/* Free shares, descending (insertion sort: at most 16). */
 	for (uint32_t i = 0; i < ngpus; i++) {
 		uint16_t v = gpu_free[i];
 		uint32_t j = i;
@@ -416,6 +432,15 @@ double frag_node_frag(const struct frag_dist *d, uint32_t model,
 		}
 		s[j] = v;
 	}
+	return total;
+}
+
+double frag_node_frag(const struct frag_dist *d, uint32_t model,
+		      uint32_t cpu_free, uint32_t ngpus,
+		      const uint16_t *gpu_free)
+{
+	uint16_t s[FRAG_MAX_GPUS];
+	uint32_t total = sort_free(ngpus, gpu_free, s);
 	if (total == 0)
 		return 0;
 	double T = total;
@@ -441,6 +466,38 @@ double frag_node_frag(const struct frag_dist *d, uint32_t model,
 		F += p_cpu * (double)small;
 	}
 	return F;
+}
+
+int64_t frag_node_fragw(const struct frag_dist *d, uint32_t model,
+			uint32_t cpu_free, uint32_t ngpus,
+			const uint16_t *gpu_free)
+{
+	uint16_t s[FRAG_MAX_GPUS];
+	uint32_t total = sort_free(ngpus, gpu_free, s);
+	if (total == 0)
+		return 0;
+	uint64_t T = total;
+	size_t at = count_le(d->cpus, d->ncpus, cpu_free);
+	/* As frag_node_frag(), in weights. */
+	uint64_t F = d->w_nogpu * T;
+	for (size_t i = 0; i < d->ngroups; i++) {
+		const struct frag_group *g = &d->groups[i];
+		uint64_t w_cpu = g->wcum[at];
+		F += (g->wcum[d->ncpus] - w_cpu) * T;
+		if (w_cpu == 0)
+			continue;
+		bool ok = (!g->models || (g->models & (1u << model))) &&
+			  g->gpus <= ngpus && s[g->gpus - 1] >= g->milli;
+		if (!ok) {
+			F += w_cpu * T;
+			continue;
+		}
+		uint64_t small = 0;
+		for (uint32_t j = ngpus; j > 0 && s[j - 1] < g->milli; j--)
+			small += s[j - 1];
+		F += w_cpu * small;
+	}
+	return (int64_t)F;
 }
 
 double frag_node_frag_plain(const struct frag_dist *d, uint32_t model,
@@ -477,12 +534,11 @@ double frag_cluster_frag(const struct frag_cluster *c)
 	return F;
 }
 
-double frag_after(const struct frag_cluster *c, size_t n,
-		  const struct frag_pod *pod, int gpu)
+/* Node n's free shares after placing pod there (share on gpu) into g. */
+static void free_after(const struct frag_node *nd, const struct frag_pod *pod,
+		       int gpu, uint16_t *g)
 {
-	const struct frag_node *nd = &c->nodes[n];
-	uint16_t g[FRAG_MAX_GPUS];
-	memcpy(g, nd->gpu_free, sizeof(g));
+	memcpy(g, nd->gpu_free, FRAG_MAX_GPUS * sizeof(*g));
 	if (pod->gpus > 0 && pod->milli < FRAG_MILLI) {
 		g[gpu] = (uint16_t)(g[gpu] - pod->milli);
 	} else if (pod->gpus > 0) {
@@ -494,6 +550,24 @@ double frag_after(const struct frag_cluster *c, size_t n,
 			}
 		}
 	}
+}
+
+double frag_after(const struct frag_cluster *c, size_t n,
+		  const struct frag_pod *pod, int gpu)
+{
+	const struct frag_node *nd = &c->nodes[n];
+	uint16_t g[FRAG_MAX_GPUS];
+	free_after(nd, pod, gpu, g);
 	return frag_node_frag(c->dist, nd->model, nd->cpu_free - pod->cpu,
 			      nd->ngpus, g);
+}
+
+int64_t frag_afterw(const struct frag_cluster *c, size_t n,
+		    const struct frag_pod *pod, int gpu)
+{
+	const struct frag_node *nd = &c->nodes[n];
+	uint16_t g[FRAG_MAX_GPUS];
+	free_after(nd, pod, gpu, g);
+	return frag_node_fragw(c->dist, nd->model, nd->cpu_free - pod->cpu,
+			       nd->ngpus, g);
 }

@@ -75,6 +75,8 @@ struct frag_node {
 	uint32_t nkinds;              /* distinct pod kinds among them */
 	double frag;                  /* F_n against the target workload
 	                                 (kept up to date by frag_place) */
+	int64_t fragw;                /* the same in integer weights, exact
+	                                 (frag_node_fragw) */
 };
 
 /* One pod shape of the target workload. */
@@ -84,7 +86,12 @@ struct frag_shape {
 	uint32_t milli;  /* per-GPU share, 0 for CPU-only */
 	uint32_t models; /* allowed models, 0 = any */
 	double p;        /* its probability */
+	uint64_t w;      /* its integer weight (pods of the list of this
+	                    shape); 0 = p x FRAG_WEIGHT_ONE, rounded */
 };
+
+/* The integer weight of probability 1 for shapes given by p alone. */
+#define FRAG_WEIGHT_ONE (1u << 20)
 
 /*
  * The target workload, arranged for fast F_n: shapes grouped by their GPU
@@ -101,9 +108,12 @@ struct frag_dist {
 		uint32_t gpus, milli, models; /* the GPU part */
 		double *cum;   /* cum[i]: probability of the group's shapes
 		                  with CPU <= cpus[i - 1]; cum[0] = 0 */
+		uint64_t *wcum; /* the same in integer weights */
 	} *groups;
 	size_t ngroups;
 	double p_nogpu;            /* probability of CPU-only shapes */
+	uint64_t w_nogpu;          /* their integer weight */
+	uint64_t w_total;          /* the weight of all shapes */
 };
 
 /* The cluster: nodes, GPU model names, pod kinds. */
@@ -219,9 +229,21 @@ double frag_node_frag_plain(const struct frag_dist *d, uint32_t model,
 /* The cluster's fragmentation: sum of F_n, thousandths of a GPU. */
 double frag_cluster_frag(const struct frag_cluster *c);
 /* F_n of node n after placing pod there (share on gpu), without placing
- * it: what fgd scores by. */
+ * it. */
 double frag_after(const struct frag_cluster *c, size_t n,
 		  const struct frag_pod *pod, int gpu);
+/*
+ * F_n in integer weights: thousandths of a GPU times the weights of the
+ * shapes (a pod list's shapes weigh the pods of each), exact, so that two
+ * node states whose F_n are equal compare equal (in floating point the
+ * same sum in another order can differ in its last bit).
+ */
+int64_t frag_node_fragw(const struct frag_dist *d, uint32_t model,
+			uint32_t cpu_free, uint32_t ngpus,
+			const uint16_t *gpu_free);
+/* frag_after() in integer weights: what fgd scores by. */
+int64_t frag_afterw(const struct frag_cluster *c, size_t n,
+		    const struct frag_pod *pod, int gpu);
 
 /* The score plugin of a policy, or NULL when it is not one. */
 frag_score_fn frag_policy_score(const struct policy_ops *ops);
