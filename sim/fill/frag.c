@@ -1,8 +1,10 @@
 /*
- * GPU sharing and fragmentation (frag.h): node state, the filters, the
- * placement step that every score plugin shares, and the fragmentation
- * measure of Weng et al. (USENIX ATC 2023, section 3) against a target
- * workload.
+ * GPU sharing and fragmentation (frag.h): node state, the filters, placing
+ * and unplacing a pod, and the fragmentation measure of Weng et al.
+ * (USENIX ATC 2023, section 3) against a target workload, both as a
+ * double (what the outputs report) and as an exact integer in the
+ * shapes' weights (what fgd compares).  The placement step the score
+ * plugins share is in score.c.
  *
  * Speed: F_n is needed for every candidate node and GPU of every pod under
  * fgd.  The target workload is grouped by the GPU part of its shapes (the
@@ -31,6 +33,8 @@ void frag_cluster_release(struct frag_cluster *c)
 	if (!c)
 		return;
 	free(c->nodes);
+	free(c->frag);
+	free(c->fragw);
 	free(c->kind_pods);
 	for (uint32_t i = 0; i < c->nmodels; i++)
 		free(c->models[i]);
@@ -60,8 +64,10 @@ int frag_cluster_add_node(struct frag_cluster *c, uint32_t cpu, uint32_t mem,
 	if ((n & (n - 1)) == 0) {
 		size_t cap = n ? 2 * n : 1;
 		c->nodes = xrealloc(c->nodes, cap * sizeof(*c->nodes));
+		c->frag = xrealloc(c->frag, cap * sizeof(*c->frag));
+		c->fragw = xrealloc(c->fragw, cap * sizeof(*c->fragw));
 	}
-	struct frag_node *nd = &c->nodes[n];
+	struct score_node *nd = &c->nodes[n];
 	memset(nd, 0, sizeof(*nd));
 	nd->cpu_cap = nd->cpu_free = cpu;
 	nd->mem_cap = nd->mem_free = mem;
@@ -71,6 +77,8 @@ int frag_cluster_add_node(struct frag_cluster *c, uint32_t cpu, uint32_t mem,
 		nd->gpu_free[g] = FRAG_MILLI;
 	nd->gpu_total = ngpus * FRAG_MILLI;
 	nd->gpu_whole = ngpus;
+	c->frag[n] = 0;
+	c->fragw[n] = 0;
 	c->nnodes++;
 	c->gpu_capacity += (uint64_t)ngpus * FRAG_MILLI;
 	if (cpu > c->max_cpu)
@@ -80,16 +88,19 @@ int frag_cluster_add_node(struct frag_cluster *c, uint32_t cpu, uint32_t mem,
 	return 0;
 }
 
-/* A node's F_n, in both forms, after a change of its state. */
-static void node_refrag(const struct frag_cluster *c, struct frag_node *nd)
+/* Node n's F_n, in both forms, after a change of its state. */
+static void node_refrag(struct frag_cluster *c, size_t n)
 {
-	nd->frag = c->dist ? frag_node_frag(c->dist, nd->model, nd->cpu_free,
-					    nd->ngpus, nd->gpu_free)
-			   : 0;
-	nd->fragw = c->dist ? frag_node_fragw(c->dist, nd->model,
-					      nd->cpu_free, nd->ngpus,
-					      nd->gpu_free)
-			    : 0;
+	const struct score_node *nd = &c->nodes[n];
+	if (!c->dist) {
+		c->frag[n] = 0;
+		c->fragw[n] = 0;
+		return;
+	}
+	c->frag[n] = frag_node_frag(c->dist, nd->model, nd->cpu_free,
+				    nd->ngpus, nd->gpu_free);
+	c->fragw[n] = frag_node_fragw(c->dist, nd->model, nd->cpu_free,
+				      nd->ngpus, nd->gpu_free);
 }
 
 void frag_cluster_ready(struct frag_cluster *c, uint32_t nkinds,
@@ -106,7 +117,7 @@ void frag_cluster_ready(struct frag_cluster *c, uint32_t nkinds,
 void frag_cluster_reset(struct frag_cluster *c)
 {
 	for (size_t n = 0; n < c->nnodes; n++) {
-		struct frag_node *nd = &c->nodes[n];
+		struct score_node *nd = &c->nodes[n];
 		nd->cpu_free = nd->cpu_cap;
 		nd->mem_free = nd->mem_cap;
 		for (uint32_t g = 0; g < nd->ngpus; g++)
@@ -115,7 +126,7 @@ void frag_cluster_reset(struct frag_cluster *c)
 		nd->gpu_whole = nd->ngpus;
 		nd->gpu_pods = 0;
 		nd->nkinds = 0;
-		node_refrag(c, nd);
+		node_refrag(c, n);
 	}
 	if (c->kind_pods)
 		memset(c->kind_pods, 0, c->nnodes * (c->nkinds ? c->nkinds : 1) *
@@ -124,23 +135,10 @@ void frag_cluster_reset(struct frag_cluster *c)
 
 /* ---- filters, placement ------------------------------------------------- */
 
-unsigned frag_gpus_with(const struct frag_node *nd, uint32_t milli)
-{
-	unsigned k = 0;
-	for (uint32_t g = 0; g < nd->ngpus; g++)
-		k += nd->gpu_free[g] >= milli;
-	return k;
-}
-
-uint32_t frag_pod_gpu_milli(const struct frag_pod *pod)
-{
-	return pod->gpus * pod->milli;
-}
-
 bool frag_fits(const struct frag_cluster *c, size_t n,
-	       const struct frag_pod *pod)
+	       const struct score_pod *pod)
 {
-	const struct frag_node *nd = &c->nodes[n];
+	const struct score_node *nd = &c->nodes[n];
 	if (pod->cpu > nd->cpu_free || pod->mem > nd->mem_free)
 		return false;
 	if (pod->gpus == 0)
@@ -149,14 +147,14 @@ bool frag_fits(const struct frag_cluster *c, size_t n,
 		return false;
 	if (pod->milli < FRAG_MILLI)
 		return nd->gpu_total >= pod->milli &&
-		       frag_gpus_with(nd, pod->milli) > 0;
+		       score_gpus_with(nd, pod->milli) > 0;
 	return nd->gpu_whole >= pod->gpus;
 }
 
 uint32_t frag_place(struct frag_cluster *c, size_t n,
-		    const struct frag_pod *pod, int gpu)
+		    const struct score_pod *pod, int gpu)
 {
-	struct frag_node *nd = &c->nodes[n];
+	struct score_node *nd = &c->nodes[n];
 	uint32_t mask = 0;
 	SIM_ASSERT(pod->cpu <= nd->cpu_free && pod->mem <= nd->mem_free);
 	nd->cpu_free -= pod->cpu;
@@ -188,14 +186,14 @@ uint32_t frag_place(struct frag_cluster *c, size_t n,
 		    c->kind_pods[n * c->nkinds + pod->kind]++ == 0)
 			nd->nkinds++;
 	}
-	node_refrag(c, nd);
+	node_refrag(c, n);
 	return mask;
 }
 
 void frag_unplace(struct frag_cluster *c, size_t n,
-		  const struct frag_pod *pod, uint32_t gpus)
+		  const struct score_pod *pod, uint32_t gpus)
 {
-	struct frag_node *nd = &c->nodes[n];
+	struct score_node *nd = &c->nodes[n];
 	SIM_ASSERT(nd->cpu_free + (uint64_t)pod->cpu <= nd->cpu_cap &&
 		   nd->mem_free + (uint64_t)pod->mem <= nd->mem_cap);
 	nd->cpu_free += pod->cpu;
@@ -219,60 +217,7 @@ void frag_unplace(struct frag_cluster *c, size_t n,
 				nd->nkinds--;
 		}
 	}
-	node_refrag(c, nd);
-}
-
-long frag_choose(struct frag_ctx *ctx, frag_score_fn score,
-		 const struct frag_pod *pod, int *gpu)
-{
-	const struct frag_cluster *c = ctx->c;
-	long best = -1;
-	double best_score = 0;
-	int best_gpu = -1;
-	for (size_t n = 0; n < c->nnodes; n++) {
-		if (!frag_fits(c, n, pod))
-			continue;
-		int g = -1;
-		double s = score(ctx, n, pod, &g);
-		if (best < 0 || s > best_score) {
-			best = (long)n;
-			best_score = s;
-			best_gpu = g;
-		}
-	}
-	if (best >= 0 && pod->gpus > 0 && pod->milli < FRAG_MILLI) {
-		/* A plugin that names no GPU (or a full one) gets the
-		 * best-fit GPU: the engine never over-commits a GPU. */
-		const struct frag_node *nd = &c->nodes[best];
-		if (best_gpu < 0 || (uint32_t)best_gpu >= nd->ngpus ||
-		    nd->gpu_free[best_gpu] < pod->milli)
-			best_gpu = frag_gpu_bestfit(nd, pod->milli);
-	} else {
-		best_gpu = -1;
-	}
-	*gpu = best_gpu;
-	return best;
-}
-
-int frag_gpu_bestfit(const struct frag_node *nd, uint32_t milli)
-{
-	int best = -1;
-	for (uint32_t g = 0; g < nd->ngpus; g++)
-		if (nd->gpu_free[g] >= milli &&
-		    (best < 0 || nd->gpu_free[g] < nd->gpu_free[best]))
-			best = (int)g;
-	return best;
-}
-
-frag_score_fn frag_policy_score(const struct policy_ops *ops)
-{
-	return ops ? ops->frag_score : NULL;
-}
-
-void frag_engine_schedule(struct sim *sim, void *state)
-{
-	(void)state;
-	sim_start_head(sim);
+	node_refrag(c, n);
 }
 
 /* ---- fragmentation ------------------------------------------------------ */
@@ -363,7 +308,7 @@ int frag_dist_from_shapes(struct frag_dist *d, const struct frag_shape *s,
 	return 0;
 }
 
-int frag_dist_build(struct frag_dist *d, const struct frag_pod *pods,
+int frag_dist_build(struct frag_dist *d, const struct score_pod *pods,
 		    size_t n)
 {
 	memset(d, 0, sizeof(*d));
@@ -530,15 +475,16 @@ double frag_cluster_frag(const struct frag_cluster *c)
 {
 	double F = 0;
 	for (size_t n = 0; n < c->nnodes; n++)
-		F += c->nodes[n].frag;
+		F += c->frag[n];
 	return F;
 }
 
-/* Node n's free shares after placing pod there (share on gpu) into g. */
-static void free_after(const struct frag_node *nd, const struct frag_pod *pod,
-		       int gpu, uint16_t *g)
+int64_t frag_afterw(const struct frag_cluster *c, size_t n,
+		    const struct score_pod *pod, int gpu)
 {
-	memcpy(g, nd->gpu_free, FRAG_MAX_GPUS * sizeof(*g));
+	const struct score_node *nd = &c->nodes[n];
+	uint16_t g[FRAG_MAX_GPUS];
+	memcpy(g, nd->gpu_free, sizeof(g));
 	if (pod->gpus > 0 && pod->milli < FRAG_MILLI) {
 		g[gpu] = (uint16_t)(g[gpu] - pod->milli);
 	} else if (pod->gpus > 0) {
@@ -550,24 +496,6 @@ static void free_after(const struct frag_node *nd, const struct frag_pod *pod,
 			}
 		}
 	}
-}
-
-double frag_after(const struct frag_cluster *c, size_t n,
-		  const struct frag_pod *pod, int gpu)
-{
-	const struct frag_node *nd = &c->nodes[n];
-	uint16_t g[FRAG_MAX_GPUS];
-	free_after(nd, pod, gpu, g);
-	return frag_node_frag(c->dist, nd->model, nd->cpu_free - pod->cpu,
-			      nd->ngpus, g);
-}
-
-int64_t frag_afterw(const struct frag_cluster *c, size_t n,
-		    const struct frag_pod *pod, int gpu)
-{
-	const struct frag_node *nd = &c->nodes[n];
-	uint16_t g[FRAG_MAX_GPUS];
-	free_after(nd, pod, gpu, g);
 	return frag_node_fragw(c->dist, nd->model, nd->cpu_free - pod->cpu,
 			       nd->ngpus, g);
 }
