@@ -9,7 +9,8 @@
 #
 # Policies are discovered: every policies/*.c (job policies) and
 # policies/score/*.c (score plugins) is compiled in and registered under
-# its file stem.  Adding a file is the only edit.
+# its file stem.  Adding a file is the only edit.  They are compiled with
+# include/ alone on the include path, as a plug-in would be.
 
 CC       ?= cc
 OPT      ?= -O2
@@ -95,12 +96,13 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-# Built-in score plugins see include/ only: the score-plugin contract is
-# all they may use.
+# Built-in policies and score plugins see include/ only: the policy
+# contract is all they may use (scripts/check-layers.sh checks it too).
 POL_CPPFLAGS := -Iinclude -D_GNU_SOURCE
-$(BUILD)/policies/score/%.o: policies/score/%.c
+POL_CFLAGS   := $(filter-out $(PKG_CFLAGS),$(CFLAGS))
+$(BUILD)/policies/%.o: policies/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(POL_CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(POL_CPPFLAGS) $(POL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/sim/eval/eval_cuda.o: $(EVAL_CU)
 	@mkdir -p $(dir $@)
