@@ -2,17 +2,37 @@
  * Policy registry and plug-in loader.  A plug-in is checked before any of
  * its code runs: ABI version first (the field every version keeps at
  * offset 0), then its name and callbacks, as Slurm checks a plugin's type
- * and version before init.
+ * and version before init.  A score plugin's table also declares its
+ * size: the registry copies no more than that, so a table built against
+ * an older, shorter score.h reads as NULL past its end.
  */
 #include "policy/registry.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
+
+/* The smallest table of score-plugin version 1: up to normalize. */
+#define SCORE_OPS_V1_SIZE                                                    \
+	(offsetof(struct score_ops, normalize) +                             \
+	 sizeof(((struct score_ops *)0)->normalize))
+
+static void add_score(struct registry *r, const struct score_ops *ops,
+		      const struct score_ops *src)
+{
+	size_t cap = r->scap;
+	xgrow(&r->scores, &cap, r->nscores + 1, sizeof(*r->scores));
+	cap = r->scap;
+	xgrow(&r->score_src, &cap, r->nscores + 1, sizeof(*r->score_src));
+	r->scap = cap;
+	r->scores[r->nscores] = ops;
+	r->score_src[r->nscores++] = src;
+}
 
 void registry_init(struct registry *r)
 {
@@ -21,14 +41,21 @@ void registry_init(struct registry *r)
 		xgrow(&r->ops, &r->cap, r->n + 1, sizeof(*r->ops));
 		r->ops[r->n++] = policy_builtin[i];
 	}
+	for (size_t i = 0; score_builtin[i]; i++)
+		add_score(r, score_builtin[i], score_builtin[i]);
 }
 
 void registry_release(struct registry *r)
 {
+	for (size_t i = 0; i < r->nscores; i++)
+		if (r->scores[i] != r->score_src[i])
+			free((void *)r->scores[i]);
 	for (size_t i = 0; i < r->nhandles; i++)
 		dlclose(r->handles[i]);
 	free(r->handles);
 	free(r->ops);
+	free(r->scores);
+	free(r->score_src);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -38,6 +65,15 @@ const struct policy_ops *registry_find(const struct registry *r,
 	for (size_t i = 0; i < r->n; i++)
 		if (strcmp(r->ops[i]->name, name) == 0)
 			return r->ops[i];
+	return NULL;
+}
+
+const struct score_ops *registry_find_score(const struct registry *r,
+					    const char *name)
+{
+	for (size_t i = 0; i < r->nscores; i++)
+		if (strcmp(r->scores[i]->name, name) == 0)
+			return r->scores[i];
 	return NULL;
 }
 
@@ -100,10 +136,77 @@ int policy_ops_check(const struct policy_ops *ops, struct sim_error *err)
 	return 0;
 }
 
-int registry_load_plugin(struct registry *r, const char *path,
-			 const struct policy_ops **out, struct sim_error *err)
+int score_ops_check(const struct score_ops *ops, struct sim_error *err)
+{
+	if (ops->version != CLUSTERSIM_SCORE_VERSION)
+		return err_set(err, "built for score-plugin version %u, this "
+			       "clustersim has version %u: rebuild it against "
+			       "this include/clustersim", ops->version,
+			       CLUSTERSIM_SCORE_VERSION);
+	if (ops->size < SCORE_OPS_V1_SIZE)
+		return err_set(err, "score plugin table of %u bytes, smaller "
+			       "than version %u's %zu: set by "
+			       "CLUSTERSIM_SCORE", ops->size,
+			       CLUSTERSIM_SCORE_VERSION,
+			       (size_t)SCORE_OPS_V1_SIZE);
+	if (!valid_name(ops->name))
+		return err_set(err, "score plugin name '%s' is not a valid "
+			       "name (letters, digits, '_')",
+			       ops->name ? ops->name : "(null)");
+	if (!ops->score)
+		return err_set(err, "score plugin '%s' has no score callback",
+			       ops->name);
+	return 0;
+}
+
+/* The score plugin of a loaded object: checked, copied up to its size
+ * when that is shorter than this score.h's table, and added.  Takes h
+ * (closes it on failure). */
+static int load_score(struct registry *r, const char *path, void *h,
+		      const struct score_ops *ops,
+		      const struct score_ops **sout, struct sim_error *err)
 {
 	struct sim_error e;
+	if (score_ops_check(ops, &e) != 0) {
+		dlclose(h);
+		return err_set(err, "%s: %s", path, e.msg);
+	}
+	for (size_t i = 0; i < r->nscores; i++) {
+		if (r->score_src[i] == ops) { /* the same object twice */
+			dlclose(h);
+			if (sout)
+				*sout = r->scores[i];
+			return 0;
+		}
+	}
+	if (registry_find(r, ops->name) || registry_find_score(r, ops->name)) {
+		dlclose(h);
+		return err_set(err, "%s: a policy or score plugin named '%s' "
+			       "already exists", path, ops->name);
+	}
+	const struct score_ops *use = ops;
+	if (ops->size < sizeof(struct score_ops)) {
+		struct score_ops *copy = xcalloc(1, sizeof(*copy));
+		memcpy(copy, ops, ops->size);
+		use = copy;
+	}
+	add_score(r, use, ops);
+	xgrow(&r->handles, &r->hcap, r->nhandles + 1, sizeof(*r->handles));
+	r->handles[r->nhandles++] = h;
+	if (sout)
+		*sout = use;
+	return 0;
+}
+
+int registry_load_plugin(struct registry *r, const char *path,
+			 const struct policy_ops **out,
+			 const struct score_ops **sout, struct sim_error *err)
+{
+	struct sim_error e;
+	if (out)
+		*out = NULL;
+	if (sout)
+		*sout = NULL;
 	/* dlopen searches the library path for a bare name: make it a
 	 * path. */
 	char *p = strchr(path, '/') ? xstrdup(path) : xasprintf("./%s", path);
@@ -114,9 +217,13 @@ int registry_load_plugin(struct registry *r, const char *path,
 			       dlerror());
 	const struct policy_ops *ops = dlsym(h, "clustersim_policy");
 	if (!ops) {
+		const struct score_ops *sops = dlsym(h, "clustersim_score");
+		if (sops)
+			return load_score(r, path, h, sops, sout, err);
 		dlclose(h);
 		return err_set(err, "%s: not a clustersim policy: no "
-			       "'clustersim_policy' symbol (build it with "
+			       "'clustersim_policy' symbol, nor "
+			       "'clustersim_score' (build it with "
 			       "-DCLUSTERSIM_PLUGIN)", path);
 	}
 	if (policy_ops_check(ops, &e) != 0) {
@@ -130,7 +237,7 @@ int registry_load_plugin(struct registry *r, const char *path,
 			*out = ops;
 		return 0;
 	}
-	if (old) {
+	if (old || registry_find_score(r, ops->name)) {
 		dlclose(h);
 		return err_set(err, "%s: a policy named '%s' already exists",
 			       path, ops->name);

@@ -71,7 +71,7 @@ static int write_timeline(const char *dir, const struct replay_result *r,
 }
 
 static int write_pods(const char *dir, const struct replay_result *r,
-		      const struct frag_pod *pods, struct sim_error *err)
+		      const struct score_pod *pods, struct sim_error *err)
 {
 	struct afile af;
 	int rc = afile_open_in(&af, dir, "pods.csv", err);
@@ -81,7 +81,7 @@ static int write_pods(const char *dir, const struct replay_result *r,
 	      "arrival_s,node,gpus,start_s,end_s,wait_s\n", af.f);
 	for (size_t i = 0; i < r->npods; i++) {
 		const struct replay_pod *q = &r->pods[i];
-		const struct frag_pod *p = &pods[i];
+		const struct score_pod *p = &pods[i];
 		sim_time_t created = p->created * SIM_SEC;
 		fprintf(af.f, "%zu,%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",", i,
 			p->cpu, p->gpus, p->milli);
@@ -218,12 +218,12 @@ static void print_replay_table(const struct run_opts *o,
 /* One pod list: every policy x seed. */
 static int replay_list(const struct run_opts *o, const struct experiment *e,
 		       struct frag_cluster *c, const char *pods_path,
-		       const struct policy_ops *const *ops,
+		       const struct score_ops *const *ops,
 		       const char *const *labels, size_t npol,
 		       const char *outdir, FILE *summary,
 		       struct sim_error *err)
 {
-	struct frag_pod *pods = NULL;
+	struct score_pod *pods = NULL;
 	struct frag_dist dist;
 	size_t n = 0;
 	uint32_t nkinds = 0;
@@ -251,7 +251,7 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 		struct replay_result *r = &res[k];
 		struct sim_error rerr;
 		double t0 = mono_seconds();
-		if (replay_run(c, pods, n, ops[p]->frag_score,
+		if (replay_run(c, pods, n, ops[p],
 			       e->fill.load_scale, e->fill.step, e->seeds[s], r,
 			       &rerr)) {
 			rc = err_setc(err, -SIM_EINPUT, "%s: %s", pods_path,
@@ -308,7 +308,7 @@ static int replay_inputs(const struct run_opts *o, const struct experiment *e,
 {
 	int rc = openb_load_nodes(e->fill.nodes, o->lenient, NULL, c, err);
 	for (size_t i = 0; i < e->fill.npods && !rc; i++) {
-		struct frag_pod *pods;
+		struct score_pod *pods;
 		size_t n;
 		uint32_t nk;
 		rc = openb_load_pods(e->fill.pods[i], o->lenient, NULL, c,
@@ -322,7 +322,7 @@ static int replay_inputs(const struct run_opts *o, const struct experiment *e,
 }
 
 int replay_experiment(const struct run_opts *o, const struct experiment *e,
-		      const struct policy_ops *const *ops,
+		      const struct score_ops *const *ops,
 		      const char *const *labels, size_t npol,
 		      const char *outdir, struct sim_error *err)
 {

@@ -38,7 +38,7 @@
  * merged rows a cold solve is already cheap.  CLP's log is off: library
  * code never prints.
  */
-#include "search/gavel_lp.h"
+#include "clustersim/gavel_lp.h"
 
 #include <float.h>
 #include <math.h>
