@@ -7,8 +7,10 @@
 #   make SANITIZE=address,undefined test    the suite under sanitizers
 #   make WERROR=1   warnings are errors (CI sets this)
 #
-# Policies are discovered: every policies/*.c is compiled in and registered
-# under its file stem.  Adding a file is the only edit.
+# Policies are discovered: every policies/*.c (job policies) and
+# policies/score/*.c (score plugins) is compiled in and registered under
+# its file stem.  Adding a file is the only edit.  They are compiled with
+# include/ alone on the include path, as a plug-in would be.
 
 CC       ?= cc
 OPT      ?= -O2
@@ -62,13 +64,16 @@ LDLIBS   += -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -lstdc++
 endif
 
 # The CUDA backend's sources (nvcc and the host build compile the same).
-EVAL_CU  := sim/eval/eval_cuda.cu sim/eval/eval_cuda.h sim/eval/eval_steps.h \
+EVAL_CU  := sim/eval/eval_cuda.cu sim/eval/eval_backend.h sim/eval/eval_steps.h \
             sim/eval/eval_decode.h
 LIB_SRC  := $(filter-out sim/cli/main.c,$(wildcard sim/*/*.c))
 POL_SRC  := $(sort $(wildcard policies/*.c))
 POLICIES := $(basename $(notdir $(POL_SRC)))
+SCORE_SRC := $(sort $(wildcard policies/score/*.c))
+SCORES   := $(basename $(notdir $(SCORE_SRC)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(POL_SRC:%.c=$(BUILD)/%.o) \
-            $(BUILD)/gen/policy_registry.o $(CUDA_OBJ)
+            $(SCORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/policy_registry.o \
+            $(BUILD)/gen/score_registry.o $(CUDA_OBJ)
 TEST_SRC := $(sort $(wildcard tests/test_*.c)) tests/testlib.c \
             $(sort $(wildcard tests/fuzz/*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -79,6 +84,8 @@ TESTBIN  := $(BUILD)/tests/run_tests
 PLUGIN   := $(BUILD)/plugin/example_plugin.so
 BADPLUGIN := $(BUILD)/plugin/bad_abi_plugin.so \
              $(BUILD)/plugin/short_table_plugin.so
+SCOREPLUGINS := $(BUILD)/plugin/example_score.so \
+                $(BUILD)/plugin/bad_score_plugin.so
 
 .PHONY: all deps run test check-tests bench clean plugin-example
 all: $(BIN)
@@ -89,6 +96,14 @@ deps:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# Built-in policies and score plugins see include/ only: the policy
+# contract is all they may use (scripts/check-layers.sh checks it too).
+POL_CPPFLAGS := -Iinclude -D_GNU_SOURCE
+POL_CFLAGS   := $(filter-out $(PKG_CFLAGS),$(CFLAGS))
+$(BUILD)/policies/%.o: policies/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(POL_CPPFLAGS) $(POL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/sim/eval/eval_cuda.o: $(EVAL_CU)
 	@mkdir -p $(dir $@)
@@ -140,8 +155,15 @@ $(BUILD)/gen/policies.list: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(POLICIES)' | cmp -s - $@ || echo '$(POLICIES)' > $@
 $(BUILD)/gen/policy_registry.c: $(BUILD)/gen/policies.list
-	@scripts/gen-registry.sh $(POLICIES) > $@.tmp && mv $@.tmp $@
+	@scripts/gen-registry.sh policy $(POLICIES) > $@.tmp && mv $@.tmp $@
 $(BUILD)/gen/policy_registry.o: $(BUILD)/gen/policy_registry.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+$(BUILD)/gen/scores.list: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(SCORES)' | cmp -s - $@ || echo '$(SCORES)' > $@
+$(BUILD)/gen/score_registry.c: $(BUILD)/gen/scores.list
+	@scripts/gen-registry.sh score $(SCORES) > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/score_registry.o: $(BUILD)/gen/score_registry.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 FORCE:
 
@@ -162,7 +184,7 @@ run: deps
 
 test: deps
 	$(MAKE) $(BIN) $(TESTBIN) $(CUDAHOST_BIN) $(GPUCHK_HOST) $(PLUGIN) \
-	  $(BADPLUGIN)
+	  $(BADPLUGIN) $(SCOREPLUGINS)
 	scripts/check-layers.sh $(BUILD)
 	CLUSTERSIM_BIN=$(BIN) CLUSTERSIM_PLUGIN_SO=$(PLUGIN) $(TESTBIN)
 	$(CUDAHOST_BIN)

@@ -122,7 +122,7 @@ static bool same_top(const struct eval_top &a, const struct eval_top &b)
  * bests, all scores and the chains' best candidates.  Returns 1 when
  * they differ.
  */
-static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
+static int steps_parity(const batch &b, void *c, int nodes,
 			uint32_t pop, uint32_t isl, uint32_t elite,
 			struct eval_scratch *s)
 {
@@ -149,8 +149,8 @@ static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
 			return 1;                                            \
 		}                                                            \
 	} while (0)
-	TRY(eval_cuda_pop_set(c, h.perm.data(), 0, pop, why, sizeof(why)));
-	TRY(eval_cuda_pop_scores(c, g.data(), 0, why, sizeof(why)));
+	TRY(eval_cuda_ops.pop_set(c, h.perm.data(), 0, pop, why, sizeof(why)));
+	TRY(eval_cuda_ops.pop_scores(c, g.data(), 0, why, sizeof(why)));
 	bad |= g != h.score;
 	struct eval_ga_params ga = { 5, 0, pop, pop / isl, 3, 3u << 30,
 				     1u << 30, 1u << 30, 0, elite, 0 };
@@ -162,7 +162,7 @@ static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
 			eval_top_scan(h.score.data(), k * ga.island,
 				      (k + 1) * ga.island, 1, &tops[k * keep],
 				      keep);
-		TRY(eval_cuda_tops(c, 0, isl, keep, dtops.data(), why,
+		TRY(eval_cuda_ops.tops(c, 0, isl, keep, dtops.data(), why,
 				   sizeof(why)));
 		for (uint32_t q = 0; q < isl * keep; q++)
 			bad |= !same_top(tops[q], dtops[q]);
@@ -181,12 +181,12 @@ static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
 		h.perm.swap(cp);
 		h.gene.swap(cg);
 		h.score.swap(cs);
-		TRY(eval_cuda_ga_step(c, &ga, why, sizeof(why)));
-		TRY(eval_cuda_pop_scores(c, g.data(), 0, why, sizeof(why)));
+		TRY(eval_cuda_ops.ga_step(c, &ga, why, sizeof(why)));
+		TRY(eval_cuda_ops.pop_scores(c, g.data(), 0, why, sizeof(why)));
 		bad |= g != h.score;
 	}
 	/* annealing from the last generation (pop_set makes it the bests) */
-	TRY(eval_cuda_pop_set(c, h.perm.data(), h.gene.data(), pop, why,
+	TRY(eval_cuda_ops.pop_set(c, h.perm.data(), h.gene.data(), pop, why,
 			      sizeof(why)));
 	h.best = h.perm;
 	h.bgene = h.gene;
@@ -200,16 +200,16 @@ static int steps_parity(const batch &b, struct eval_cuda *c, int nodes,
 				      &h.score[i], &h.best[o], &h.bgene[o],
 				      &h.bscore[i], s, nodes);
 		}
-		TRY(eval_cuda_sa_step(c, &sp, why, sizeof(why)));
-		TRY(eval_cuda_tops(c, 1, 1, 1, dtops.data(), why,
+		TRY(eval_cuda_ops.sa_step(c, &sp, why, sizeof(why)));
+		TRY(eval_cuda_ops.tops(c, 1, 1, 1, dtops.data(), why,
 				   sizeof(why)));
 		bad |= !same_top(dtops[0], host_best(h, true));
-		TRY(eval_cuda_pop_scores(c, g.data(), gb.data(), why,
+		TRY(eval_cuda_ops.pop_scores(c, g.data(), gb.data(), why,
 					 sizeof(why)));
 		bad |= g != h.score || gb != h.bscore;
 	}
 	for (uint32_t i = 0; i < pop; i++) {
-		TRY(eval_cuda_pop_get(c, i, 1, dp.data(), dg.data(), why,
+		TRY(eval_cuda_ops.pop_get(c, i, 1, dp.data(), dg.data(), why,
 				      sizeof(why)));
 		bad |= memcmp(dp.data(), &h.best[(size_t)i * n], n * 4) != 0 ||
 		       memcmp(dg.data(), &h.bgene[(size_t)i * n], n) != 0;
@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 {
 	char why[256];
 	size_t max = argc > 1 ? strtoull(argv[1], 0, 10) : 1000000;
-	if (!eval_cuda_probe(why, sizeof(why))) {
+	if (!eval_cuda_ops.probe(why, sizeof(why))) {
 		printf("gpu-check: skipped: %s\n", why);
 		return 0;
 	}
@@ -247,8 +247,8 @@ int main(int argc, char **argv)
 		struct eval_scratch s = { ev.data(), nfree.data(),
 					  nlist.data(), nbits.data() };
 		for (int nodes = 0; nodes < 2; nodes++) {
-			struct eval_cuda *c = eval_cuda_new(&b.p, nodes, why,
-							    sizeof(why));
+			void *c = eval_cuda_ops.open(&b.p, nodes, 0, why,
+						      sizeof(why));
 			if (!c) {
 				printf("gpu-check: %s\n", why);
 				return 1;
@@ -259,10 +259,10 @@ int main(int argc, char **argv)
 				std::vector<uint32_t> perm;
 				random_pop(b, cnt, perm);
 				std::vector<int64_t> g(cnt);
-				eval_cuda_score(c, perm.data(), 0, cnt,
+				eval_cuda_ops.score(c, perm.data(), 0, cnt,
 						g.data(), why, sizeof(why));
 				double t0 = now_s();
-				if (eval_cuda_score(c, perm.data(), 0, cnt,
+				if (eval_cuda_ops.score(c, perm.data(), 0, cnt,
 						    g.data(), why,
 						    sizeof(why))) {
 					printf("gpu-check: %s\n", why);
@@ -288,7 +288,7 @@ int main(int argc, char **argv)
 			if (n == 100)
 				bad |= steps_parity(b, c, nodes, 2048, 2, 32,
 						    &s);
-			eval_cuda_free(c);
+			eval_cuda_ops.close(c);
 		}
 	}
 	printf("gpu-check: %s\n", bad ? "PARITY FAILED" : "parity ok");

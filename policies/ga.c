@@ -45,7 +45,7 @@
  * In an experiment:
  *   { "name": "ga", "params": { "window": 16, "evals": 1000 } }
  */
-#include "search/search_online.h"
+#include "clustersim/online.h"
 
 static int ga_init(struct sim *sim, void **state, struct sim_error *err)
 {

@@ -90,9 +90,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clustersim/gavel_lp.h"
 #include "clustersim/policy.h"
-#include "search/gavel_lp.h"
-#include "base/util.h"
+
+/*
+ * Memory for the policy's tables.  The policy keeps a row per job and per
+ * class and cannot plan without them, so running out of memory stops the
+ * run, as it does in the engine's own tables.
+ */
+static void *gv_realloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		abort();
+	return q;
+}
+
+static void *gv_calloc(size_t n, size_t size)
+{
+	void *q = calloc(n ? n : 1, size);
+	if (!q)
+		abort();
+	return q;
+}
+
+/* Room for want items of size sz in *pp (capacity *cap), doubling. */
+static void gv_grow(void *pp, size_t *cap, size_t want, size_t sz)
+{
+	if (!clustersim_grow(pp, cap, want, sz))
+		abort();
+}
 
 /* Priority of a pair whose job has not run on that type: X / this. */
 #define GAVEL_EPS 1e-9
@@ -143,7 +170,7 @@ struct gavel {
 
 static int gavel_init(struct sim *sim, void **state, struct sim_error *err)
 {
-	struct gavel *g = xcalloc(1, sizeof(*g));
+	struct gavel *g = gv_calloc(1, sizeof(*g));
 	*state = g;
 	double r = sim_param_double(sim, "round_s");
 	if (!(r * SIM_SEC >= 1) || !(r <= 1e12)) {
@@ -156,7 +183,7 @@ static int gavel_init(struct sim *sim, void **state, struct sim_error *err)
 	g->throughput = sim_param_bool(sim, "throughput");
 	g->pool = sim_gpu_types(sim) == 0;
 	g->T = g->pool ? 1 : sim_gpu_types(sim);
-	g->cap = xcalloc(g->T, sizeof(*g->cap));
+	g->cap = gv_calloc(g->T, sizeof(*g->cap));
 	for (unsigned t = 0; !g->pool && t < g->T; t++)
 		g->cap[t] = sim_gpu_type_capacity(sim, t);
 	g->lp = gavel_lp_new();
@@ -198,10 +225,10 @@ static int intern(struct gavel *g, uint32_t size, const double *rate)
 			return (int)c;
 	if (g->ncls == g->cls_cap) {
 		size_t cap = g->cls_cap ? 2 * g->cls_cap : 16;
-		g->crate = xrealloc(g->crate, cap * T * sizeof(*g->crate));
-		g->cx = xrealloc(g->cx, cap * T * sizeof(*g->cx));
-		g->csize = xrealloc(g->csize, cap * sizeof(*g->csize));
-		g->cactive = xrealloc(g->cactive, cap * sizeof(*g->cactive));
+		g->crate = gv_realloc(g->crate, cap * T * sizeof(*g->crate));
+		g->cx = gv_realloc(g->cx, cap * T * sizeof(*g->cx));
+		g->csize = gv_realloc(g->csize, cap * sizeof(*g->csize));
+		g->cactive = gv_realloc(g->cactive, cap * sizeof(*g->cactive));
 		g->cls_cap = cap;
 	}
 	size_t c = g->ncls++;
@@ -221,11 +248,11 @@ static void gavel_submitted(struct sim *sim, void *state,
 		size_t cap = g->njobs_cap ? 2 * g->njobs_cap : 64;
 		while (cap <= j->idx)
 			cap *= 2;
-		g->jobs = xrealloc(g->jobs, cap * sizeof(*g->jobs));
-		g->on = xrealloc(g->on, cap * T * sizeof(*g->on));
+		g->jobs = gv_realloc(g->jobs, cap * sizeof(*g->jobs));
+		g->on = gv_realloc(g->on, cap * T * sizeof(*g->on));
 		g->njobs_cap = cap;
 	}
-	double *rate = xmalloc(T * sizeof(*rate));
+	double *rate = gv_realloc(NULL, T * sizeof(*rate));
 	uint64_t size = size_of(sim, g, j);
 	bool any = false;
 	for (unsigned t = 0; t < T; t++) {
@@ -281,10 +308,10 @@ static size_t collect(struct sim *sim, struct gavel *g)
 {
 	size_t nrun = sim_running_len(sim), nq = sim_queue_len(sim), n = 0;
 	size_t c = g->act_cap;
-	xgrow(&g->act, &c, nrun + nq + 1, sizeof(*g->act));
+	gv_grow(&g->act, &c, nrun + nq + 1, sizeof(*g->act));
 	g->act_cap = c;
 	c = g->pair_cap;
-	xgrow(&g->pairs, &c, (nrun + nq + 1) * g->T, sizeof(*g->pairs));
+	gv_grow(&g->pairs, &c, (nrun + nq + 1) * g->T, sizeof(*g->pairs));
 	g->pair_cap = c;
 	uint64_t pool = sim_free_units(sim);
 	for (size_t i = 0; i < nrun + nq; i++) {
@@ -310,7 +337,7 @@ static void solve(struct gavel *g)
 		.gpus = g->csize, .count = g->cactive, .cap = g->cap,
 		.throughput = g->throughput,
 	};
-	double *x = xmalloc((g->ncls * g->T + 1) * sizeof(*x)), z;
+	double *x = gv_realloc(NULL, (g->ncls * g->T + 1) * sizeof(*x)), z;
 	struct sim_error err;
 	if (gavel_lp_solve(g->lp, &p, x, &z, &err) == 0)
 		memcpy(g->cx, x, g->ncls * g->T * sizeof(*x));
@@ -418,7 +445,7 @@ static void fill(struct sim *sim, struct gavel *g, size_t n)
 static void do_round(struct sim *sim, struct gavel *g, size_t n)
 {
 	size_t T = g->T, np = 0;
-	uint64_t *left = xmalloc(T * sizeof(*left));
+	uint64_t *left = gv_realloc(NULL, T * sizeof(*left));
 	memcpy(left, g->cap, T * sizeof(*left));
 	for (size_t k = 0; k < n; k++) {
 		const struct job *j = g->act[k];

@@ -48,7 +48,7 @@
  * In an experiment:
  *   { "name": "ilp", "params": { "window": 8, "slots": 24 } }
  */
-#include "search/search_online.h"
+#include "clustersim/online.h"
 
 static int ilp_init(struct sim *sim, void **state, struct sim_error *err)
 {

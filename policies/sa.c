@@ -36,7 +36,7 @@
  * In an experiment:
  *   { "name": "sa", "params": { "evals": 1000, "chains": 4 } }
  */
-#include "search/search_online.h"
+#include "clustersim/online.h"
 
 static int sa_init(struct sim *sim, void **state, struct sim_error *err)
 {

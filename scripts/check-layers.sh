@@ -6,7 +6,9 @@
 #  - includes: every `#include "W/x.h"` in sim/V/ names a wing W that is V
 #    or lower, and every include of a sim header names its wing;
 #  - symbols: every undefined symbol of an object of sim/V/ (`nm -u`) that
-#    some other object of sim/ defines is defined in V or lower.
+#    some other object of sim/ defines is defined in V or lower;
+#  - the policy contract: policies/ and policies/score/ include only
+#    include/clustersim/ headers.
 #
 # Wings of one rank (search and fill) are siblings: neither may use the
 # other.  The built-in policies and their generated table (build/gen)
@@ -67,6 +69,21 @@ while IFS=: read -r file line inc; do
 	fi
 done < <(grep -nH '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' \
 	$(find sim -name '*.[ch]' -o -name '*.cu' | LC_ALL=C sort) |
+	sed 's/^\([^:]*\):\([0-9]*\):.*\(".*"\).*/\1:\2:\3/')
+
+# The policy contract: a built-in policy or score plugin may include
+# nothing but include/clustersim/ (and system headers), as a plug-in
+# built out of tree could; the Makefile compiles them with -Iinclude alone.
+while IFS=: read -r file line inc; do
+	target=${inc#*\"}; target=${target%\"*}
+	case $target in
+	clustersim/*) ;;
+	*)
+		echo "$file:$line: includes '$target': a policy may use include/clustersim/ only (policies/README.md)" >&2
+		bad=1 ;;
+	esac
+done < <(grep -nH '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' \
+	$(find policies -name '*.c' -o -name '*.h' | LC_ALL=C sort) |
 	sed 's/^\([^:]*\):\([0-9]*\):.*\(".*"\).*/\1:\2:\3/')
 
 # Symbols.

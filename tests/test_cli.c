@@ -225,7 +225,7 @@ Test(cli, reruns_are_byte_identical)
 	}
 }
 
-/* The path of another test plug-in, built beside the example one. */
+/* A plug-in built beside the example one (build/plugin/NAME). */
 static char *plugin_beside(const char *name)
 {
 	const char *slash = strrchr(plugin, '/');
@@ -318,8 +318,8 @@ Test(cli, the_loader_reads_a_shorter_table_no_further_than_its_size)
 	struct sim_error err = { .msg = "" };
 	const struct policy_ops *ops = NULL;
 	registry_init(&r);
-	cr_assert_eq(registry_load_plugin(&r, path, &ops, &err), 0, "%s",
-		     err.msg);
+	int rc = registry_load_plugin(&r, path, &ops, NULL, &err);
+	cr_assert_eq(rc, 0, "%s", err.msg);
 	cr_expect_str_eq(ops->name, "short_table");
 	cr_expect(ops->schedule);
 	cr_expect_null(ops->job_started);
@@ -328,6 +328,94 @@ Test(cli, the_loader_reads_a_shorter_table_no_further_than_its_size)
 	cr_expect(registry_find(&r, "short_table") == ops);
 	registry_release(&r);
 	free(path);
+}
+
+/* A fill experiment on two 2-GPU nodes and two 0.5-GPU pods. */
+static void fill_experiment(const char *name, const char *policies)
+{
+	put("nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\n"
+			 "n0,8000,1000,2,V100\nn1,8000,1000,2,V100\n");
+	put("pods.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
+			"p0,1000,10,1,500\np1,1000,10,1,500\n");
+	char *text = xasprintf(
+		"{ \"fill\": { \"nodes\": \"nodes.csv\", \"pods\": "
+		"\"pods.csv\" },\n  \"policies\": [ %s ],\n"
+		"  \"output\": \"out\" }\n", policies);
+	put(name, text);
+	free(text);
+}
+
+/* Score plugins place pods in fill and replay experiments, job policies
+ * run the event engine: naming one where the other belongs is an error at
+ * its JSON path, before anything runs. */
+Test(cli, score_plugins_and_job_policies_keep_to_their_experiments)
+{
+	put("t.swf", trace3);
+	experiment("a.json", "\"fcfs\", \"fgd\"", "");
+	expect_error("run a.json", 2, "a.json: $.policies[1]: 'fgd' is a "
+		     "score plugin, for fill and replay experiments");
+	expect_error("validate a.json", 2, "$.policies[1]: 'fgd' is a score "
+		     "plugin");
+	cr_expect_eq(access("out", F_OK), -1);
+	fill_experiment("f.json", "\"bestfit\", \"easy\"");
+	expect_error("run f.json", 2, "f.json: $.policies[1]: policy 'easy' "
+		     "is not a GPU-sharing score plugin (a fill experiment "
+		     "needs one of ");
+	fill_experiment("g.json", "{ \"name\": \"bestfit\", \"params\": "
+			"{ \"placement\": \"spread\" } }");
+	expect_error("run g.json", 2, "g.json: $.policies[0].params.placement: "
+		     "score plugin 'bestfit' has no parameter 'placement'");
+	fill_experiment("h.json", "\"bestfit\", \"fgd\"");
+	expect_error("run h.json --quiet --no-plots", 0, "");
+	char *csv = slurp("out/fill_summary.csv");
+	cr_assert(csv);
+	cr_expect(strstr(csv, "\nbestfit,bestfit,pods,1,"), "%s", csv);
+	free(csv);
+	/* `clustersim policies`: score plugins in their own section. */
+	expect_error("policies", 0, "");
+	char *out = slurp("out.txt");
+	const char *sect = strstr(out, "\nscore plugins");
+	cr_assert(sect, "%s", out);
+	const char *fgd = strstr(out, "\nfgd ");
+	cr_expect(fgd && fgd > sect, "%s", out);
+	cr_expect(strstr(out, "\neasy ") < sect, "%s", out);
+	free(out);
+}
+
+/* A score plugin as a plug-in: loaded by --plugin and named, or named by
+ * its file; one of another version is refused before it runs. */
+Test(cli, score_plugin_plugins)
+{
+	char *so = plugin_beside("example_score.so");
+	char *bad = plugin_beside("bad_score_plugin.so");
+	fill_experiment("f.json", "\"emptiest\"");
+	char *args = xasprintf("run f.json --plugin '%s' --quiet --no-plots",
+			       so);
+	expect_error(args, 0, "");
+	free(args);
+	/* Two 0.5-GPU pods, the emptiest node each time: n0, then n1. */
+	char *csv = slurp("out/emptiest-pods-s1/fill.csv");
+	cr_assert(csv);
+	free(csv);
+	char *pl = xasprintf("\"%s\"", so);
+	fill_experiment("g.json", pl);
+	free(pl);
+	expect_error("run g.json --quiet --no-plots", 0, "");
+	args = xasprintf("policies --plugin '%s'", so);
+	expect_error(args, 0, "");
+	free(args);
+	char *out = slurp("out.txt");
+	const char *sect = strstr(out, "\nscore plugins");
+	const char *mine = strstr(out, "\nemptiest ");
+	cr_expect(sect && mine > sect, "%s", out);
+	cr_expect(strstr(out, "(normalized)"), "%s", out);
+	free(out);
+	args = xasprintf("run f.json --plugin '%s'", bad);
+	expect_error(args, 2, "bad_score_plugin.so: built for score-plugin "
+		     "version 2, this clustersim has version 1");
+	free(args);
+	free(so);
+	free(bad);
 }
 
 Test(cli, jobs_that_never_fit_are_rejected_with_a_warning)

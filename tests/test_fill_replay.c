@@ -24,11 +24,11 @@
 #include "run/runner.h"
 #include "base/util.h"
 
-static const struct policy_ops *fr_policy(struct registry *reg,
-					  const char *name)
+static const struct score_ops *fr_policy(struct registry *reg,
+					 const char *name)
 {
-	const struct policy_ops *ops = registry_find(reg, name);
-	cr_assert(ops && ops->frag_score, "policy %s", name);
+	const struct score_ops *ops = registry_find_score(reg, name);
+	cr_assert(ops, "score plugin %s", name);
 	return ops;
 }
 
@@ -42,10 +42,10 @@ static void fr_cluster(struct frag_cluster *c, uint32_t nodes, uint32_t gpus)
 						   (uint32_t)m), 0);
 }
 
-static struct frag_pod fr_pod(uint32_t cpu, uint32_t gpus, uint32_t milli,
+static struct score_pod fr_pod(uint32_t cpu, uint32_t gpus, uint32_t milli,
 			      int64_t created, int64_t deleted)
 {
-	return (struct frag_pod){ .cpu = cpu, .mem = 10, .gpus = gpus,
+	return (struct score_pod){ .cpu = cpu, .mem = 10, .gpus = gpus,
 				  .milli = milli, .created = created,
 				  .deleted = deleted };
 }
@@ -74,7 +74,7 @@ static int fr_change_cmp(const void *pa, const void *pb)
  * every take, then each GPU's taken share and each node's CPU are checked.
  */
 static void fr_check_shares(const struct frag_cluster *c,
-			    const struct frag_pod *pods,
+			    const struct score_pod *pods,
 			    const struct replay_result *r)
 {
 	size_t n = r->npods, ne = 0;
@@ -101,7 +101,7 @@ static void fr_check_shares(const struct frag_cluster *c,
 	uint32_t *taken = xcalloc(c->nnodes * FRAG_MAX_GPUS, sizeof(*taken));
 	uint64_t *cpu = xcalloc(c->nnodes, sizeof(*cpu));
 	for (size_t k = 0; k < ne; k++) {
-		const struct frag_pod *p = &pods[ev[k].pod];
+		const struct score_pod *p = &pods[ev[k].pod];
 		const struct replay_pod *q = &r->pods[ev[k].pod];
 		size_t nd = (size_t)q->node;
 		for (uint32_t g = 0; g < FRAG_MAX_GPUS; g++) {
@@ -128,7 +128,7 @@ static void fr_check_shares(const struct frag_cluster *c,
  * (frag_node_frag_plain, each shape in turn).
  */
 static double fr_frag_at(const struct frag_cluster *c,
-			 const struct frag_dist *d, const struct frag_pod *pods,
+			 const struct frag_dist *d, const struct score_pod *pods,
 			 const struct replay_result *r, sim_time_t t)
 {
 	double F = 0;
@@ -188,7 +188,7 @@ static double fr_frag_at(const struct frag_cluster *c,
  */
 Test(fill_replay, two_nodes_by_hand)
 {
-	struct frag_pod pods[] = {
+	struct score_pod pods[] = {
 		fr_pod(1000, 1, 1000, 0, 100), fr_pod(1000, 1, 600, 10, 50),
 		fr_pod(1000, 2, 1000, 20, 80), fr_pod(1000, 1, 600, 30, 90),
 		fr_pod(1000, 3, 1000, 60, 65), fr_pod(1000, 1, 1000, 70, 100),
@@ -204,8 +204,8 @@ Test(fill_replay, two_nodes_by_hand)
 	fr_cluster(&c, 2, 2);
 	cr_assert_eq(frag_dist_build(&d, pods, n), 0);
 	frag_cluster_ready(&c, 0, &d);
-	cr_assert_eq(replay_run(&c, pods, n, fr_policy(&reg, "bestfit")
-				->frag_score, 1, 10 * SIM_SEC, 1, &r, &err),
+	cr_assert_eq(replay_run(&c, pods, n, fr_policy(&reg, "bestfit"),
+				 1, 10 * SIM_SEC, 1, &r, &err),
 		     0, "%s", err.msg);
 	static const struct { int32_t node; uint32_t gpus; int64_t start, end; }
 	want[] = {
@@ -275,7 +275,7 @@ Test(fill_replay, two_nodes_by_hand)
  */
 Test(fill_replay, departures_before_arrivals)
 {
-	struct frag_pod pods[] = { fr_pod(0, 1, 600, 0, 10),
+	struct score_pod pods[] = { fr_pod(0, 1, 600, 0, 10),
 				   fr_pod(0, 1, 1000, 10, 20) };
 	struct frag_cluster c;
 	struct frag_dist d;
@@ -290,8 +290,8 @@ Test(fill_replay, departures_before_arrivals)
 					    "gpu_clustering", "dotprod",
 					    "fgd" };
 	for (size_t p = 0; p < ARRAY_SIZE(pols); p++) {
-		cr_assert_eq(replay_run(&c, pods, 2, fr_policy(&reg, pols[p])
-					->frag_score, 1, SIM_SEC, 1, &r, &err),
+		cr_assert_eq(replay_run(&c, pods, 2, fr_policy(&reg, pols[p]),
+					 1, SIM_SEC, 1, &r, &err),
 			     0);
 		cr_assert_eq(r.pods[0].node, 0, "%s", pols[p]);
 		cr_assert_eq(r.pods[0].end, 10 * SIM_SEC);
@@ -310,7 +310,7 @@ Test(fill_replay, departures_before_arrivals)
 Test(fill_replay, shares_within_one_gpu_under_load)
 {
 	enum { NP = 400 };
-	struct frag_pod *pods = xcalloc(NP, sizeof(*pods));
+	struct score_pod *pods = xcalloc(NP, sizeof(*pods));
 	uint64_t rng = 42;
 	for (size_t i = 0; i < NP; i++) {
 		uint64_t x = place_rng_next(&rng);
@@ -335,7 +335,7 @@ Test(fill_replay, shares_within_one_gpu_under_load)
 					    "bestfit", "fgd" };
 	for (size_t p = 0; p < ARRAY_SIZE(pols); p++) {
 		struct replay_result r, r2;
-		frag_score_fn f = fr_policy(&reg, pols[p])->frag_score;
+		const struct score_ops *f = fr_policy(&reg, pols[p]);
 		cr_assert_eq(replay_run(&c, pods, NP, f, 1, 5 * SIM_SEC, 7, &r,
 					&err), 0, "%s", err.msg);
 		cr_assert_gt(r.waited, 0, "%s: the load makes pods wait",
@@ -366,7 +366,7 @@ Test(fill_replay, shares_within_one_gpu_under_load)
 /* load_scale divides the arrival times and keeps the run times. */
 Test(fill_replay, load_scale)
 {
-	struct frag_pod pods[] = { fr_pod(0, 1, 500, 100, 130),
+	struct score_pod pods[] = { fr_pod(0, 1, 500, 100, 130),
 				   fr_pod(0, 1, 500, 300, 301) };
 	struct frag_cluster c;
 	struct frag_dist d;
@@ -377,15 +377,15 @@ Test(fill_replay, load_scale)
 	fr_cluster(&c, 1, 2);
 	cr_assert_eq(frag_dist_build(&d, pods, 2), 0);
 	frag_cluster_ready(&c, 0, &d);
-	cr_assert_eq(replay_run(&c, pods, 2, fr_policy(&reg, "fgd")
-				->frag_score, 4, SIM_SEC, 1, &r, &err), 0);
+	cr_assert_eq(replay_run(&c, pods, 2, fr_policy(&reg, "fgd"),
+				 4, SIM_SEC, 1, &r, &err), 0);
 	cr_assert_eq(r.pods[0].arrival, 25 * SIM_SEC);
 	cr_assert_eq(r.pods[0].end, 55 * SIM_SEC);
 	cr_assert_eq(r.pods[1].arrival, 75 * SIM_SEC);
 	cr_assert_eq(r.pods[1].end, 76 * SIM_SEC);
 	replay_result_release(&r);
-	cr_assert_neq(replay_run(&c, pods, 2, fr_policy(&reg, "fgd")
-				 ->frag_score, 0, SIM_SEC, 1, &r, &err), 0);
+	cr_assert_neq(replay_run(&c, pods, 2, fr_policy(&reg, "fgd"),
+				 0, SIM_SEC, 1, &r, &err), 0);
 	frag_dist_release(&d);
 	frag_cluster_release(&c);
 	registry_release(&reg);
@@ -597,7 +597,7 @@ Test(fill_replay, openb_default_real)
 		cr_skip_test("gpu/openb lists not in $CLUSTERSIM_TRACE_DIR");
 	struct sim_error err;
 	struct frag_cluster c;
-	struct frag_pod *pods;
+	struct score_pod *pods;
 	struct frag_dist d;
 	struct registry reg;
 	size_t n;
@@ -614,8 +614,8 @@ Test(fill_replay, openb_default_real)
 					    "fgd" };
 	for (size_t p = 0; p < ARRAY_SIZE(pols); p++) {
 		struct replay_result r;
-		cr_assert_eq(replay_run(&c, pods, n, fr_policy(&reg, pols[p])
-					->frag_score, 1, 3600 * SIM_SEC, 1, &r,
+		cr_assert_eq(replay_run(&c, pods, n, fr_policy(&reg, pols[p]),
+					 1, 3600 * SIM_SEC, 1, &r,
 					&err), 0, "%s", err.msg);
 		cr_assert_eq(r.placed, 8152);
 		cr_assert_eq(r.waited, 0);

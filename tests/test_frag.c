@@ -1,6 +1,6 @@
 /*
- * GPU sharing and fragmentation (sim/fill/frag.c, policies/{random,dotprod,
- * gpu_clustering,gpu_packing,bestfit,fgd}.c, sim/fill/fill.c,
+ * GPU sharing and fragmentation (sim/fill/frag.c, policies/score/{random,
+ * dotprod,gpu_clustering,gpu_packing,bestfit,fgd}.c, sim/fill/fill.c,
  * sim/fill/trace_openb.c): fragmentation of hand-built node states against a
  * small pod distribution, each policy's choice on a two-node, four-GPU
  * cluster (worked out in the comments), shares never beyond one GPU under
@@ -17,16 +17,16 @@
 #include "policy/registry.h"
 #include "base/util.h"
 
-static frag_score_fn policy_score(const char *name)
+/* A built-in score plugin (its table is static: it outlives the
+ * registry). */
+static const struct score_ops *policy_score(const char *name)
 {
 	struct registry reg;
 	registry_init(&reg);
-	const struct policy_ops *ops = registry_find(&reg, name);
-	cr_assert(ops, "policy %s", name);
-	frag_score_fn f = frag_policy_score(ops);
+	const struct score_ops *ops = registry_find_score(&reg, name);
 	registry_release(&reg);
-	cr_assert(f, "%s has a score plugin", name);
-	return f;
+	cr_assert(ops, "score plugin %s", name);
+	return ops;
 }
 
 /*
@@ -61,6 +61,11 @@ Test(frag, node_fragmentation_by_hand)
 			   1e-9);
 	cr_assert_float_eq(frag_node_frag_plain(&d, 0, 8000, 4, g2), 1300,
 			   1e-9);
+	/* In integer weights (probability 1 = FRAG_WEIGHT_ONE): exact. */
+	cr_assert_eq(frag_node_fragw(&d, 0, 3000, 4, g1),
+		     1600 * (int64_t)FRAG_WEIGHT_ONE);
+	cr_assert_eq(frag_node_fragw(&d, 0, 8000, 4, g2),
+		     1300 * (int64_t)FRAG_WEIGHT_ONE);
 	frag_dist_release(&d);
 	s[0].models = 1u << 1;
 	cr_assert_eq(frag_dist_from_shapes(&d, s, 3), 0);
@@ -105,6 +110,10 @@ Test(frag, grouped_equals_plain)
 		cr_assert_float_eq(frag_node_frag(&d, model, cpu, ng, g),
 				   frag_node_frag_plain(&d, model, cpu, ng, g),
 				   1e-6);
+		/* Weights of the rounded p: close, not equal. */
+		cr_assert_float_eq((double)frag_node_fragw(&d, model, cpu, ng,
+							   g) / (double)d.w_total,
+				   frag_node_frag(&d, model, cpu, ng, g), 0.1);
 		frag_dist_release(&d);
 	}
 }
@@ -124,15 +133,21 @@ static void two_nodes(struct frag_cluster *c, struct frag_dist *d,
 	frag_cluster_add_node(c, 8000, 1000, 2, 0);
 	frag_cluster_add_node(c, cpu1, 1000, 2, 0);
 	frag_cluster_ready(c, 2, d);
-	struct frag_pod p0 = { .cpu = 1000, .gpus = 1, .milli = 500 };
+	struct score_pod p0 = { .cpu = 1000, .gpus = 1, .milli = 500 };
 	frag_place(c, 0, &p0, 0);
 }
 
+/* A node's F_n in integer weights. */
+#define FRAGW(c, n) ((c)->fragw[n])
+
 static long pick(struct frag_cluster *c, const char *policy,
-		 const struct frag_pod *p, int *gpu)
+		 const struct score_pod *p, int *gpu)
 {
-	struct frag_ctx ctx = { .c = c, .rng = 1 };
-	return frag_choose(&ctx, policy_score(policy), p, gpu);
+	struct score_ctx ctx;
+	frag_ctx_init(&ctx, c, 1);
+	long n = frag_choose(&ctx, policy_score(policy), p, gpu);
+	frag_ctx_release(&ctx);
+	return n;
 }
 
 /*
@@ -160,7 +175,7 @@ Test(frag, policies_whole_gpu_pod)
 		{ "bestfit", 1 }, { "dotprod", 0 }, { "gpu_packing", 0 },
 		{ "gpu_clustering", 1 }, { "fgd", 0 },
 	};
-	struct frag_pod y = { .cpu = 1000, .gpus = 1, .milli = 1000,
+	struct score_pod y = { .cpu = 1000, .gpus = 1, .milli = 1000,
 			      .kind = 1 };
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		struct frag_cluster c;
@@ -196,21 +211,67 @@ Test(frag, policies_share_pod)
 	static const char *const pols[] = { "bestfit", "dotprod",
 					    "gpu_packing", "gpu_clustering",
 					    "fgd" };
-	struct frag_pod x = { .cpu = 1000, .gpus = 1, .milli = 500 };
+	struct score_pod x = { .cpu = 1000, .gpus = 1, .milli = 500 };
 	for (size_t i = 0; i < ARRAY_SIZE(pols); i++) {
 		struct frag_cluster c;
 		struct frag_dist d;
 		int gpu = -1;
 		two_nodes(&c, &d, 8000);
-		cr_assert_float_eq(c.nodes[0].frag, 250, 1e-9);
+		cr_assert_float_eq(c.frag[0], 250, 1e-9);
 		cr_assert_eq(pick(&c, pols[i], &x, &gpu), 0, "%s", pols[i]);
 		cr_assert_eq(gpu, 0, "%s: gpu %d", pols[i], gpu);
 		frag_place(&c, 0, &x, gpu);
 		cr_assert_eq(c.nodes[0].gpu_free[0], 0);
-		cr_assert_float_eq(c.nodes[0].frag, 0, 1e-9);
+		cr_assert_float_eq(c.frag[0], 0, 1e-9);
 		frag_cluster_release(&c);
 		frag_dist_release(&d);
 	}
+}
+
+/*
+ * fgd compares growths exactly: equal growths tie, and the lowest node
+ * wins.  Target list: A (2 cores, 0.7 GPU), B (1 core, 2 whole GPUs), C
+ * (1 core, 0.2 GPU), a third each.  Two nodes of 4 GPUs and 4 cores:
+ *  - node 0 holds a 2-core 0.3-GPU pod on GPU 0: free [700, 1000, 1000,
+ *    1000], 2 cores.  F = (0 + 700 + 0) / 3 (only B has GPUs it cannot
+ *    use: the 700).  After a 1-core whole-GPU pod (on GPU 1): [700, 0,
+ *    1000, 1000], 1 core: A lacks CPU (2700), B leaves 700, C 0: F =
+ *    3400 / 3; growth 2700 / 3 = 900.
+ *  - node 1 holds a 0.5-GPU pod on GPU 1 and the 2-core 0.3 one on GPU 2:
+ *    free [1000, 500, 700, 1000], 2 cores.  F = (500 + 1200 + 0) / 3.
+ *    After the pod (on GPU 0): [0, 500, 700, 1000], 1 core: A lacks CPU,
+ *    B lacks a second whole GPU (2200 each), C 0: F = 4400 / 3; growth
+ *    2700 / 3 = 900 too.
+ * A tie: node 0.  (In floating point node 1's growth came out
+ * 899.99999999999989, and it won.)
+ */
+Test(frag, fgd_ties_go_to_the_lowest_node)
+{
+	struct score_pod list[] = {
+		{ .cpu = 2000, .gpus = 1, .milli = 700 },
+		{ .cpu = 1000, .gpus = 2, .milli = 1000 },
+		{ .cpu = 1000, .gpus = 1, .milli = 200 },
+	};
+	struct frag_dist d;
+	struct frag_cluster c;
+	cr_assert_eq(frag_dist_build(&d, list, 3), 0);
+	frag_cluster_init(&c);
+	frag_cluster_add_node(&c, 4000, 1000, 4, 0);
+	frag_cluster_add_node(&c, 4000, 1000, 4, 0);
+	frag_cluster_ready(&c, 1, &d);
+	struct score_pod big = { .cpu = 2000, .gpus = 1, .milli = 300 };
+	struct score_pod half = { .cpu = 0, .gpus = 1, .milli = 500 };
+	frag_place(&c, 0, &big, 0);
+	frag_place(&c, 1, &half, 1);
+	frag_place(&c, 1, &big, 2);
+	struct score_pod x = { .cpu = 1000, .gpus = 1, .milli = 1000 };
+	cr_assert_eq(frag_afterw(&c, 0, &x, -1) - FRAGW(&c, 0), 2700);
+	cr_assert_eq(frag_afterw(&c, 1, &x, -1) - FRAGW(&c, 1), 2700);
+	int gpu = 7;
+	cr_assert_eq(pick(&c, "fgd", &x, &gpu), 0);
+	cr_assert_eq(gpu, -1);
+	frag_cluster_release(&c);
+	frag_dist_release(&d);
 }
 
 /* random: the same seed gives the same node; over seeds both nodes and
@@ -219,13 +280,14 @@ Test(frag, random_is_seeded)
 {
 	struct frag_cluster c;
 	struct frag_dist d;
-	struct frag_pod x = { .cpu = 1000, .gpus = 1, .milli = 300 };
+	struct score_pod x = { .cpu = 1000, .gpus = 1, .milli = 300 };
 	int seen = 0;
 	two_nodes(&c, &d, 8000);
-	frag_score_fn f = policy_score("random");
+	const struct score_ops *f = policy_score("random");
 	for (uint64_t seed = 0; seed < 64; seed++) {
-		struct frag_ctx a = { .c = &c, .rng = seed };
-		struct frag_ctx b = { .c = &c, .rng = seed };
+		struct score_ctx a, b;
+		frag_ctx_init(&a, &c, seed);
+		frag_ctx_init(&b, &c, seed);
 		int ga, gb;
 		long na = frag_choose(&a, f, &x, &ga);
 		long nb = frag_choose(&b, f, &x, &gb);
@@ -233,6 +295,8 @@ Test(frag, random_is_seeded)
 		cr_assert_eq(ga, gb);
 		cr_assert(ga >= 0 && c.nodes[na].gpu_free[ga] >= 300);
 		seen |= 1 << (na * 2 + ga);
+		frag_ctx_release(&a);
+		frag_ctx_release(&b);
 	}
 	cr_assert_eq(seen, 15, "seen %x", seen);
 	frag_cluster_release(&c);
@@ -249,7 +313,7 @@ Test(frag, shares_stay_within_one_gpu)
 	uint64_t rng = 7;
 	for (int t = 0; t < 12; t++) {
 		struct frag_cluster c;
-		struct frag_pod pods[60];
+		struct score_pod pods[60];
 		size_t np = 20 + place_rng_next(&rng) % 40;
 		frag_cluster_init(&c);
 		size_t nn = 1 + place_rng_next(&rng) % 6;
@@ -259,7 +323,7 @@ Test(frag, shares_stay_within_one_gpu)
 				(uint32_t)frag_model_index(&c, i % 2 ? "a" : "b"));
 		for (size_t i = 0; i < np; i++) {
 			uint32_t k = (uint32_t)(place_rng_next(&rng) % 3);
-			pods[i] = (struct frag_pod){
+			pods[i] = (struct score_pod){
 				.cpu = (uint32_t)(place_rng_next(&rng) % 4000),
 				.mem = 1024,
 				.gpus = k == 0 ? 0 : k == 1 ? 1 :
@@ -282,7 +346,7 @@ Test(frag, shares_stay_within_one_gpu)
 					      1.5, (uint64_t)t, &r), 0);
 			uint64_t free_sum = 0;
 			for (size_t n = 0; n < c.nnodes; n++) {
-				const struct frag_node *nd = &c.nodes[n];
+				const struct score_node *nd = &c.nodes[n];
 				uint32_t tot = 0;
 				for (uint32_t g = 0; g < nd->ngpus; g++) {
 					cr_assert_leq(nd->gpu_free[g], 1000);
@@ -290,7 +354,7 @@ Test(frag, shares_stay_within_one_gpu)
 				}
 				cr_assert_eq(tot, nd->gpu_total);
 				free_sum += tot;
-				cr_assert_float_eq(nd->frag,
+				cr_assert_float_eq(c.frag[n],
 					frag_node_frag_plain(&d, nd->model,
 						nd->cpu_free, nd->ngpus,
 						nd->gpu_free), 1e-6);
@@ -321,7 +385,7 @@ Test(frag, openb_readers)
 {
 	struct sim_error err;
 	struct frag_cluster c;
-	struct frag_pod *pods;
+	struct score_pod *pods;
 	size_t n;
 	uint32_t nk;
 	char *nodes = write_tmp("sn,cpu_milli,memory_mib,gpu,model\n"
@@ -393,7 +457,7 @@ Test(frag, openb_real)
 		cr_skip_test("gpu/openb lists not in $CLUSTERSIM_TRACE_DIR");
 	struct sim_error err;
 	struct frag_cluster c;
-	struct frag_pod *pods;
+	struct score_pod *pods;
 	size_t n, cpu_only = 0;
 	uint32_t nk;
 	frag_cluster_init(&c);

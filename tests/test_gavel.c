@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "search/gavel_lp.h"
+#include "clustersim/gavel_lp.h"
 #include "speed/jobclass.h"
 #include "policy/registry.h"
 #include "testlib.h"

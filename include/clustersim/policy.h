@@ -9,6 +9,8 @@
  * Policies see jobs through const pointers and keep their own state in the
  * block and per-job slots the engine allocates for them (or in what init()
  * sets), never in globals, so many simulations can run in one process.
+ * (The placement of GPU-sharing pods in fill and replay experiments is
+ * another kind of plug-in, with its own table: score.h.)
  *
  * Compatibility (SQLite's habit): abi is the first field and size, the
  * size of the table the policy was built with, the second; both are set
@@ -38,8 +40,6 @@
 
 struct sim;
 struct profile;
-struct frag_ctx;
-struct frag_pod;
 
 /* A parameter a policy accepts, given in the experiment file as
  * "params": { name: value }.  Unknown names are errors. */
@@ -112,17 +112,6 @@ struct policy_ops {
 	 * again later with sim_wakeup_at().
 	 */
 	void (*schedule)(struct sim *sim, void *state);
-
-	/*
-	 * Score plugin for Kubernetes-style GPU-sharing placement (appended;
-	 * sim/fill/frag.h has the types and the rules): the score of placing pod
-	 * on node n, higher wins, ties to the lowest node; for a pod asking a
-	 * share of one GPU it sets *gpu to the GPU it would take.  Called
-	 * only on nodes that pass the filters (GPU model, CPU, memory, GPU
-	 * room).  NULL for policies that are not score plugins.
-	 */
-	double (*frag_score)(struct frag_ctx *ctx, size_t n,
-			     const struct frag_pod *pod, int *gpu);
 
 	/* ---- Appended in version 2 ---- */
 

@@ -12,7 +12,7 @@
  * count is written, and no lazy "all full" / "all idle" state is needed.
  *
  * Above the blocks sits a summary bitmap, 64-ary (a struct bset, see
- * cluster_impl.h): bit b of level 0 says that block b has a free unit (a
+ * base/bitset.h): bit b of level 0 says that block b has a free unit (a
  * node with free CPUs, or an idle node when exclusive), and bit w of level
  * k that word w of level k - 1 is not zero.  Finding the first block at or
  * after a position with something free costs a few word reads (2 levels

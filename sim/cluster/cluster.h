@@ -156,8 +156,9 @@ const char *place_strategy_name(enum place_strategy s);
  * names. */
 int place_strategy_parse(const char *name, enum place_strategy *out,
 			 struct sim_error *err);
-/* splitmix64: advances *state and returns the next 64 random bits.  The
- * caller keeps the state (one per simulation), so runs are reproducible. */
+/* splitmix64 (base/splitmix.h): advances *state and returns the next 64
+ * random bits.  The caller keeps the state (one per simulation), so runs
+ * are reproducible. */
 uint64_t place_rng_next(uint64_t *state);
 
 uint64_t cluster_total_gpus(const struct cluster *c);

@@ -1,15 +1,16 @@
 /*
  * Inside the cluster model: what sim/cluster/cluster.c (node groups, the cluster
- * object, the CPU placement index) and sim/cluster/cluster_gpu.c (the whole-GPU
- * index and its placement strategies) share, with sim/cluster/cluster_vc.c
+ * object, the CPU placement index), sim/cluster/cluster_gpu.c (the whole-GPU
+ * index and its placement strategies) and sim/cluster/cluster_gpu_setup.c
+ * (that index's set-up and checks) share, with sim/cluster/cluster_vc.c
  * (virtual clusters).  Nothing outside those files includes it; the
  * public API is sim/cluster/cluster.h.
  *
  * It holds struct cluster, the CPU index's block and node records (the
  * GPU code reads a node's free CPUs when a GPU job also wants CPUs), the
- * bit set with a 64-ary summary that both indexes search (the CPU index
- * over its blocks, the GPU index over nodes, once per free-GPU count),
- * and the few functions one file calls in the other.  The helpers are
+ * bit set with a 64-ary summary (base/bitset.h) that both indexes search
+ * (the CPU index over its blocks, the GPU index over nodes, once per
+ * free-GPU count), and the few functions one file calls in the other.  The helpers are
  * static inline because they sit on the CPU hot path (every job start
  * and end of a replay): defined here, they stay inlinable in each file.
  */
@@ -21,129 +22,11 @@
 #include <string.h>
 
 #include "cluster/cluster.h"
+#include "base/bitset.h"
 #include "base/util.h"
 
-#define CL_BITS 64	/* nodes per block, bits per summary word */
-#define CL_NONE UINT32_MAX /* bset_next: no member */
-#define BSET_MAXLEV 7	/* levels of a bit set at most (2^31 members: 6) */
-
-/* ---- bit sets with a summary ------------------------------------------ */
-
-/*
- * A set of numbers 0 .. n - 1: level 0 has one bit per member, bit w of
- * level k says that word w of level k - 1 is not zero, and the top level
- * is one word.  "The first member at or after x" is then a few word
- * reads: 2 levels for Curie's 1,458 CPU blocks, 3 for its 93,312 nodes.
- */
-struct bset {
-	unsigned nlev;                /* levels */
-	uint64_t *lev[BSET_MAXLEV];   /* the words of each level */
-	uint32_t nwords[BSET_MAXLEV]; /* words of each level */
-	uint64_t *buf;                /* storage of all levels */
-	size_t total;                 /* words in buf */
-};
-
-/* An empty set of n (> 0) possible members; bset_release frees it. */
-static inline void bset_init(struct bset *s, uint32_t n)
-{
-	uint32_t bits = n;
-	size_t at = 0;
-
-	s->nlev = 0;
-	s->total = 0;
-	do {
-		SIM_ASSERT(s->nlev < BSET_MAXLEV);
-		bits = (bits + CL_BITS - 1) / CL_BITS;
-		s->nwords[s->nlev++] = bits;
-		s->total += bits;
-	} while (bits > 1);
-	s->buf = xcalloc(s->total, sizeof(*s->buf));
-	for (unsigned l = 0; l < s->nlev; l++) {
-		s->lev[l] = s->buf + at;
-		at += s->nwords[l];
-	}
-}
-
-static inline void bset_release(struct bset *s)
-{
-	free(s->buf);
-	s->buf = NULL;
-}
-
-static inline void bset_clear(struct bset *s)
-{
-	memset(s->buf, 0, s->total * sizeof(*s->buf));
-}
-
-/* Adds i; the summary words above change only while they were zero. */
-static inline void bset_add(struct bset *s, uint32_t i)
-{
-	for (unsigned l = 0; l < s->nlev; l++) {
-		uint64_t *w = &s->lev[l][i / CL_BITS];
-		uint64_t old = *w;
-
-		*w = old | UINT64_C(1) << (i % CL_BITS);
-		if (old)
-			break;
-		i /= CL_BITS;
-	}
-}
-
-/* Removes i; the summary words above change only when one becomes zero. */
-static inline void bset_del(struct bset *s, uint32_t i)
-{
-	for (unsigned l = 0; l < s->nlev; l++) {
-		uint64_t *w = &s->lev[l][i / CL_BITS];
-
-		*w &= ~(UINT64_C(1) << (i % CL_BITS));
-		if (*w)
-			break;
-		i /= CL_BITS;
-	}
-}
-
-/*
- * The first member at or after pos, or CL_NONE: up the summary until a
- * word has a set bit at or after the position, then down along the
- * lowest set bits.
- */
-static inline uint32_t bset_next(const struct bset *s, uint32_t pos)
-{
-	unsigned l = 0;
-	uint32_t w;
-	uint64_t m;
-
-	for (;;) {
-		w = pos / CL_BITS;
-		if (w >= s->nwords[l])
-			return CL_NONE;
-		m = s->lev[l][w] & (~UINT64_C(0) << (pos % CL_BITS));
-		if (m)
-			break;
-		if (++l == s->nlev)
-			return CL_NONE;
-		pos = w + 1;
-	}
-	pos = w * CL_BITS + (uint32_t)__builtin_ctzll(m);
-	while (l--)
-		pos = pos * CL_BITS + (uint32_t)__builtin_ctzll(s->lev[l][pos]);
-	return pos;
-}
-
-/* What word w of level l >= 1 must hold, from level l - 1 (for the
- * invariant checks and for rebuilding a summary). */
-static inline uint64_t bset_word_below(const struct bset *s, unsigned l,
-				       uint32_t w)
-{
-	uint64_t m = 0;
-
-	for (unsigned j = 0; j < CL_BITS; j++) {
-		uint64_t u = (uint64_t)w * CL_BITS + j;
-
-		m |= (uint64_t)(u < s->nwords[l - 1] && s->lev[l - 1][u]) << j;
-	}
-	return m;
-}
+#define CL_BITS BSET_BITS	/* nodes per block, bits per summary word */
+#define CL_NONE BSET_NONE	/* bset_next: no member */
 
 /* ---- the cluster ------------------------------------------------------ */
 
@@ -236,6 +119,88 @@ static inline void cl_reserve(struct placement *out, size_t n)
 	xgrow(&out->slots, &cap, n, sizeof(*out->slots));
 	SIM_ASSERT(cap <= UINT32_MAX);
 	out->cap = (uint32_t)cap;
+}
+
+/* ---- the GPU index (cluster_gpu.c; made in cluster_gpu_setup.c) ------- */
+
+/* Consecutive nodes first .. end - 1. */
+struct cl_range {
+	uint32_t first; /* first node */
+	uint32_t end;   /* one past the last node */
+};
+
+/* Free GPUs by node, count, class and rack: the cluster's, or a view of
+ * what each node can give one job. */
+struct gx {
+	uint8_t *nf;     /* free GPUs of each node */
+	struct bset *set; /* [c], c = 1 .. maxg: nodes with exactly c free;
+	                    [0]: nodes with any free */
+	uint32_t *cnt;   /* [cls * (maxg + 1) + c]: nodes of class cls with
+	                    exactly c free, c >= 1 */
+	uint64_t *rfree; /* [rack * ncls + cls]: free GPUs */
+	uint64_t *cfree; /* [cls]: free GPUs */
+	uint64_t free;   /* free GPUs in all */
+};
+
+/* One node of a plan: take count GPUs of node. */
+struct gp_pick {
+	uint32_t node;  /* the node */
+	uint32_t count; /* GPUs to take there */
+	uint64_t mask;  /* which, once taken */
+	uint32_t cpus;  /* CPUs to take there */
+};
+
+/* A rack and its free GPUs for the job being placed. */
+struct gp_rack {
+	uint32_t rack; /* rack number */
+	uint64_t free; /* its free GPUs of the job's classes */
+};
+
+/* A new index of c, every node 0 free; gx_free frees it (and accepts
+ * NULL). */
+struct gx *gx_new(const struct cluster *c);
+void gx_free(const struct cluster *c, struct gx *x);
+/* Empties the index: every node 0 free. */
+void gx_clear(const struct cluster *c, struct gx *x);
+
+/* Node v now has f free GPUs. */
+static inline void gx_set(const struct cluster *c, struct gx *x, uint32_t v,
+			  uint32_t f)
+{
+	uint32_t old = x->nf[v], cls = c->ncl[v];
+	uint32_t *cnt = &x->cnt[(size_t)cls * (c->maxg + 1)];
+	uint32_t r = v / c->rack_nodes;
+
+	if (old == f)
+		return;
+	SIM_ASSERT(f <= c->maxg);
+	if (old) {
+		bset_del(&x->set[old], v);
+		cnt[old]--;
+	} else {
+		bset_add(&x->set[0], v);
+	}
+	if (f) {
+		bset_add(&x->set[f], v);
+		cnt[f]++;
+	} else {
+		bset_del(&x->set[0], v);
+	}
+	x->rfree[(size_t)r * c->ncls + cls] += (uint64_t)f - old;
+	x->cfree[cls] += (uint64_t)f - old;
+	x->free += (uint64_t)f - old;
+	x->nf[v] = (uint8_t)f;
+}
+
+/* What node v can give a job of gpus GPUs and cpus CPUs (> 0): its free
+ * GPUs, but no more than ceil(cpus * g / gpus) <= free CPUs allows. */
+static inline uint32_t gx_can_give(const struct cluster *c, uint32_t v,
+				   uint32_t free_gpus, uint32_t free_cpus,
+				   const struct job *j)
+{
+	uint64_t g = (uint64_t)free_cpus * j->gpus / j->cpus;
+
+	return g < free_gpus ? (uint32_t)g : free_gpus;
 }
 
 /* ---- from one file to the other --------------------------------------- */

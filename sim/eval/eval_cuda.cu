@@ -6,7 +6,9 @@
  * (its elites, chosen here: eval_top_scan in slices, then a merge) stay
  * on the device between generations.  Only those short lists of bests
  * come back each generation, and a candidate when the host asks for it.
- * Built with -fmad=false so floating point matches the host.
+ * Built with -fmad=false so floating point matches the host.  Its calls
+ * are the table eval_cuda_ops (eval_backend.h), the only name it exports;
+ * each returns 0, or -1 with what failed in why (cuda_fail).
  */
 #ifdef EVAL_CUDA_HOST
 /* The test suite's host build (tests/cuda_host.h). */
@@ -20,17 +22,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "eval/eval_cuda.h"
+#include "eval/eval_backend.h"
 
-#define CK(call)                                                             \
-	do {                                                                 \
-		cudaError_t e_ = (call);                                     \
-		if (e_ != cudaSuccess) {                                     \
-			snprintf(why, why_n, "%s: %s", #call,                \
-				 cudaGetErrorString(e_));                    \
-			return -1;                                           \
-		}                                                            \
-	} while (0)
+/* 0 when e is success, else -1 with what failed and why in why. */
+static int cuda_fail(cudaError_t e, const char *what, char *why, size_t why_n)
+{
+	if (e == cudaSuccess)
+		return 0;
+	snprintf(why, why_n, "%s: %s", what, cudaGetErrorString(e));
+	return -1;
+}
 
 /* Threads with their own decoder scratch; a launch runs this many, and
  * each takes every EVAL_CUDA_THREADS-th candidate. */
@@ -195,7 +196,9 @@ __global__ static void k_home(struct eval_cuda c, uint8_t *genes,
 			genes[i * n + k] = c.p.home[k];
 }
 
-extern "C" int eval_cuda_probe(char *why, size_t why_n)
+/* ---- the backend's calls (eval_backend.h) ----------------------------- */
+
+static int eval_cuda_probe(char *why, size_t why_n)
 {
 	int count = 0;
 	cudaError_t e = cudaGetDeviceCount(&count);
@@ -211,17 +214,19 @@ extern "C" int eval_cuda_probe(char *why, size_t why_n)
 	return 1;
 }
 
-/* Copies n bytes to a new device array kept in c->arrays. */
-static int upload(struct eval_cuda *c, const void *src, size_t bytes,
-		  void **dst, char *why, size_t why_n)
+/* Copies bytes to a new device array kept in c->arrays (*dst NULL when
+ * src is). */
+static cudaError_t upload(struct eval_cuda *c, const void *src, size_t bytes,
+			  void **dst)
 {
 	*dst = 0;
 	if (!src)
-		return 0;
-	CK(cudaMalloc(dst, bytes ? bytes : 1));
+		return cudaSuccess;
+	cudaError_t e = cudaMalloc(dst, bytes ? bytes : 1);
+	if (e != cudaSuccess)
+		return e;
 	c->arrays[c->narrays++] = *dst;
-	CK(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice));
-	return 0;
+	return cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice);
 }
 
 static const unsigned BLOCK = 128;
@@ -231,19 +236,20 @@ static unsigned blocks_for(const struct eval_cuda *c)
 	return (unsigned)((c->threads + BLOCK - 1) / BLOCK);
 }
 
-extern "C" struct eval_cuda *eval_cuda_new(const struct eval_problem *p,
-					   int nodes, char *why, size_t why_n)
+/* The problem's arrays on the device, in c->p. */
+static cudaError_t upload_problem(struct eval_cuda *c,
+				  const struct eval_problem *p)
 {
-	struct eval_cuda *c = (struct eval_cuda *)calloc(1, sizeof(*c));
 	size_t n = p->n, T = p->ntypes, r = p->nrun;
-	void *d;
-	int bad = 0;
-	c->p = *p;
-	c->nodes = nodes;
+	cudaError_t e = cudaSuccess;
+	/* Each field of c->p becomes its device copy (NULL once one failed,
+	 * so that nothing of the host's is freed as the device's). */
 #define UP(field, bytes)                                                     \
 	do {                                                                 \
-		bad = bad || upload(c, p->field, bytes, &d, why, why_n);     \
-		c->p.field = (decltype(c->p.field))d;                        \
+		void *d_ = 0;                                                \
+		if (e == cudaSuccess)                                        \
+			e = upload(c, p->field, bytes, &d_);                 \
+		c->p.field = (decltype(c->p.field))d_;                       \
 	} while (0)
 	UP(demand, n * 4);
 	UP(dur, n * T * 8);
@@ -258,28 +264,42 @@ extern "C" struct eval_cuda *eval_cuda_new(const struct eval_problem *p,
 	UP(node_type, p->nnodes);
 	UP(node_off, (n + 1) * 4);
 #undef UP
+	return e;
+}
+
+/* Every thread's decoder scratch. */
+static cudaError_t alloc_scratch(struct eval_cuda *c)
+{
+	size_t T = c->threads;
+	cudaError_t e = cudaMalloc(&c->ev, T * c->z.ev * sizeof(*c->ev));
+	if (e == cudaSuccess)
+		e = cudaMalloc(&c->nfree, T * c->z.node_free *
+					  sizeof(*c->nfree));
+	if (e == cudaSuccess)
+		e = cudaMalloc(&c->nlist, T * c->z.node_list *
+					  sizeof(*c->nlist));
+	if (e == cudaSuccess)
+		e = cudaMalloc(&c->nbits, T * c->z.node_bits *
+					  sizeof(*c->nbits));
+	if (e == cudaSuccess)
+		e = cudaMalloc(&c->mark, T * (c->p.n + 1));
+	return e;
+}
+
+static void eval_cuda_close(void *b);
+
+static void *eval_cuda_open(const struct eval_problem *p, int nodes,
+			    unsigned threads, char *why, size_t why_n)
+{
+	struct eval_cuda *c = (struct eval_cuda *)calloc(1, sizeof(*c));
+	(void)threads;
+	c->p = *p;
+	c->nodes = nodes;
 	c->threads = EVAL_CUDA_THREADS;
 	c->z = eval_scratch_size_of(p);
-	cudaError_t e = cudaSuccess;
-	if (!bad) {
-		e = cudaMalloc(&c->ev, c->threads * c->z.ev * sizeof(*c->ev));
-		if (e == cudaSuccess)
-			e = cudaMalloc(&c->nfree, c->threads * c->z.node_free *
-						  sizeof(*c->nfree));
-		if (e == cudaSuccess)
-			e = cudaMalloc(&c->nlist, c->threads * c->z.node_list *
-						  sizeof(*c->nlist));
-		if (e == cudaSuccess)
-			e = cudaMalloc(&c->nbits, c->threads * c->z.node_bits *
-						  sizeof(*c->nbits));
-		if (e == cudaSuccess)
-			e = cudaMalloc(&c->mark, c->threads * (n + 1));
-		if (e != cudaSuccess)
-			snprintf(why, why_n, "scratch: %s",
-				 cudaGetErrorString(e));
-	}
-	if (bad || e != cudaSuccess) {
-		eval_cuda_free(c);
+	if (cuda_fail(upload_problem(c, p), "problem", why, why_n) ||
+	    cuda_fail(alloc_scratch(c), "scratch", why, why_n)) {
+		eval_cuda_close(c);
 		return 0;
 	}
 	return c;
@@ -309,8 +329,9 @@ static void free_pop(struct eval_cuda *c)
 	c->pop = 0;
 }
 
-extern "C" void eval_cuda_free(struct eval_cuda *c)
+static void eval_cuda_close(void *b)
 {
+	struct eval_cuda *c = (struct eval_cuda *)b;
 	if (!c)
 		return;
 	for (int i = 0; i < c->narrays; i++)
@@ -327,11 +348,19 @@ extern "C" void eval_cuda_free(struct eval_cuda *c)
 	free(c);
 }
 
-extern "C" int eval_cuda_score(struct eval_cuda *c, const uint32_t *perms,
-			       const uint8_t *genes, size_t count,
-			       int64_t *scores, char *why, size_t why_n)
+static unsigned eval_cuda_threads(const void *b)
 {
+	(void)b;
+	return 0;
+}
+
+static int eval_cuda_score(void *b, const uint32_t *perms,
+			   const uint8_t *genes, size_t count,
+			   int64_t *scores, char *why, size_t why_n)
+{
+	struct eval_cuda *c = (struct eval_cuda *)b;
 	size_t n = c->p.n;
+	cudaError_t e = cudaSuccess;
 	if (count > c->in_cap) {
 		cudaFree(c->in_perm);
 		cudaFree(c->in_gene);
@@ -340,66 +369,99 @@ extern "C" int eval_cuda_score(struct eval_cuda *c, const uint32_t *perms,
 		c->in_gene = 0;
 		c->out = 0;
 		c->in_cap = 0;
-		CK(cudaMalloc(&c->in_perm, count * n * 4 + 4));
-		CK(cudaMalloc(&c->in_gene, count * n + 1));
-		CK(cudaMalloc(&c->out, count * 8));
-		c->in_cap = count;
+		e = cudaMalloc(&c->in_perm, count * n * 4 + 4);
+		if (e == cudaSuccess)
+			e = cudaMalloc(&c->in_gene, count * n + 1);
+		if (e == cudaSuccess)
+			e = cudaMalloc(&c->out, count * 8);
+		if (e == cudaSuccess)
+			c->in_cap = count;
 	}
-	CK(cudaMemcpy(c->in_perm, perms, count * n * 4,
-		      cudaMemcpyHostToDevice));
-	if (genes)
-		CK(cudaMemcpy(c->in_gene, genes, count * n,
-			      cudaMemcpyHostToDevice));
-	CUDA_LAUNCH(k_score, blocks_for(c), BLOCK, *c, c->in_perm,
-		    genes ? c->in_gene : 0, count, c->out);
-	CK(cudaGetLastError());
-	CK(cudaMemcpy(scores, c->out, count * 8, cudaMemcpyDeviceToHost));
-	return 0;
+	if (e == cudaSuccess)
+		e = cudaMemcpy(c->in_perm, perms, count * n * 4,
+			       cudaMemcpyHostToDevice);
+	if (e == cudaSuccess && genes)
+		e = cudaMemcpy(c->in_gene, genes, count * n,
+			       cudaMemcpyHostToDevice);
+	if (e == cudaSuccess) {
+		CUDA_LAUNCH(k_score, blocks_for(c), BLOCK, *c, c->in_perm,
+			    genes ? c->in_gene : 0, count, c->out);
+		e = cudaGetLastError();
+	}
+	if (e == cudaSuccess)
+		e = cudaMemcpy(scores, c->out, count * 8,
+			       cudaMemcpyDeviceToHost);
+	return cuda_fail(e, "score", why, why_n);
 }
 
-extern "C" int eval_cuda_pop_set(struct eval_cuda *c, const uint32_t *perms,
-				 const uint8_t *genes, size_t count, char *why,
-				 size_t why_n)
+/* Room for a population of count (nothing changes when it has it). */
+static cudaError_t alloc_pop(struct eval_cuda *c, size_t count)
 {
-	size_t n = c->p.n, cells = count * n;
-	if (count != c->pop) {
-		free_pop(c);
-		for (int k = 0; k < 2; k++) {
-			CK(cudaMalloc(&c->perm[k], cells * 4 + 4));
-			CK(cudaMalloc(&c->gene[k], cells + 1));
-			CK(cudaMalloc(&c->score[k], count * 8 + 8));
-		}
-		CK(cudaMalloc(&c->best, cells * 4 + 4));
-		CK(cudaMalloc(&c->bgene, cells + 1));
-		CK(cudaMalloc(&c->bscore, count * 8 + 8));
-		CK(cudaMalloc(&c->tops, count * sizeof(*c->tops)));
-		c->pop = count;
+	size_t cells = count * c->p.n;
+	cudaError_t e = cudaSuccess;
+	if (count == c->pop)
+		return e;
+	free_pop(c);
+	for (int k = 0; k < 2 && e == cudaSuccess; k++) {
+		e = cudaMalloc(&c->perm[k], cells * 4 + 4);
+		if (e == cudaSuccess)
+			e = cudaMalloc(&c->gene[k], cells + 1);
+		if (e == cudaSuccess)
+			e = cudaMalloc(&c->score[k], count * 8 + 8);
 	}
+	if (e == cudaSuccess)
+		e = cudaMalloc(&c->best, cells * 4 + 4);
+	if (e == cudaSuccess)
+		e = cudaMalloc(&c->bgene, cells + 1);
+	if (e == cudaSuccess)
+		e = cudaMalloc(&c->bscore, count * 8 + 8);
+	if (e == cudaSuccess)
+		e = cudaMalloc(&c->tops, count * sizeof(*c->tops));
+	if (e == cudaSuccess)
+		c->pop = count;
+	return e;
+}
+
+static int eval_cuda_pop_set(void *b, const uint32_t *perms,
+			     const uint8_t *genes, size_t count, char *why,
+			     size_t why_n)
+{
+	struct eval_cuda *c = (struct eval_cuda *)b;
+	size_t cells = count * c->p.n;
+	cudaError_t e = alloc_pop(c, count);
 	c->tops_groups = 0;
-	CK(cudaMemcpy(c->perm[0], perms, cells * 4, cudaMemcpyHostToDevice));
-	if (genes) {
-		CK(cudaMemcpy(c->gene[0], genes, cells,
-			      cudaMemcpyHostToDevice));
-	} else {
+	if (e == cudaSuccess)
+		e = cudaMemcpy(c->perm[0], perms, cells * 4,
+			       cudaMemcpyHostToDevice);
+	if (e == cudaSuccess && genes) {
+		e = cudaMemcpy(c->gene[0], genes, cells,
+			       cudaMemcpyHostToDevice);
+	} else if (e == cudaSuccess) {
 		CUDA_LAUNCH(k_home, blocks_for(c), BLOCK, *c, c->gene[0],
 			    count);
-		CK(cudaGetLastError());
+		e = cudaGetLastError();
 	}
-	CUDA_LAUNCH(k_score, blocks_for(c), BLOCK, *c, c->perm[0], c->gene[0],
-		    count, c->score[0]);
-	CK(cudaGetLastError());
-	CK(cudaMemcpy(c->best, c->perm[0], cells * 4,
-		      cudaMemcpyDeviceToDevice));
-	CK(cudaMemcpy(c->bgene, c->gene[0], cells, cudaMemcpyDeviceToDevice));
-	CK(cudaMemcpy(c->bscore, c->score[0], count * 8,
-		      cudaMemcpyDeviceToDevice));
-	return 0;
+	if (e == cudaSuccess) {
+		CUDA_LAUNCH(k_score, blocks_for(c), BLOCK, *c, c->perm[0],
+			    c->gene[0], count, c->score[0]);
+		e = cudaGetLastError();
+	}
+	if (e == cudaSuccess)
+		e = cudaMemcpy(c->best, c->perm[0], cells * 4,
+			       cudaMemcpyDeviceToDevice);
+	if (e == cudaSuccess)
+		e = cudaMemcpy(c->bgene, c->gene[0], cells,
+			       cudaMemcpyDeviceToDevice);
+	if (e == cudaSuccess)
+		e = cudaMemcpy(c->bscore, c->score[0], count * 8,
+			       cudaMemcpyDeviceToDevice);
+	return cuda_fail(e, "population", why, why_n);
 }
 
-extern "C" int eval_cuda_ga_step(struct eval_cuda *c,
-				 const struct eval_ga_params *g, char *why,
-				 size_t why_n)
+static int eval_cuda_ga_step(void *b, const struct eval_ga_params *g,
+			     char *why, size_t why_n)
 {
+	struct eval_cuda *c = (struct eval_cuda *)b;
 	if (g->pop != c->pop || g->island == 0 || g->pop % g->island) {
 		snprintf(why, why_n, "ga step: population %u, %zu loaded",
 			 g->pop, c->pop);
@@ -414,23 +476,25 @@ extern "C" int eval_cuda_ga_step(struct eval_cuda *c,
 	c->tops_groups = 0;
 	CUDA_LAUNCH(k_ga, blocks_for(c), BLOCK, *c, *g, c->perm[0], c->gene[0],
 		    c->score[0], c->perm[1], c->gene[1], c->score[1]);
-	CK(cudaGetLastError());
-	uint32_t *tp = c->perm[0];
-	uint8_t *tg = c->gene[0];
-	int64_t *ts = c->score[0];
-	c->perm[0] = c->perm[1];
-	c->gene[0] = c->gene[1];
-	c->score[0] = c->score[1];
-	c->perm[1] = tp;
-	c->gene[1] = tg;
-	c->score[1] = ts;
-	return 0;
+	cudaError_t e = cudaGetLastError();
+	if (e == cudaSuccess) {
+		uint32_t *tp = c->perm[0];
+		uint8_t *tg = c->gene[0];
+		int64_t *ts = c->score[0];
+		c->perm[0] = c->perm[1];
+		c->gene[0] = c->gene[1];
+		c->score[0] = c->score[1];
+		c->perm[1] = tp;
+		c->gene[1] = tg;
+		c->score[1] = ts;
+	}
+	return cuda_fail(e, "ga step", why, why_n);
 }
 
-extern "C" int eval_cuda_sa_step(struct eval_cuda *c,
-				 const struct eval_sa_params *sp, char *why,
-				 size_t why_n)
+static int eval_cuda_sa_step(void *b, const struct eval_sa_params *sp,
+			     char *why, size_t why_n)
 {
+	struct eval_cuda *c = (struct eval_cuda *)b;
 	if (sp->chains != c->pop) {
 		snprintf(why, why_n, "sa step: %u chains, %zu loaded",
 			 sp->chains, c->pop);
@@ -438,14 +502,14 @@ extern "C" int eval_cuda_sa_step(struct eval_cuda *c,
 	}
 	c->tops_groups = 0;
 	CUDA_LAUNCH(k_sa, blocks_for(c), BLOCK, *c, *sp);
-	CK(cudaGetLastError());
-	return 0;
+	return cuda_fail(cudaGetLastError(), "sa step", why, why_n);
 }
 
-extern "C" int eval_cuda_tops(struct eval_cuda *c, int of_best,
-			      uint32_t groups, uint32_t keep,
-			      struct eval_top *tops, char *why, size_t why_n)
+static int eval_cuda_tops(void *b, int of_best, uint32_t groups,
+			  uint32_t keep, struct eval_top *tops, char *why,
+			  size_t why_n)
 {
+	struct eval_cuda *c = (struct eval_cuda *)b;
 	if (groups == 0 || c->pop % groups || keep == 0 ||
 	    (size_t)groups * keep > c->pop) {
 		snprintf(why, why_n, "tops: %u groups of %u in %zu", groups,
@@ -455,61 +519,93 @@ extern "C" int eval_cuda_tops(struct eval_cuda *c, int of_best,
 	uint32_t per = (uint32_t)(c->pop / groups);
 	uint32_t slices = per < TOP_SLICES ? per : TOP_SLICES;
 	size_t threads = (size_t)groups * slices, need = threads * keep;
+	cudaError_t e = cudaSuccess;
 	if (need > c->part_cap) {
 		cudaFree(c->part);
 		c->part = 0;
 		c->part_cap = 0;
-		CK(cudaMalloc(&c->part, need * sizeof(*c->part)));
-		c->part_cap = need;
+		e = cudaMalloc(&c->part, need * sizeof(*c->part));
+		if (e == cudaSuccess)
+			c->part_cap = need;
 	}
-	CUDA_LAUNCH(k_top_part, (unsigned)((threads + BLOCK - 1) / BLOCK),
-		    BLOCK, of_best ? c->bscore : c->score[0], groups, per,
-		    slices, keep, c->part);
-	CK(cudaGetLastError());
-	CUDA_LAUNCH(k_top_merge, (groups + BLOCK - 1) / BLOCK, BLOCK, c->part,
-		    groups, slices, keep, c->tops);
-	CK(cudaGetLastError());
-	c->tops_groups = of_best ? 0 : groups;
-	c->tops_keep = keep;
-	CK(cudaMemcpy(tops, c->tops, (size_t)groups * keep * sizeof(*tops),
-		      cudaMemcpyDeviceToHost));
-	return 0;
+	if (e == cudaSuccess) {
+		CUDA_LAUNCH(k_top_part,
+			    (unsigned)((threads + BLOCK - 1) / BLOCK), BLOCK,
+			    of_best ? c->bscore : c->score[0], groups, per,
+			    slices, keep, c->part);
+		e = cudaGetLastError();
+	}
+	if (e == cudaSuccess) {
+		CUDA_LAUNCH(k_top_merge, (groups + BLOCK - 1) / BLOCK, BLOCK,
+			    c->part, groups, slices, keep, c->tops);
+		e = cudaGetLastError();
+	}
+	if (e == cudaSuccess) {
+		c->tops_groups = of_best ? 0 : groups;
+		c->tops_keep = keep;
+		e = cudaMemcpy(tops, c->tops,
+			       (size_t)groups * keep * sizeof(*tops),
+			       cudaMemcpyDeviceToHost);
+	}
+	return cuda_fail(e, "tops", why, why_n);
 }
 
-extern "C" int eval_cuda_pop_scores(struct eval_cuda *c, int64_t *cur,
-				    int64_t *best, char *why, size_t why_n)
+static int eval_cuda_pop_scores(void *b, int64_t *cur, int64_t *best,
+				char *why, size_t why_n)
 {
+	struct eval_cuda *c = (struct eval_cuda *)b;
+	cudaError_t e = cudaSuccess;
 	if (cur)
-		CK(cudaMemcpy(cur, c->score[0], c->pop * 8,
-			      cudaMemcpyDeviceToHost));
-	if (best)
-		CK(cudaMemcpy(best, c->bscore, c->pop * 8,
-			      cudaMemcpyDeviceToHost));
-	return 0;
+		e = cudaMemcpy(cur, c->score[0], c->pop * 8,
+			       cudaMemcpyDeviceToHost);
+	if (e == cudaSuccess && best)
+		e = cudaMemcpy(best, c->bscore, c->pop * 8,
+			       cudaMemcpyDeviceToHost);
+	return cuda_fail(e, "scores", why, why_n);
 }
 
-extern "C" int eval_cuda_sa_reset(struct eval_cuda *c, uint32_t from,
-				  char *why, size_t why_n)
+static int eval_cuda_sa_reset(void *b, uint32_t from, char *why,
+			      size_t why_n)
 {
+	struct eval_cuda *c = (struct eval_cuda *)b;
+	if (from >= c->pop) {
+		snprintf(why, why_n, "sa reset: no chain %u", from);
+		return -1;
+	}
 	c->tops_groups = 0;
 	CUDA_LAUNCH(k_reset, blocks_for(c), BLOCK, *c, from);
-	CK(cudaGetLastError());
-	return 0;
+	return cuda_fail(cudaGetLastError(), "sa reset", why, why_n);
 }
 
-extern "C" int eval_cuda_pop_get(struct eval_cuda *c, size_t idx, int best,
-				 uint32_t *perm, uint8_t *genes, char *why,
-				 size_t why_n)
+static int eval_cuda_pop_get(void *b, size_t idx, int best, uint32_t *perm,
+			     uint8_t *genes, char *why, size_t why_n)
 {
+	struct eval_cuda *c = (struct eval_cuda *)b;
 	size_t n = c->p.n;
 	if (idx >= c->pop) {
 		snprintf(why, why_n, "no candidate %zu of %zu", idx, c->pop);
 		return -1;
 	}
-	CK(cudaMemcpy(perm, (best ? c->best : c->perm[0]) + idx * n, n * 4,
-		      cudaMemcpyDeviceToHost));
-	if (genes)
-		CK(cudaMemcpy(genes, (best ? c->bgene : c->gene[0]) + idx * n,
-			      n, cudaMemcpyDeviceToHost));
-	return 0;
+	cudaError_t e = cudaMemcpy(perm, (best ? c->best : c->perm[0]) +
+				   idx * n, n * 4, cudaMemcpyDeviceToHost);
+	if (e == cudaSuccess && genes)
+		e = cudaMemcpy(genes, (best ? c->bgene : c->gene[0]) + idx * n,
+			       n, cudaMemcpyDeviceToHost);
+	return cuda_fail(e, "candidate", why, why_n);
 }
+
+extern "C" const struct eval_backend_ops eval_cuda_ops = {
+	.name = "cuda",
+	.probe = eval_cuda_probe,
+	.open = eval_cuda_open,
+	.close = eval_cuda_close,
+	.threads = eval_cuda_threads,
+	.score = eval_cuda_score,
+	.pop_set = eval_cuda_pop_set,
+	.tops = eval_cuda_tops,
+	.ga_step = eval_cuda_ga_step,
+	.sa_step = eval_cuda_sa_step,
+	.sa_reset = eval_cuda_sa_reset,
+	.pop_get = eval_cuda_pop_get,
+	.pop_scores = eval_cuda_pop_scores,
+};

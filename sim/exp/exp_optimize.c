@@ -15,6 +15,46 @@ const char *const optimize_objectives[EVAL_NOBJECTIVES] = {
 	"makespan", "twct", "jct", "mix" };
 static const char *const backend_names[] = { "auto", "cpu", "cuda" };
 
+/* "mix": [makespan, twct], two non-negative integer weights. */
+static int parse_mix(struct exp_ctx *c, const struct cJSON *v,
+		     struct optimize_spec *o)
+{
+	double *w = NULL;
+	size_t n = 0;
+	int rc = exp_get_numbers(c, "mix", v, &w, &n);
+	if (!rc && (n != 2 || w[0] < 0 || w[1] < 0 ||
+		    w[0] != (double)(uint64_t)w[0] ||
+		    w[1] != (double)(uint64_t)w[1]))
+		rc = exp_fail(c, "mix", "expected two non-negative "
+			      "integers [makespan, twct]");
+	if (!rc) {
+		o->mix_makespan = (uint64_t)w[0];
+		o->mix_twct = (uint64_t)w[1];
+	}
+	free(w);
+	return rc;
+}
+
+/* "methods": an array of method names, as a bit mask. */
+static int parse_methods(struct exp_ctx *c, const struct cJSON *v,
+			 struct optimize_spec *o)
+{
+	size_t n = 0;
+	int rc = exp_array(c, v, "an array of method names", true, &n);
+	o->methods = 0;
+	for (size_t i = 0; !rc && i < n; i++) {
+		size_t m = exp_jp_key(c, "methods");
+		size_t k = exp_jp_index(c, i);
+		int which = 0;
+		rc = exp_get_enum(c, NULL, cJSON_GetArrayItem(v, (int)i),
+				  optimize_methods, 4, &which);
+		o->methods |= 1u << which;
+		exp_jp_pop(c, k);
+		exp_jp_pop(c, m);
+	}
+	return rc;
+}
+
 int exp_parse_optimize(struct exp_ctx *c, const struct cJSON *v,
 		       struct optimize_spec *o)
 {
@@ -46,37 +86,10 @@ int exp_parse_optimize(struct exp_ctx *c, const struct cJSON *v,
 	if (!rc)
 		rc = exp_get_enum(c, "objective", f[2], optimize_objectives,
 				  EVAL_NOBJECTIVES, &o->objective);
-	if (!rc && f[3]) {
-		double *w = NULL;
-		size_t n = 0;
-		rc = exp_get_numbers(c, "mix", f[3], &w, &n);
-		if (!rc && (n != 2 || w[0] < 0 || w[1] < 0 ||
-			    w[0] != (double)(uint64_t)w[0] ||
-			    w[1] != (double)(uint64_t)w[1]))
-			rc = exp_fail(c, "mix", "expected two non-negative "
-				      "integers [makespan, twct]");
-		if (!rc) {
-			o->mix_makespan = (uint64_t)w[0];
-			o->mix_twct = (uint64_t)w[1];
-		}
-		free(w);
-	}
-	if (!rc && f[4]) {
-		size_t n = 0;
-		rc = exp_array(c, f[4], "an array of method names", true, &n);
-		o->methods = 0;
-		for (size_t i = 0; !rc && i < n; i++) {
-			size_t m = exp_jp_key(c, "methods");
-			size_t k = exp_jp_index(c, i);
-			int which = 0;
-			rc = exp_get_enum(c, NULL, cJSON_GetArrayItem(f[4],
-							(int)i),
-					  optimize_methods, 4, &which);
-			o->methods |= 1u << which;
-			exp_jp_pop(c, k);
-			exp_jp_pop(c, m);
-		}
-	}
+	if (!rc && f[3])
+		rc = parse_mix(c, f[3], o);
+	if (!rc && f[4])
+		rc = parse_methods(c, f[4], o);
 	if (!rc)
 		rc = exp_get_uint(c, "evals", f[5], 1, EXP_INT_MAX, &o->evals);
 	if (!rc)

@@ -26,6 +26,11 @@ extern const struct exp_dist_desc exp_dist_descs[DIST_NKINDS];
  * canonical GPU type names. */
 struct exp_ctx;
 struct cJSON;
+/* "cluster" (exp_cluster.c): an object, or a path to a JSON file holding
+ * one (read with its own context: its messages name that file and start
+ * at "$"); fills e's cluster and fabric. */
+int exp_parse_cluster(struct exp_ctx *c, const struct cJSON *v,
+		      struct experiment *e);
 int exp_parse_throughputs(struct exp_ctx *c, const struct cJSON *v,
 			  struct jobclass_overrides *o);
 struct cJSON *exp_throughputs_json(const struct jobclass_overrides *o);

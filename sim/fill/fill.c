@@ -22,14 +22,14 @@
 #include "cluster/cluster.h"
 #include "base/util.h"
 
-int fill_run(struct frag_cluster *c, const struct frag_pod *pods, size_t n,
-	     frag_score_fn score, double target, uint64_t seed,
+int fill_run(struct frag_cluster *c, const struct score_pod *pods, size_t n,
+	     const struct score_ops *score, double target, uint64_t seed,
 	     struct fill_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	uint64_t cap = c->gpu_capacity, demand = 0;
 	for (size_t i = 0; i < n; i++)
-		demand += frag_pod_gpu_milli(&pods[i]);
+		demand += score_pod_gpu_milli(&pods[i]);
 	if (cap == 0 || demand == 0 || !(target > 0))
 		return -1;
 	/* Arrivals: the list, then draws until the demand reaches the
@@ -44,7 +44,7 @@ int fill_run(struct frag_cluster *c, const struct frag_pod *pods, size_t n,
 		uint32_t k = (uint32_t)(place_rng_next(&rng) % n);
 		xgrow(&order, &acap, len + 1, sizeof(*order));
 		order[len++] = k;
-		demand += frag_pod_gpu_milli(&pods[k]);
+		demand += score_pod_gpu_milli(&pods[k]);
 	}
 	for (size_t i = len; i > 1; i--) {
 		size_t j = (size_t)(place_rng_next(&rng) % i);
@@ -56,15 +56,15 @@ int fill_run(struct frag_cluster *c, const struct frag_pod *pods, size_t n,
 	uint32_t steps = (uint32_t)floor(target * 100 + 1e-9);
 	res->points = xcalloc(steps ? steps : 1, sizeof(*res->points));
 	frag_cluster_reset(c);
-	struct frag_ctx ctx = { .c = c,
-				.rng = seed ^ 0x66696c6c5f72616eull };
+	struct score_ctx ctx;
+	frag_ctx_init(&ctx, c, seed ^ 0x66696c6c5f72616eull);
 	uint64_t arrived = 0, allocated = 0;
 	uint32_t next = 1;
 	for (size_t i = 0; i < len; i++) {
-		const struct frag_pod *p = &pods[order[i]];
+		const struct score_pod *p = &pods[order[i]];
 		int gpu = -1;
 		long nd = frag_choose(&ctx, score, p, &gpu);
-		uint32_t d = frag_pod_gpu_milli(p);
+		uint32_t d = score_pod_gpu_milli(p);
 		arrived += d;
 		res->pods++;
 		if (nd >= 0) {
@@ -87,6 +87,7 @@ int fill_run(struct frag_cluster *c, const struct frag_pod *pods, size_t n,
 		}
 	}
 	res->allocated = allocated;
+	frag_ctx_release(&ctx);
 	free(order);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /*
  * The openb readers and the fill experiment of Weng et al., "Beware of
  * Fragmentation" (USENIX ATC 2023, section 6): GPU-sharing pods arrive one
- * by one, never leave, and are placed at once by a score plugin (frag.h)
+ * by one, never leave, and are placed at once by a score plugin (score.h)
  * or fail; the GPU allocation ratio and the fragmentation are recorded
  * against the arrived GPU load.
  */
@@ -32,7 +32,7 @@ int openb_load_nodes(const char *path, bool lenient, uint64_t *malformed,
  * their count.  Errors as openb_load_nodes().
  */
 int openb_load_pods(const char *path, bool lenient, uint64_t *malformed,
-		    const struct frag_cluster *c, struct frag_pod **pods,
+		    const struct frag_cluster *c, struct score_pod **pods,
 		    size_t *n, uint32_t *nkinds, struct sim_error *err);
 
 /* One recorded point of a fill run: when the arrived GPU demand first
@@ -67,8 +67,8 @@ struct fill_result {
  * workload; it is reset first and left filled.  Returns 0, or -1 when the
  * pods ask no GPU at all or the cluster has no GPU.
  */
-int fill_run(struct frag_cluster *c, const struct frag_pod *pods, size_t n,
-	     frag_score_fn score, double target, uint64_t seed,
+int fill_run(struct frag_cluster *c, const struct score_pod *pods, size_t n,
+	     const struct score_ops *score, double target, uint64_t seed,
 	     struct fill_result *res);
 void fill_result_release(struct fill_result *res);
 

@@ -35,10 +35,10 @@ struct replay_arrival {
 /* State of one replay. */
 struct replay {
 	struct frag_cluster *c;
-	const struct frag_pod *pods;
+	const struct score_pod *pods;
 	size_t n;
-	frag_score_fn score;
-	struct frag_ctx ctx;          /* for the score plugin */
+	const struct score_ops *score; /* the score plugin */
+	struct score_ctx ctx;         /* its run */
 	struct replay_result *res;
 	struct evq q;                 /* departures and the next arrival */
 	struct replay_arrival *arr;   /* arrivals by (time, position) */
@@ -74,7 +74,7 @@ static int double_cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-int replay_check_pods(const char *path, const struct frag_pod *pods,
+int replay_check_pods(const char *path, const struct score_pod *pods,
 		      size_t n, struct sim_error *err)
 {
 	size_t missing = 0, first = 0;
@@ -108,7 +108,7 @@ static void push_arrival(struct replay *r)
 /* Tries to place pod i now; true when placed. */
 static int try_place(struct replay *r, uint32_t i, bool *placed)
 {
-	const struct frag_pod *p = &r->pods[i];
+	const struct score_pod *p = &r->pods[i];
 	struct replay_pod *rp = &r->res->pods[i];
 	int gpu = -1;
 	*placed = false;
@@ -125,7 +125,7 @@ static int try_place(struct replay *r, uint32_t i, bool *placed)
 	rp->gpus = frag_place(r->c, (size_t)nd, p, gpu);
 	rp->node = (int32_t)nd;
 	rp->start = r->now;
-	r->allocated += frag_pod_gpu_milli(p);
+	r->allocated += score_pod_gpu_milli(p);
 	r->running++;
 	r->res->placed++;
 	if (r->now > rp->arrival)
@@ -168,12 +168,12 @@ static int retry_pending(struct replay *r)
 
 static void depart(struct replay *r, uint32_t i)
 {
-	const struct frag_pod *p = &r->pods[i];
+	const struct score_pod *p = &r->pods[i];
 	struct replay_pod *rp = &r->res->pods[i];
 	size_t nd = (size_t)rp->node;
 	frag_unplace(r->c, nd, p, rp->gpus);
 	rp->end = r->now;
-	r->allocated -= frag_pod_gpu_milli(p);
+	r->allocated -= score_pod_gpu_milli(p);
 	r->running--;
 	if (!r->is_freed[nd]) {
 		r->is_freed[nd] = true;
@@ -258,8 +258,8 @@ static void wait_stats(struct replay *r)
 	free(w);
 }
 
-int replay_run(struct frag_cluster *c, const struct frag_pod *pods,
-	       size_t n, frag_score_fn score, double load_scale,
+int replay_run(struct frag_cluster *c, const struct score_pod *pods,
+	       size_t n, const struct score_ops *score, double load_scale,
 	       sim_time_t step, uint64_t seed, struct replay_result *res,
 	       struct sim_error *err)
 {
@@ -278,8 +278,8 @@ int replay_run(struct frag_cluster *c, const struct frag_pod *pods,
 	struct replay r = {
 		.c = c, .pods = pods, .n = n, .score = score, .res = res,
 		.step = step, .sampling = true, .err = err,
-		.ctx = { .c = c, .rng = seed ^ 0x72706c795f72616eull },
 	};
+	frag_ctx_init(&r.ctx, c, seed ^ 0x72706c795f72616eull);
 	evq_init(&r.q);
 	r.arr = xmalloc(n * sizeof(*r.arr));
 	for (size_t i = 0; i < n; i++) {
@@ -356,6 +356,7 @@ int replay_run(struct frag_cluster *c, const struct frag_pod *pods,
 	free(r.pending);
 	free(r.arr);
 	evq_release(&r.q);
+	frag_ctx_release(&r.ctx);
 	return rc;
 }
 

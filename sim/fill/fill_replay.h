@@ -104,7 +104,7 @@ struct replay_result {
  * time.  path names the list in the message ("PATH: ...").  0 or
  * -SIM_EINPUT.
  */
-int replay_check_pods(const char *path, const struct frag_pod *pods,
+int replay_check_pods(const char *path, const struct score_pod *pods,
 		      size_t n, struct sim_error *err);
 
 /*
@@ -116,8 +116,8 @@ int replay_check_pods(const char *path, const struct frag_pod *pods,
  * with no creation time, times past the clock's range, or a step that
  * makes more than REPLAY_MAX_SAMPLES samples.
  */
-int replay_run(struct frag_cluster *c, const struct frag_pod *pods,
-	       size_t n, frag_score_fn score, double load_scale,
+int replay_run(struct frag_cluster *c, const struct score_pod *pods,
+	       size_t n, const struct score_ops *score, double load_scale,
 	       sim_time_t step, uint64_t seed, struct replay_result *res,
 	       struct sim_error *err);
 void replay_result_release(struct replay_result *res);

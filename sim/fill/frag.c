@@ -1,8 +1,10 @@
 /*
- * GPU sharing and fragmentation (frag.h): node state, the filters, the
- * placement step that every score plugin shares, and the fragmentation
- * measure of Weng et al. (USENIX ATC 2023, section 3) against a target
- * workload.
+ * GPU sharing and fragmentation (frag.h): node state, the filters, placing
+ * and unplacing a pod, and the fragmentation measure of Weng et al.
+ * (USENIX ATC 2023, section 3) against a target workload, both as a
+ * double (what the outputs report) and as an exact integer in the
+ * shapes' weights (what fgd compares).  The placement step the score
+ * plugins share is in score.c.
  *
  * Speed: F_n is needed for every candidate node and GPU of every pod under
  * fgd.  The target workload is grouped by the GPU part of its shapes (the
@@ -13,6 +15,7 @@
  */
 #include "fill/frag.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +33,8 @@ void frag_cluster_release(struct frag_cluster *c)
 	if (!c)
 		return;
 	free(c->nodes);
+	free(c->frag);
+	free(c->fragw);
 	free(c->kind_pods);
 	for (uint32_t i = 0; i < c->nmodels; i++)
 		free(c->models[i]);
@@ -59,8 +64,10 @@ int frag_cluster_add_node(struct frag_cluster *c, uint32_t cpu, uint32_t mem,
 	if ((n & (n - 1)) == 0) {
 		size_t cap = n ? 2 * n : 1;
 		c->nodes = xrealloc(c->nodes, cap * sizeof(*c->nodes));
+		c->frag = xrealloc(c->frag, cap * sizeof(*c->frag));
+		c->fragw = xrealloc(c->fragw, cap * sizeof(*c->fragw));
 	}
-	struct frag_node *nd = &c->nodes[n];
+	struct score_node *nd = &c->nodes[n];
 	memset(nd, 0, sizeof(*nd));
 	nd->cpu_cap = nd->cpu_free = cpu;
 	nd->mem_cap = nd->mem_free = mem;
@@ -70,6 +77,8 @@ int frag_cluster_add_node(struct frag_cluster *c, uint32_t cpu, uint32_t mem,
 		nd->gpu_free[g] = FRAG_MILLI;
 	nd->gpu_total = ngpus * FRAG_MILLI;
 	nd->gpu_whole = ngpus;
+	c->frag[n] = 0;
+	c->fragw[n] = 0;
 	c->nnodes++;
 	c->gpu_capacity += (uint64_t)ngpus * FRAG_MILLI;
 	if (cpu > c->max_cpu)
@@ -79,11 +88,19 @@ int frag_cluster_add_node(struct frag_cluster *c, uint32_t cpu, uint32_t mem,
 	return 0;
 }
 
-static void node_refrag(const struct frag_cluster *c, struct frag_node *nd)
+/* Node n's F_n, in both forms, after a change of its state. */
+static void node_refrag(struct frag_cluster *c, size_t n)
 {
-	nd->frag = c->dist ? frag_node_frag(c->dist, nd->model, nd->cpu_free,
-					    nd->ngpus, nd->gpu_free)
-			   : 0;
+	const struct score_node *nd = &c->nodes[n];
+	if (!c->dist) {
+		c->frag[n] = 0;
+		c->fragw[n] = 0;
+		return;
+	}
+	c->frag[n] = frag_node_frag(c->dist, nd->model, nd->cpu_free,
+				    nd->ngpus, nd->gpu_free);
+	c->fragw[n] = frag_node_fragw(c->dist, nd->model, nd->cpu_free,
+				      nd->ngpus, nd->gpu_free);
 }
 
 void frag_cluster_ready(struct frag_cluster *c, uint32_t nkinds,
@@ -100,7 +117,7 @@ void frag_cluster_ready(struct frag_cluster *c, uint32_t nkinds,
 void frag_cluster_reset(struct frag_cluster *c)
 {
 	for (size_t n = 0; n < c->nnodes; n++) {
-		struct frag_node *nd = &c->nodes[n];
+		struct score_node *nd = &c->nodes[n];
 		nd->cpu_free = nd->cpu_cap;
 		nd->mem_free = nd->mem_cap;
 		for (uint32_t g = 0; g < nd->ngpus; g++)
@@ -109,7 +126,7 @@ void frag_cluster_reset(struct frag_cluster *c)
 		nd->gpu_whole = nd->ngpus;
 		nd->gpu_pods = 0;
 		nd->nkinds = 0;
-		node_refrag(c, nd);
+		node_refrag(c, n);
 	}
 	if (c->kind_pods)
 		memset(c->kind_pods, 0, c->nnodes * (c->nkinds ? c->nkinds : 1) *
@@ -118,23 +135,10 @@ void frag_cluster_reset(struct frag_cluster *c)
 
 /* ---- filters, placement ------------------------------------------------- */
 
-unsigned frag_gpus_with(const struct frag_node *nd, uint32_t milli)
-{
-	unsigned k = 0;
-	for (uint32_t g = 0; g < nd->ngpus; g++)
-		k += nd->gpu_free[g] >= milli;
-	return k;
-}
-
-uint32_t frag_pod_gpu_milli(const struct frag_pod *pod)
-{
-	return pod->gpus * pod->milli;
-}
-
 bool frag_fits(const struct frag_cluster *c, size_t n,
-	       const struct frag_pod *pod)
+	       const struct score_pod *pod)
 {
-	const struct frag_node *nd = &c->nodes[n];
+	const struct score_node *nd = &c->nodes[n];
 	if (pod->cpu > nd->cpu_free || pod->mem > nd->mem_free)
 		return false;
 	if (pod->gpus == 0)
@@ -143,14 +147,14 @@ bool frag_fits(const struct frag_cluster *c, size_t n,
 		return false;
 	if (pod->milli < FRAG_MILLI)
 		return nd->gpu_total >= pod->milli &&
-		       frag_gpus_with(nd, pod->milli) > 0;
+		       score_gpus_with(nd, pod->milli) > 0;
 	return nd->gpu_whole >= pod->gpus;
 }
 
 uint32_t frag_place(struct frag_cluster *c, size_t n,
-		    const struct frag_pod *pod, int gpu)
+		    const struct score_pod *pod, int gpu)
 {
-	struct frag_node *nd = &c->nodes[n];
+	struct score_node *nd = &c->nodes[n];
 	uint32_t mask = 0;
 	SIM_ASSERT(pod->cpu <= nd->cpu_free && pod->mem <= nd->mem_free);
 	nd->cpu_free -= pod->cpu;
@@ -182,14 +186,14 @@ uint32_t frag_place(struct frag_cluster *c, size_t n,
 		    c->kind_pods[n * c->nkinds + pod->kind]++ == 0)
 			nd->nkinds++;
 	}
-	node_refrag(c, nd);
+	node_refrag(c, n);
 	return mask;
 }
 
 void frag_unplace(struct frag_cluster *c, size_t n,
-		  const struct frag_pod *pod, uint32_t gpus)
+		  const struct score_pod *pod, uint32_t gpus)
 {
-	struct frag_node *nd = &c->nodes[n];
+	struct score_node *nd = &c->nodes[n];
 	SIM_ASSERT(nd->cpu_free + (uint64_t)pod->cpu <= nd->cpu_cap &&
 		   nd->mem_free + (uint64_t)pod->mem <= nd->mem_cap);
 	nd->cpu_free += pod->cpu;
@@ -213,60 +217,7 @@ void frag_unplace(struct frag_cluster *c, size_t n,
 				nd->nkinds--;
 		}
 	}
-	node_refrag(c, nd);
-}
-
-long frag_choose(struct frag_ctx *ctx, frag_score_fn score,
-		 const struct frag_pod *pod, int *gpu)
-{
-	const struct frag_cluster *c = ctx->c;
-	long best = -1;
-	double best_score = 0;
-	int best_gpu = -1;
-	for (size_t n = 0; n < c->nnodes; n++) {
-		if (!frag_fits(c, n, pod))
-			continue;
-		int g = -1;
-		double s = score(ctx, n, pod, &g);
-		if (best < 0 || s > best_score) {
-			best = (long)n;
-			best_score = s;
-			best_gpu = g;
-		}
-	}
-	if (best >= 0 && pod->gpus > 0 && pod->milli < FRAG_MILLI) {
-		/* A plugin that names no GPU (or a full one) gets the
-		 * best-fit GPU: the engine never over-commits a GPU. */
-		const struct frag_node *nd = &c->nodes[best];
-		if (best_gpu < 0 || (uint32_t)best_gpu >= nd->ngpus ||
-		    nd->gpu_free[best_gpu] < pod->milli)
-			best_gpu = frag_gpu_bestfit(nd, pod->milli);
-	} else {
-		best_gpu = -1;
-	}
-	*gpu = best_gpu;
-	return best;
-}
-
-int frag_gpu_bestfit(const struct frag_node *nd, uint32_t milli)
-{
-	int best = -1;
-	for (uint32_t g = 0; g < nd->ngpus; g++)
-		if (nd->gpu_free[g] >= milli &&
-		    (best < 0 || nd->gpu_free[g] < nd->gpu_free[best]))
-			best = (int)g;
-	return best;
-}
-
-frag_score_fn frag_policy_score(const struct policy_ops *ops)
-{
-	return ops ? ops->frag_score : NULL;
-}
-
-void frag_engine_schedule(struct sim *sim, void *state)
-{
-	(void)state;
-	sim_start_head(sim);
+	node_refrag(c, n);
 }
 
 /* ---- fragmentation ------------------------------------------------------ */
@@ -327,8 +278,12 @@ int frag_dist_from_shapes(struct frag_dist *d, const struct frag_shape *s,
 	d->groups = xcalloc(n, sizeof(*d->groups));
 	for (size_t i = 0; i < n; i++) {
 		const struct frag_shape *sh = &d->shapes[i];
+		uint64_t w = sh->w ? sh->w
+				   : (uint64_t)llround(sh->p * FRAG_WEIGHT_ONE);
+		d->w_total += w;
 		if (sh->gpus == 0 || sh->milli == 0) {
 			d->p_nogpu += sh->p;
+			d->w_nogpu += w;
 			continue;
 		}
 		struct frag_group *g = d->ngroups ? &d->groups[d->ngroups - 1]
@@ -340,17 +295,20 @@ int frag_dist_from_shapes(struct frag_dist *d, const struct frag_shape *s,
 			g->milli = sh->milli;
 			g->models = sh->models;
 			g->cum = xcalloc(d->ncpus + 1, sizeof(*g->cum));
+			g->wcum = xcalloc(d->ncpus + 1, sizeof(*g->wcum));
 		}
 		/* Shapes of a group arrive by ascending CPU: add p to the
 		 * cumulative entries from its CPU on. */
 		size_t at = count_le(d->cpus, d->ncpus, sh->cpu);
-		for (size_t j = at; j <= d->ncpus; j++)
+		for (size_t j = at; j <= d->ncpus; j++) {
 			g->cum[j] += sh->p;
+			g->wcum[j] += w;
+		}
 	}
 	return 0;
 }
 
-int frag_dist_build(struct frag_dist *d, const struct frag_pod *pods,
+int frag_dist_build(struct frag_dist *d, const struct score_pod *pods,
 		    size_t n)
 {
 	memset(d, 0, sizeof(*d));
@@ -380,8 +338,10 @@ int frag_dist_build(struct frag_dist *d, const struct frag_pod *pods,
 			s[k++].p = 1;
 		}
 	}
-	for (size_t i = 0; i < k; i++)
+	for (size_t i = 0; i < k; i++) {
+		s[i].w = (uint64_t)s[i].p;
 		s[i].p /= (double)m;
+	}
 	int rc = frag_dist_from_shapes(d, s, k);
 	free(s);
 	return rc;
@@ -391,21 +351,22 @@ void frag_dist_release(struct frag_dist *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->ngroups; i++)
+	for (size_t i = 0; i < d->ngroups; i++) {
 		free(d->groups[i].cum);
+		free(d->groups[i].wcum);
+	}
 	free(d->groups);
 	free(d->shapes);
 	free(d->cpus);
 	memset(d, 0, sizeof(*d));
 }
 
-double frag_node_frag(const struct frag_dist *d, uint32_t model,
-		      uint32_t cpu_free, uint32_t ngpus,
-		      const uint16_t *gpu_free)
+/* Free shares of a node, descending (insertion sort: at most 16); their
+ * sum. */
+static uint32_t sort_free(uint32_t ngpus, const uint16_t *gpu_free,
+			  uint16_t *s)
 {
-	uint16_t s[FRAG_MAX_GPUS];
 	uint32_t total = 0;
-	/* Free shares, descending (insertion sort: at most 16). */
 	for (uint32_t i = 0; i < ngpus; i++) {
 		uint16_t v = gpu_free[i];
 		uint32_t j = i;
@@ -416,6 +377,15 @@ double frag_node_frag(const struct frag_dist *d, uint32_t model,
 		}
 		s[j] = v;
 	}
+	return total;
+}
+
+double frag_node_frag(const struct frag_dist *d, uint32_t model,
+		      uint32_t cpu_free, uint32_t ngpus,
+		      const uint16_t *gpu_free)
+{
+	uint16_t s[FRAG_MAX_GPUS];
+	uint32_t total = sort_free(ngpus, gpu_free, s);
 	if (total == 0)
 		return 0;
 	double T = total;
@@ -441,6 +411,38 @@ double frag_node_frag(const struct frag_dist *d, uint32_t model,
 		F += p_cpu * (double)small;
 	}
 	return F;
+}
+
+int64_t frag_node_fragw(const struct frag_dist *d, uint32_t model,
+			uint32_t cpu_free, uint32_t ngpus,
+			const uint16_t *gpu_free)
+{
+	uint16_t s[FRAG_MAX_GPUS];
+	uint32_t total = sort_free(ngpus, gpu_free, s);
+	if (total == 0)
+		return 0;
+	uint64_t T = total;
+	size_t at = count_le(d->cpus, d->ncpus, cpu_free);
+	/* As frag_node_frag(), in weights. */
+	uint64_t F = d->w_nogpu * T;
+	for (size_t i = 0; i < d->ngroups; i++) {
+		const struct frag_group *g = &d->groups[i];
+		uint64_t w_cpu = g->wcum[at];
+		F += (g->wcum[d->ncpus] - w_cpu) * T;
+		if (w_cpu == 0)
+			continue;
+		bool ok = (!g->models || (g->models & (1u << model))) &&
+			  g->gpus <= ngpus && s[g->gpus - 1] >= g->milli;
+		if (!ok) {
+			F += w_cpu * T;
+			continue;
+		}
+		uint64_t small = 0;
+		for (uint32_t j = ngpus; j > 0 && s[j - 1] < g->milli; j--)
+			small += s[j - 1];
+		F += w_cpu * small;
+	}
+	return (int64_t)F;
 }
 
 double frag_node_frag_plain(const struct frag_dist *d, uint32_t model,
@@ -473,14 +475,14 @@ double frag_cluster_frag(const struct frag_cluster *c)
 {
 	double F = 0;
 	for (size_t n = 0; n < c->nnodes; n++)
-		F += c->nodes[n].frag;
+		F += c->frag[n];
 	return F;
 }
 
-double frag_after(const struct frag_cluster *c, size_t n,
-		  const struct frag_pod *pod, int gpu)
+int64_t frag_afterw(const struct frag_cluster *c, size_t n,
+		    const struct score_pod *pod, int gpu)
 {
-	const struct frag_node *nd = &c->nodes[n];
+	const struct score_node *nd = &c->nodes[n];
 	uint16_t g[FRAG_MAX_GPUS];
 	memcpy(g, nd->gpu_free, sizeof(g));
 	if (pod->gpus > 0 && pod->milli < FRAG_MILLI) {
@@ -494,6 +496,6 @@ double frag_after(const struct frag_cluster *c, size_t n,
 			}
 		}
 	}
-	return frag_node_frag(c->dist, nd->model, nd->cpu_free - pod->cpu,
-			      nd->ngpus, g);
+	return frag_node_fragw(c->dist, nd->model, nd->cpu_free - pod->cpu,
+			       nd->ngpus, g);
 }

@@ -10,11 +10,11 @@
  * milli < 1000) or no GPU; it may be restricted to some GPU models.
  *
  * Placement is a filter (model constraint, CPU/memory fit, GPU fit) and a
- * score plugin (the policy's frag_score callback, policy.h) called on every
- * node that passes; the highest score wins, ties going to the lowest node
- * index.  The plugin also names the GPU a share pod takes; whole-GPU pods
- * take the node's lowest-numbered fully free GPUs.  Six plugins ship as
- * policies: random, dotprod, gpu_clustering, gpu_packing, bestfit, fgd.
+ * score plugin (clustersim/score.h) called on every node that passes; the
+ * highest score wins, ties going to the lowest node index.  The plugin
+ * also names the GPU a share pod takes; whole-GPU pods take the node's
+ * lowest-numbered fully free GPUs.  Six plugins ship in policies/score/:
+ * random, dotprod, gpu_clustering, gpu_packing, bestfit, fgd.
  *
  * Fragmentation (the paper's section 3): the fragmentation of node n for a
  * pod shape m, F_n(m), is the GPU capacity of n that m cannot use:
@@ -37,45 +37,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clustersim/policy.h"
+#include "clustersim/clustersim.h"
+#include "clustersim/score.h"
 
 /* Most GPUs on one node, and GPU models in one cluster. */
-#define FRAG_MAX_GPUS 16
+#define FRAG_MAX_GPUS SCORE_MAX_GPUS
 #define FRAG_MAX_MODELS 31
 /* A pod's models mask naming no model of the cluster: it fits nowhere. */
 #define FRAG_MODELS_NONE (1u << 31)
 /* One whole GPU, in thousandths. */
-#define FRAG_MILLI 1000u
+#define FRAG_MILLI SCORE_MILLI
 
-/* A pod: what it asks for. */
-struct frag_pod {
-	uint32_t cpu;       /* CPU, milli-cores */
-	uint32_t mem;       /* memory, MiB */
-	uint32_t gpus;      /* GPUs: whole ones, or 1 for a share */
-	uint32_t milli;     /* per-GPU share: 1000 for whole GPUs, < 1000 for
-	                       a share of one GPU, 0 for a CPU-only pod */
-	uint32_t models;    /* GPU models it may use: bit k = model k;
-	                       0 = any */
-	uint32_t kind;      /* index of its (gpus, milli) pair in the
-	                       cluster's kind table (gpu_clustering) */
-	int64_t created;    /* trace creation time, s (-1 = none) */
-	int64_t deleted;    /* trace deletion time, s (-1 = none) */
-};
-
-/* A node's state. */
-struct frag_node {
-	uint32_t cpu_cap, cpu_free;   /* milli-cores */
-	uint32_t mem_cap, mem_free;   /* MiB */
-	uint32_t ngpus;               /* GPUs on it */
-	uint32_t model;               /* its GPU model (index) */
-	uint32_t gpu_total;           /* sum of gpu_free */
-	uint32_t gpu_whole;           /* GPUs with a free share of 1000 */
-	uint16_t gpu_free[FRAG_MAX_GPUS]; /* free share per GPU, 0..1000 */
-	uint32_t gpu_pods;            /* GPU pods placed on it */
-	uint32_t nkinds;              /* distinct pod kinds among them */
-	double frag;                  /* F_n against the target workload
-	                                 (kept up to date by frag_place) */
-};
+/* Pods and nodes are the score plugins' views (clustersim/score.h). */
 
 /* One pod shape of the target workload. */
 struct frag_shape {
@@ -84,7 +57,12 @@ struct frag_shape {
 	uint32_t milli;  /* per-GPU share, 0 for CPU-only */
 	uint32_t models; /* allowed models, 0 = any */
 	double p;        /* its probability */
+	uint64_t w;      /* its integer weight (pods of the list of this
+	                    shape); 0 = p x FRAG_WEIGHT_ONE, rounded */
 };
+
+/* The integer weight of probability 1 for shapes given by p alone. */
+#define FRAG_WEIGHT_ONE (1u << 20)
 
 /*
  * The target workload, arranged for fast F_n: shapes grouped by their GPU
@@ -101,15 +79,23 @@ struct frag_dist {
 		uint32_t gpus, milli, models; /* the GPU part */
 		double *cum;   /* cum[i]: probability of the group's shapes
 		                  with CPU <= cpus[i - 1]; cum[0] = 0 */
+		uint64_t *wcum; /* the same in integer weights */
 	} *groups;
 	size_t ngroups;
 	double p_nogpu;            /* probability of CPU-only shapes */
+	uint64_t w_nogpu;          /* their integer weight */
+	uint64_t w_total;          /* the weight of all shapes */
 };
 
 /* The cluster: nodes, GPU model names, pod kinds. */
 struct frag_cluster {
-	struct frag_node *nodes;
+	struct score_node *nodes;
 	size_t nnodes;
+	double *frag;              /* [node]: F_n against the target
+	                              workload, thousandths of a GPU (kept up
+	                              to date by frag_place) */
+	int64_t *fragw;            /* [node]: the same in integer weights
+	                              (score_frag) */
 	char *models[FRAG_MAX_MODELS]; /* GPU model names, owned */
 	uint32_t nmodels;
 	uint64_t gpu_capacity;     /* sum of GPUs x 1000 */
@@ -122,16 +108,16 @@ struct frag_cluster {
 	                              NULL = fragmentation not kept */
 };
 
-/* What a score plugin gets besides the node and the pod. */
-struct frag_ctx {
+/* The engine's side of a placement run: what score plugins see through
+ * the score_*() calls (clustersim/score.h).  frag_ctx_init() sets it up. */
+struct score_ctx {
 	const struct frag_cluster *c;
-	uint64_t rng;              /* splitmix64 state (random) */
+	uint64_t rng;              /* splitmix64 state (score_random) */
+	size_t *nodes;             /* scratch for normalize(): the nodes */
+	int64_t *scores;           /*   that passed, their scores */
+	int *gpus;                 /*   and GPUs */
+	size_t cap;                /*   room in each */
 };
-
-/* The score plugin type (the policy's frag_score): the score of placing
- * pod on node n (higher wins); sets *gpu to the GPU a share pod takes. */
-typedef double (*frag_score_fn)(struct frag_ctx *ctx, size_t n,
-				const struct frag_pod *pod, int *gpu);
 
 /* ---- cluster ------------------------------------------------------------ */
 
@@ -155,9 +141,7 @@ void frag_cluster_reset(struct frag_cluster *c);
 
 /* Does the pod pass node n's filters (model, CPU, memory, GPU room)? */
 bool frag_fits(const struct frag_cluster *c, size_t n,
-	       const struct frag_pod *pod);
-/* GPUs of a node with room for a share of milli (free >= milli). */
-unsigned frag_gpus_with(const struct frag_node *nd, uint32_t milli);
+	       const struct score_pod *pod);
 /*
  * Places a pod that fits node n: a share on GPU gpu (which must have
  * room), whole GPUs on the lowest-numbered fully free ones.  Updates the
@@ -166,30 +150,30 @@ unsigned frag_gpus_with(const struct frag_node *nd, uint32_t milli);
  * 0 for a CPU-only pod), which frag_unplace() gives back.
  */
 uint32_t frag_place(struct frag_cluster *c, size_t n,
-		    const struct frag_pod *pod, int gpu);
+		    const struct score_pod *pod, int gpu);
 /*
  * Undoes frag_place(): gives node n back the pod's CPU, memory and its
  * share of each GPU in gpus (what frag_place() returned).  A GPU's free
  * share above 1000, or CPU/memory above capacity, aborts.
  */
 void frag_unplace(struct frag_cluster *c, size_t n,
-		  const struct frag_pod *pod, uint32_t gpus);
+		  const struct score_pod *pod, uint32_t gpus);
+
+/* ---- placement by a score plugin (score.c) ------------------------------ */
+
+/* A placement run on c with the random stream rng; frag_ctx_release()
+ * frees its scratch. */
+void frag_ctx_init(struct score_ctx *ctx, const struct frag_cluster *c,
+		   uint64_t rng);
+void frag_ctx_release(struct score_ctx *ctx);
 /*
- * Chooses a node (and GPU) with score: the highest score among nodes that
- * pass the filters, ties to the lowest index.  Returns the node index, or
- * -1 when no node passes; *gpu is the plugin's GPU (-1 for whole-GPU and
- * CPU-only pods).
+ * Chooses a node (and GPU) with a score plugin: the highest score (after
+ * its normalize(), if any) among nodes that pass the filters, ties to the
+ * lowest index.  Returns the node index, or -1 when no node passes; *gpu
+ * is the plugin's GPU (-1 for whole-GPU and CPU-only pods).
  */
-long frag_choose(struct frag_ctx *ctx, frag_score_fn score,
-		 const struct frag_pod *pod, int *gpu);
-
-/* ---- helpers shared by the score plugins -------------------------------- */
-
-/* The GPU with the least free share that still holds milli (ties: lowest
- * index), -1 when none: the best-fit GPU for a share. */
-int frag_gpu_bestfit(const struct frag_node *nd, uint32_t milli);
-/* A pod's GPU demand in thousandths (gpus x milli). */
-uint32_t frag_pod_gpu_milli(const struct frag_pod *pod);
+long frag_choose(struct score_ctx *ctx, const struct score_ops *ops,
+		 const struct score_pod *pod, int *gpu);
 
 /* ---- fragmentation ------------------------------------------------------ */
 
@@ -199,7 +183,7 @@ uint32_t frag_pod_gpu_milli(const struct frag_pod *pod);
  * default (they would count every free GPU as fragment everywhere).
  * 0, or -1 when there is no GPU pod.
  */
-int frag_dist_build(struct frag_dist *d, const struct frag_pod *pods,
+int frag_dist_build(struct frag_dist *d, const struct score_pod *pods,
 		    size_t n);
 /* Builds it from explicit shapes (probabilities summing to 1). */
 int frag_dist_from_shapes(struct frag_dist *d, const struct frag_shape *s,
@@ -218,19 +202,14 @@ double frag_node_frag_plain(const struct frag_dist *d, uint32_t model,
 			    const uint16_t *gpu_free);
 /* The cluster's fragmentation: sum of F_n, thousandths of a GPU. */
 double frag_cluster_frag(const struct frag_cluster *c);
-/* F_n of node n after placing pod there (share on gpu), without placing
- * it: what fgd scores by. */
-double frag_after(const struct frag_cluster *c, size_t n,
-		  const struct frag_pod *pod, int gpu);
-
-/* The score plugin of a policy, or NULL when it is not one. */
-frag_score_fn frag_policy_score(const struct policy_ops *ops);
-/*
- * schedule() of the score-plugin policies in the event engine, which does
- * not model GPU shares yet: pending jobs start in submit order while the
- * head fits (FCFS), placed by the cluster's placement rule.  The scores
- * are used by the fill experiment (fill.h).
- */
-void frag_engine_schedule(struct sim *sim, void *state);
+/* F_n of a node state in integer weights (thousandths of a GPU x the
+ * weight of the shapes), exact: what score_frag() gives. */
+int64_t frag_node_fragw(const struct frag_dist *d, uint32_t model,
+			uint32_t cpu_free, uint32_t ngpus,
+			const uint16_t *gpu_free);
+/* That of node n after placing pod there (share on gpu), without placing
+ * it: what fgd scores by (score_frag_after). */
+int64_t frag_afterw(const struct frag_cluster *c, size_t n,
+		    const struct score_pod *pod, int gpu);
 
 #endif

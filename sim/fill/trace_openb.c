@@ -47,7 +47,7 @@ struct openb_reader {
 	const char *const *names;    /* the column names */
 	struct frag_cluster *c;      /* node list: the output */
 	const struct frag_cluster *cc; /* pod list: the models */
-	struct frag_pod *pods;       /* pod list: the output */
+	struct score_pod *pods;       /* pod list: the output */
 	size_t npods, cap;
 	uint32_t kinds[256][2];      /* (gpus, milli) of each kind */
 	uint32_t nkinds;
@@ -157,7 +157,7 @@ static int pod_row(void *ctx, bool broken)
 		}
 	}
 	xgrow(&r->pods, &r->cap, r->npods + 1, sizeof(*r->pods));
-	r->pods[r->npods++] = (struct frag_pod){
+	r->pods[r->npods++] = (struct score_pod){
 		.cpu = (uint32_t)cpu,
 		.mem = (uint32_t)mem,
 		.gpus = (uint32_t)ngpu,
@@ -210,7 +210,7 @@ int openb_load_nodes(const char *path, bool lenient, uint64_t *malformed,
 }
 
 int openb_load_pods(const char *path, bool lenient, uint64_t *malformed,
-		    const struct frag_cluster *c, struct frag_pod **pods,
+		    const struct frag_cluster *c, struct score_pod **pods,
 		    size_t *n, uint32_t *nkinds, struct sim_error *err)
 {
 	struct openb_reader r = { .cc = c };

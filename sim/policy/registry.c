@@ -1,10 +1,10 @@
 /*
  * Policy registry and plug-in loader.  A plug-in is checked before any of
  * its code runs: ABI version first (the field every version keeps at
- * offset 0), then its table's own size, of which the loader reads no
- * more (fields appended since it was built read as NULL), then its name
- * and callbacks, as Slurm checks a plugin's type and version before
- * init.
+ * offset 0), then its name and callbacks, as Slurm checks a plugin's type
+ * and version before init.  Both kinds of table also declare their size
+ * (SQLite's habit): the registry copies no more than that, so a table
+ * built against an older, shorter header reads as NULL past its end.
  */
 #include "policy/registry.h"
 
@@ -17,23 +17,59 @@
 
 #include "base/util.h"
 
+/* The smallest table of score-plugin version 1: up to normalize. */
+#define SCORE_OPS_V1_SIZE                                                    \
+	(offsetof(struct score_ops, normalize) +                             \
+	 sizeof(((struct score_ops *)0)->normalize))
+
+static void add_score(struct registry *r, const struct score_ops *ops,
+		      const struct score_ops *src)
+{
+	size_t cap = r->scap;
+	xgrow(&r->scores, &cap, r->nscores + 1, sizeof(*r->scores));
+	cap = r->scap;
+	xgrow(&r->score_src, &cap, r->nscores + 1, sizeof(*r->score_src));
+	r->scap = cap;
+	r->scores[r->nscores] = ops;
+	r->score_src[r->nscores++] = src;
+}
+
+static void add_policy(struct registry *r, const struct policy_ops *ops,
+		       const struct policy_ops *src)
+{
+	size_t cap = r->cap;
+	xgrow(&r->ops, &cap, r->n + 1, sizeof(*r->ops));
+	cap = r->cap;
+	xgrow(&r->ops_src, &cap, r->n + 1, sizeof(*r->ops_src));
+	r->cap = cap;
+	r->ops[r->n] = ops;
+	r->ops_src[r->n++] = src;
+}
+
 void registry_init(struct registry *r)
 {
 	memset(r, 0, sizeof(*r));
-	for (size_t i = 0; policy_builtin[i]; i++) {
-		xgrow(&r->ops, &r->cap, r->n + 1, sizeof(*r->ops));
-		r->ops[r->n++] = policy_builtin[i];
-	}
+	for (size_t i = 0; policy_builtin[i]; i++)
+		add_policy(r, policy_builtin[i], policy_builtin[i]);
+	for (size_t i = 0; score_builtin[i]; i++)
+		add_score(r, score_builtin[i], score_builtin[i]);
 }
 
 void registry_release(struct registry *r)
 {
-	for (size_t i = 0; i < r->nplugins; i++) {
-		free(r->plugins[i].ops);
-		dlclose(r->plugins[i].handle);
-	}
-	free(r->plugins);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->ops[i] != r->ops_src[i])
+			free((void *)r->ops[i]);
+	for (size_t i = 0; i < r->nscores; i++)
+		if (r->scores[i] != r->score_src[i])
+			free((void *)r->scores[i]);
+	for (size_t i = 0; i < r->nhandles; i++)
+		dlclose(r->handles[i]);
+	free(r->handles);
 	free(r->ops);
+	free(r->ops_src);
+	free(r->scores);
+	free(r->score_src);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -43,6 +79,15 @@ const struct policy_ops *registry_find(const struct registry *r,
 	for (size_t i = 0; i < r->n; i++)
 		if (strcmp(r->ops[i]->name, name) == 0)
 			return r->ops[i];
+	return NULL;
+}
+
+const struct score_ops *registry_find_score(const struct registry *r,
+					    const char *name)
+{
+	for (size_t i = 0; i < r->nscores; i++)
+		if (strcmp(r->scores[i]->name, name) == 0)
+			return r->scores[i];
 	return NULL;
 }
 
@@ -110,40 +155,136 @@ int policy_ops_check(const struct policy_ops *ops, struct sim_error *err)
 	return 0;
 }
 
-/*
- * The plug-in's table as this clustersim reads it: its version first (at
- * offset 0 in every version), then its own size, and no byte past it
- * (SQLite's habit): a shorter table, from before fields were appended,
- * leaves them zero in the copy.
- */
-static int plugin_table(const char *path, const void *sym,
-			struct policy_ops **out, struct sim_error *err)
+int score_ops_check(const struct score_ops *ops, struct sim_error *err)
 {
-	uint32_t abi, size;
-	memcpy(&abi, sym, sizeof(abi));
-	if (abi != CLUSTERSIM_ABI_VERSION)
-		return err_set(err, "%s: built for policy ABI version %u, this "
-			       "clustersim needs version %u: rebuild it "
-			       "against this include/clustersim", path, abi,
-			       CLUSTERSIM_ABI_VERSION);
-	memcpy(&size, (const char *)sym + offsetof(struct policy_ops, size),
-	       sizeof(size));
-	size_t need = offsetof(struct policy_ops, name) + sizeof(char *);
-	if (size < need)
-		return err_set(err, "%s: its policy table is %u bytes, too "
-			       "short for a name", path, size);
-	struct policy_ops *ops = xcalloc(1, sizeof(*ops));
-	memcpy(ops, sym, size < sizeof(*ops) ? size : sizeof(*ops));
-	*out = ops;
+	if (ops->version != CLUSTERSIM_SCORE_VERSION)
+		return err_set(err, "built for score-plugin version %u, this "
+			       "clustersim has version %u: rebuild it against "
+			       "this include/clustersim", ops->version,
+			       CLUSTERSIM_SCORE_VERSION);
+	if (ops->size < SCORE_OPS_V1_SIZE)
+		return err_set(err, "score plugin table of %u bytes, smaller "
+			       "than version %u's %zu: set by "
+			       "CLUSTERSIM_SCORE", ops->size,
+			       CLUSTERSIM_SCORE_VERSION,
+			       (size_t)SCORE_OPS_V1_SIZE);
+	if (!valid_name(ops->name))
+		return err_set(err, "score plugin name '%s' is not a valid "
+			       "name (letters, digits, '_')",
+			       ops->name ? ops->name : "(null)");
+	if (!ops->score)
+		return err_set(err, "score plugin '%s' has no score callback",
+			       ops->name);
 	return 0;
 }
 
-int registry_load_plugin(struct registry *r, const char *path,
-			 const struct policy_ops **out, struct sim_error *err)
+/* The score plugin of a loaded object: checked, copied up to its size
+ * when that is shorter than this score.h's table, and added.  Takes h
+ * (closes it on failure). */
+static int load_score(struct registry *r, const char *path, void *h,
+		      const struct score_ops *ops,
+		      const struct score_ops **sout, struct sim_error *err)
+{
+	struct sim_error e;
+	if (score_ops_check(ops, &e) != 0) {
+		dlclose(h);
+		return err_set(err, "%s: %s", path, e.msg);
+	}
+	for (size_t i = 0; i < r->nscores; i++) {
+		if (r->score_src[i] == ops) { /* the same object twice */
+			dlclose(h);
+			if (sout)
+				*sout = r->scores[i];
+			return 0;
+		}
+	}
+	if (registry_find(r, ops->name) || registry_find_score(r, ops->name)) {
+		dlclose(h);
+		return err_set(err, "%s: a policy or score plugin named '%s' "
+			       "already exists", path, ops->name);
+	}
+	const struct score_ops *use = ops;
+	if (ops->size < sizeof(struct score_ops)) {
+		struct score_ops *copy = xcalloc(1, sizeof(*copy));
+		memcpy(copy, ops, ops->size);
+		use = copy;
+	}
+	add_score(r, use, ops);
+	xgrow(&r->handles, &r->hcap, r->nhandles + 1, sizeof(*r->handles));
+	r->handles[r->nhandles++] = h;
+	if (sout)
+		*sout = use;
+	return 0;
+}
+
+/*
+ * The policy of a loaded object, read as this clustersim reads it: its
+ * version first (at offset 0 in every version), then its own size, and
+ * no byte past it: the copy is zeroed, so a table from before fields
+ * were appended has them NULL.  Checked, then added.  Takes h (closes it
+ * on failure).
+ */
+static int load_policy(struct registry *r, const char *path, void *h,
+		       const void *sym, const struct policy_ops **out,
+		       struct sim_error *err)
 {
 	struct sim_error e;
 	struct policy_ops *ops = NULL;
 	int rc = 0;
+	uint32_t abi, size;
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->ops_src[i] == sym) { /* the same object twice */
+			if (out)
+				*out = r->ops[i];
+			goto close;
+		}
+	}
+	memcpy(&abi, sym, sizeof(abi));
+	if (abi != CLUSTERSIM_ABI_VERSION) {
+		rc = err_set(err, "%s: built for policy ABI version %u, this "
+			     "clustersim needs version %u: rebuild it "
+			     "against this include/clustersim", path, abi,
+			     CLUSTERSIM_ABI_VERSION);
+		goto close;
+	}
+	memcpy(&size, (const char *)sym + offsetof(struct policy_ops, size),
+	       sizeof(size));
+	if (size < offsetof(struct policy_ops, name) + sizeof(char *)) {
+		rc = err_set(err, "%s: its policy table is %u bytes, too "
+			     "short for a name", path, size);
+		goto close;
+	}
+	ops = xcalloc(1, sizeof(*ops));
+	memcpy(ops, sym, size < sizeof(*ops) ? size : sizeof(*ops));
+	if (policy_ops_check(ops, &e) != 0) {
+		rc = err_set(err, "%s: %s", path, e.msg);
+		goto close;
+	}
+	if (registry_find(r, ops->name) || registry_find_score(r, ops->name)) {
+		rc = err_set(err, "%s: a policy named '%s' already exists",
+			     path, ops->name);
+		goto close;
+	}
+	add_policy(r, ops, sym);
+	xgrow(&r->handles, &r->hcap, r->nhandles + 1, sizeof(*r->handles));
+	r->handles[r->nhandles++] = h;
+	if (out)
+		*out = ops;
+	return 0;
+close:
+	free(ops);
+	dlclose(h);
+	return rc;
+}
+
+int registry_load_plugin(struct registry *r, const char *path,
+			 const struct policy_ops **out,
+			 const struct score_ops **sout, struct sim_error *err)
+{
+	if (out)
+		*out = NULL;
+	if (sout)
+		*sout = NULL;
 	/* dlopen searches the library path for a bare name: make it a
 	 * path. */
 	char *p = strchr(path, '/') ? xstrdup(path) : xasprintf("./%s", path);
@@ -154,40 +295,16 @@ int registry_load_plugin(struct registry *r, const char *path,
 			       dlerror());
 	const void *sym = dlsym(h, "clustersim_policy");
 	if (!sym) {
-		rc = err_set(err, "%s: not a clustersim policy: no "
-			     "'clustersim_policy' symbol (build it with "
-			     "-DCLUSTERSIM_PLUGIN)", path);
-		goto close;
+		const struct score_ops *sops = dlsym(h, "clustersim_score");
+		if (sops)
+			return load_score(r, path, h, sops, sout, err);
+		dlclose(h);
+		return err_set(err, "%s: not a clustersim policy: no "
+			       "'clustersim_policy' symbol, nor "
+			       "'clustersim_score' (build it with "
+			       "-DCLUSTERSIM_PLUGIN)", path);
 	}
-	for (size_t i = 0; i < r->nplugins; i++) {
-		if (r->plugins[i].symbol == sym) { /* loaded twice */
-			if (out)
-				*out = r->plugins[i].ops;
-			goto close;
-		}
-	}
-	if ((rc = plugin_table(path, sym, &ops, err)) != 0)
-		goto close;
-	if (policy_ops_check(ops, &e) != 0) {
-		rc = err_set(err, "%s: %s", path, e.msg);
-		goto close;
-	}
-	if (registry_find(r, ops->name)) {
-		rc = err_set(err, "%s: a policy named '%s' already exists",
-			     path, ops->name);
-		goto close;
-	}
-	xgrow(&r->ops, &r->cap, r->n + 1, sizeof(*r->ops));
-	r->ops[r->n++] = ops;
-	xgrow(&r->plugins, &r->pcap, r->nplugins + 1, sizeof(*r->plugins));
-	r->plugins[r->nplugins++] = (struct registry_plugin){ h, sym, ops };
-	if (out)
-		*out = ops;
-	return 0;
-close:
-	free(ops);
-	dlclose(h);
-	return rc;
+	return load_policy(r, path, h, sym, out, err);
 }
 
 static const char *type_name(enum policy_param_type t)

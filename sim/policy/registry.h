@@ -1,11 +1,14 @@
 /*
- * The policy registry: the built-in policies (generated from the files in policies/
- * by the Makefile) plus any loaded from plug-in shared objects, and the
- * checking of a policy's parameters as an experiment file gives them.
+ * The policy registry: the built-in job policies and score plugins
+ * (generated from the files in policies/ and policies/score/ by the
+ * Makefile) plus any loaded from plug-in shared objects, and the checking
+ * of a policy's parameters as an experiment file gives them.  One name
+ * space holds both kinds: an experiment's "policies" names either.
  */
 #ifndef CLUSTERSIM_REGISTRY_H
 #define CLUSTERSIM_REGISTRY_H
 
+#include "clustersim/score.h"
 #include "engine/sim.h"
 
 enum param_value_type { PV_NUMBER, PV_BOOL, PV_STRING };
@@ -23,39 +26,48 @@ struct param_value {
 
 /* Generated: NULL-terminated. */
 extern const struct policy_ops *const policy_builtin[];
-
-/* A loaded plug-in. */
-struct registry_plugin {
-	void *handle;                  /* from dlopen */
-	const void *symbol;            /* its table, as it exports it */
-	struct policy_ops *ops;        /* the registry's copy: as much of
-	                                  the table as the plug-in has, the
-	                                  rest zero */
-};
+extern const struct score_ops *const score_builtin[];
 
 struct registry {
-	const struct policy_ops **ops; /* built-ins first, then plug-ins */
+	const struct policy_ops **ops; /* built-ins first, then plug-ins,
+	                                  a plug-in's as the registry copied
+	                                  it (up to its size, the rest 0) */
+	const struct policy_ops **ops_src; /* [i]: the table each came
+	                                  from (a plug-in's own) */
 	size_t n, cap;
-	struct registry_plugin *plugins;
-	size_t nplugins, pcap;
+	const struct score_ops **scores; /* score plugins, likewise; a
+	                                  plug-in's as the registry copied it */
+	const struct score_ops **score_src; /* [i]: the table each came
+	                                  from (a plug-in's own) */
+	size_t nscores, scap;
+	void **handles;                /* dlopen handles of plug-ins */
+	size_t nhandles, hcap;
 };
 
 void registry_init(struct registry *r);
 void registry_release(struct registry *r);
+/* The job policy, or the score plugin, of that name; NULL when none. */
 const struct policy_ops *registry_find(const struct registry *r,
 				       const char *name);
+const struct score_ops *registry_find_score(const struct registry *r,
+					    const char *name);
 /*
  * Loads a plug-in: a shared object exporting "clustersim_policy" (a struct
- * policy_ops).  Checks the ABI version (a plug-in of another version is
- * refused), then takes the first `size` bytes of its table into a zeroed
- * copy (a plug-in built before fields were appended has them NULL),
- * checks that the name is a valid, new name, and that schedule() is set.
- * On success *out (if not NULL) is the policy.  Errors: "PATH: message".
+ * policy_ops) or "clustersim_score" (a struct score_ops).  Checks the
+ * version (a policy of another ABI version is refused) and the table's
+ * size, copying no more of it than that (fields appended after it was
+ * built read as NULL), that the name is a valid, new name in both kinds,
+ * and the required callbacks.  On success *out or *sout (each may be
+ * NULL) is what it holds, the other set to NULL.  Errors: "PATH:
+ * message".
  */
 int registry_load_plugin(struct registry *r, const char *path,
-			 const struct policy_ops **out, struct sim_error *err);
+			 const struct policy_ops **out,
+			 const struct score_ops **sout, struct sim_error *err);
 /* Checks a policy's own declaration (name, parameters, defaults). */
 int policy_ops_check(const struct policy_ops *ops, struct sim_error *err);
+/* Checks a score plugin's declaration: version, size, name, score(). */
+int score_ops_check(const struct score_ops *ops, struct sim_error *err);
 
 /* The parameter every policy takes from the engine ("placement"). */
 const struct policy_param *policy_engine_params(void);

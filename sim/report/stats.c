@@ -265,9 +265,54 @@ static void jain(const struct job *jobs, size_t n, struct metrics *m)
 	free(t);
 }
 
-void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
-		   uint64_t gpus, sim_time_t tau,
-		   const struct run_counters *rc, struct metrics *m)
+/* What one pass over the jobs adds up. */
+struct job_totals {
+	uint64_t finished, killed, rejected; /* jobs by end state */
+	sim_time_t first_submit;             /* of the jobs submitted */
+	sim_time_t last_end;                 /* of the jobs that ran */
+	double area;     /* sum of run x cpus, CPU x microseconds */
+	double gpu_area; /* sum of run x gpus, GPU x microseconds */
+	double queued;   /* total time pending of the jobs that ran, s */
+	size_t nran;     /* jobs that ran */
+};
+
+static void add_up(const struct job *jobs, size_t n, struct job_totals *t)
+{
+	*t = (struct job_totals){ .first_submit = SIM_TIME_MAX,
+				  .last_end = SIM_TIME_NONE };
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = &jobs[i];
+		if (j->state == JOB_FINISHED)
+			t->finished++;
+		else if (j->state == JOB_KILLED)
+			t->killed++;
+		else if (j->state == JOB_REJECTED)
+			t->rejected++;
+		if (j->state != JOB_FUTURE && j->submit < t->first_submit)
+			t->first_submit = j->submit;
+		if (!job_ran(j))
+			continue;
+		t->nran++;
+		if (j->end > t->last_end)
+			t->last_end = j->end;
+		/* Time it held its resources: its whole stay, unless it was
+		 * preempted or shared its GPUs (then its service over its
+		 * width: a job sharing GPUs is charged half of them). */
+		double held = (double)(j->end - j->start);
+		double width = j->gpus ? j->gpus : j->cpus;
+		if ((j->preemptions || (j->gpus && j->attained > 0)) &&
+		    width > 0)
+			held = j->attained / width * SIM_SEC;
+		t->area += held * j->cpus;
+		t->gpu_area += held * j->gpus;
+		t->queued += (double)j->queued / SIM_SEC;
+	}
+}
+
+/* Means and quantiles of wait, response and (bounded) slowdown, over the
+ * nran jobs that ran. */
+static void describe_jobs(const struct job *jobs, size_t n, size_t nran,
+			  sim_time_t tau, struct metrics *m)
 {
 	static const struct quantile wait_q[] = {
 		{ M_WAIT_MEDIAN, 0.5 }, { M_WAIT_P90, 0.9 },
@@ -282,53 +327,6 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 		{ M_BSLD_MEDIAN, 0.5 }, { M_BSLD_P95, 0.95 },
 		{ M_BSLD_P99, 0.99 },   { M_BSLD_MAX, 1.0 },
 	};
-	uint64_t finished = 0, killed = 0, rejected = 0;
-	sim_time_t first_submit = SIM_TIME_MAX, last_end = SIM_TIME_NONE;
-	double area = 0; /* sum of run x cpus, CPU x microseconds */
-	double gpu_area = 0; /* sum of run x gpus, GPU x microseconds */
-	double queued = 0;   /* total time pending of the jobs that ran, s */
-	size_t nran = 0;
-
-	for (size_t i = 0; i < M_NMETRICS; i++) {
-		m->v[i] = 0;
-		m->set[i] = false;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct job *j = &jobs[i];
-		if (j->state == JOB_FINISHED)
-			finished++;
-		else if (j->state == JOB_KILLED)
-			killed++;
-		else if (j->state == JOB_REJECTED)
-			rejected++;
-		if (j->state != JOB_FUTURE && j->submit < first_submit)
-			first_submit = j->submit;
-		if (!job_ran(j))
-			continue;
-		nran++;
-		if (j->end > last_end)
-			last_end = j->end;
-		/* Time it held its resources: its whole stay, unless it was
-		 * preempted or shared its GPUs (then its service over its
-		 * width: a job sharing GPUs is charged half of them). */
-		double held = (double)(j->end - j->start);
-		double width = j->gpus ? j->gpus : j->cpus;
-		if ((j->preemptions || (j->gpus && j->attained > 0)) &&
-		    width > 0)
-			held = j->attained / width * SIM_SEC;
-		area += held * j->cpus;
-		gpu_area += held * j->gpus;
-		queued += (double)j->queued / SIM_SEC;
-	}
-	set(m, M_JOBS, (double)n);
-	set(m, M_FINISHED, (double)finished);
-	set(m, M_KILLED, (double)killed);
-	set(m, M_REJECTED, (double)rejected);
-	if (rc)
-		set(m, M_QUEUE_MAX, (double)rc->queue_max);
-	if (nran == 0)
-		return;
-
 	/* One scratch array, reused for each per-job quantity. */
 	double *x = xmalloc(nran * sizeof(*x));
 	size_t k = 0;
@@ -360,11 +358,16 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 			x[k++] = s;
 	}
 	describe(m, x, k, M_BSLD_MEAN, bsld_q, ARRAY_SIZE(bsld_q));
-
 	free(x);
+}
+
+/* Finish-time fairness (mean and largest rho, Jain's index) and the mean
+ * placement slowdown of the multi-GPU jobs that the speed model ran. */
+static void fairness(const struct job *jobs, size_t n, struct metrics *m)
+{
 	/* Mean and largest rho need no sort. */
 	double rsum = 0, rmax = 0;
-	k = 0;
+	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		double r = stats_ftf(&jobs[i]);
 		if (isnan(r))
@@ -377,7 +380,6 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 		set(m, M_FTF_MAX, rmax);
 	}
 	jain(jobs, n, m);
-	/* Placement slowdown: multi-GPU jobs that the speed model ran. */
 	double psum = 0;
 	k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -389,21 +391,43 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 	}
 	if (k)
 		set(m, M_PSLOW_MEAN, psum / (double)k);
+}
+
+void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
+		   uint64_t gpus, sim_time_t tau,
+		   const struct run_counters *rc, struct metrics *m)
+{
+	struct job_totals t;
+	for (size_t i = 0; i < M_NMETRICS; i++) {
+		m->v[i] = 0;
+		m->set[i] = false;
+	}
+	add_up(jobs, n, &t);
+	set(m, M_JOBS, (double)n);
+	set(m, M_FINISHED, (double)t.finished);
+	set(m, M_KILLED, (double)t.killed);
+	set(m, M_REJECTED, (double)t.rejected);
+	if (rc)
+		set(m, M_QUEUE_MAX, (double)rc->queue_max);
+	if (t.nran == 0)
+		return;
+	describe_jobs(jobs, n, t.nran, tau, m);
+	fairness(jobs, n, m);
 
 	/* A job cannot end before it was submitted, so this is >= 0. */
-	double makespan = (double)(last_end - first_submit) / SIM_SEC;
+	double makespan = (double)(t.last_end - t.first_submit) / SIM_SEC;
 	set(m, M_MAKESPAN, makespan);
-	set(m, M_QUEUED_MEAN, queued / (double)nran);
+	set(m, M_QUEUED_MEAN, t.queued / (double)t.nran);
 	if (makespan > 0 && gpus > 0)
 		set(m, M_UTIL_GPU,
-		    gpu_area / SIM_SEC / ((double)gpus * makespan));
+		    t.gpu_area / SIM_SEC / ((double)gpus * makespan));
 	if (makespan > 0 && capacity > 0) {
-		set(m, M_UTIL, area / SIM_SEC / ((double)capacity * makespan));
+		set(m, M_UTIL,
+		    t.area / SIM_SEC / ((double)capacity * makespan));
 		if (rc)
 			set(m, M_UTIL_ALLOC,
 			    rc->busy_area / ((double)capacity * makespan));
 	}
 	if (makespan > 0 && rc)
 		set(m, M_QUEUE_MEAN, rc->queue_area / makespan);
-
 }

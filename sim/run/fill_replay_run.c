@@ -71,7 +71,7 @@ static int write_timeline(const char *dir, const struct replay_result *r,
 }
 
 static int write_pods(const char *dir, const struct replay_result *r,
-		      const struct frag_pod *pods, struct sim_error *err)
+		      const struct score_pod *pods, struct sim_error *err)
 {
 	struct afile af;
 	int rc = afile_open_in(&af, dir, "pods.csv", err);
@@ -81,7 +81,7 @@ static int write_pods(const char *dir, const struct replay_result *r,
 	      "arrival_s,node,gpus,start_s,end_s,wait_s\n", af.f);
 	for (size_t i = 0; i < r->npods; i++) {
 		const struct replay_pod *q = &r->pods[i];
-		const struct frag_pod *p = &pods[i];
+		const struct score_pod *p = &pods[i];
 		sim_time_t created = p->created * SIM_SEC;
 		fprintf(af.f, "%zu,%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",", i,
 			p->cpu, p->gpus, p->milli);
@@ -180,15 +180,50 @@ static void summary_row(FILE *f, const char *label, const char *policy,
 	put_time(f, r->t_end, "\n");
 }
 
+/* The table of a pod list's replays: each label's means over the seeds. */
+static void print_replay_table(const struct run_opts *o,
+			       const struct experiment *e, const char *stem,
+			       size_t n, size_t nnodes, uint64_t cap,
+			       const struct replay_result *res,
+			       const char *const *labels, size_t npol,
+			       double total)
+{
+	size_t nruns = npol * e->nseeds;
+	fprintf(o->out, "\n%s replay (%zu pods, %zu nodes, %.0f GPUs; "
+		"means over %zu seeds)\n%-16s %11s %11s %13s %13s "
+		"%8s\n", stem, n, nnodes, cap / 1000.0, e->nseeds,
+		"policy", "alloc avg", "frag avg", "mean wait s",
+		"p99 wait s", "never");
+	for (size_t p = 0; p < npol; p++) {
+		double a = 0, f = 0, w = 0, w99 = 0, nv = 0;
+		for (size_t s = 0; s < e->nseeds; s++) {
+			const struct replay_result *r =
+				&res[p * e->nseeds + s];
+			a += r->alloc_avg / cap;
+			f += r->frag_avg / cap;
+			w += r->wait_mean;
+			w99 += r->wait_p99;
+			nv += (double)r->never;
+		}
+		double k = (double)e->nseeds;
+		fprintf(o->out, "%-16s %10.1f%% %10.1f%% %13.1f %13.1f "
+			"%8.1f\n", labels[p], 100 * a / k, 100 * f / k,
+			w / k, w99 / k, nv / k);
+	}
+	if (o->stats)
+		fprintf(o->msg, "stats: replay list=%s runs=%zu "
+			"total_sim_s=%.3f\n", stem, nruns, total);
+}
+
 /* One pod list: every policy x seed. */
 static int replay_list(const struct run_opts *o, const struct experiment *e,
 		       struct frag_cluster *c, const char *pods_path,
-		       const struct policy_ops *const *ops,
+		       const struct score_ops *const *ops,
 		       const char *const *labels, size_t npol,
 		       const char *outdir, FILE *summary,
 		       struct sim_error *err)
 {
-	struct frag_pod *pods = NULL;
+	struct score_pod *pods = NULL;
 	struct frag_dist dist;
 	size_t n = 0;
 	uint32_t nkinds = 0;
@@ -216,7 +251,7 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 		struct replay_result *r = &res[k];
 		struct sim_error rerr;
 		double t0 = mono_seconds();
-		if (replay_run(c, pods, n, ops[p]->frag_score,
+		if (replay_run(c, pods, n, ops[p],
 			       e->fill.load_scale, e->fill.step, e->seeds[s], r,
 			       &rerr)) {
 			rc = err_setc(err, -SIM_EINPUT, "%s: %s", pods_path,
@@ -254,32 +289,9 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 			      &perr))
 			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
 	}
-	if (!rc && !o->quiet) {
-		fprintf(o->out, "\n%s replay (%zu pods, %zu nodes, %.0f GPUs; "
-			"means over %zu seeds)\n%-16s %11s %11s %13s %13s "
-			"%8s\n", stem, n, c->nnodes, cap / 1000.0, e->nseeds,
-			"policy", "alloc avg", "frag avg", "mean wait s",
-			"p99 wait s", "never");
-		for (size_t p = 0; p < npol; p++) {
-			double a = 0, f = 0, w = 0, w99 = 0, nv = 0;
-			for (size_t s = 0; s < e->nseeds; s++) {
-				const struct replay_result *r =
-					&res[p * e->nseeds + s];
-				a += r->alloc_avg / cap;
-				f += r->frag_avg / cap;
-				w += r->wait_mean;
-				w99 += r->wait_p99;
-				nv += (double)r->never;
-			}
-			double k = (double)e->nseeds;
-			fprintf(o->out, "%-16s %10.1f%% %10.1f%% %13.1f %13.1f "
-				"%8.1f\n", labels[p], 100 * a / k, 100 * f / k,
-				w / k, w99 / k, nv / k);
-		}
-		if (o->stats)
-			fprintf(o->msg, "stats: replay list=%s runs=%zu "
-				"total_sim_s=%.3f\n", stem, nruns, total);
-	}
+	if (!rc && !o->quiet)
+		print_replay_table(o, e, stem, n, c->nnodes, cap, res, labels,
+				   npol, total);
 	for (size_t k = 0; k < nruns; k++)
 		replay_result_release(&res[k]);
 	free(res);
@@ -296,7 +308,7 @@ static int replay_inputs(const struct run_opts *o, const struct experiment *e,
 {
 	int rc = openb_load_nodes(e->fill.nodes, o->lenient, NULL, c, err);
 	for (size_t i = 0; i < e->fill.npods && !rc; i++) {
-		struct frag_pod *pods;
+		struct score_pod *pods;
 		size_t n;
 		uint32_t nk;
 		rc = openb_load_pods(e->fill.pods[i], o->lenient, NULL, c,
@@ -310,7 +322,7 @@ static int replay_inputs(const struct run_opts *o, const struct experiment *e,
 }
 
 int replay_experiment(const struct run_opts *o, const struct experiment *e,
-		      const struct policy_ops *const *ops,
+		      const struct score_ops *const *ops,
 		      const char *const *labels, size_t npol,
 		      const char *outdir, struct sim_error *err)
 {

@@ -100,11 +100,11 @@ static int write_band(const char *outdir, const char *stem,
 /* One pod list: every policy x seed. */
 static int fill_list(const struct run_opts *o, const struct experiment *e,
 		     struct frag_cluster *c, const char *pods_path,
-		     const struct policy_ops *const *ops,
+		     const struct score_ops *const *ops,
 		     const char *const *labels, size_t npol, const char *outdir,
 		     FILE *summary, struct sim_error *err)
 {
-	struct frag_pod *pods = NULL;
+	struct score_pod *pods = NULL;
 	struct frag_dist dist;
 	size_t n = 0;
 	uint32_t nkinds = 0;
@@ -127,7 +127,7 @@ static int fill_list(const struct run_opts *o, const struct experiment *e,
 		for (size_t s = 0; s < e->nseeds && !rc; s++) {
 			struct fill_result *r = &res[p * e->nseeds + s];
 			double t0 = mono_seconds();
-			if (fill_run(c, pods, n, ops[p]->frag_score,
+			if (fill_run(c, pods, n, ops[p],
 				     e->fill.target, e->seeds[s], r)) {
 				rc = err_set(err, "%s: the pods ask for no GPU",
 					     pods_path);
@@ -198,23 +198,14 @@ static int fill_list(const struct run_opts *o, const struct experiment *e,
 }
 
 int fill_experiment(const struct run_opts *o, const struct experiment *e,
-		    const struct policy_ops *const *ops,
-		    const char *const *labels, const char *const *json_paths,
-		    size_t npol, const char *outdir, struct sim_error *err)
+		    const struct score_ops *const *ops,
+		    const char *const *labels, size_t npol,
+		    const char *outdir, struct sim_error *err)
 {
 	struct frag_cluster c;
 	FILE *summary = NULL;
 	struct afile af;
 	int rc = 0;
-	for (size_t p = 0; p < npol; p++)
-		if (!ops[p]->frag_score) {
-			err_set(err, "%s: %s: policy '%s' is not a "
-				"GPU-sharing score plugin (a fill experiment "
-				"needs one of random, dotprod, gpu_clustering, "
-				"gpu_packing, bestfit, fgd)", e->path,
-				json_paths[p], ops[p]->name);
-			return 2;
-		}
 	if (e->fill.replay)
 		return replay_experiment(o, e, ops, labels, npol, outdir, err);
 	if (o->validate_only) {
@@ -241,7 +232,7 @@ int fill_experiment(const struct run_opts *o, const struct experiment *e,
 	}
 	/* Read every pod list first: bad input fails before any run. */
 	for (size_t i = 0; i < e->fill.npods; i++) {
-		struct frag_pod *pods;
+		struct score_pod *pods;
 		size_t n;
 		uint32_t nk;
 		if (openb_load_pods(e->fill.pods[i], o->lenient, NULL, &c,

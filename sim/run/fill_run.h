@@ -8,19 +8,20 @@
 #include <stddef.h>
 
 #include "clustersim/policy.h"
+#include "clustersim/score.h"
 
 struct run_opts;
 struct experiment;
 /*
  * Runs the fill experiment of an experiment file (fill_run.c) with the
- * resolved policies (labels and "$.policies[i]" paths in the same order)
- * into outdir; with o->validate_only only checks.  Returns the process
- * exit code (0, 1 a run or write failed, 2 bad input), message in err.
+ * resolved score plugins (labels in the same order) into outdir; with
+ * o->validate_only only checks.  Returns the process exit code (0, 1 a
+ * run or write failed, 2 bad input), message in err.
  */
 int fill_experiment(const struct run_opts *o, const struct experiment *e,
-		    const struct policy_ops *const *ops,
-		    const char *const *labels, const char *const *json_paths,
-		    size_t npol, const char *outdir, struct sim_error *err);
+		    const struct score_ops *const *ops,
+		    const char *const *labels, size_t npol,
+		    const char *outdir, struct sim_error *err);
 
 /*
  * The replay experiment of an experiment file ("fill" with "mode":
@@ -28,7 +29,7 @@ int fill_experiment(const struct run_opts *o, const struct experiment *e,
  * same arguments and the same exit codes.
  */
 int replay_experiment(const struct run_opts *o, const struct experiment *e,
-		      const struct policy_ops *const *ops,
+		      const struct score_ops *const *ops,
 		      const char *const *labels, size_t npol,
 		      const char *outdir, struct sim_error *err);
 

@@ -7,9 +7,6 @@
  * summary.csv (score, lower bound, gap, evaluations, time, reproducible,
  * backend), schedule-METHOD.csv, convergence.csv and convergence.png
  * (gnuplot, when present).
- *
- * Also `clustersim bench-eval`: evaluations per second of the CPU backend
- * on synthetic 100- and 1,000-job batches on 64 nodes x 8 GPUs.
  */
 #include <fcntl.h>
 #include <spawn.h>
@@ -198,51 +195,44 @@ static void draw_plot(const char *dir)
 	free(log);
 }
 
-int optimize_main(const char *file, const char *outdir, bool quiet,
-		  bool no_plots, FILE *out, struct sim_error *err)
+/* ---- the command ------------------------------------------------------ */
+
+/* The workload of e (generated or read) and its batch (build_batch).
+ * Returns 0 or a negative code (bad input). */
+static int load_batch(const struct experiment *e, struct workload *w,
+		      struct eval_inst *in, const char **tname,
+		      struct sim_error *err)
 {
-	struct experiment e;
-	struct workload w;
-	struct eval_inst in;
-	const char *tname[EVAL_MAX_TYPES] = { 0 };
-	struct search_result res[4];
-	int code = 2;
-	workload_init(&w);
-	memset(&in, 0, sizeof(in));
-	memset(res, 0, sizeof(res));
-	if (exp_load(file, &e, err))
-		return 2;
-	const struct optimize_spec *o = &e.optimize;
-	char *dir = NULL;
-	if (!o->given) {
-		err_set(err, "%s: $: 'optimize' needs an \"optimize\" object",
-			file);
-		goto out;
-	}
-	if (e.workload.generated) {
-		if (gen_workload(&e.workload.gen, e.seeds[0], &e.workload.opts,
-				 &w, err))
-			goto out;
+	if (!e->optimize.given)
+		return err_set(err, "%s: $: 'optimize' needs an \"optimize\" "
+			       "object", e->path);
+	if (e->workload.generated) {
+		if (gen_workload(&e->workload.gen, e->seeds[0],
+				 &e->workload.opts, w, err))
+			return -1;
 	} else {
-		struct trace_opts to = e.workload.opts;
-		to.thr = &e.throughputs; /* Gavel steps -> run time */
-		if (trace_load(e.workload.trace, &to, &w, err))
-			goto out;
+		struct trace_opts to = e->workload.opts;
+		to.thr = &e->throughputs; /* Gavel steps -> run time */
+		if (trace_load(e->workload.trace, &to, w, err))
+			return -1;
 	}
-	if (e.cluster_from_trace) {
-		err_set(err, "%s: $.cluster.from_trace: not supported by "
-			"optimize", file);
-		goto out;
-	}
-	if (build_batch(&e, w.jobs, w.n, &in, tname, err))
-		goto out;
-	code = 1;
-	dir = xasprintf("%s/optimize", outdir ? outdir : e.output);
-	if (mkdir_p(dir, err))
-		goto out;
+	if (e->cluster_from_trace)
+		return err_set(err, "%s: $.cluster.from_trace: not supported "
+			       "by optimize", e->path);
+	return build_batch(e, w->jobs, w->n, in, tname, err);
+}
+
+/* Greedy, then each other method asked for (GA and SA start from the
+ * greedy schedule); *lb: the best lower bound known.  Returns 0 or a
+ * negative code. */
+static int run_methods(const struct experiment *e, const struct eval_problem *p,
+		       struct search_result res[4], int64_t *lb,
+		       struct sim_error *err)
+{
+	const struct optimize_spec *o = &e->optimize;
 	struct search_opts so;
 	search_opts_default(&so);
-	so.seed = e.seeds[0];
+	so.seed = e->seeds[0];
 	so.evals = o->evals;
 	so.wall_s = o->wall_s;
 	so.eval.want = (enum eval_want)o->backend;
@@ -253,82 +243,129 @@ int optimize_main(const char *file, const char *outdir, bool quiet,
 	so.chains = o->chains;
 	so.time_limit_s = o->ilp_time_s;
 	so.max_slots = o->ilp_slots;
-	int64_t lb = eval_lower_bound(&in.p);
-	for (int m = 0; m < 4; m++)
-		search_result_init(&res[m], in.p.n);
-	int rc = search_greedy(&in.p, o->nodes, &res[0], err);
+	*lb = eval_lower_bound(p);
+	int rc = search_greedy(p, o->nodes, &res[0], err);
 	for (int m = 1; !rc && m < 4; m++) {
 		if (!(o->methods & (1u << m)))
 			continue;
 		if (m == 1)
-			rc = search_ga(&in.p, &so, &res[0], &res[m], err);
+			rc = search_ga(p, &so, &res[0], &res[m], err);
 		else if (m == 2)
-			rc = search_sa(&in.p, &so, &res[0], &res[m], err);
+			rc = search_sa(p, &so, &res[0], &res[m], err);
 		else if (o->nodes)
 			snprintf(res[m].note, sizeof(res[m].note),
 				 "ilp: pooled model only; skipped with "
 				 "node_level");
 		else
-			rc = search_ilp(&in.p, &so, &res[0], &res[m], err);
-		if (!rc && res[m].bound > lb)
-			lb = res[m].bound;
+			rc = search_ilp(p, &so, &res[0], &res[m], err);
+		if (!rc && res[m].bound > *lb)
+			*lb = res[m].bound;
 	}
-	if (rc)
-		goto out;
+	return rc;
+}
+
+/* What is written of one method: its row of summary.csv, its points of
+ * convergence.csv and (unless quiet) its line of the table on out. */
+static void write_rows(FILE *sum, FILE *conv, FILE *out, int m,
+		       const struct search_result *r, int64_t lb,
+		       const struct optimize_spec *o)
+{
+	double gap = r->score > 0 ? (double)(r->score - lb) /
+				    (double)r->score : 0;
+	fprintf(sum, "%s,%s,%lld,%lld,%.6f,%llu,%.3f,%s,%s,\"%s\"\n",
+		optimize_methods[m], optimize_objectives[o->objective],
+		(long long)r->score, (long long)lb, gap,
+		(unsigned long long)r->evals, r->wall_s,
+		r->reproducible ? "yes" : "no", r->backend, r->note);
+	for (size_t i = 0; i < r->ntrace; i++)
+		fprintf(conv, "%s,%llu,%.6f,%lld\n", optimize_methods[m],
+			(unsigned long long)r->trace[i].evals,
+			r->trace[i].wall_s, (long long)r->trace[i].best);
+	if (out)
+		fprintf(out, "%-7s %16lld %16lld %7.2f%% %10llu %8.2f  "
+			"%s%s%s\n", optimize_methods[m], (long long)r->score,
+			(long long)lb, 100 * gap,
+			(unsigned long long)r->evals, r->wall_s, r->backend,
+			r->note[0] ? "  " : "", r->note);
+}
+
+/* DIR/summary.csv, convergence.csv and schedule-METHOD.csv of each
+ * method that ran; the table on out (NULL: quiet).  Returns 0 or a
+ * negative code. */
+static int write_results(const char *dir, const struct experiment *e,
+			 const struct workload *w, const struct eval_inst *in,
+			 const struct search_result res[4], int64_t lb,
+			 const char **tname, FILE *out, struct sim_error *err)
+{
+	const struct optimize_spec *o = &e->optimize;
 	struct afile sum, conv;
 	char *p1 = xasprintf("%s/summary.csv", dir);
 	char *p2 = xasprintf("%s/convergence.csv", dir);
-	rc = afile_open(&sum, p1, err);
+	int rc = afile_open(&sum, p1, err);
 	if (!rc && (rc = afile_open(&conv, p2, err)))
 		afile_abort(&sum);
 	free(p1);
 	free(p2);
 	if (rc)
-		goto out;
+		return rc;
 	fprintf(sum.f, "method,objective,score,lower_bound,gap_to_bound,"
 		"evals,wall_s,reproducible,backend,note\n");
 	fprintf(conv.f, "method,evals,wall_s,best\n");
-	if (!quiet)
+	if (out)
 		fprintf(out, "%-7s %16s %16s %8s %10s %8s  %s\n", "method",
 			"score", "lower_bound", "gap", "evals", "wall_s",
 			"backend");
-	for (int m = 0; m < 4; m++) {
+	for (int m = 0; m < 4 && !rc; m++) {
 		const struct search_result *r = &res[m];
 		if (!(o->methods & (1u << m)) || r->score == INT64_MAX)
 			continue;
-		double gap = r->score > 0 ? (double)(r->score - lb) /
-					    (double)r->score : 0;
-		fprintf(sum.f, "%s,%s,%lld,%lld,%.6f,%llu,%.3f,%s,%s,\"%s\"\n",
-			optimize_methods[m], optimize_objectives[o->objective],
-			(long long)r->score, (long long)lb, gap,
-			(unsigned long long)r->evals, r->wall_s,
-			r->reproducible ? "yes" : "no", r->backend, r->note);
-		for (size_t i = 0; i < r->ntrace; i++)
-			fprintf(conv.f, "%s,%llu,%.6f,%lld\n",
-				optimize_methods[m],
-				(unsigned long long)r->trace[i].evals,
-				r->trace[i].wall_s,
-				(long long)r->trace[i].best);
-		if (!quiet)
-			fprintf(out, "%-7s %16lld %16lld %7.2f%% %10llu %8.2f  "
-				"%s%s%s\n", optimize_methods[m],
-				(long long)r->score, (long long)lb, 100 * gap,
-				(unsigned long long)r->evals, r->wall_s,
-				r->backend, r->note[0] ? "  " : "", r->note);
+		write_rows(sum.f, conv.f, out, m, r, lb, o);
 		char *sp = xasprintf("%s/schedule-%s.csv", dir,
 				     optimize_methods[m]);
-		rc = write_schedule(sp, &in.p, o->nodes, w.jobs, r, tname,
+		rc = write_schedule(sp, &in->p, o->nodes, w->jobs, r, tname,
 				    err);
 		free(sp);
-		if (rc)
-			break;
 	}
 	if (rc) {
 		afile_abort(&sum);
 		afile_abort(&conv);
-		goto out;
+		return rc;
 	}
-	if (afile_commit(&sum, err) || afile_commit(&conv, err))
+	rc = afile_commit(&sum, err);
+	if (rc)
+		afile_abort(&conv);
+	else
+		rc = afile_commit(&conv, err);
+	return rc;
+}
+
+int optimize_main(const char *file, const char *outdir, bool quiet,
+		  bool no_plots, FILE *out, struct sim_error *err)
+{
+	struct experiment e;
+	struct workload w;
+	struct eval_inst in;
+	const char *tname[EVAL_MAX_TYPES] = { 0 };
+	struct search_result res[4];
+	char *dir = NULL;
+	int64_t lb;
+	int code = 2;
+	workload_init(&w);
+	memset(&in, 0, sizeof(in));
+	memset(res, 0, sizeof(res));
+	if (exp_load(file, &e, err))
+		return 2;
+	if (load_batch(&e, &w, &in, tname, err))
+		goto out;
+	code = 1;
+	dir = xasprintf("%s/optimize", outdir ? outdir : e.output);
+	if (mkdir_p(dir, err))
+		goto out;
+	for (int m = 0; m < 4; m++)
+		search_result_init(&res[m], in.p.n);
+	if (run_methods(&e, &in.p, res, &lb, err) ||
+	    write_results(dir, &e, &w, &in, res, lb, tname,
+			  quiet ? NULL : out, err))
 		goto out;
 	if (!no_plots)
 		draw_plot(dir);
@@ -343,76 +380,4 @@ out:
 	workload_release(&w);
 	exp_release(&e);
 	return code;
-}
-
-/* ---- bench-eval ------------------------------------------------------- */
-
-/* A synthetic batch on 64 nodes x 8 GPUs of one type. */
-static void bench_inst(struct eval_inst *in, uint32_t n)
-{
-	int64_t cap = 512;
-	uint32_t ncap[64];
-	uint8_t nty[64] = { 0 };
-	static const uint32_t sizes[] = { 1, 1, 1, 2, 4, 8, 16, 32 };
-	struct eval_rng r;
-	eval_rng_init(&r, 2024, 7, n, 0);
-	eval_inst_init(in, n, 1, &cap, EVAL_TWCT);
-	for (uint32_t j = 0; j < n; j++) {
-		in->demand[j] = sizes[eval_rng_below(&r, 8)];
-		in->dur[j] = 60 + eval_rng_below(&r, 36000);
-		in->weight[j] = 1 + eval_rng_below(&r, 4);
-	}
-	for (int i = 0; i < 64; i++)
-		ncap[i] = 8;
-	eval_inst_set_nodes(in, 64, ncap, nty);
-	if (eval_inst_finish(in, NULL) != 0)
-		SIM_BUG("the bench-eval batch is not a valid problem");
-}
-
-int optimize_bench_eval(FILE *out, struct sim_error *err)
-{
-	static const uint32_t sizes[] = { 100, 1000 };
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	fprintf(out, "cpu decoders' event queue: %s\n",
-		eval_isa_name(eval_isa_best()));
-	fprintf(out, "%-6s %-8s %7s %12s %14s %14s\n", "jobs", "decode",
-		"threads", "candidates", "evals/s", "evals/s/core");
-	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
-		struct eval_inst in;
-		uint32_t n = sizes[s];
-		bench_inst(&in, n);
-		size_t cnt = n == 100 ? 20000 : 2000;
-		uint32_t *perm = xmalloc(cnt * n * sizeof(*perm));
-		uint8_t *genes = xmalloc(cnt * n);
-		int64_t *sc = xmalloc(cnt * sizeof(*sc));
-		for (uint32_t c = 0; c < cnt; c++)
-			search_random_candidate(&in.p, 1, c, perm + (size_t)c * n,
-						genes + (size_t)c * n);
-		for (int nodes = 0; nodes < 2; nodes++) {
-			for (int all = 0; all < 2; all++) {
-				unsigned th = all ? (unsigned)cores : 1;
-				struct eval_opts eo = { EVAL_WANT_CPU, th,
-							nodes != 0 };
-				struct eval *e = eval_new(&in.p, &eo, err);
-				if (!e)
-					return 1;
-				size_t reps = nodes ? 1 : 5, done = 0;
-				double t0 = mono_seconds();
-				for (size_t k = 0; k < reps; k++, done += cnt)
-					eval_score(e, perm, genes, cnt, sc,
-						   err);
-				double dt = mono_seconds() - t0;
-				fprintf(out, "%-6u %-8s %7u %12zu %14.0f "
-					"%14.0f\n", n, nodes ? "nodes" :
-					"pooled", th, done, done / dt,
-					done / dt / th);
-				eval_free(e);
-			}
-		}
-		free(perm);
-		free(genes);
-		free(sc);
-		eval_inst_release(&in);
-	}
-	return 0;
 }

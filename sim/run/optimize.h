@@ -17,7 +17,5 @@
 /* The command: returns an exit code (0, 1 failed, 2 bad input). */
 int optimize_main(const char *file, const char *outdir, bool quiet,
 		  bool no_plots, FILE *out, struct sim_error *err);
-/* `clustersim bench-eval`: evaluations/s table (make bench). */
-int optimize_bench_eval(FILE *out, struct sim_error *err);
 
 #endif

@@ -27,10 +27,12 @@
 #include "engine/sim.h"
 #include "base/util.h"
 
-/* One policy entry of the experiment, resolved. */
+/* One policy entry of the experiment, resolved: a job policy or, in a
+ * fill experiment, a score plugin. */
 struct entry {
 	const struct policy_spec *spec;
-	const struct policy_ops *ops;
+	const struct policy_ops *ops;   /* the job policy, or NULL */
+	const struct score_ops *score;  /* the score plugin, or NULL */
 	struct pval *params;
 	size_t nparams;
 };
@@ -65,13 +67,50 @@ static bool is_plugin_path(const char *name)
 	return n > 3 && strcmp(name + n - 3, ".so") == 0;
 }
 
-static void known_policies(const struct registry *r, char *buf, size_t n)
+/* The names of the job policies, or of the score plugins. */
+static void known_names(const struct registry *r, bool scores, char *buf,
+			size_t n)
 {
-	size_t len = 0;
+	size_t len = 0, count = scores ? r->nscores : r->n;
 	buf[0] = '\0';
-	for (size_t i = 0; i < r->n && len < n; i++)
+	for (size_t i = 0; i < count && len < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, "%s%s",
-					i ? ", " : "", r->ops[i]->name);
+					i ? ", " : "",
+					scores ? r->scores[i]->name
+					       : r->ops[i]->name);
+}
+
+/*
+ * An entry of the right kind for the experiment: a fill or replay
+ * experiment places pods with score plugins, every other one replays
+ * jobs under job policies.  A score plugin takes no parameters.
+ */
+static int check_kind(const struct runner *r, const struct entry *en,
+		      const char *prefix, struct sim_error *err)
+{
+	const struct policy_spec *ps = en->spec;
+	char known[1024];
+	if (r->e.has_fill && en->ops) {
+		known_names(&r->reg, true, known, sizeof(known));
+		return err_set(err, "%s%s: policy '%s' is not a GPU-sharing "
+			       "score plugin (a fill experiment needs one of "
+			       "%s)", prefix, ps->json_path, en->ops->name,
+			       known);
+	}
+	if (!r->e.has_fill && en->score) {
+		known_names(&r->reg, false, known, sizeof(known));
+		return err_set(err, "%s%s: '%s' is a score plugin, for fill "
+			       "and replay experiments (\"fill\"); this "
+			       "experiment replays jobs and needs a job "
+			       "policy (one of %s)", prefix, ps->json_path,
+			       en->score->name, known);
+	}
+	if (en->score && ps->nparams)
+		return err_set(err, "%s%s: score plugin '%s' has no "
+			       "parameter '%s' (it takes none)", prefix,
+			       ps->params[0].json_path, en->score->name,
+			       ps->params[0].key);
+	return 0;
 }
 
 /* Loads plug-ins, finds each policy, resolves its parameters. */
@@ -82,9 +121,11 @@ static int resolve_policies(struct runner *r, struct sim_error *err)
 	int rc = 0;
 	registry_init(&r->reg);
 	for (size_t i = 0; i < r->o->nplugins && !rc; i++)
-		rc = registry_load_plugin(&r->reg, r->o->plugins[i], NULL, err);
+		rc = registry_load_plugin(&r->reg, r->o->plugins[i], NULL, NULL,
+					  err);
 	for (size_t i = 0; i < e->nplugins && !rc; i++)
-		rc = registry_load_plugin(&r->reg, e->plugins[i], NULL, err);
+		rc = registry_load_plugin(&r->reg, e->plugins[i], NULL, NULL,
+					  err);
 	r->entries = xcalloc(e->npolicies, sizeof(*r->entries));
 	for (size_t i = 0; i < e->npolicies && !rc; i++) {
 		const struct policy_spec *ps = &e->policies[i];
@@ -97,25 +138,33 @@ static int resolve_policies(struct runner *r, struct sim_error *err)
 		en->spec = ps;
 		if (is_plugin_path(ps->name)) {
 			rc = registry_load_plugin(&r->reg, ps->name, &en->ops,
-						  err);
+						  &en->score, err);
 			if (rc)
 				break;
-		} else if (!(en->ops = registry_find(&r->reg, ps->name))) {
+		} else if (!(en->ops = registry_find(&r->reg, ps->name)) &&
+			   !(en->score = registry_find_score(&r->reg,
+							     ps->name))) {
 			char known[1024];
-			known_policies(&r->reg, known, sizeof(known));
+			known_names(&r->reg, r->e.has_fill, known,
+				    sizeof(known));
 			rc = err_set(err, "%s%s: unknown policy '%s' (known: %s)",
 				     prefix, ps->json_path, ps->name, known);
 			break;
 		}
-		rc = policy_params_resolve(en->ops, ps->params, ps->nparams,
-					   prefix, &en->params, &en->nparams,
-					   err);
+		rc = check_kind(r, en, prefix, err);
+		if (!rc && en->ops)
+			rc = policy_params_resolve(en->ops, ps->params,
+						   ps->nparams, prefix,
+						   &en->params, &en->nparams,
+						   err);
 		if (!rc)
 			r->nentries++;
 	}
 	/* Let each policy check its parameters now: init() and fini() on an
 	 * empty workload, so a bad value fails before any run. */
 	for (size_t i = 0; i < r->nentries && !rc; i++) {
+		if (!r->entries[i].ops)
+			continue;
 		struct workload empty = { .max_procs = -1, .max_nodes = -1 };
 		struct node_group g = { .name = (char *)"check", .count = 1,
 					.cpus = 1 };
@@ -270,6 +319,32 @@ static void warn_rejected(const struct runner *r, const char *label,
 		r->cluster.exclusive ? ", in whole nodes" : "");
 }
 
+/* The generated workload of seed, checked against the cluster's virtual
+ * clusters; on an error nothing is left to release. */
+static int generate(const struct runner *r, uint64_t seed,
+		    struct workload *gen, struct sim_error *err)
+{
+	const struct experiment *e = &r->e;
+	char *prefix;
+	int rc = gen_workload(&e->workload.gen, seed, &e->workload.opts, gen,
+			      err);
+	if (rc)
+		return rc;
+	if (gen->n == 0) {
+		rc = err_set(err, "%s: $.workload: no generated job left after "
+			     "the window and limit", e->path);
+		goto out_gen;
+	}
+	prefix = xasprintf("%s: ", e->path);
+	rc = cluster_spec_check_vcs(&r->cluster, prefix, gen->jobs, gen->n,
+				    gen->groups, gen->ngroups, err);
+	free(prefix);
+out_gen:
+	if (rc)
+		workload_release(gen);
+	return rc;
+}
+
 /* One policy x seed: simulate, compute metrics, write the run folder. */
 static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		   struct run_result *res, struct sim_error *err)
@@ -279,25 +354,10 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 	const struct workload *w = &r->w;
 	int rc;
 	if (e->workload.generated) {
-		rc = gen_workload(&e->workload.gen, seed, &e->workload.opts,
-				  &gen, err);
+		rc = generate(r, seed, &gen, err);
 		if (rc)
 			return rc;
-		if (gen.n == 0) {
-			workload_release(&gen);
-			return err_set(err, "%s: $.workload: no generated job "
-				       "left after the window and limit",
-				       e->path);
-		}
 		w = &gen;
-		char *prefix = xasprintf("%s: ", e->path);
-		rc = cluster_spec_check_vcs(&r->cluster, prefix, gen.jobs,
-					    gen.n, gen.groups, gen.ngroups, err);
-		free(prefix);
-		if (rc) {
-			workload_release(&gen);
-			return rc;
-		}
 	}
 	const char *label = en->spec->label;
 	bool show = !r->o->quiet && isatty(fileno(r->o->msg));
@@ -401,16 +461,16 @@ static void print_table(const struct runner *r)
 /* A fill experiment (fill.h): its own cluster, pods and outputs. */
 static int run_fill(struct runner *r, struct sim_error *err)
 {
-	const struct policy_ops **ops = xcalloc(r->nentries + 1, sizeof(*ops));
+	const struct score_ops **ops = xcalloc(r->nentries + 1, sizeof(*ops));
 	const char **labels = xcalloc(r->nentries + 1, sizeof(*labels));
 	const char **paths = xcalloc(r->nentries + 1, sizeof(*paths));
 	for (size_t i = 0; i < r->nentries; i++) {
-		ops[i] = r->entries[i].ops;
+		ops[i] = r->entries[i].score;
 		labels[i] = r->entries[i].spec->label;
 		paths[i] = r->entries[i].spec->json_path;
 	}
-	int code = fill_experiment(r->o, &r->e, ops, labels, paths,
-				   r->nentries, r->outdir, err);
+	int code = fill_experiment(r->o, &r->e, ops, labels, r->nentries,
+				   r->outdir, err);
 	free(ops);
 	free(labels);
 	free(paths);
@@ -532,6 +592,11 @@ int runner_run_one(const struct run_opts *o, struct sim_error *err)
 		goto out;
 	r.outdir = o->outdir ? o->outdir : r.e.output;
 	const struct entry *en = &r.entries[0];
+	if (!en->ops) {
+		err_set(err, "%s: a fill experiment runs with 'clustersim run', "
+			"not one run at a time", r.e.path);
+		goto out;
+	}
 	res = (struct run_result){
 		.label = ps->label, .policy = en->ops->name,
 		.workload = r.e.workload.name, .seed = o->one_seed,
@@ -580,7 +645,8 @@ int runner_list_policies(const char **plugins, size_t nplugins, FILE *out,
 	struct registry reg;
 	registry_init(&reg);
 	for (size_t i = 0; i < nplugins; i++) {
-		if (registry_load_plugin(&reg, plugins[i], NULL, err) != 0) {
+		if (registry_load_plugin(&reg, plugins[i], NULL, NULL, err) !=
+		    0) {
 			registry_release(&reg);
 			return 2;
 		}
@@ -593,8 +659,16 @@ int runner_list_policies(const char **plugins, size_t nplugins, FILE *out,
 				d->help ? d->help : "");
 	}
 	const struct policy_param *d = policy_engine_params();
-	fprintf(out, "\nevery policy also takes:\n%-16s   %s = %s: %s\n", "",
+	fprintf(out, "\nevery job policy also takes:\n%-16s   %s = %s: %s\n", "",
 		d->name, d->def, d->help);
+	fprintf(out, "\nscore plugins (GPU-sharing placement of pods, for "
+		"fill and replay experiments):\n");
+	for (size_t i = 0; i < reg.nscores; i++) {
+		const struct score_ops *p = reg.scores[i];
+		fprintf(out, "%-16s %s%s\n", p->name,
+			p->summary ? p->summary : "",
+			p->normalize ? " (normalized)" : "");
+	}
 	registry_release(&reg);
 	return 0;
 }

@@ -38,7 +38,7 @@
  * merged rows a cold solve is already cheap.  CLP's log is off: library
  * code never prints.
  */
-#include "search/gavel_lp.h"
+#include "clustersim/gavel_lp.h"
 
 #include <float.h>
 #include <math.h>
@@ -221,30 +221,16 @@ static size_t group_jobs(struct gavel_lp *lp, const struct gavel_problem *p)
 	return jobs;
 }
 
-int gavel_lp_solve(struct gavel_lp *lp, const struct gavel_problem *p,
-		   double *x, double *z, struct sim_error *err)
+/*
+ * The max-min stage's matrix, by columns: z (in every fairness row with
+ * -1), then each group's Y on each type it can run on (its normalised
+ * rate in its fairness row, 1 in its time row, its GPUs in the type's
+ * capacity row), and the rows' bounds.
+ */
+static void fill_matrix(struct gavel_lp *lp, const struct gavel_problem *p,
+			size_t N, size_t ncols)
 {
-	size_t M = p->jobs, T = p->types;
-	int rc = 0;
-
-	*z = 0;
-	for (size_t i = 0; i < M * T; i++)
-		x[i] = 0;
-	size_t N = group_jobs(lp, p), G = lp->ngroups;
-	if (!N)
-		return 0;
-	size_t c = lp->cap_pairs;
-	xgrow(&lp->col_of, &c, G * T, sizeof(*lp->col_of));
-	lp->cap_pairs = c;
-	size_t ncols = 1;
-	for (size_t g = 0; g < G; g++)
-		for (size_t t = 0; t < T; t++)
-			lp->col_of[g * T + t] = can_run(p, lp->gfirst[g], t)
-						? (int)ncols++ : -1;
-	size_t nrows = 2 * G + T;
-	/* z: G elements; each Y: fair, time and (gpus > 0) cap rows. */
-	reserve(lp, ncols, G + 3 * (ncols - 1), nrows);
-
+	size_t T = p->types, G = lp->ngroups;
 	size_t e = 0;
 	lp->start[0] = 0;
 	for (size_t g = 0; g < G; g++) {
@@ -292,6 +278,33 @@ int gavel_lp_solve(struct gavel_lp *lp, const struct gavel_problem *p,
 		lp->rowlb[2 * G + t] = -DBL_MAX;
 		lp->rowub[2 * G + t] = (double)p->cap[t];
 	}
+}
+
+int gavel_lp_solve(struct gavel_lp *lp, const struct gavel_problem *p,
+		   double *x, double *z, struct sim_error *err)
+{
+	size_t M = p->jobs, T = p->types;
+	int rc = 0;
+
+	*z = 0;
+	for (size_t i = 0; i < M * T; i++)
+		x[i] = 0;
+	size_t N = group_jobs(lp, p), G = lp->ngroups;
+	if (!N)
+		return 0;
+	size_t c = lp->cap_pairs;
+	xgrow(&lp->col_of, &c, G * T, sizeof(*lp->col_of));
+	lp->cap_pairs = c;
+	size_t ncols = 1;
+	for (size_t g = 0; g < G; g++)
+		for (size_t t = 0; t < T; t++)
+			lp->col_of[g * T + t] = can_run(p, lp->gfirst[g], t)
+						? (int)ncols++ : -1;
+	size_t nrows = 2 * G + T;
+	/* z: G elements; each Y: fair, time and (gpus > 0) cap rows. */
+	reserve(lp, ncols, G + 3 * (ncols - 1), nrows);
+
+	fill_matrix(lp, p, N, ncols);
 
 	Clp_loadProblem(lp->clp, (int)ncols, (int)nrows, lp->start, lp->index,
 			lp->value, lp->collb, lp->colub, lp->obj, lp->rowlb,

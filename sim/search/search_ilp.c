@@ -108,103 +108,93 @@ static void warm_start(Cbc_Model *m, const struct eval_problem *p,
 	eval_inst_release(&sl);
 }
 
-int search_ilp(const struct eval_problem *p, const struct search_opts *o,
-	       const struct search_result *start, struct search_result *r,
-	       struct sim_error *err)
+/* The longest run of job j on any type (0 when it runs on none). */
+static int64_t max_dur(const struct eval_problem *p, uint32_t j)
 {
-	double t0 = mono_seconds();
-	uint32_t n = p->n, T = p->ntypes;
-	int64_t horizon = 0, maxrel = 0, runmax = 0;
-	for (uint32_t j = 0; j < n; j++)
-		maxrel = p->release[j] > maxrel ? p->release[j] : maxrel;
-	for (uint32_t k = 0; k < p->nrun; k++)
-		runmax = p->run_end[k] > runmax ? p->run_end[k] : runmax;
-	uint32_t maxs = o->max_slots ? o->max_slots : 64;
-	int64_t D = 1, S, smin = (maxrel > 0) + (runmax > 0);
-	/* Each term of the horizon below takes a slot however long the
-	 * slots are: with more terms than max_slots no D fits (and D would
-	 * grow until it overflowed). */
-	for (uint32_t j = 0; j < n; j++) {
-		int64_t dmax = 0;
-		for (uint32_t t = 0; t < T; t++)
-			if (p->dur[(size_t)j * T + t] > dmax)
-				dmax = p->dur[(size_t)j * T + t];
-		smin += dmax > 0;
-	}
-	if (smin > maxs) {
-		if (start)
-			search_result_offer(r, n, start->perm, start->genes,
-					    start->score);
-		snprintf(r->backend, sizeof(r->backend), "cbc");
-		snprintf(r->note, sizeof(r->note), "ilp: model too large: "
-			 "needs at least %lld time slots, ilp_slots is %u; "
-			 "kept the start", (long long)smin, maxs);
-		r->wall_s = mono_seconds() - t0;
-		return 0;
-	}
+	uint32_t T = p->ntypes;
+	int64_t dmax = 0;
+	for (uint32_t t = 0; t < T; t++)
+		if (p->dur[(size_t)j * T + t] > dmax)
+			dmax = p->dur[(size_t)j * T + t];
+	return dmax;
+}
+
+/* The model being built: the slots and the variables. */
+struct ilp_model {
+	const struct eval_problem *p; /* the problem */
+	int64_t D;                    /* ticks per slot */
+	int64_t S;                    /* slots */
+	bool mk;                      /* a makespan variable after the x */
+	struct ilp_var *var;          /* the x variables, by job, type, slot */
+	size_t nv;                    /* their number */
+	size_t cap;                   /* room in var */
+};
+
+/* Ticks of job j's run on type t, rounded up to slots. */
+static int64_t run_slots(const struct ilp_model *md, uint32_t j, uint32_t t)
+{
+	return div_up(md->p->dur[(size_t)j * md->p->ntypes + t], md->D);
+}
+
+/*
+ * D and S: slots for every list schedule with runs rounded up, doubling D
+ * (or more) until they are at most maxs.  With D = 1 an optimal makespan
+ * is no later than the start's.
+ */
+static void choose_slots(struct ilp_model *md, const struct search_result *start,
+			 uint32_t maxs, int64_t maxrel, int64_t runmax)
+{
+	const struct eval_problem *p = md->p;
+	int64_t D = 1, S;
 	for (;;) {
-		/* slots for every list schedule with runs rounded up */
 		S = div_up(maxrel, D) + div_up(runmax, D);
-		for (uint32_t j = 0; j < n; j++) {
-			int64_t dmax = 0;
-			for (uint32_t t = 0; t < T; t++)
-				if (p->dur[(size_t)j * T + t] > dmax)
-					dmax = p->dur[(size_t)j * T + t];
-			S += div_up(dmax, D);
-		}
+		for (uint32_t j = 0; j < p->n; j++)
+			S += div_up(max_dur(p, j), D);
 		if (D == 1 && start && start->score < INT64_MAX &&
 		    p->objective == EVAL_MAKESPAN && start->score < S)
-			S = start->score; /* an optimal makespan is no later */
+			S = start->score;
 		if (S <= maxs)
 			break;
 		D = D * 2 > div_up(S * D, maxs) ? D * 2 : div_up(S * D, maxs);
 	}
-	horizon = S * D;
-	snprintf(r->backend, sizeof(r->backend), "cbc");
+	md->D = D;
+	md->S = S;
+}
 
-	struct ilp_var *var = NULL;
-	size_t nv = 0, cap = 0;
-	for (uint32_t j = 0; j < n; j++)
-		for (uint32_t t = 0; t < T; t++) {
-			int64_t d = p->dur[(size_t)j * T + t];
-			if (d < 0)
+/* Every x[j, t, s] that fits the horizon; false past max_vars. */
+static bool make_vars(struct ilp_model *md, uint64_t max_vars)
+{
+	const struct eval_problem *p = md->p;
+	for (uint32_t j = 0; j < p->n; j++)
+		for (uint32_t t = 0; t < p->ntypes; t++) {
+			if (p->dur[(size_t)j * p->ntypes + t] < 0)
 				continue;
-			int64_t ds = div_up(d, D), s0 = div_up(p->release[j], D);
-			for (int64_t s = s0; s + ds <= S; s++) {
-				if (nv >= o->max_vars) {
-					free(var);
-					if (start)
-						search_result_offer(r, n,
-							start->perm,
-							start->genes,
-							start->score);
-					snprintf(r->note, sizeof(r->note),
-						 "ilp: model over %llu "
-						 "variables; kept the start",
-						 (unsigned long long)o->max_vars);
-					r->wall_s = mono_seconds() - t0;
-					return 0;
-				}
-				xgrow(&var, &cap, nv + 1, sizeof(*var));
-				var[nv].job = j;
-				var[nv].type = t;
-				var[nv].slot = (uint32_t)s;
-				nv++;
+			int64_t ds = run_slots(md, j, t);
+			int64_t s0 = div_up(p->release[j], md->D);
+			for (int64_t s = s0; s + ds <= md->S; s++) {
+				if (md->nv >= max_vars)
+					return false;
+				xgrow(&md->var, &md->cap, md->nv + 1,
+				      sizeof(*md->var));
+				md->var[md->nv].job = j;
+				md->var[md->nv].type = t;
+				md->var[md->nv].slot = (uint32_t)s;
+				md->nv++;
 			}
 		}
-	Cbc_Model *m = Cbc_newModel();
-	Cbc_setLogLevel(m, 0);
-	Cbc_setParameter(m, "threads", "1");
-	Cbc_setMaximumSeconds(m, o->time_limit_s > 0 ? o->time_limit_s : 10);
-	if (o->max_nodes)
-		Cbc_setMaximumNodes(m, o->max_nodes < INT32_MAX ?
-				       (int)o->max_nodes : INT32_MAX);
-	bool mk = p->objective == EVAL_MAKESPAN || p->objective == EVAL_MIX;
+	return true;
+}
+
+/* The columns: each x with its completion's share of the objective, then
+ * the makespan when the objective has one. */
+static void add_cols(Cbc_Model *m, const struct ilp_model *md)
+{
+	const struct eval_problem *p = md->p;
 	int64_t wmk = p->objective == EVAL_MIX ? p->mix_makespan : 1;
-	for (size_t v = 0; v < nv; v++) {
-		uint32_t j = var[v].job, t = var[v].type;
-		int64_t c = ((int64_t)var[v].slot +
-			     div_up(p->dur[(size_t)j * T + t], D)) * D;
+	for (size_t v = 0; v < md->nv; v++) {
+		uint32_t j = md->var[v].job, t = md->var[v].type;
+		int64_t c = ((int64_t)md->var[v].slot + run_slots(md, j, t)) *
+			    md->D;
 		double obj = 0;
 		if (p->objective == EVAL_TWCT)
 			obj = (double)(p->weight[j] * c);
@@ -214,52 +204,61 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 			obj = (double)(p->mix_twct * p->weight[j] * c);
 		Cbc_addCol(m, "", 0, 1, obj, 1, 0, NULL, NULL);
 	}
-	int cmax = (int)nv;
-	if (mk)
-		Cbc_addCol(m, "", 0, (double)horizon * 2, (double)wmk, 0, 0,
-			   NULL, NULL);
-	/* rows */
-	int *cols = xmalloc((nv + 2) * sizeof(*cols));
-	double *coef = xmalloc((nv + 2) * sizeof(*coef));
-	size_t v0 = 0;
-	for (uint32_t j = 0; j < n; j++) {
+	if (md->mk)
+		Cbc_addCol(m, "", 0, (double)(md->S * md->D) * 2, (double)wmk,
+			   0, 0, NULL, NULL);
+}
+
+/* Each job starts once; the makespan is above each job's completion. */
+static void add_job_rows(Cbc_Model *m, const struct ilp_model *md, int *cols,
+			 double *coef)
+{
+	size_t v0 = 0, nv = md->nv;
+	for (uint32_t j = 0; j < md->p->n; j++) {
 		size_t k = 0, v = v0;
-		for (; v < nv && var[v].job == j; v++) {
+		for (; v < nv && md->var[v].job == j; v++) {
 			cols[k] = (int)v;
 			coef[k++] = 1;
 		}
 		Cbc_addRow(m, "", (int)k, cols, coef, 'E', 1);
-		if (mk) {
+		if (md->mk) {
 			/* Cmax >= sum c x over j's variables */
 			size_t q = 0;
 			for (size_t u = v0; u < v; u++) {
-				uint32_t t = var[u].type;
 				cols[q] = (int)u;
-				coef[q++] = -(double)(((int64_t)var[u].slot +
-					div_up(p->dur[(size_t)j * T + t], D)) *
-					D);
+				coef[q++] = -(double)(((int64_t)md->var[u].slot +
+					run_slots(md, j, md->var[u].type)) *
+					md->D);
 			}
-			cols[q] = cmax;
+			cols[q] = (int)nv;
 			coef[q++] = 1;
 			Cbc_addRow(m, "", (int)q, cols, coef, 'G', 0);
 		}
 		v0 = v;
 	}
-	for (uint32_t t = 0; t < T; t++)
-		for (int64_t u = 0; u < S; u++) {
+}
+
+/* In every slot and type, the demands running there stay within the
+ * capacity that the running jobs leave. */
+static void add_cap_rows(Cbc_Model *m, const struct ilp_model *md, int *cols,
+			 double *coef)
+{
+	const struct eval_problem *p = md->p;
+	for (uint32_t t = 0; t < p->ntypes; t++)
+		for (int64_t u = 0; u < md->S; u++) {
 			int64_t left = p->cap[t];
 			for (uint32_t k = 0; k < p->nrun; k++)
 				if (p->run_type[k] == t &&
-				    div_up(p->run_end[k], D) > u)
+				    div_up(p->run_end[k], md->D) > u)
 					left -= p->run_units[k];
 			size_t q = 0;
-			for (size_t v = 0; v < nv; v++) {
-				uint32_t j = var[v].job;
-				if (var[v].type != t || !p->demand[j])
+			for (size_t v = 0; v < md->nv; v++) {
+				uint32_t j = md->var[v].job;
+				if (md->var[v].type != t || !p->demand[j])
 					continue;
-				int64_t ds = div_up(p->dur[(size_t)j * T + t],
-						    D);
-				if (var[v].slot <= u && u < var[v].slot + ds) {
+				int64_t ds = run_slots(md, j, t);
+				if (md->var[v].slot <= u &&
+				    u < md->var[v].slot + ds) {
 					cols[q] = (int)v;
 					coef[q++] = p->demand[j];
 				}
@@ -268,9 +267,15 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 				Cbc_addRow(m, "", (int)q, cols, coef, 'L',
 					   (double)left);
 		}
-	if (start && start->score < INT64_MAX)
-		warm_start(m, p, start, var, nv, D, mk, cols, coef);
-	Cbc_solve(m);
+}
+
+/* CBC's solution, when it has one for every job: its jobs by start slot
+ * (ties by index), decoded exactly, offered to r. */
+static void offer_solution(Cbc_Model *m, const struct ilp_model *md,
+			   struct search_result *r)
+{
+	const struct eval_problem *p = md->p;
+	uint32_t n = p->n;
 	const double *x = Cbc_getColSolution(m);
 	bool have = x && Cbc_numberSavedSolutions(m) >= 0 &&
 		    (Cbc_isProvenOptimal(m) || Cbc_getObjValue(m) < 1e300);
@@ -280,10 +285,10 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 	bool all = have;
 	for (uint32_t j = 0; j < n; j++)
 		st[j] = -1;
-	for (size_t v = 0; have && v < nv; v++)
+	for (size_t v = 0; have && v < md->nv; v++)
 		if (x[v] > 0.5) {
-			st[var[v].job] = var[v].slot;
-			genes[var[v].job] = (uint8_t)var[v].type;
+			st[md->var[v].job] = md->var[v].slot;
+			genes[md->var[v].job] = (uint8_t)md->var[v].type;
 		}
 	for (uint32_t j = 0; j < n; j++) {
 		perm[j] = j;
@@ -295,12 +300,17 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 		search_result_offer(r, n, perm, genes,
 				    eval_one(p, false, perm, genes, NULL, NULL));
 	}
-	if (start)
-		search_result_offer(r, n, start->perm, start->genes,
-				    start->score);
-	r->evals = 1;
+	free(genes);
+	free(perm);
+	free(st);
+}
+
+/* The bound (exact slots only), the gap and the note of a solve. */
+static void report_solve(Cbc_Model *m, const struct ilp_model *md,
+			 struct search_result *r)
+{
 	double bound = Cbc_getBestPossibleObjValue(m);
-	if (D == 1 && isfinite(bound)) {
+	if (md->D == 1 && isfinite(bound)) {
 		r->bound = (int64_t)ceil(bound - 1e-6);
 		if (r->bound > r->score)
 			r->bound = r->score;
@@ -310,20 +320,93 @@ int search_ilp(const struct eval_problem *p, const struct search_opts *o,
 	if (Cbc_isSecondsLimitReached(m))
 		r->reproducible = false;
 	snprintf(r->note, sizeof(r->note), "ilp: %zu variables, %lld slots "
-		 "of %lld ticks%s%s", nv, (long long)S, (long long)D,
+		 "of %lld ticks%s%s", md->nv, (long long)md->S,
+		 (long long)md->D,
 		 Cbc_isProvenOptimal(m) ? ", proven optimal" : "",
 		 Cbc_isSecondsLimitReached(m) ? ", stopped at the time limit" :
 		 Cbc_isNodeLimitReached(m) ? ", stopped at the node limit" :
 						"");
-	r->wall_s = mono_seconds() - t0;
-	search_trace(r, r->evals, r->wall_s);
-	free(genes);
-	free(perm);
-	free(st);
+}
+
+/* Builds the model of md and solves it, warm-started from start. */
+static void solve(const struct ilp_model *md, const struct search_opts *o,
+		  const struct search_result *start, struct search_result *r)
+{
+	Cbc_Model *m = Cbc_newModel();
+	Cbc_setLogLevel(m, 0);
+	Cbc_setParameter(m, "threads", "1");
+	Cbc_setMaximumSeconds(m, o->time_limit_s > 0 ? o->time_limit_s : 10);
+	if (o->max_nodes)
+		Cbc_setMaximumNodes(m, o->max_nodes < INT32_MAX ?
+				       (int)o->max_nodes : INT32_MAX);
+	add_cols(m, md);
+	int *cols = xmalloc((md->nv + 2) * sizeof(*cols));
+	double *coef = xmalloc((md->nv + 2) * sizeof(*coef));
+	add_job_rows(m, md, cols, coef);
+	add_cap_rows(m, md, cols, coef);
+	if (start && start->score < INT64_MAX)
+		warm_start(m, md->p, start, md->var, md->nv, md->D, md->mk,
+			   cols, coef);
+	Cbc_solve(m);
+	offer_solution(m, md, r);
+	if (start)
+		search_result_offer(r, md->p->n, start->perm, start->genes,
+				    start->score);
+	r->evals = 1;
+	report_solve(m, md, r);
 	free(cols);
 	free(coef);
-	free(var);
 	Cbc_deleteModel(m);
+}
+
+int search_ilp(const struct eval_problem *p, const struct search_opts *o,
+	       const struct search_result *start, struct search_result *r,
+	       struct sim_error *err)
+{
+	double t0 = mono_seconds();
+	uint32_t n = p->n;
+	int64_t maxrel = 0, runmax = 0;
+	for (uint32_t j = 0; j < n; j++)
+		maxrel = p->release[j] > maxrel ? p->release[j] : maxrel;
+	for (uint32_t k = 0; k < p->nrun; k++)
+		runmax = p->run_end[k] > runmax ? p->run_end[k] : runmax;
+	uint32_t maxs = o->max_slots ? o->max_slots : 64;
+	/* Each term of the horizon takes a slot however long the slots are:
+	 * with more terms than max_slots no D fits (and D would grow until
+	 * it overflowed). */
+	int64_t smin = (maxrel > 0) + (runmax > 0);
+	for (uint32_t j = 0; j < n; j++)
+		smin += max_dur(p, j) > 0;
+	struct ilp_model md = {
+		.p = p,
+		.mk = p->objective == EVAL_MAKESPAN ||
+		      p->objective == EVAL_MIX,
+	};
+	snprintf(r->backend, sizeof(r->backend), "cbc");
+	if (smin > maxs) {
+		snprintf(r->note, sizeof(r->note), "ilp: model too large: "
+			 "needs at least %lld time slots, ilp_slots is %u; "
+			 "kept the start", (long long)smin, maxs);
+		goto keep_start;
+	}
+	choose_slots(&md, start, maxs, maxrel, runmax);
+	if (!make_vars(&md, o->max_vars)) {
+		snprintf(r->note, sizeof(r->note), "ilp: model over %llu "
+			 "variables; kept the start",
+			 (unsigned long long)o->max_vars);
+		goto keep_start;
+	}
+	solve(&md, o, start, r);
+	r->wall_s = mono_seconds() - t0;
+	search_trace(r, r->evals, r->wall_s);
+	goto out;
+keep_start:
+	if (start)
+		search_result_offer(r, n, start->perm, start->genes,
+				    start->score);
+	r->wall_s = mono_seconds() - t0;
+out:
+	free(md.var);
 	(void)err;
 	return 0;
 }

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/splitmix.h"
 #include "search/search.h"
 #include "search/search_online.h"
 
@@ -214,15 +215,6 @@ struct online {
 };
 
 static const char *const objective_names[] = { "makespan", "twct", "jct" };
-
-/* splitmix64's finaliser: a seed per plan from the run's. */
-static uint64_t mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
 
 int online_init(struct sim *sim, enum online_method m, void **state,
 		struct sim_error *err)
@@ -443,7 +435,9 @@ static size_t plan_and_start(struct sim *sim, struct online *o)
 	if (n > 0 && b->can_start) {
 		const struct search_result *best = &g;
 		int rc = search_greedy(&b->in.p, false, &g, &err);
-		o->so.seed = mix64(sim_seed(sim) ^ mix64(o->plans++));
+		/* A seed per plan from the run's. */
+		o->so.seed = splitmix64_hash(sim_seed(sim) ^
+					     splitmix64_hash(o->plans++));
 		if (rc) {
 			best = NULL;
 		} else if (g.score <= eval_lower_bound(&b->in.p)) {

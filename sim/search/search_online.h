@@ -1,7 +1,9 @@
 /*
  * Online search-based scheduling: what the policies ga, sa and ilp
- * (policies/ga.c, sa.c, ilp.c) share.  At a scheduling point the engine
- * state seen through policy.h becomes a batch problem (eval_inst.h) -
+ * (policies/ga.c, sa.c, ilp.c) share.  Their side of it is public
+ * (clustersim/online.h); the batch built here is the engine's.  At a
+ * scheduling point the engine state seen through policy.h becomes a
+ * batch problem (eval_inst.h) -
  * the first `window` pending jobs, time 0 = now, whole seconds - which
  * a search re-plans within a bounded budget; the jobs the plan starts
  * at time 0 start now, the others wait for the next scheduling point.
@@ -14,26 +16,9 @@
 #ifndef CLUSTERSIM_SEARCH_ONLINE_H
 #define CLUSTERSIM_SEARCH_ONLINE_H
 
+#include "clustersim/online.h"
 #include "clustersim/policy.h"
 #include "eval/eval_inst.h"
-
-/* ---- parameters ---------------------------------------------------- */
-
-/* The first rows of every online search policy's parameter table: the
- * window planned and the enumeration bound (defaults as strings), and
- * the objective. */
-#define ONLINE_PARAMS(window, exact_max)                                      \
-	{ "window", PARAM_INT, window,                                        \
-	  "pending jobs planned, from the head" },                            \
-	{ "exact_max", PARAM_INT, exact_max,                                  \
-	  "batches of at most this many candidates are enumerated" },         \
-	{ "objective", PARAM_STRING, "twct",                                  \
-	  "\"twct\", \"jct\" or \"makespan\"" }
-
-/* The rows the metaheuristics (ga, sa) add: their budget and threads. */
-#define ONLINE_SEARCH_PARAMS                                                  \
-	{ "evals", PARAM_INT, "2000", "evaluations per plan" },              \
-	{ "threads", PARAM_INT, "1", "evaluator threads, 0 = all cores" }
 
 /* ---- run times (shared with optimize.c) -------------------------------- */
 
@@ -70,21 +55,5 @@ struct online_batch {
 int online_build(struct sim *sim, uint32_t window, enum eval_objective obj,
 		 struct online_batch *b, struct sim_error *err);
 void online_batch_release(struct online_batch *b);
-
-/* ---- the policies ------------------------------------------------------ */
-
-enum online_method { ONLINE_GA = 0, ONLINE_SA, ONLINE_ILP };
-
-/* init() of policy ga, sa or ilp: reads the parameters the policy file
- * declares: window and objective; ga and sa evals and threads too). */
-int online_init(struct sim *sim, enum online_method m, void **state,
-		struct sim_error *err);
-void online_fini(struct sim *sim, void *state);
-/* job_submitted (into the window) and job_finished: the next call
- * re-plans. */
-void online_submitted(struct sim *sim, void *state, const struct job *job);
-void online_finished(struct sim *sim, void *state, const struct job *job);
-/* schedule(): re-plan when something changed, start what starts now. */
-void online_schedule(struct sim *sim, void *state);
 
 #endif

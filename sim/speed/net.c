@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/splitmix.h"
 #include "base/util.h"
 
 #define NONE UINT32_MAX
@@ -186,13 +187,7 @@ double net_spec_leaf_up_gbps(const struct net_spec *s)
 
 static size_t hash_id(int64_t id, size_t cap)
 {
-	uint64_t x = (uint64_t)id;
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return (size_t)(x & (cap - 1));
+	return (size_t)(splitmix64_mix((uint64_t)id) & (cap - 1));
 }
 
 /* The table position of id, or of the empty entry where it would go. */
@@ -346,6 +341,62 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A free job slot (the id table grown first, kept at most half full). */
+static uint32_t take_slot(struct net *net)
+{
+	if ((net->njobs + 1) * 2 > net->hash_cap)
+		hash_grow(net);
+	uint32_t slot = net->free_head;
+	if (slot != NONE) {
+		net->free_head = net->jobs[slot].next_free;
+	} else {
+		SIM_ASSERT(net->nslots < NONE);
+		xgrow(&net->jobs, &net->njobs_cap, net->nslots + 1,
+		      sizeof(*net->jobs));
+		slot = net->nslots++;
+		net->jobs[slot] = (struct net_job){ .in_cand = false };
+	}
+	return slot;
+}
+
+/*
+ * The streams of the job in slot, on its k nodes (sorted, in nracks
+ * racks): one on each node's NIC and, across racks, one on each rack's
+ * uplink; a single-node job crosses no link.  Each link is marked dirty;
+ * returns the number of streams.
+ */
+static uint32_t attach_links(struct net *net, uint32_t slot,
+			     const uint32_t *sorted, uint32_t k,
+			     uint32_t nracks)
+{
+	struct net_job *j = &net->jobs[slot];
+	uint32_t n = k > 1 ? k + (nracks > 1 ? nracks : 0) : 0;
+	j->nlinks = n;
+	j->links = n ? xmalloc(2 * (size_t)n * sizeof(*j->links)) : NULL;
+	j->at = j->links + n;
+	uint32_t nl = 0;
+	for (uint32_t i = 0; n && i < k; i++)
+		j->links[nl++] = sorted[i];
+	for (uint32_t i = 0; n && nracks > 1 && i < k; i++) {
+		uint32_t leaf = net->nnodes + sorted[i] / net->spec.rack_nodes;
+		if (i == 0 || j->links[nl - 1] != leaf)
+			j->links[nl++] = leaf;
+	}
+	SIM_ASSERT(nl == n);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t li = j->links[i];
+		struct net_link *l = &net->links[li];
+		if (l->njobs == l->cap) {
+			l->cap = l->cap ? l->cap * 2 : 4;
+			l->jobs = xrealloc(l->jobs, l->cap * sizeof(*l->jobs));
+		}
+		j->at[i] = l->njobs;
+		l->jobs[l->njobs++] = (struct net_inc){ slot, i };
+		mark_dirty(net, li);
+	}
+	return n;
+}
+
 int net_job_add(struct net *net, int64_t job_id, const uint32_t *nodes,
 		const uint32_t *gpus_per_node, uint32_t k,
 		struct sim_error *err)
@@ -402,19 +453,7 @@ int net_job_add(struct net *net, int64_t job_id, const uint32_t *nodes,
 			  sorted[i - 1] / net->spec.rack_nodes;
 	}
 
-	/* A slot, and the id in the table (kept at most half full). */
-	if ((net->njobs + 1) * 2 > net->hash_cap)
-		hash_grow(net);
-	uint32_t slot = net->free_head;
-	if (slot != NONE) {
-		net->free_head = net->jobs[slot].next_free;
-	} else {
-		SIM_ASSERT(net->nslots < NONE);
-		xgrow(&net->jobs, &net->njobs_cap, net->nslots + 1,
-		      sizeof(*net->jobs));
-		slot = net->nslots++;
-		net->jobs[slot] = (struct net_job){ .in_cand = false };
-	}
+	uint32_t slot = take_slot(net);
 	struct net_job *j = &net->jobs[slot];
 	bool in_cand = j->in_cand; /* a listing of the slot's last job */
 	*j = (struct net_job){
@@ -431,32 +470,7 @@ int net_job_add(struct net *net, int64_t job_id, const uint32_t *nodes,
 	net->hash[hash_pos(net, job_id)] = slot;
 	net->njobs++;
 
-	/* Streams: one on each node's NIC and, across racks, one on each
-	 * rack's uplink.  A single-node job crosses no link. */
-	uint32_t n = k > 1 ? k + (nracks > 1 ? nracks : 0) : 0;
-	j->nlinks = n;
-	j->links = n ? xmalloc(2 * (size_t)n * sizeof(*j->links)) : NULL;
-	j->at = j->links + n;
-	uint32_t nl = 0;
-	for (uint32_t i = 0; n && i < k; i++)
-		j->links[nl++] = sorted[i];
-	for (uint32_t i = 0; n && nracks > 1 && i < k; i++) {
-		uint32_t leaf = net->nnodes + sorted[i] / net->spec.rack_nodes;
-		if (i == 0 || j->links[nl - 1] != leaf)
-			j->links[nl++] = leaf;
-	}
-	SIM_ASSERT(nl == n);
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t li = j->links[i];
-		struct net_link *l = &net->links[li];
-		if (l->njobs == l->cap) {
-			l->cap = l->cap ? l->cap * 2 : 4;
-			l->jobs = xrealloc(l->jobs, l->cap * sizeof(*l->jobs));
-		}
-		j->at[i] = l->njobs;
-		l->jobs[l->njobs++] = (struct net_inc){ slot, i };
-		mark_dirty(net, li);
-	}
+	uint32_t n = attach_links(net, slot, sorted, k, nracks);
 	if (n == 0)
 		j->bw_Bps = job_bw(net, j);
 	else

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "speed/jobclass.h"
+#include "base/splitmix.h"
 #include "base/util.h"
 
 struct speed {
@@ -89,12 +90,7 @@ static int node_type(const struct speed *sp, uint32_t node)
 
 unsigned speed_draw_class(uint64_t seed, uint32_t idx)
 {
-	uint64_t x = seed ^ ((uint64_t)idx * 0x9e3779b97f4a7c15ull);
-	/* splitmix64's finaliser: a good mix of both. */
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return 1 + (unsigned)(x % JOBCLASS_NGAVEL);
+	return 1 + (unsigned)(splitmix64_stream(seed, idx) % JOBCLASS_NGAVEL);
 }
 
 void speed_job_started(struct speed *sp, const struct job *j,

@@ -282,6 +282,42 @@ out:
 	return rc;
 }
 
+/* Are all the values of sweep axis ax numbers? */
+static bool axis_numeric(const cJSON *ax)
+{
+	const cJSON *vals = cJSON_GetObjectItemCaseSensitive(ax, "values");
+	bool numeric = true;
+	for (const cJSON *v = vals->child; v; v = v->next)
+		numeric &= cJSON_IsNumber(v);
+	return numeric;
+}
+
+/* Mean, min and max of each plotted metric over the runs of policy pol
+ * at value vi of axis a ("? ? ?" where none has it). */
+static void write_point(FILE *f, const struct mrun *runs, size_t n,
+			size_t a, size_t vi, const char *pol)
+{
+	for (size_t m = 0; m < NPM; m++) {
+		double sum = 0, lo = INFINITY, hi = -INFINITY;
+		size_t cnt = 0;
+		for (size_t k = 0; k < n; k++) {
+			const struct mrun *r = &runs[k];
+			if (!r->cells || r->point[a] != vi ||
+			    strcmp(r->plabel, pol) || isnan(r->m[m]))
+				continue;
+			sum += r->m[m];
+			lo = fmin(lo, r->m[m]);
+			hi = fmax(hi, r->m[m]);
+			cnt++;
+		}
+		if (cnt)
+			fprintf(f, " %.9g %.9g %.9g", sum / (double)cnt, lo,
+				hi);
+		else
+			fputs(" ? ? ?", f);
+	}
+}
+
 /* Writes plots/sweep.dat and plots/sweep_vars.gp (see the top). */
 static int write_plot_data(const char *outdir, const cJSON *axes,
 			   const struct mrun *runs, size_t n, bool gpu,
@@ -315,9 +351,7 @@ static int write_plot_data(const char *outdir, const cJSON *axes,
 	for (const cJSON *ax = axes->child; ax; ax = ax->next, a++) {
 		const cJSON *vals = cJSON_GetObjectItemCaseSensitive(ax,
 								     "values");
-		bool numeric = true;
-		for (const cJSON *v = vals->child; v; v = v->next)
-			numeric &= cJSON_IsNumber(v);
+		bool numeric = axis_numeric(ax);
 		for (size_t p = 0; p < npol; p++) {
 			size_t vi = 0;
 			for (const cJSON *v = vals->child; v;
@@ -329,29 +363,7 @@ static int write_plot_data(const char *outdir, const cJSON *axes,
 				fprintf(af.f, "%.17g \"%s\"", numeric
 					? v->valuedouble : (double)(vi + 1), t);
 				free(t);
-				for (size_t m = 0; m < NPM; m++) {
-					double sum = 0, lo = INFINITY,
-					       hi = -INFINITY;
-					size_t cnt = 0;
-					for (size_t k = 0; k < n; k++) {
-						const struct mrun *r = &runs[k];
-						if (!r->cells ||
-						    r->point[a] != vi ||
-						    strcmp(r->plabel, pols[p]) ||
-						    isnan(r->m[m]))
-							continue;
-						sum += r->m[m];
-						lo = fmin(lo, r->m[m]);
-						hi = fmax(hi, r->m[m]);
-						cnt++;
-					}
-					if (cnt)
-						fprintf(af.f, " %.9g %.9g %.9g",
-							sum / (double)cnt, lo,
-							hi);
-					else
-						fputs(" ? ? ?", af.f);
-				}
+				write_point(af.f, runs, n, a, vi, pols[p]);
 				fputc('\n', af.f);
 			}
 			fputs("\n\n", af.f);
@@ -371,14 +383,9 @@ static int write_plot_data(const char *outdir, const cJSON *axes,
 			cJSON_GetStringValue(
 				cJSON_GetObjectItemCaseSensitive(ax, "name")));
 	fputs("\"\naxis_numeric = \"", af.f);
-	for (const cJSON *ax = axes->child; ax; ax = ax->next) {
-		bool numeric = true;
-		const cJSON *vals = cJSON_GetObjectItemCaseSensitive(ax,
-								     "values");
-		for (const cJSON *v = vals->child; v; v = v->next)
-			numeric &= cJSON_IsNumber(v);
-		fprintf(af.f, "%s%d", ax == axes->child ? "" : " ", numeric);
-	}
+	for (const cJSON *ax = axes->child; ax; ax = ax->next)
+		fprintf(af.f, "%s%d", ax == axes->child ? "" : " ",
+			axis_numeric(ax));
 	fputs("\"\npolicies = \"", af.f);
 	for (size_t p = 0; p < npol; p++)
 		fprintf(af.f, "%s%s", p ? " " : "", pols[p]);

@@ -301,33 +301,20 @@ static uint32_t gen_gpu_count(double v)
 /* The job-wide distributions, in the order they are drawn. */
 enum { GD_GAP, GD_GPUS, GD_RUN, GD_CPUS, GD_FACTOR, GD_N };
 
-int gen_workload(const struct gen_spec *g, uint64_t seed,
-		 const struct trace_opts *o, struct workload *w,
-		 struct sim_error *err)
-{
-	static const char *const names[GD_N] = {
-		"interarrival", "gpus", "runtime", "cpus", "estimate_factor"
-	};
-	const struct dist *ds[GD_N] = { &g->interarrival, &g->gpus,
-					&g->runtime, &g->cpus,
-					&g->estimate_factor };
-	struct gen_dist gd[GD_N], *bd = NULL;
-	struct trace_opts def;
-	char path[64];
-	gsl_rng *r;
-	sim_time_t t = 0;
-	int rc = 0;
-	size_t i;
+static const char *const gd_names[GD_N] = {
+	"interarrival", "gpus", "runtime", "cpus", "estimate_factor"
+};
 
-	workload_init(w);
-	if (!o) {
-		trace_opts_default(&def);
-		o = &def;
-	}
-	for (i = 0; i < GD_N; i++)
-		if ((rc = dist_check(ds[i], names[i], err)) != 0)
+/* Checks every distribution of g and its job count. */
+static int gen_check(const struct gen_spec *g, const struct dist *const *ds,
+		     struct sim_error *err)
+{
+	char path[64];
+	int rc;
+	for (size_t i = 0; i < GD_N; i++)
+		if ((rc = dist_check(ds[i], gd_names[i], err)) != 0)
 			return rc;
-	for (i = 0; i < g->nbuckets; i++) {
+	for (size_t i = 0; i < g->nbuckets; i++) {
 		snprintf(path, sizeof(path), "runtime_by_gpus[%zu].runtime", i);
 		if ((rc = dist_check(&g->runtime_by_gpus[i].runtime, path,
 				     err)) != 0)
@@ -338,6 +325,105 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 	if (g->jobs > UINT32_MAX)
 		return err_set(err, "jobs: must be at most %" PRIu32
 			       ", got '%" PRIu64 "'", UINT32_MAX, g->jobs);
+	return 0;
+}
+
+/* The CPUs of a job: the drawn count rounded and clipped, or its GPUs'
+ * share when it has GPUs. */
+static uint32_t gen_cpu_count(const struct gen_spec *g, double cpus,
+			      uint32_t gpus)
+{
+	double c = round(cpus);
+	if (!(c >= 1))
+		c = 1; /* also for NaN */
+	if (g->max_cpus && c > g->max_cpus)
+		c = g->max_cpus;
+	if (c > UINT32_MAX)
+		c = UINT32_MAX;
+	if (gpus) {
+		uint64_t gc = (uint64_t)gpus * g->cpus_per_gpu;
+		c = gc > UINT32_MAX ? UINT32_MAX : (double)gc;
+	}
+	return (uint32_t)c;
+}
+
+/*
+ * Job k (0-based): its draws, in a fixed order (gap, GPUs, run time from
+ * its GPU count's bucket or the job-wide one, CPUs, estimate factor,
+ * user), then its fields; *t is the previous submit time and becomes its.
+ */
+static int gen_job(const struct gen_spec *g, struct gen_dist *gd,
+		   struct gen_dist *bd, gsl_rng *r, size_t k, sim_time_t *t,
+		   struct job *j, struct sim_error *err)
+{
+	double gap = gen_draw(&gd[GD_GAP], r);
+	uint32_t gpus = gen_gpu_count(gen_draw(&gd[GD_GPUS], r));
+	const struct gen_bucket *b = gpus ? gen_bucket_find(g, gpus) : NULL;
+	double run = gen_draw(b ? &bd[b - g->runtime_by_gpus] : &gd[GD_RUN],
+			      r);
+	double cpus = gen_draw(&gd[GD_CPUS], r);
+	double factor = gen_draw(&gd[GD_FACTOR], r);
+	int32_t user = g->users ?
+		(int32_t)gsl_rng_uniform_int(r, g->users) : -1;
+	sim_time_t dt, rt;
+
+	if (k > 0) {
+		if (seconds_to_time(gap > 0 ? gap : 0, &dt) != 0 ||
+		    dt > INT64_MAX / 2 - *t)
+			return err_set(err, "generator: submit time of job %zu "
+				       "overflows", k + 1);
+		*t += dt;
+	}
+	if (seconds_to_time(run, &rt) != 0 || rt > INT64_MAX / 4)
+		return err_set(err, "generator: run time '%g' of job %zu is "
+			       "out of range", run, k + 1);
+	if (rt < SIM_SEC)
+		rt = SIM_SEC;
+	if (!(factor > 1))
+		factor = 1; /* also for NaN */
+	double est = ceil((double)rt / SIM_SEC * factor);
+	if (!(est < 9.2e12))
+		return err_set(err, "generator: estimate '%g' of job %zu is "
+			       "out of range", est, k + 1);
+	j->id = (int64_t)k + 1;
+	j->submit = *t;
+	j->run = rt;
+	j->estimate = (sim_time_t)est * SIM_SEC;
+	if (j->estimate < rt)
+		j->estimate = rt;
+	j->flags = JOB_HAS_ESTIMATE;
+	j->cpus = gen_cpu_count(g, cpus, gpus);
+	j->gpus = gpus;
+	j->job_class = JOB_CLASS_NONE;
+	j->user = user;
+	j->group = -1;
+	j->state = JOB_FUTURE;
+	j->start = SIM_TIME_NONE;
+	j->end = SIM_TIME_NONE;
+	return 0;
+}
+
+int gen_workload(const struct gen_spec *g, uint64_t seed,
+		 const struct trace_opts *o, struct workload *w,
+		 struct sim_error *err)
+{
+	const struct dist *ds[GD_N] = { &g->interarrival, &g->gpus,
+					&g->runtime, &g->cpus,
+					&g->estimate_factor };
+	struct gen_dist gd[GD_N], *bd = NULL;
+	struct trace_opts def;
+	gsl_rng *r;
+	sim_time_t t = 0;
+	int rc = 0;
+	size_t i;
+
+	workload_init(w);
+	if (!o) {
+		trace_opts_default(&def);
+		o = &def;
+	}
+	if ((rc = gen_check(g, ds, err)) != 0)
+		return rc;
 
 	r = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!r)
@@ -352,72 +438,9 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 
 	w->n = (size_t)g->jobs;
 	w->jobs = xcalloc(w->n ? w->n : 1, sizeof(*w->jobs));
-	for (size_t k = 0; k < w->n; k++) {
-		struct job *j = &w->jobs[k];
-		double gap = gen_draw(&gd[GD_GAP], r);
-		uint32_t gpus = gen_gpu_count(gen_draw(&gd[GD_GPUS], r));
-		const struct gen_bucket *b = gpus ? gen_bucket_find(g, gpus)
-						  : NULL;
-		double run = gen_draw(b ? &bd[b - g->runtime_by_gpus]
-					: &gd[GD_RUN], r);
-		double cpus = gen_draw(&gd[GD_CPUS], r);
-		double factor = gen_draw(&gd[GD_FACTOR], r);
-		int32_t user = g->users ?
-			(int32_t)gsl_rng_uniform_int(r, g->users) : -1;
-		sim_time_t dt, rt;
-
-		if (k > 0) {
-			if (seconds_to_time(gap > 0 ? gap : 0, &dt) != 0 ||
-			    dt > INT64_MAX / 2 - t) {
-				rc = err_set(err, "generator: submit time of "
-					     "job %zu overflows", k + 1);
-				goto out_rng;
-			}
-			t += dt;
-		}
-		if (seconds_to_time(run, &rt) != 0 || rt > INT64_MAX / 4) {
-			rc = err_set(err, "generator: run time '%g' of job %zu "
-				     "is out of range", run, k + 1);
+	for (size_t k = 0; k < w->n; k++)
+		if ((rc = gen_job(g, gd, bd, r, k, &t, &w->jobs[k], err)) != 0)
 			goto out_rng;
-		}
-		if (rt < SIM_SEC)
-			rt = SIM_SEC;
-		if (!(factor > 1))
-			factor = 1; /* also for NaN */
-		double est = ceil((double)rt / SIM_SEC * factor);
-		if (!(est < 9.2e12)) {
-			rc = err_set(err, "generator: estimate '%g' of job %zu "
-				     "is out of range", est, k + 1);
-			goto out_rng;
-		}
-		double c = round(cpus);
-		if (!(c >= 1))
-			c = 1; /* also for NaN */
-		if (g->max_cpus && c > g->max_cpus)
-			c = g->max_cpus;
-		if (c > UINT32_MAX)
-			c = UINT32_MAX;
-		if (gpus) {
-			uint64_t gc = (uint64_t)gpus * g->cpus_per_gpu;
-			c = gc > UINT32_MAX ? UINT32_MAX : (double)gc;
-		}
-
-		j->id = (int64_t)k + 1;
-		j->submit = t;
-		j->run = rt;
-		j->estimate = (sim_time_t)est * SIM_SEC;
-		if (j->estimate < rt)
-			j->estimate = rt;
-		j->flags = JOB_HAS_ESTIMATE;
-		j->cpus = (uint32_t)c;
-		j->gpus = gpus;
-		j->job_class = JOB_CLASS_NONE;
-		j->user = user;
-		j->group = -1;
-		j->state = JOB_FUTURE;
-		j->start = SIM_TIME_NONE;
-		j->end = SIM_TIME_NONE;
-	}
 	w->report.jobs_read = w->n;
 	rc = workload_finish(w, o, "generator", err);
 out_rng:

@@ -281,24 +281,19 @@ static int swf_slow(int f, const char *b, const char *e, int64_t *out)
 	return swf_number_syntax(b, e, &has_exp) ? 0 : -1;
 }
 
-/* One job line (non-empty, not a comment). */
-static int swf_job(struct swf_reader *r, const char *p, const char *e)
+/*
+ * Splits a job line and converts its fields in one pass: a token of at
+ * most 18 digits with an optional '-' (nearly all of them) is converted
+ * here; anything else goes to swf_slow.  Fills the first SWF_NFIELDS
+ * tokens' bounds (tb, te) and values (v) and returns the number of
+ * tokens; the first bad field and its code go to *bad and *bad_rc, to be
+ * reported only once the field count is known to be right.
+ */
+static inline int swf_split(const char *p, const char *e, const char **tb,
+			    const char **te, int64_t *v, int *bad, int *bad_rc)
 {
-	const char *tb[SWF_NFIELDS], *te[SWF_NFIELDS];
-	int64_t v[SWF_NFIELDS];
-	const struct trace_opts *o = r->o;
-	struct trace_report *rep = &r->w->report;
-	int nf = 0, rc, bad = -1, bad_rc = 0;
-	int64_t id, alloc, req, user, group, procs;
-	sim_time_t submit, run, est;
-	char q[48];
+	int nf = 0, rc;
 
-	/*
-	 * Split and convert in one pass: a token of at most 18 digits with an
-	 * optional '-' (nearly all of them) is converted here; anything else
-	 * goes to swf_slow.  The first bad field is reported only once the
-	 * field count is known to be right.
-	 */
 	while (p < e) {
 		while (p < e && swf_space(*p))
 			p++;
@@ -326,24 +321,40 @@ static int swf_job(struct swf_reader *r, const char *p, const char *e)
 			if (swf_used[nf] == 2) {
 				if (x <= SWF_MAX_SEC) {
 					v[nf] *= SIM_SEC;
-				} else if (bad < 0) {
-					bad = nf;
-					bad_rc = -2;
+				} else if (*bad < 0) {
+					*bad = nf;
+					*bad_rc = -2;
 				}
 			}
 		} else {
 			while (p < e && !swf_space(*p))
 				p++;
 			rc = swf_slow(nf, b, p, &v[nf]);
-			if (rc && bad < 0) {
-				bad = nf;
-				bad_rc = rc;
+			if (rc && *bad < 0) {
+				*bad = nf;
+				*bad_rc = rc;
 			}
 		}
 		tb[nf] = b;
 		te[nf] = p;
 		nf++;
 	}
+	return nf;
+}
+
+/* One job line (non-empty, not a comment). */
+static int swf_job(struct swf_reader *r, const char *p, const char *e)
+{
+	const char *tb[SWF_NFIELDS], *te[SWF_NFIELDS];
+	int64_t v[SWF_NFIELDS];
+	const struct trace_opts *o = r->o;
+	struct trace_report *rep = &r->w->report;
+	int nf, rc, bad = -1, bad_rc = 0;
+	int64_t id, alloc, req, user, group, procs;
+	sim_time_t submit, run, est;
+	char q[48];
+
+	nf = swf_split(p, e, tb, te, v, &bad, &bad_rc);
 	if (nf != SWF_NFIELDS)
 		return err_set(r->err, "%s:%" PRIu64 ": expected %d fields, "
 			       "got '%d'", r->path, r->line, SWF_NFIELDS, nf);

@@ -42,7 +42,7 @@ static void openb_check_nodes(const struct frag_cluster *c)
 	uint64_t cap = 0;
 	FUZZ_CHECK(c->nnodes > 0 && c->gpu_capacity > 0);
 	for (size_t i = 0; i < c->nnodes; i++) {
-		const struct frag_node *nd = &c->nodes[i];
+		const struct score_node *nd = &c->nodes[i];
 		FUZZ_CHECK(nd->ngpus <= FRAG_MAX_GPUS);
 		FUZZ_CHECK(nd->model < c->nmodels);
 		FUZZ_CHECK(nd->cpu_free == nd->cpu_cap &&
@@ -81,7 +81,7 @@ static void openb_fuzz_nodes(const char *path)
 }
 
 /* The pods' promises (fill.h): GPU demand shapes, times, kinds. */
-static void openb_check_pods(const struct frag_pod *p, size_t n,
+static void openb_check_pods(const struct score_pod *p, size_t n,
 			     uint32_t nkinds)
 {
 	FUZZ_CHECK(n > 0 && p);
@@ -105,32 +105,33 @@ static void openb_check_pods(const struct frag_pod *p, size_t n,
 }
 
 /* First fit: the lowest node that passes, the fullest GPU with room. */
-static double openb_first_fit(struct frag_ctx *ctx, size_t n,
-			      const struct frag_pod *pod, int *gpu)
+static int64_t openb_first_fit(struct score_ctx *ctx,
+			       const struct score_pod *pod, size_t n,
+			       const struct score_node *nd, int *gpu)
 {
-	*gpu = frag_gpu_bestfit(&ctx->c->nodes[n], pod->milli);
-	return -(double)n;
+	*gpu = score_gpu_bestfit(nd, pod->milli);
+	return -(int64_t)n;
 }
 
 /* The node and GPU whose fragmentation grows least (fgd's rule, on the
  * lowest GPU with room). */
-static double openb_least_frag(struct frag_ctx *ctx, size_t n,
-			       const struct frag_pod *pod, int *gpu)
+static int64_t openb_least_frag(struct score_ctx *ctx,
+				const struct score_pod *pod, size_t n,
+				const struct score_node *nd, int *gpu)
 {
-	const struct frag_node *nd = &ctx->c->nodes[n];
-	if (!ctx->c->dist)
+	if (!score_has_target(ctx))
 		return 0;
 	*gpu = -1;
 	if (pod->gpus == 1 && pod->milli < FRAG_MILLI)
 		for (uint32_t g = 0; g < nd->ngpus && *gpu < 0; g++)
 			if (nd->gpu_free[g] >= pod->milli)
 				*gpu = (int)g;
-	return nd->frag - frag_after(ctx->c, n, pod, *gpu);
+	return score_frag(ctx, n) - score_frag_after(ctx, n, pod, *gpu);
 }
 
 /* Replays a small list with times on c under two score functions. */
 static void openb_fuzz_replay(struct frag_cluster *c,
-			      const struct frag_pod *pods, size_t n,
+			      const struct score_pod *pods, size_t n,
 			      uint32_t nkinds)
 {
 	struct sim_error err;
@@ -144,14 +145,16 @@ static void openb_fuzz_replay(struct frag_cluster *c,
 	}
 	bool have = frag_dist_build(&d, pods, n) == 0;
 	frag_cluster_ready(c, nkinds, have ? &d : NULL);
-	static const frag_score_fn fns[] = { openb_first_fit,
-					     openb_least_frag };
+	static const struct score_ops fns[] = {
+		{ .name = "first_fit", .score = openb_first_fit },
+		{ .name = "least_frag", .score = openb_least_frag },
+	};
 	for (size_t k = 0; k < 2; k++) {
 		struct replay_result r;
 		/* About 64 samples per span of the list's times; waits can
 		 * stretch the run to n + 1 spans. */
 		sim_time_t step = tmax / 64 * SIM_SEC + SIM_SEC;
-		int rc = replay_run(c, pods, n, fns[k], 1, step, 1, &r, &err);
+		int rc = replay_run(c, pods, n, &fns[k], 1, step, 1, &r, &err);
 		if (rc) {
 			FUZZ_CHECK(rc < 0 && err.msg[0]);
 			continue;
@@ -172,7 +175,7 @@ static void openb_fuzz_pods(const char *path)
 {
 	struct frag_cluster c;
 	struct sim_error err;
-	struct frag_pod *pods[2] = { NULL, NULL };
+	struct score_pod *pods[2] = { NULL, NULL };
 	size_t n[2] = { 0, 0 };
 	uint32_t nk[2] = { 0, 0 };
 	uint64_t mal[2] = { 0, 0 };

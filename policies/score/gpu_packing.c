@@ -24,30 +24,29 @@
  * A is tier 2; B's GPU 0 holds it: tier 3: B, GPU 0.  A pod of 1 GPU:
  * A and B are tier 2 with 1.3 and 1.6 GPUs free: A (GPU 1).
  *
- * In the event engine (replay), it starts jobs FCFS (frag.h); the score is
- * used by fill experiments.
+ * Scores: tier x 1,000,000 less the free share (thousandths) or the GPU
+ * count, so each tier's scores stay above the next tier's.
  */
-#include "fill/frag.h"
+#include "clustersim/score.h"
 
-static double gpu_packing_score(struct frag_ctx *ctx, size_t n,
-				const struct frag_pod *pod, int *gpu)
+static int64_t gpu_packing_score(struct score_ctx *ctx,
+				 const struct score_pod *pod, size_t n,
+				 const struct score_node *nd, int *gpu)
 {
-	const struct frag_node *nd = &ctx->c->nodes[n];
 	if (pod->gpus == 0)
 		return 0;
-	if (pod->milli < FRAG_MILLI) {
-		int g = frag_gpu_bestfit(nd, pod->milli);
+	if (pod->milli < SCORE_MILLI) {
+		int g = score_gpu_bestfit(nd, pod->milli);
 		*gpu = g;
-		if (nd->gpu_free[g] < FRAG_MILLI)
-			return 3e6 - nd->gpu_free[g];
+		if (nd->gpu_free[g] < SCORE_MILLI)
+			return 3000000 - (int64_t)nd->gpu_free[g];
 	}
 	if (nd->gpu_whole < nd->ngpus)
-		return 2e6 - nd->gpu_total;
-	return 1e6 - (double)nd->ngpus;
+		return 2000000 - (int64_t)nd->gpu_total;
+	return 1000000 - (int64_t)nd->ngpus;
 }
 
-CLUSTERSIM_POLICY(gpu_packing,
+CLUSTERSIM_SCORE(gpu_packing,
 	.summary = "GPU-sharing placement: partly used GPUs first, then "
-		   "partly used nodes, then idle ones (score plugin)",
-	.schedule = frag_engine_schedule,
-	.frag_score = gpu_packing_score);
+		   "partly used nodes, then idle ones",
+	.score = gpu_packing_score);

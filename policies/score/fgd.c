@@ -4,7 +4,7 @@
  *
  * What it does: for each node that passes the filters, and for a share pod
  * each GPU of it with room, computes how much the node's fragmentation
- * F_n (frag.h: the GPU share that the target workload's pods could not
+ * F_n (score_frag(): the GPU share that the target workload's pods could not
  * use, in expectation over the workload's pod shapes) would grow if the
  * pod went there; the node and GPU with the least growth win (ties: the
  * lowest node, then the lowest GPU).  Whole-GPU pods take fully free GPUs
@@ -25,23 +25,23 @@
  * x 1 = 0.5 (delta +0.25); on B, B is left with 0.5 and 1: F = 0.25
  * (delta +0.25).  FGD picks A, GPU 0.
  *
- * In the event engine (replay), it starts jobs FCFS (frag.h); the score is
- * used by fill experiments.
+ * The score is the growth, negated, in the exact integer units of
+ * score_frag() (thousandths of a GPU times the target list's pod count),
+ * so equal growths tie exactly.
  */
-#include "fill/frag.h"
+#include "clustersim/score.h"
 
-static double fgd_score(struct frag_ctx *ctx, size_t n,
-			const struct frag_pod *pod, int *gpu)
+static int64_t fgd_score(struct score_ctx *ctx, const struct score_pod *pod,
+			 size_t n, const struct score_node *nd, int *gpu)
 {
-	const struct frag_cluster *c = ctx->c;
-	const struct frag_node *nd = &c->nodes[n];
-	if (!c->dist)
+	if (!score_has_target(ctx))
 		return 0;
-	if (pod->gpus == 0 || pod->milli == FRAG_MILLI)
-		return -(frag_after(c, n, pod, -1) - nd->frag);
+	int64_t now = score_frag(ctx, n);
+	if (pod->gpus == 0 || pod->milli == SCORE_MILLI)
+		return -(score_frag_after(ctx, n, pod, -1) - now);
 	/* A share: each GPU with room, once per distinct free share (two
 	 * GPUs with the same free share leave the same node state). */
-	double best = 0;
+	int64_t best = 0;
 	int best_g = -1;
 	for (uint32_t g = 0; g < nd->ngpus; g++) {
 		uint16_t f = nd->gpu_free[g];
@@ -52,7 +52,7 @@ static double fgd_score(struct frag_ctx *ctx, size_t n,
 			seen = nd->gpu_free[k] == f;
 		if (seen)
 			continue;
-		double d = frag_after(c, n, pod, (int)g) - nd->frag;
+		int64_t d = score_frag_after(ctx, n, pod, (int)g) - now;
 		if (best_g < 0 || d < best) {
 			best = d;
 			best_g = (int)g;
@@ -62,9 +62,7 @@ static double fgd_score(struct frag_ctx *ctx, size_t n,
 	return -best;
 }
 
-CLUSTERSIM_POLICY(fgd,
+CLUSTERSIM_SCORE(fgd,
 	.summary = "GPU-sharing placement: fragmentation gradient descent, "
-		   "the node and GPU that grow expected fragmentation least "
-		   "(score plugin)",
-	.schedule = frag_engine_schedule,
-	.frag_score = fgd_score);
+		   "the node and GPU that grow expected fragmentation least",
+	.score = fgd_score);

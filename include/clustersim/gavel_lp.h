@@ -3,8 +3,10 @@
  * fairness (Narayanan et al., "Heterogeneity-Aware Cluster Scheduling
  * Policies for Deep Learning Workloads", OSDI 2020, section 4.1), solved
  * with COIN-OR CLP.  policies/gavel.c states the program and uses it; it
- * lives here, apart from the policy, so that tests can solve it alone and
- * because every file of policies/ is registered as a policy.
+ * is public API (implemented in sim/search/gavel_lp.c), apart from the
+ * policy, so that tests can solve it alone, because every file of
+ * policies/ is registered as a policy, and so that a plug-in can use it
+ * as the built-in policy does.
  *
  * The program knows nothing of the simulation: jobs, GPU types, each
  * job's speed on each type, its GPUs and the types' capacities in; the
@@ -17,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clustersim/clustersim.h"
+#include "clustersim.h"
 
 /* One allocation problem; arrays are the caller's. */
 struct gavel_problem {

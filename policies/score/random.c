@@ -18,20 +18,17 @@
  * node with probability 1/2 and, there, to either GPU with probability
  * 1/2.
  *
- * In the event engine (replay), it starts jobs FCFS (frag.h); the score is
- * used by fill experiments.
+ * The score is the draw's top 53 bits.
  */
-#include "cluster/cluster.h"
-#include "fill/frag.h"
+#include "clustersim/score.h"
 
-static double random_score(struct frag_ctx *ctx, size_t n,
-			   const struct frag_pod *pod, int *gpu)
+static int64_t random_score(struct score_ctx *ctx, const struct score_pod *pod,
+			    size_t n, const struct score_node *nd, int *gpu)
 {
-	double s = (double)(place_rng_next(&ctx->rng) >> 11);
-	const struct frag_node *nd = &ctx->c->nodes[n];
-	if (pod->gpus > 0 && pod->milli < FRAG_MILLI) {
-		unsigned k = frag_gpus_with(nd, pod->milli);
-		unsigned pick = (unsigned)(place_rng_next(&ctx->rng) % k);
+	int64_t s = (int64_t)(score_random(ctx) >> 11);
+	if (score_pod_is_share(pod)) {
+		unsigned k = score_gpus_with(nd, pod->milli);
+		unsigned pick = (unsigned)(score_random(ctx) % k);
 		for (uint32_t g = 0; g < nd->ngpus; g++) {
 			if (nd->gpu_free[g] >= pod->milli && pick-- == 0) {
 				*gpu = (int)g;
@@ -42,8 +39,7 @@ static double random_score(struct frag_ctx *ctx, size_t n,
 	return s;
 }
 
-CLUSTERSIM_POLICY(random,
+CLUSTERSIM_SCORE(random,
 	.summary = "GPU-sharing placement: a random node that fits, a "
-		   "random GPU with room (score plugin)",
-	.schedule = frag_engine_schedule,
-	.frag_score = random_score);
+		   "random GPU with room",
+	.score = random_score);

@@ -23,29 +23,33 @@
  * each).  Another 0.5-GPU pod goes to A (tier 4); a 0.2-GPU pod to C
  * (tier 2, over B's tier 1).
  *
- * In the event engine (replay), it starts jobs FCFS (frag.h); the score is
- * used by fill experiments.
+ * As an integer: tier x (S + 1) + the used share of the node's GPUs as a
+ * fraction of S = 720,720,000 (1000 x lcm(1..16), so the fraction is
+ * exact for every GPU count up to SCORE_MAX_GPUS).
  */
-#include "fill/frag.h"
+#include "clustersim/score.h"
 
-static double gpu_clustering_score(struct frag_ctx *ctx, size_t n,
-				   const struct frag_pod *pod, int *gpu)
+/* 1000 x lcm(1, .., SCORE_MAX_GPUS): the integer scale of the share of a
+ * node's GPUs in use. */
+#define CLUSTERING_SCALE (720720ll * SCORE_MILLI)
+
+static int64_t gpu_clustering_score(struct score_ctx *ctx,
+				    const struct score_pod *pod, size_t n,
+				    const struct score_node *nd, int *gpu)
 {
-	const struct frag_cluster *c = ctx->c;
-	const struct frag_node *nd = &c->nodes[n];
 	if (pod->gpus == 0)
 		return 0;
-	if (pod->milli < FRAG_MILLI)
-		*gpu = frag_gpu_bestfit(nd, pod->milli);
-	bool have = c->kind_pods && pod->kind < c->nkinds &&
-		    c->kind_pods[n * c->nkinds + pod->kind] > 0;
-	double tier = have ? (nd->nkinds == 1 ? 4 : 3) : (nd->nkinds ? 1 : 2);
-	double cap = (double)(nd->ngpus ? nd->ngpus : 1) * FRAG_MILLI;
-	return tier + 0.999 * (1 - nd->gpu_total / cap);
+	if (pod->milli < SCORE_MILLI)
+		*gpu = score_gpu_bestfit(nd, pod->milli);
+	bool have = score_kind_pods(ctx, n, pod->kind) > 0;
+	int64_t tier = have ? (nd->nkinds == 1 ? 4 : 3) : (nd->nkinds ? 1 : 2);
+	int64_t ngpus = nd->ngpus ? nd->ngpus : 1;
+	int64_t used = ngpus * SCORE_MILLI - nd->gpu_total;
+	return tier * (CLUSTERING_SCALE + 1) +
+	       used * (CLUSTERING_SCALE / SCORE_MILLI / ngpus);
 }
 
-CLUSTERSIM_POLICY(gpu_clustering,
+CLUSTERSIM_SCORE(gpu_clustering,
 	.summary = "GPU-sharing placement: pods of equal GPU demand packed "
-		   "together (score plugin)",
-	.schedule = frag_engine_schedule,
-	.frag_score = gpu_clustering_score);
+		   "together",
+	.score = gpu_clustering_score);

@@ -21,27 +21,29 @@
  * 0.5 x 7/8 + 0.5 x 1000/2000 = 0.6875, on B 0.5 x 7/8 + 0.5 x 1500/2000
  * = 0.8125: A, on its half-used GPU.
  *
- * In the event engine (replay), it starts jobs FCFS (frag.h); the score is
- * used by fill experiments.
+ * The score is the leftover, negated, as an exact integer: multiplied by
+ * 2 x max_cpu x G (G = max_gpus x 1000) it is
+ *   (cpu_free - cpu) x G + (gpu_free - gpu) x max_cpu
+ * (in the example, with max_cpu 8000 and G 2000: A 7000 x 2000 + 1000 x
+ * 8000 = 22,000,000, B 7000 x 2000 + 1500 x 8000 = 26,000,000).
  */
-#include "fill/frag.h"
+#include "clustersim/score.h"
 
-static double bestfit_score(struct frag_ctx *ctx, size_t n,
-			    const struct frag_pod *pod, int *gpu)
+static int64_t bestfit_score(struct score_ctx *ctx,
+			     const struct score_pod *pod, size_t n,
+			     const struct score_node *nd, int *gpu)
 {
-	const struct frag_cluster *c = ctx->c;
-	const struct frag_node *nd = &c->nodes[n];
-	double gcap = (double)(c->max_gpus ? c->max_gpus : 1) * FRAG_MILLI;
-	double left = 0.5 * (double)(nd->cpu_free - pod->cpu) / c->max_cpu +
-		      0.5 * ((double)nd->gpu_total -
-			     frag_pod_gpu_milli(pod)) / gcap;
-	if (pod->gpus > 0 && pod->milli < FRAG_MILLI)
-		*gpu = frag_gpu_bestfit(nd, pod->milli);
+	int64_t cpu_cap = score_max_cpu(ctx);
+	int64_t gpu_cap = (int64_t)score_max_gpus(ctx) * SCORE_MILLI;
+	int64_t left = ((int64_t)nd->cpu_free - pod->cpu) * gpu_cap +
+		       ((int64_t)nd->gpu_total - score_pod_gpu_milli(pod)) *
+			       cpu_cap;
+	if (score_pod_is_share(pod))
+		*gpu = score_gpu_bestfit(nd, pod->milli);
 	return -left;
 }
 
-CLUSTERSIM_POLICY(bestfit,
+CLUSTERSIM_SCORE(bestfit,
 	.summary = "GPU-sharing placement: the node with the least CPU and "
-		   "GPU left over, best-fit GPU (score plugin)",
-	.schedule = frag_engine_schedule,
-	.frag_score = bestfit_score);
+		   "GPU left over, best-fit GPU",
+	.score = bestfit_score);

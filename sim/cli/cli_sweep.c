@@ -1,0 +1,108 @@
+/*
+ * `clustersim sweep FILE`: every run of a sweep (sweep/sweep.h) on local
+ * processes, under mpirun, as one shard, or written as a Slurm job array;
+ * and `clustersim validate` of a sweep file.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+/* Processors this process may run on (all cores, or its cpuset). */
+static unsigned cores(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set))
+		return (unsigned)CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* The drivers' options; outdir defaults to the sweep's "output". */
+static void sweep_opts_of(const struct cli_args *a, const struct sweep *sw,
+			  struct sweep_opts *so)
+{
+	*so = (struct sweep_opts){
+		.outdir = a->outdir ? a->outdir : sw->output,
+		.plugins = (const char **)a->plugins.v,
+		.nplugins = a->plugins.n,
+		.jobs = a->jobs ? a->jobs : cores(),
+		.shard_i = a->shard.i,
+		.shard_n = a->shard.n,
+		.quiet = a->quiet,
+		.no_plots = a->no_plots,
+		.check = a->check,
+		.lenient = a->lenient,
+		.stats = a->stats,
+		.out = stdout,
+		.msg = stderr,
+	};
+}
+
+/* validate, or sweep --dry-run (which also lists this shard's runs). */
+static int check(const struct cli_args *a, const struct sweep *sw,
+		 const struct sweep_opts *so, bool dry)
+{
+	if (!a->quiet || dry)
+		printf("%s: ok (a sweep of %zu points, %zu runs)\n",
+		       a->operand, sw->npoints, sw->nruns);
+	for (size_t k = 0; k < sw->nruns && dry; k++)
+		if (sweep_in_shard(so, k))
+			printf("%s\n", sw->runs[k].dir);
+	return 0;
+}
+
+/* --slurm: the job array's scripts, submitted with --submit. */
+static int slurm(const struct cli_args *a, const struct sweep *sw,
+		 const struct sweep_opts *so, struct sim_error *err)
+{
+	char exe[4096], *report = NULL;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		snprintf(exe, sizeof(exe), "clustersim");
+		n = (ssize_t)strlen(exe);
+	}
+	exe[n] = '\0';
+	int code = sweep_slurm(sw, so, &a->sl, exe, &report, err) ? 1 : 0;
+	if (code == 0)
+		fputs(report, stdout);
+	free(report);
+	return code;
+}
+
+/* Loads the sweep and does what the options ask: check, write the Slurm
+ * array, or run (under mpirun when started by it, else locally). */
+static int sweep_cmd(const struct cli_args *a, bool validate)
+{
+	struct sweep sw;
+	struct sweep_opts so;
+	struct sim_error err = { .msg = "" };
+	if (sweep_load(a->operand, &sw, &err))
+		return cli_report(2, &err);
+	sweep_opts_of(a, &sw, &so);
+	int code;
+	if (validate || a->dry_run) {
+		code = check(a, &sw, &so, a->dry_run);
+	} else if (a->slurm || a->sl.submit) {
+		code = slurm(a, &sw, &so, &err);
+	} else {
+		code = sweep_run_mpi(&sw, &so, &err);
+		if (code < 0)
+			code = sweep_run_local(&sw, &so, &err);
+	}
+	sweep_release(&sw);
+	return cli_report(code, &err);
+}
+
+int cli_sweep(const struct cli_args *a)
+{
+	return sweep_cmd(a, false);
+}
+
+int cli_validate_sweep(const struct cli_args *a)
+{
+	return sweep_cmd(a, true);
+}
