@@ -186,6 +186,7 @@ test: deps
 	$(MAKE) $(BIN) $(TESTBIN) $(CUDAHOST_BIN) $(GPUCHK_HOST) $(PLUGIN) \
 	  $(BADPLUGIN) $(SCOREPLUGINS)
 	scripts/check-layers.sh $(BUILD)
+	scripts/check-sizes.sh
 	CLUSTERSIM_BIN=$(BIN) CLUSTERSIM_PLUGIN_SO=$(PLUGIN) $(TESTBIN)
 	$(CUDAHOST_BIN)
 	$(GPUCHK_HOST) 1000

@@ -129,7 +129,7 @@ echo "alone $(printf '%.3f' "$sim_total") s; overhead per run beyond the simulat
 echo "$(printf '%.2f' "$(echo "($j1_wall - $sim_total) * 1000 / 200" | bc -l)") ms (fork, loading the point, writing its folder and"
 echo "manifest, and the run's share of the merge).  mpirun -np 3: rank 0"
 echo "hands out runs, 2 workers run them."
-# The batch evaluator (DESIGN.md section 9): evaluations/s on 1 core and on
+# The batch evaluator (docs/gpu.md): evaluations/s on 1 core and on
 # all cores, pooled and node-level, 100 and 1,000 jobs, 64 nodes x 8 GPUs.
 echo
 "$bin" bench-eval
