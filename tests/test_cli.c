@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "testlib.h"
 #include "policy/registry.h"
 
 static char tmp[256];
@@ -20,26 +21,19 @@ static char plugin[512];
 
 static void setup(void)
 {
-	const char *b = getenv("CLUSTERSIM_BIN");
 	const char *p = getenv("CLUSTERSIM_PLUGIN_SO");
 	char cwd[256];
+	tl_cli_setup(bin, sizeof(bin), tmp, sizeof(tmp), "cli");
 	cr_assert(getcwd(cwd, sizeof(cwd)));
-	snprintf(bin, sizeof(bin), "%s/%s", cwd, b ? b : "build/clustersim");
 	snprintf(plugin, sizeof(plugin), "%s/%s", cwd,
 		 p ? p : "build/plugin/example_plugin.so");
-	snprintf(tmp, sizeof(tmp), "/tmp/clustersim-cli-XXXXXX");
-	cr_assert(mkdtemp(tmp));
-	if (access(bin, X_OK) != 0)
-		cr_skip_test("%s is not built (run make test)", bin);
+	tl_cli_need_bin(bin);
 }
 
 static void teardown(void)
 {
-	char *cmd = xasprintf("rm -rf '%s'", tmp);
-	cr_assert_eq(system(cmd), 0);
-	free(cmd);
+	tl_rmtree(tmp);
 }
-
 static void put(const char *name, const char *text)
 {
 	char *path = xasprintf("%s/%s", tmp, name);

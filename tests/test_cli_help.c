@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "testlib.h"
 #include "cli/cli.h"
 
 static char tmp[256];
@@ -21,23 +22,14 @@ static char bin[512];
 
 static void setup(void)
 {
-	const char *b = getenv("CLUSTERSIM_BIN");
-	char cwd[256];
-	cr_assert(getcwd(cwd, sizeof(cwd)));
-	snprintf(bin, sizeof(bin), "%s/%s", cwd, b ? b : "build/clustersim");
-	snprintf(tmp, sizeof(tmp), "/tmp/clustersim-help-XXXXXX");
-	cr_assert(mkdtemp(tmp));
-	if (access(bin, X_OK) != 0)
-		cr_skip_test("%s is not built (run make test)", bin);
+	tl_cli_setup(bin, sizeof(bin), tmp, sizeof(tmp), "help");
+	tl_cli_need_bin(bin);
 }
 
 static void teardown(void)
 {
-	char *cmd = xasprintf("rm -rf '%s'", tmp);
-	cr_assert_eq(system(cmd), 0);
-	free(cmd);
+	tl_rmtree(tmp);
 }
-
 TestSuite(cli_help, .init = setup, .fini = teardown);
 
 static char *slurp(const char *name)

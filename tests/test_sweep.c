@@ -18,33 +18,25 @@
 
 #include "sweep/sweep.h"
 #include "base/util.h"
+#include "testlib.h"
 
 static char tmp[256];
 static char bin[512];
 
 static void setup(void)
 {
-	const char *b = getenv("CLUSTERSIM_BIN");
-	char cwd[256];
-	cr_assert(getcwd(cwd, sizeof(cwd)));
-	snprintf(bin, sizeof(bin), "%s/%s", cwd, b ? b : "build/clustersim");
-	snprintf(tmp, sizeof(tmp), "/tmp/clustersim-sweep-XXXXXX");
-	cr_assert(mkdtemp(tmp));
+	tl_cli_setup(bin, sizeof(bin), tmp, sizeof(tmp), "sweep");
 }
 
 static void teardown(void)
 {
-	char *cmd = xasprintf("rm -rf '%s'", tmp);
-	cr_assert_eq(system(cmd), 0);
-	free(cmd);
+	tl_rmtree(tmp);
 }
 
 static void need_bin(void)
 {
-	if (access(bin, X_OK) != 0)
-		cr_skip_test("%s is not built (run make test)", bin);
+	tl_cli_need_bin(bin);
 }
-
 static void put(const char *name, const char *text)
 {
 	char *path = xasprintf("%s/%s", tmp, name);

@@ -2,8 +2,10 @@
 #include "testlib.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "speed/jobclass.h"
 #include "policy/registry.h"
@@ -241,4 +243,28 @@ void tl_same_search(const struct search_result *a,
 	cr_assert_eq(a->ntrace, b->ntrace);
 	for (size_t i = 0; i < a->ntrace; i++)
 		cr_assert_eq(a->trace[i].best, b->trace[i].best);
+}
+
+void tl_cli_setup(char *bin, size_t nbin, char *tmp, size_t ntmp,
+		  const char *name)
+{
+	const char *b = getenv("CLUSTERSIM_BIN");
+	char cwd[256];
+	cr_assert(getcwd(cwd, sizeof(cwd)));
+	snprintf(bin, nbin, "%s/%s", cwd, b ? b : "build/clustersim");
+	snprintf(tmp, ntmp, "/tmp/clustersim-%s-XXXXXX", name);
+	cr_assert(mkdtemp(tmp));
+}
+
+void tl_cli_need_bin(const char *bin)
+{
+	if (access(bin, X_OK) != 0)
+		cr_skip_test("%s is not built (run make test)", bin);
+}
+
+void tl_rmtree(const char *dir)
+{
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
 }

@@ -73,4 +73,14 @@ double tl_start(const struct sim *s, int64_t id);
 void tl_same_search(const struct search_result *a,
 		    const struct search_result *b, uint32_t n);
 
+/* For the tests that run the built binary: its absolute path (the
+ * CLUSTERSIM_BIN variable, else build/clustersim, from the current
+ * folder) into bin, and a new folder /tmp/clustersim-NAME-XXXXXX into
+ * tmp.  tl_cli_need_bin() skips the test, saying why, when the binary is
+ * not built; tl_rmtree() removes a folder and all it holds. */
+void tl_cli_setup(char *bin, size_t nbin, char *tmp, size_t ntmp,
+		  const char *name);
+void tl_cli_need_bin(const char *bin);
+void tl_rmtree(const char *dir);
+
 #endif
