@@ -85,7 +85,9 @@ PLUGIN   := $(BUILD)/plugin/example_plugin.so
 BADPLUGIN := $(BUILD)/plugin/bad_abi_plugin.so \
              $(BUILD)/plugin/short_table_plugin.so
 SCOREPLUGINS := $(BUILD)/plugin/example_score.so \
-                $(BUILD)/plugin/bad_score_plugin.so
+                $(BUILD)/plugin/bad_score_plugin.so \
+                $(BUILD)/plugin/clash_score_plugin.so \
+                $(BUILD)/plugin/clash_plugin.so
 
 .PHONY: all deps run test check-tests bench clean plugin-example
 all: $(BIN)

@@ -324,6 +324,33 @@ Test(cli, the_loader_reads_a_shorter_table_no_further_than_its_size)
 	free(path);
 }
 
+/* A plug-in named like a built-in is refused by name; the message is
+ * made before the plug-in is unloaded (it used to read the name after). */
+Test(cli, the_loader_refuses_a_plugin_that_takes_a_builtin_name)
+{
+	static const char *const files[] = { "clash_plugin.so",
+					     "clash_score_plugin.so" };
+	static const char *const names[] = { "fcfs", "fgd" };
+	for (size_t i = 0; i < 2; i++) {
+		char *path = plugin_beside(files[i]);
+		struct registry r;
+		struct sim_error err = { .msg = "" };
+		const struct policy_ops *ops = NULL;
+		const struct score_ops *sops = NULL;
+		registry_init(&r);
+		int rc = registry_load_plugin(&r, path, &ops, &sops, &err);
+		cr_expect_neq(rc, 0);
+		cr_expect_null(ops);
+		cr_expect_null(sops);
+		char *want = xasprintf("named '%s' already exists", names[i]);
+		cr_expect(strstr(err.msg, path) && strstr(err.msg, want),
+			  "%s", err.msg);
+		free(want);
+		registry_release(&r);
+		free(path);
+	}
+}
+
 /* A fill experiment on two 2-GPU nodes and two 0.5-GPU pods. */
 static void fill_experiment(const char *name, const char *policies)
 {

@@ -199,9 +199,11 @@ static int load_score(struct registry *r, const char *path, void *h,
 		}
 	}
 	if (registry_find(r, ops->name) || registry_find_score(r, ops->name)) {
+		/* The name lives in the plug-in: the message first. */
+		int rc = err_set(err, "%s: a policy or score plugin named "
+				 "'%s' already exists", path, ops->name);
 		dlclose(h);
-		return err_set(err, "%s: a policy or score plugin named '%s' "
-			       "already exists", path, ops->name);
+		return rc;
 	}
 	const struct score_ops *use = ops;
 	if (ops->size < sizeof(struct score_ops)) {
