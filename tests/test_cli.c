@@ -366,6 +366,61 @@ static void fill_experiment(const char *name, const char *policies)
 	free(text);
 }
 
+/* Every string a plot script gets goes through one quoting helper
+ * (plot_def): an experiment's output folder and its pod list's name that
+ * carry gnuplot commands are drawn under their names, and nothing runs.
+ * Before, the fill plots took them inside '%s' as written. */
+Test(cli, no_gnuplot_command_runs_from_an_output_or_a_pod_list_name)
+{
+	if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+		cr_skip_test("gnuplot is not installed");
+	put("nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\n"
+			 "n0,8000,1000,2,V100\n");
+	put("p';system('touch pwned-list');x='.csv",
+	    "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
+	    "p0,1000,10,1,500\n");
+	put("f.json", "{ \"fill\": { \"nodes\": \"nodes.csv\", \"pods\": "
+		      "\"p';system('touch pwned-list');x='.csv\" },\n"
+		      "  \"policies\": [ \"bestfit\" ],\n"
+		      "  \"output\": \"o';system('touch pwned-out');x='\" }\n");
+	expect_error("run f.json --quiet", 0, "");
+	char *p1 = xasprintf("%s/pwned-out", tmp);
+	char *p2 = xasprintf("%s/pwned-list", tmp);
+	char *png = xasprintf("%s/o';system('touch pwned-out');x='/plots/"
+			      "fill_alloc-p';system('touch pwned-list');"
+			      "x='.png", tmp);
+	cr_expect_eq(access(p1, F_OK), -1, "the output's command ran");
+	cr_expect_eq(access(p2, F_OK), -1, "the pod list's command ran");
+	cr_expect_eq(access(png, F_OK), 0, "no plot at %s", png);
+	free(png);
+	free(p2);
+	free(p1);
+}
+
+/* The same for `clustersim optimize`'s convergence plot, which wrote its
+ * results folder into a script of its own (set output '%s/...'). */
+Test(cli, no_gnuplot_command_runs_from_an_optimize_folder)
+{
+	if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+		cr_skip_test("gnuplot is not installed");
+	put("t.swf", trace3);
+	put("o.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 1, "
+		      "\"cpus\": 1 } ] },\n"
+		      "  \"workload\": { \"trace\": \"t.swf\" },\n"
+		      "  \"policies\": [ \"fcfs\" ],\n"
+		      "  \"optimize\": { \"jobs\": 3, \"methods\": [ \"greedy\", "
+		      "\"ga\", \"sa\" ], \"evals\": 200 } }\n");
+	expect_error("optimize o.json --quiet -o \"o';system('touch pwned');"
+		     "x='\"", 0, "");
+	char *p1 = xasprintf("%s/pwned", tmp);
+	char *png = xasprintf("%s/o';system('touch pwned');x='/optimize/"
+			      "convergence.png", tmp);
+	cr_expect_eq(access(p1, F_OK), -1, "the folder's command ran");
+	cr_expect_eq(access(png, F_OK), 0, "no plot at %s", png);
+	free(png);
+	free(p1);
+}
+
 /* Score plugins place pods in fill and replay experiments, job policies
  * run the event engine: naming one where the other belongs is an error at
  * its JSON path, before anything runs. */

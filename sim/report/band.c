@@ -91,12 +91,14 @@ int band_plot(const char *outdir, const char *mode, const char *stem,
 		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc; t++) {
 			char *out = xasprintf("%s/%s-%s.%s", odir, scripts[s],
 					      stem, terms[t]);
-			char *defs = xasprintf("data='%s';labels='%s';"
-					       "term='%s';out='%s';"
-					       "list='%s'", data, labs ? labs : "",
-					       terms[t], out, stem);
-			rc = plot_gnuplot(defs, script, logfd, log, err);
-			free(defs);
+			struct plot_defs d = { 0 };
+			plot_def(&d, "data", data);
+			plot_def(&d, "labels", labs ? labs : "");
+			plot_def(&d, "term", terms[t]);
+			plot_def(&d, "out", out);
+			plot_def(&d, "list", stem);
+			rc = plot_gnuplot(&d, script, logfd, log, err);
+			plot_defs_release(&d);
 			free(out);
 		}
 		free(script);

@@ -60,11 +60,27 @@ char *out_manifest_text(const struct experiment *e,
  * results intact), or a negative code.
  */
 int plot_results(const char *outdir, struct sim_error *err);
+/*
+ * The variables a gnuplot script gets on its command line (gnuplot -e):
+ * every value, whatever its source (a path, a label, a name from an
+ * experiment file), goes through plot_def(), which quotes it so that
+ * gnuplot runs nothing from it, or refuses it.  Zero-initialise; release
+ * with plot_defs_release().
+ */
+struct plot_defs {
+	char *s;          /* NAME='VALUE'; ... */
+	size_t len, cap;
+	const char *bad;  /* the first name whose value could not be quoted
+	                     (a control character), or NULL */
+};
+void plot_def(struct plot_defs *d, const char *name, const char *val);
+void plot_defs_release(struct plot_defs *d);
 /* The gnuplot scripts folder (caller frees), and one gnuplot run of
- * script with the -e definitions defs, output to logfd (named log in
- * messages): 0, 1 when gnuplot is missing, or a negative code. */
+ * script with the definitions d, output to logfd (named log in
+ * messages): 0, 1 when gnuplot is missing, or a negative code (also when
+ * a value of d was refused). */
 char *plot_scripts_dir(void);
-int plot_gnuplot(const char *defs, const char *script, int logfd,
+int plot_gnuplot(const struct plot_defs *d, const char *script, int logfd,
 		 const char *log, struct sim_error *err);
 
 #endif

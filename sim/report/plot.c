@@ -259,13 +259,26 @@ static bool marked(const char *script, const char *what)
 	return false;
 }
 
-/* A gnuplot single-quoted string literal ('' stands for '). */
-static void gp_quote(char **s, size_t *len, size_t *cap, const char *name,
-		     const char *val)
+/*
+ * One definition NAME='VALUE'; with VALUE as a gnuplot single-quoted
+ * string literal: gnuplot substitutes neither backquoted commands nor
+ * @macros inside single quotes, and '' stands for '.  A control
+ * character (a newline would end the command and start another) cannot
+ * be quoted: the value is left out and the first such name is kept, for
+ * run_gnuplot() to refuse the call.
+ */
+void plot_def(struct plot_defs *d, const char *name, const char *val)
 {
-	size_t need = *len + strlen(name) + 2 * strlen(val) + 8;
-	xgrow(s, cap, need, 1);
-	char *p = *s + *len;
+	for (const char *q = val; *q; q++) {
+		if ((unsigned char)*q < 0x20 || *q == 0x7f) {
+			if (!d->bad)
+				d->bad = name;
+			return;
+		}
+	}
+	size_t need = d->len + strlen(name) + 2 * strlen(val) + 8;
+	xgrow(&d->s, &d->cap, need, 1);
+	char *p = d->s + d->len;
 	p += sprintf(p, "%s='", name);
 	for (; *val; val++) {
 		if (*val == '\'')
@@ -275,13 +288,24 @@ static void gp_quote(char **s, size_t *len, size_t *cap, const char *name,
 	*p++ = '\'';
 	*p++ = ';';
 	*p = '\0';
-	*len = (size_t)(p - *s);
+	d->len = (size_t)(p - d->s);
+}
+
+void plot_defs_release(struct plot_defs *d)
+{
+	free(d->s);
+	memset(d, 0, sizeof(*d));
 }
 
 /* Runs gnuplot -e DEFS SCRIPT with output to the log fd. */
-static int run_gnuplot(const char *defs, const char *script, int logfd,
-		       const char *log, struct sim_error *err)
+static int run_gnuplot(const struct plot_defs *d, const char *script,
+		       int logfd, const char *log, struct sim_error *err)
 {
+	if (d->bad)
+		return err_setc(err, -SIM_EINPUT, "%s: not drawn: the value of "
+				"'%s' holds a control character", script,
+				d->bad);
+	const char *defs = d->s ? d->s : "";
 	posix_spawn_file_actions_t fa;
 	char *argv[] = { "gnuplot", "-e", (char *)defs, (char *)script,
 			 NULL };
@@ -360,17 +384,15 @@ int plot_results(const char *outdir, struct sim_error *err)
 		     t++) {
 			char *out = xasprintf("%s/%.*s.%s", odir, (int)stem,
 					      scripts[i], terms[t]);
-			char *defs = NULL;
-			size_t len = 0, cap = 0;
-			gp_quote(&defs, &len, &cap, "outdir", outdir);
-			gp_quote(&defs, &len, &cap, "runs", pr.runs);
-			gp_quote(&defs, &len, &cap, "labels", pr.labels);
-			gp_quote(&defs, &len, &cap, "term", terms[t]);
-			gp_quote(&defs, &len, &cap, "out", out);
-			gp_quote(&defs, &len, &cap, "resource",
-				 pr.gpus ? "gpu" : "cpu");
-			rc = run_gnuplot(defs, script, logfd, log, err);
-			free(defs);
+			struct plot_defs d = { 0 };
+			plot_def(&d, "outdir", outdir);
+			plot_def(&d, "runs", pr.runs);
+			plot_def(&d, "labels", pr.labels);
+			plot_def(&d, "term", terms[t]);
+			plot_def(&d, "out", out);
+			plot_def(&d, "resource", pr.gpus ? "gpu" : "cpu");
+			rc = run_gnuplot(&d, script, logfd, log, err);
+			plot_defs_release(&d);
 			free(out);
 		}
 		free(script);
@@ -398,11 +420,11 @@ char *plot_scripts_dir(void)
 	return plots_dir();
 }
 
-int plot_gnuplot(const char *defs, const char *script, int logfd,
+int plot_gnuplot(const struct plot_defs *d, const char *script, int logfd,
 		 const char *log, struct sim_error *err)
 {
 	if (!on_path("gnuplot"))
 		return err_setc(err, 1, "gnuplot not found: plots skipped "
 				      "(results are intact)");
-	return run_gnuplot(defs, script, logfd, log, err);
+	return run_gnuplot(d, script, logfd, log, err);
 }

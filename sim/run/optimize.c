@@ -9,10 +9,8 @@
  * (gnuplot, when present).
  */
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "exp/exp.h"
@@ -21,9 +19,8 @@
 #include "run/optimize.h"
 #include "search/search.h"
 #include "search/search_online.h"
+#include "report/out.h"
 #include "speed/speed.h"
-
-extern char **environ;
 
 /* ---- the batch from a workload --------------------------------------- */
 
@@ -159,40 +156,32 @@ out:
 	return rc;
 }
 
+/* convergence.png beside the CSV (plots/search/convergence.gp); a plot
+ * that cannot be drawn (no gnuplot, a path gnuplot cannot be given) is
+ * skipped: the results are intact, and gnuplot's messages are in
+ * gnuplot.log. */
 static void draw_plot(const char *dir)
 {
-	char *script = xasprintf("%s/convergence.gp", dir);
-	char *log = xasprintf("%s/gnuplot.log", dir);
-	FILE *f = fopen(script, "w");
-	if (f) {
-		fprintf(f, "set datafile separator ','\n"
-			"set terminal pngcairo size 900,500\n"
-			"set output '%s/convergence.png'\n"
-			"set xlabel 'evaluations'\nset ylabel 'best score'\n"
-			"set logscale x\nset key top right\n"
-			"plot for [m in 'ga sa'] '%s/convergence.csv' "
-			"using (strcol(1) eq m ? $2 : NaN):4 with steps "
-			"title m\n", dir, dir);
-		fclose(f);
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		posix_spawn_file_actions_t fa;
-		char *argv[] = { "gnuplot", script, NULL };
-		pid_t pid;
-		int status;
-		posix_spawn_file_actions_init(&fa);
-		if (fd >= 0) {
-			posix_spawn_file_actions_adddup2(&fa, fd, 1);
-			posix_spawn_file_actions_adddup2(&fa, fd, 2);
-		}
-		if (posix_spawnp(&pid, "gnuplot", &fa, NULL, argv,
-				 environ) == 0)
-			waitpid(pid, &status, 0);
-		posix_spawn_file_actions_destroy(&fa);
-		if (fd >= 0)
-			close(fd);
+	char *pdir = plot_scripts_dir();
+	char *script = xasprintf("%s/search/convergence.gp", pdir);
+	char *log = path_join(dir, "gnuplot.log");
+	char *data = path_join(dir, "convergence.csv");
+	char *png = path_join(dir, "convergence.png");
+	struct plot_defs d = { 0 };
+	struct sim_error err;
+	plot_def(&d, "data", data);
+	plot_def(&d, "out", png);
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		plot_gnuplot(&d, script, fd, log, &err);
+		close(fd);
 	}
-	free(script);
+	plot_defs_release(&d);
+	free(png);
+	free(data);
 	free(log);
+	free(script);
+	free(pdir);
 }
 
 /* ---- the command ------------------------------------------------------ */
