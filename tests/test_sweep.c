@@ -250,6 +250,33 @@ Test(sweep, run_refuses_a_sweep_file_and_validate_checks_every_point)
 	free(err);
 }
 
+/* A sweep axis naming a parameter the policy does not declare is an error
+ * of validate and --dry-run, at the point's JSON path, before anything
+ * runs (it used to be found only when a run started).  The name is one
+ * that would run a command in a gnuplot script. */
+Test(sweep, validate_checks_the_parameters_a_sweep_axis_names)
+{
+	need_bin();
+	put("t.swf", trace3);
+	put("s.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 1, \"cpus\": 1 } ] },"
+		      " \"workload\": { \"trace\": \"t.swf\" },"
+		      " \"policies\": [ { \"name\": \"fcfs\" } ],"
+		      " \"output\": \"out\","
+		      " \"sweep\": { \"policies[0].params.`touch pwned`\": [ 1, 2 ] } }");
+	static const char *const cmds[] = { "validate s.json",
+					    "sweep --dry-run s.json" };
+	for (size_t i = 0; i < 2; i++) {
+		cr_expect_eq(sh("'%s' %s", bin, cmds[i]), 2, "%s", cmds[i]);
+		char *err = slurp("err.txt");
+		cr_expect(strstr(err, "has no parameter '`touch pwned`'") &&
+			  strstr(err, "(sweep point "), "%s: %s", cmds[i], err);
+		free(err);
+	}
+	char *pw = xasprintf("%s/pwned", tmp);
+	cr_expect_eq(access(pw, F_OK), -1);
+	free(pw);
+}
+
 /* The value of column col (by header name) in row `row` (1-based) of a
  * CSV text without quoted commas; the caller frees. */
 static char *cell(const char *csv, const char *col, int row)

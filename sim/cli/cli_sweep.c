@@ -46,6 +46,10 @@ static void sweep_opts_of(const struct cli_args *a, const struct sweep *sw,
 static int check(const struct cli_args *a, const struct sweep *sw,
 		 const struct sweep_opts *so, bool dry)
 {
+	struct sim_error err = { .msg = "" };
+	int code = sweep_validate(sw, so, &err);
+	if (code)
+		return cli_report(code, &err);
 	if (!a->quiet || dry)
 		printf("%s: ok (a sweep of %zu points, %zu runs)\n",
 		       a->operand, sw->npoints, sw->nruns);

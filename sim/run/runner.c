@@ -493,7 +493,8 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 {
 	struct runner r = { .o = o };
 	int code = 2;
-	if (exp_load(o->file, &r.e, err) != 0)
+	if ((o->text ? exp_parse(o->text, o->file, &r.e, err)
+		     : exp_load(o->file, &r.e, err)) != 0)
 		goto out;
 	if (o->lenient)
 		r.e.workload.opts.lenient = true;

@@ -24,9 +24,9 @@ struct run_opts {
 	bool no_plots;           /* skip gnuplot */
 	FILE *out;               /* table and report (stdout) */
 	FILE *msg;               /* warnings and progress (stderr) */
-	/* For runner_run_one() (sweeps): */
 	const char *text;        /* the experiment as JSON text (file names
 	                            it in messages); NULL = read file */
+	/* For runner_run_one() (sweeps): */
 	bool one;                /* run one policy x seed only */
 	size_t one_policy;       /* index in $.policies */
 	uint64_t one_seed;       /* the seed */

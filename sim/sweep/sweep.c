@@ -453,6 +453,28 @@ static int load_points(struct sweep *sw, struct sim_error *err)
 	return rc;
 }
 
+int sweep_validate(const struct sweep *sw, const struct sweep_opts *so,
+		   struct sim_error *err)
+{
+	for (size_t p = 0; p < sw->npoints; p++) {
+		char *text = sweep_point_json(sw, p, err);
+		if (!text)
+			return 2;
+		struct run_opts o = {
+			.file = sw->path, .text = text, .plugins = so->plugins,
+			.nplugins = so->nplugins, .quiet = true,
+			.validate_only = true, .out = so->out, .msg = so->msg,
+		};
+		int code = runner_run(&o, err);
+		cJSON_free(text);
+		if (code) {
+			name_point(sw, p, err);
+			return code;
+		}
+	}
+	return 0;
+}
+
 int sweep_load(const char *path, struct sweep *sw, struct sim_error *err)
 {
 	struct exp_ctx c;

@@ -192,4 +192,13 @@ int sweep_slurm(const struct sweep *sw, const struct sweep_opts *so,
 		const struct sweep_slurm_opts *sl, const char *exe,
 		char **report, struct sim_error *err);
 
+/*
+ * Checks every point as `clustersim validate` checks an experiment: the
+ * policies and their parameters (with the plug-ins of so), the trace and
+ * the cluster, so that a bad point fails before any run.  Returns 0, or
+ * the exit code (2) with err naming the point.
+ */
+int sweep_validate(const struct sweep *sw, const struct sweep_opts *so,
+		   struct sim_error *err);
+
 #endif
