@@ -277,6 +277,41 @@ Test(sweep, validate_checks_the_parameters_a_sweep_axis_names)
 	free(pw);
 }
 
+/* `clustersim merge` draws the sweep plot from the manifest's axis
+ * names: one edited to carry a backquoted command is drawn as text, and
+ * the command does not run (the names were written inside double quotes,
+ * where gnuplot runs backquotes). */
+Test(sweep, merge_runs_no_command_from_an_edited_manifest)
+{
+	need_bin();
+	if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+		cr_skip_test("gnuplot is not installed");
+	put("t.swf", trace3);
+	put("s.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 1, \"cpus\": 1 } ] },"
+		      " \"workload\": { \"trace\": \"t.swf\" },"
+		      " \"policies\": [ \"fcfs\" ], \"output\": \"out\","
+		      " \"sweep\": { \"cluster.nodes[0].count\": [ 1, 2 ] } }");
+	cr_assert_eq(sh("'%s' sweep s.json -j 1 --quiet", bin), 0);
+	char *m = slurp("out/manifest.json");
+	cr_assert(m);
+	char *at = strstr(m, "\"name\":\t\"count\"");
+	cr_assert(at, "%s", m);
+	char *edited = xasprintf("%.*s\"name\":\t\"c`touch pwned`\"%s",
+				 (int)(at - m), m,
+				 at + strlen("\"name\":\t\"count\""));
+	put("out/manifest.json", edited);
+	char *png = xasprintf("%s/out/plots/sweep.png", tmp);
+	cr_assert_eq(unlink(png), 0);
+	cr_expect_eq(sh("'%s' merge out", bin), 0);
+	char *pw = xasprintf("%s/pwned", tmp);
+	cr_expect_eq(access(pw, F_OK), -1, "the manifest's command ran");
+	cr_expect_eq(access(png, F_OK), 0, "no sweep plot");
+	free(pw);
+	free(png);
+	free(edited);
+	free(m);
+}
+
 /* The value of column col (by header name) in row `row` (1-based) of a
  * CSV text without quoted commas; the caller frees. */
 static char *cell(const char *csv, const char *col, int row)

@@ -8,6 +8,8 @@
 #ifndef CLUSTERSIM_OUT_H
 #define CLUSTERSIM_OUT_H
 
+#include <stdio.h>
+
 #include "exp/exp.h"
 #include "engine/sim.h"
 #include "report/stats.h"
@@ -75,6 +77,10 @@ struct plot_defs {
 };
 void plot_def(struct plot_defs *d, const char *name, const char *val);
 void plot_defs_release(struct plot_defs *d);
+/* The same literal written to a script file f (a file that gnuplot
+ * loads): 0, or -1 and nothing written for a value with a control
+ * character. */
+int plot_put_literal(FILE *f, const char *val);
 /* The gnuplot scripts folder (caller frees), and one gnuplot run of
  * script with the definitions d, output to logfd (named log in
  * messages): 0, 1 when gnuplot is missing, or a negative code (also when

@@ -291,6 +291,21 @@ void plot_def(struct plot_defs *d, const char *name, const char *val)
 	d->len = (size_t)(p - d->s);
 }
 
+int plot_put_literal(FILE *f, const char *val)
+{
+	for (const char *q = val; *q; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			return -1;
+	fputc('\'', f);
+	for (; *val; val++) {
+		if (*val == '\'')
+			fputc('\'', f);
+		fputc(*val, f);
+	}
+	fputc('\'', f);
+	return 0;
+}
+
 void plot_defs_release(struct plot_defs *d)
 {
 	free(d->s);

@@ -318,6 +318,38 @@ static void write_point(FILE *f, const struct mrun *runs, size_t n,
 	}
 }
 
+/*
+ * NAME = 'W1 W2 ...' in a script that gnuplot loads: the axes' names
+ * (axes given) or the words w[0..n), each word inside one gnuplot
+ * single-quoted literal, so that nothing in them (they come from a
+ * manifest that may have been edited) is run.  A word with a control
+ * character is refused.
+ */
+static int put_words(FILE *f, const char *name, const cJSON *axes,
+		     const char *const *w, size_t n, struct sim_error *err)
+{
+	char *all = NULL;
+	size_t len = 0, cap = 0;
+	const cJSON *ax = axes ? axes->child : NULL;
+	for (size_t i = 0; axes ? ax != NULL : i < n; i++) {
+		const char *word = axes ? cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(ax, "name")) : w[i];
+		word = word ? word : "";
+		xgrow(&all, &cap, len + strlen(word) + 2, 1);
+		len += (size_t)sprintf(all + len, "%s%s", i ? " " : "", word);
+		if (axes)
+			ax = ax->next;
+	}
+	fprintf(f, "%s = ", name);
+	int rc = plot_put_literal(f, all ? all : "");
+	fputc('\n', f);
+	free(all);
+	if (rc)
+		return err_set(err, "sweep plot: a name in '%s' holds a control "
+			       "character", name);
+	return 0;
+}
+
 /* Writes plots/sweep.dat and plots/sweep_vars.gp (see the top). */
 static int write_plot_data(const char *outdir, const cJSON *axes,
 			   const struct mrun *runs, size_t n, bool gpu,
@@ -377,18 +409,17 @@ static int write_plot_data(const char *outdir, const cJSON *axes,
 		goto out;
 	fprintf(af.f, "naxes = %d\nnpol = %zu\n",
 		cJSON_GetArraySize(axes), npol);
-	fputs("axis_names = \"", af.f);
-	for (const cJSON *ax = axes->child; ax; ax = ax->next)
-		fprintf(af.f, "%s%s", ax == axes->child ? "" : " ",
-			cJSON_GetStringValue(
-				cJSON_GetObjectItemCaseSensitive(ax, "name")));
-	fputs("\"\naxis_numeric = \"", af.f);
+	rc = put_words(af.f, "axis_names", axes, NULL, 0, err);
+	if (!rc)
+		rc = put_words(af.f, "policies", NULL, pols, npol, err);
+	if (rc) {
+		afile_abort(&af);
+		goto out;
+	}
+	fputs("axis_numeric = \"", af.f);
 	for (const cJSON *ax = axes->child; ax; ax = ax->next)
 		fprintf(af.f, "%s%d", ax == axes->child ? "" : " ",
 			axis_numeric(ax));
-	fputs("\"\npolicies = \"", af.f);
-	for (size_t p = 0; p < npol; p++)
-		fprintf(af.f, "%s%s", p ? " " : "", pols[p]);
 	fprintf(af.f, "\"\nmetric_titles = \"'%s' '%s' '%s'\"\n",
 		plot_metrics[0][1], plot_metrics[1][1],
 		gpu ? "GPU utilization" : "CPU utilization");
