@@ -865,3 +865,22 @@ Test(exp, preemption_keys)
 			 "'restore_overhead', 'restore_per_gpu' or "
 			 "'storage_GBps')");
 }
+
+/* Names and paths reach generated scripts (plots, Slurm) one to a line:
+ * a control character in them is refused where the file gives it. */
+Test(exp, names_and_paths_hold_no_control_character)
+{
+	exp_expect_error("x.json", "{\"name\": \"a\\nb\", " EXP_MIN_CLUSTER
+			 ", " EXP_MIN_WORKLOAD ", \"policies\": [\"fcfs\"]}",
+			 "x.json: $.name: must not contain a control character "
+			 "(a newline, a tab)");
+	exp_expect_error("x.json", "{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD
+			 ", \"policies\": [\"fcfs\"], \"output\": \"o\\tut\"}",
+			 "x.json: $.output: must not contain a control "
+			 "character (a newline, a tab)");
+	exp_expect_error("x.json", "{" EXP_MIN_CLUSTER ", \"workload\": "
+			 "{\"trace\": \"t\\u001b.swf\"}, \"policies\": "
+			 "[\"fcfs\"]}",
+			 "x.json: $.workload.trace: must not contain a control "
+			 "character (a newline, a tab)");
+}
