@@ -312,6 +312,36 @@ Test(sweep, merge_runs_no_command_from_an_edited_manifest)
 	free(m);
 }
 
+/* The #SBATCH lines quote their values as sbatch reads them: a space in
+ * the results folder does not split --output, a % there is doubled (sbatch
+ * expands %a, %j, ...) and a # is no comment; a value no line can hold
+ * (a newline) is refused instead of becoming a line of its own. */
+Test(sweep, slurm_scripts_quote_every_value)
+{
+	need_bin();
+	put("t.swf", trace3);
+	put("s.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 1, \"cpus\": 1 } ] },"
+		      " \"workload\": { \"trace\": \"t.swf\" },"
+		      " \"policies\": [ \"fcfs\" ], \"name\": \"a \\\"b\\\"\","
+		      " \"sweep\": { \"cluster.nodes[0].count\": [ 1, 2 ] } }");
+	cr_assert_eq(sh("'%s' sweep --slurm s.json -o 'o ut%%x' "
+			"--partition 'p#1'", bin), 0, "%s", slurp("err.txt"));
+	char *script = slurp("o ut%x/slurm/sweep.sbatch");
+	cr_assert(script);
+	char *want = xasprintf("#SBATCH --output=\"%s/o ut%%%%x/slurm/"
+			       "task-%%a.log\"\n", tmp);
+	cr_expect(strstr(script, "#SBATCH --job-name=\"a \\\"b\\\"\"\n") &&
+		  strstr(script, "#SBATCH --partition=\"p#1\"\n") &&
+		  strstr(script, want), "%s", script);
+	free(want);
+	free(script);
+	cr_expect_eq(sh("'%s' sweep --slurm s.json -o \"$(printf 'o\\nut')\"",
+			bin), 2);
+	char *err = slurp("err.txt");
+	cr_expect(strstr(err, "an #SBATCH line cannot hold"), "%s", err);
+	free(err);
+}
+
 /* The value of column col (by header name) in row `row` (1-based) of a
  * CSV text without quoted commas; the caller frees. */
 static char *cell(const char *csv, const char *col, int row)
@@ -641,7 +671,7 @@ Test(sweep, a_slurm_job_array_runs_end_to_end)
 	char *script = slurp("out/slurm/sweep.sbatch");
 	cr_assert(script);
 	cr_expect(strstr(script, "#SBATCH --array=1-4\n") &&
-		  strstr(script, "#SBATCH --mem=100M\n") &&
+		  strstr(script, "#SBATCH --mem=\"100M\"\n") &&
 		  strstr(script, "--shard \"$SLURM_ARRAY_TASK_ID/4\""),
 		  "%s", script);
 	char *csv = slurp("out/summary.csv");

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "cli/cli.h"
 
 /* Processors this process may run on (all cores, or its cpuset). */
@@ -70,7 +71,8 @@ static int slurm(const struct cli_args *a, const struct sweep *sw,
 		n = (ssize_t)strlen(exe);
 	}
 	exe[n] = '\0';
-	int code = sweep_slurm(sw, so, &a->sl, exe, &report, err) ? 1 : 0;
+	int rc = sweep_slurm(sw, so, &a->sl, exe, &report, err);
+	int code = rc == -SIM_EINPUT ? 2 : rc ? 1 : 0;
 	if (code == 0)
 		fputs(report, stdout);
 	free(report);

@@ -55,14 +55,57 @@ static char *absolute(const char *path)
 	return xasprintf("%s/%s", cwd, path);
 }
 
-/* The #SBATCH lines common to both scripts. */
-static void header(FILE *f, const char *job, const struct sweep_slurm_opts *sl)
+/*
+ * A value of an #SBATCH line, as sbatch reads it: inside double quotes
+ * spaces do not split, a backslash takes the next character as it is,
+ * and a # outside quotes would start a comment.  With pct, a % in s is
+ * doubled (sbatch expands %a, %j... in --output); tail follows as it is.
+ * NULL when s holds a control character: no #SBATCH line can hold one.
+ */
+static char *sbatch_quote(const char *s, bool pct, const char *tail)
 {
-	fprintf(f, "#!/bin/sh\n#SBATCH --job-name=%s\n", job);
-	if (sl->partition)
-		fprintf(f, "#SBATCH --partition=%s\n", sl->partition);
-	if (sl->account)
-		fprintf(f, "#SBATCH --account=%s\n", sl->account);
+	for (const char *q = s; *q; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			return NULL;
+	char *t = xmalloc(3 * strlen(s) + strlen(tail) + 3), *q = t;
+	*q++ = '"';
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			*q++ = '\\';
+		else if (pct && *s == '%')
+			*q++ = '%';
+		*q++ = *s;
+	}
+	q = stpcpy(q, tail);
+	*q++ = '"';
+	*q = '\0';
+	return t;
+}
+
+/* "#SBATCH --OPT=VALUE" with VALUE quoted (sbatch_quote); false (and
+ * nothing written) when it cannot be. */
+static bool sbatch_line(FILE *f, const char *opt, const char *val, bool pct,
+			const char *tail)
+{
+	char *q = sbatch_quote(val, pct, tail);
+	if (q)
+		fprintf(f, "#SBATCH --%s=%s\n", opt, q);
+	free(q);
+	return q != NULL;
+}
+
+/* The #SBATCH lines common to both scripts: false when a value holds a
+ * control character. */
+static bool header(FILE *f, const char *job, const struct sweep_slurm_opts *sl)
+{
+	fputs("#!/bin/sh\n", f);
+	return sbatch_line(f, "job-name", job, false, "") &&
+	       (!sl->partition ||
+		sbatch_line(f, "partition", sl->partition, false, "")) &&
+	       (!sl->account ||
+		sbatch_line(f, "account", sl->account, false, "")) &&
+	       sbatch_line(f, "time", sl->time, false, "") &&
+	       sbatch_line(f, "mem", sl->mem, false, "");
 }
 
 /* Runs sbatch --parsable ARGS... SCRIPT; the job id into id (64 bytes). */
@@ -111,6 +154,13 @@ static int sbatch(const char *dep, const char *script, char *id,
 	return rc;
 }
 
+static int bad_value(struct sim_error *err)
+{
+	return err_setc(err, -SIM_EINPUT, "slurm: a name, path or option "
+			"holds a control character, which an #SBATCH line "
+			"cannot hold");
+}
+
 int sweep_slurm(const struct sweep *sw, const struct sweep_opts *so,
 		const struct sweep_slurm_opts *sl, const char *exe,
 		char **report, struct sim_error *err)
@@ -145,11 +195,14 @@ int sweep_slurm(const struct sweep *sw, const struct sweep_opts *so,
 		rc = afile_open(&af, array, err);
 	if (rc)
 		goto out;
-	header(af.f, sw->name, sl);
-	fprintf(af.f, "#SBATCH --array=1-%u\n#SBATCH --time=%s\n"
-		"#SBATCH --mem=%s\n#SBATCH --cpus-per-task=%u\n"
-		"#SBATCH --output=%s/task-%%a.log\n", n, sl->time, sl->mem,
-		sl->cpus ? sl->cpus : 1, sdir);
+	if (!header(af.f, sw->name, sl) ||
+	    !sbatch_line(af.f, "output", sdir, true, "/task-%a.log")) {
+		afile_abort(&af);
+		rc = bad_value(err);
+		goto out;
+	}
+	fprintf(af.f, "#SBATCH --array=1-%u\n#SBATCH --cpus-per-task=%u\n",
+		n, sl->cpus ? sl->cpus : 1);
 	fprintf(af.f, "# %zu runs in %u tasks: task i runs k = i-1, "
 		"i-1+%u, ...\ncd %s || exit 2\nexec %s sweep %s -o %s "
 		"--shard \"$SLURM_ARRAY_TASK_ID/%u\" -j %u --no-plots%s%s%s\n",
@@ -162,11 +215,15 @@ int sweep_slurm(const struct sweep *sw, const struct sweep_opts *so,
 	if (rc)
 		goto out;
 	char *mjob = xasprintf("%s-merge", sw->name);
-	header(af.f, mjob, sl);
+	bool ok = header(af.f, mjob, sl) &&
+		  sbatch_line(af.f, "output", sdir, true, "/merge.log");
 	free(mjob);
-	fprintf(af.f, "#SBATCH --time=%s\n#SBATCH --mem=%s\n"
-		"#SBATCH --output=%s/merge.log\ncd %s || exit 2\n"
-		"exec %s merge %s%s\n", sl->time, sl->mem, sdir, qcwd, qexe,
+	if (!ok) {
+		afile_abort(&af);
+		rc = bad_value(err);
+		goto out;
+	}
+	fprintf(af.f, "cd %s || exit 2\nexec %s merge %s%s\n", qcwd, qexe,
 		qout, so->no_plots ? " --no-plots" : "");
 	rc = afile_commit(&af, err);
 	if (!rc)
