@@ -394,3 +394,51 @@ Test(sim_rules, rate_changes_reschedule_end_events)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/* ---- a policy's misuse is counted, never an abort ---------------------- */
+
+/* Once, at the first call with a job waiting: a pointer into the middle
+ * of a job record, indexes past the queue and the running set, and a
+ * parameter it does not declare; then FCFS. */
+static void misuse_schedule(struct sim *sim, void *state)
+{
+	bool *done = state;
+	if (!*done && sim_queue_len(sim) > 0) {
+		*done = true;
+		const struct job *j = sim_queue_at(sim, 0);
+		cr_expect_neq(sim_job_start(sim, (const struct job *)
+						 ((const char *)j + 8)), 0);
+		cr_expect_null(sim_queue_at(sim, sim_queue_len(sim)));
+		cr_expect_null(sim_running_at(sim, 7));
+		cr_expect_eq(sim_param_int(sim, "depth"), 0);
+	}
+	sim_start_head(sim);
+}
+
+static const struct policy_ops misuse_ops = {
+	.abi = CLUSTERSIM_ABI_VERSION, .size = sizeof(struct policy_ops),
+	.name = "misuse", .state_size = sizeof(bool),
+	.schedule = misuse_schedule,
+};
+
+/* Each was an abort (an engine assertion or an internal error); now each
+ * is a refused call, the run goes on as FCFS and the first reason is
+ * kept for the warning. */
+Test(sim, a_policy_s_misuse_is_a_bad_call_not_an_abort)
+{
+	struct tjob t[] = { { 1, 0, 10, 10, 1 }, { 2, 1, 10, 10, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 2);
+	tl_cluster(&c, 1, 1);
+	struct sim *s = tl_run_ops(&misuse_ops, &w, &c);
+	cr_expect_eq(sim_counters(s)->bad_calls, 4);
+	cr_expect_str_eq(sim_bad_call_first(s), "called sim_queue_at(1) past "
+			 "the queue's 1 jobs");
+	size_t n;
+	const struct job *jobs = sim_jobs(s, &n);
+	cr_expect_eq(jobs[1].end, 20 * SIM_SEC);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}

@@ -194,12 +194,13 @@ static inline bool clustersim_grow(void *pp, size_t *cap, size_t want,
 /* The current simulated time. */
 sim_time_t sim_now(const struct sim *sim);
 
-/* Pending jobs in the policy's order; i < sim_queue_len(). */
+/* Pending jobs in the policy's order; i < sim_queue_len() (past it:
+ * NULL, and a bad call). */
 size_t sim_queue_len(const struct sim *sim);
 const struct job *sim_queue_at(const struct sim *sim, size_t i);
 
 /* Running jobs in order of start + estimate (ties by submit order);
- * i < sim_running_len(). */
+ * i < sim_running_len() (past it: NULL, and a bad call). */
 size_t sim_running_len(const struct sim *sim);
 const struct job *sim_running_at(const struct sim *sim, size_t i);
 
@@ -370,7 +371,9 @@ double sim_job_service(const struct sim *sim, const struct job *job);
 /* Calls schedule() again at time t (t > now).  Returns 0 or negative. */
 int sim_wakeup_at(struct sim *sim, sim_time_t t);
 
-/* Parameters, already checked against the policy's declaration. */
+/* Parameters, already checked against the policy's declaration.  A name
+ * the policy does not declare, or reads with another type, is a bad call
+ * with its reason in a warning, and reads 0, false or NULL. */
 int64_t sim_param_int(const struct sim *sim, const char *name);
 double sim_param_double(const struct sim *sim, const char *name);
 bool sim_param_bool(const struct sim *sim, const char *name);

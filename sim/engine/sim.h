@@ -103,6 +103,9 @@ int sim_run(struct sim *s, struct sim_error *err);
 /* Results, valid until sim_free(). */
 const struct job *sim_jobs(const struct sim *s, size_t *n);
 const struct sample *sim_samples(const struct sim *s, size_t *n);
+/* Why the first refused engine call that says why was refused ("reads
+ * a parameter it does not declare ..."), or NULL. */
+const char *sim_bad_call_first(const struct sim *s);
 const struct run_counters *sim_counters(const struct sim *s);
 /* The simulated cluster (for its GPU type names, ...). */
 const struct cluster *sim_cluster(const struct sim *s);

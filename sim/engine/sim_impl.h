@@ -21,6 +21,7 @@
 #include "engine/sim.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "engine/evq.h"
 
@@ -86,6 +87,8 @@ struct sim {
 	sim_time_t area_t;            /* areas integrated up to here */
 	bool started;                 /* the first event was applied */
 	struct run_counters counters;
+	char bad_first[160];          /* what the first refused call that
+	                                 says why was ("" = none) */
 	uint64_t capacity_cpus;
 	bool defer_rates;             /* in sim_apply_ranking: sim_update_rates
 	                                 waits for its end */
@@ -231,12 +234,22 @@ static inline bool is_guest(const struct sim *s, const struct job *j)
 	return partner_of(s, j) && !s->prog[j->idx].owner;
 }
 
-/* Is j one of this simulation's jobs? */
+/* Is j one of this simulation's jobs: inside the job array and at the
+ * start of a record (a pointer into the middle of one is not a job)?
+ * Compared as integers, so that a foreign pointer is no undefined
+ * behaviour. */
 static inline bool own_job(const struct sim *s, const struct job *j)
 {
-	return j >= s->jobs && j < s->jobs + s->njobs;
+	uintptr_t b = (uintptr_t)s->jobs, p = (uintptr_t)j;
+	return p >= b && p - b < (uintptr_t)s->njobs * sizeof(*j) &&
+	       (p - b) % sizeof(*j) == 0;
 }
 
+/* Counts a refused engine call of the policy, from a query that sees the
+ * simulation as const (the object itself never is); the reason (printf
+ * style) is kept when it is the first. */
+void bad_query(const struct sim *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* A job's demand in allocation units, as units_demand() counts it
  * (GPUs on a cluster with GPUs), without the calls: for the ranking. */
 static inline uint64_t rank_demand(const struct sim *s, const struct job *j)

@@ -6,6 +6,8 @@
  */
 #include "engine/sim_impl.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -21,6 +23,23 @@ const struct sample *sim_samples(const struct sim *s, size_t *n)
 {
 	*n = s->nsamples;
 	return s->samples;
+}
+
+void bad_query(const struct sim *s, const char *fmt, ...)
+{
+	struct sim *m = (struct sim *)s;
+	m->counters.bad_calls++;
+	if (m->bad_first[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->bad_first, sizeof(m->bad_first), fmt, ap);
+	va_end(ap);
+}
+
+const char *sim_bad_call_first(const struct sim *s)
+{
+	return s->bad_first[0] ? s->bad_first : NULL;
 }
 
 const struct run_counters *sim_counters(const struct sim *s)
@@ -62,7 +81,11 @@ size_t sim_queue_len(const struct sim *s)
 
 const struct job *sim_queue_at(const struct sim *s, size_t i)
 {
-	SIM_ASSERT(i < s->qlen);
+	if (i >= s->qlen) {
+		bad_query(s, "called sim_queue_at(%zu) past the queue's %zu jobs", i,
+			  s->qlen);
+		return NULL;
+	}
 	return &s->jobs[s->queue[s->qhead + i]];
 }
 
@@ -73,7 +96,11 @@ size_t sim_running_len(const struct sim *s)
 
 const struct job *sim_running_at(const struct sim *s, size_t i)
 {
-	SIM_ASSERT(i < s->nrun);
+	if (i >= s->nrun) {
+		bad_query(s, "called sim_running_at(%zu) past the %zu running jobs",
+			  i, (size_t)s->nrun);
+		return NULL;
+	}
 	return &s->jobs[s->running[i].idx];
 }
 
@@ -100,40 +127,46 @@ bool sim_job_fits(const struct sim *s, const struct job *j)
 }
 
 
+/* The parameter a policy reads: declared, of that type; else NULL and a
+ * bad call (the reader gets 0, false or NULL). */
 static const struct pval *param(const struct sim *s, const char *name,
 				enum policy_param_type type)
 {
-	for (size_t i = 0; i < s->cfg.nparams; i++) {
+	for (size_t i = 0; name && i < s->cfg.nparams; i++) {
 		const struct pval *p = &s->cfg.params[i];
 		if (strcmp(p->name, name) == 0) {
-			if (p->type != type)
-				SIM_BUG("policy '%s' reads parameter '%s' with "
-					"the wrong type", s->ops->name, name);
-			return p;
+			if (p->type == type)
+				return p;
+			break;
 		}
 	}
-	SIM_BUG("policy '%s' reads undeclared parameter '%s'", s->ops->name,
-		name);
+	bad_query(s, "read parameter '%s', which it does not declare with "
+		  "that type", name ? name : "(null)");
+	return NULL;
 }
 
 int64_t sim_param_int(const struct sim *s, const char *name)
 {
-	return param(s, name, PARAM_INT)->i;
+	const struct pval *p = param(s, name, PARAM_INT);
+	return p ? p->i : 0;
 }
 
 double sim_param_double(const struct sim *s, const char *name)
 {
-	return param(s, name, PARAM_DOUBLE)->d;
+	const struct pval *p = param(s, name, PARAM_DOUBLE);
+	return p ? p->d : 0;
 }
 
 bool sim_param_bool(const struct sim *s, const char *name)
 {
-	return param(s, name, PARAM_BOOL)->b;
+	const struct pval *p = param(s, name, PARAM_BOOL);
+	return p && p->b;
 }
 
 const char *sim_param_str(const struct sim *s, const char *name)
 {
-	return param(s, name, PARAM_STRING)->s;
+	const struct pval *p = param(s, name, PARAM_STRING);
+	return p ? p->s : NULL;
 }
 
 

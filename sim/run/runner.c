@@ -413,6 +413,12 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 			      &res->counters, &res->metrics);
 		if (res->counters.rejected)
 			warn_rejected(r, label, jobs, nj, sim_capacity_cpus(s));
+		if (sim_bad_call_first(s))
+			fprintf(r->o->msg, "clustersim: warning: %s: %" PRIu64 " engine "
+				"calls of the policy were refused; the first "
+				"with a reason: it %s\n",
+				label, res->counters.bad_calls,
+				sim_bad_call_first(s));
 		rc = out_write_run(r->outdir, res, e->bsld_tau, err);
 		res->jobs = NULL;
 		res->samples = NULL;
