@@ -398,8 +398,9 @@ Test(sim_rules, rate_changes_reschedule_end_events)
 /* ---- a policy's misuse is counted, never an abort ---------------------- */
 
 /* Once, at the first call with a job waiting: a pointer into the middle
- * of a job record, indexes past the queue and the running set, and a
- * parameter it does not declare; then FCFS. */
+ * of a job record, indexes past the queue and the running set, a
+ * parameter it does not declare and queries about a copy of a job (no
+ * job of the run); then FCFS. */
 static void misuse_schedule(struct sim *sim, void *state)
 {
 	bool *done = state;
@@ -411,6 +412,16 @@ static void misuse_schedule(struct sim *sim, void *state)
 		cr_expect_null(sim_queue_at(sim, sim_queue_len(sim)));
 		cr_expect_null(sim_running_at(sim, 7));
 		cr_expect_eq(sim_param_int(sim, "depth"), 0);
+		/* A job of no run: every query refuses it. */
+		struct job stray = *j;
+		cr_expect_eq(sim_demand(sim, &stray), 0);
+		cr_expect_not(sim_job_fits(sim, &stray));
+		cr_expect_eq(sim_expected_end(sim, &stray), SIM_TIME_MAX);
+		cr_expect_eq(sim_job_work_done(sim, &stray), 0);
+		cr_expect_eq(sim_job_service(sim, &stray), 0);
+		cr_expect_null(sim_job_placement(sim, &stray));
+		cr_expect_null(sim_job_partner(sim, &stray));
+		cr_expect_eq(sim_job_vc(sim, &stray), -1);
 	}
 	sim_start_head(sim);
 }
@@ -432,7 +443,7 @@ Test(sim, a_policy_s_misuse_is_a_bad_call_not_an_abort)
 	tl_workload(&w, t, 2);
 	tl_cluster(&c, 1, 1);
 	struct sim *s = tl_run_ops(&misuse_ops, &w, &c);
-	cr_expect_eq(sim_counters(s)->bad_calls, 4);
+	cr_expect_eq(sim_counters(s)->bad_calls, 4 + 8);
 	cr_expect_str_eq(sim_bad_call_first(s), "called sim_queue_at(1) past "
 			 "the queue's 1 jobs");
 	size_t n;

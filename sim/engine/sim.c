@@ -439,7 +439,7 @@ static void policy_stop(struct sim *s)
 
 void *sim_job_state(const struct sim *s, const struct job *j)
 {
-	if (!s->jstate || !own_job(s, j))
+	if (!check_job(s, j, "sim_job_state") || !s->jstate)
 		return NULL;
 	return s->jstate + (size_t)j->idx * s->ops->job_state_size;
 }

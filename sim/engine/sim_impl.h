@@ -250,6 +250,17 @@ static inline bool own_job(const struct sim *s, const struct job *j)
  * style) is kept when it is the first. */
 void bad_query(const struct sim *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Is j a job of this run?  If not, a bad call of `call`. */
+static inline bool check_job(const struct sim *s, const struct job *j,
+			     const char *call)
+{
+	if (own_job(s, j))
+		return true;
+	bad_query(s, "called %s with a job that is not one of the run's",
+		  call);
+	return false;
+}
 /* A job's demand in allocation units, as units_demand() counts it
  * (GPUs on a cluster with GPUs), without the calls: for the ranking. */
 static inline uint64_t rank_demand(const struct sim *s, const struct job *j)

@@ -162,11 +162,15 @@ int sim_set_job_rate(struct sim *s, const struct job *cj, double rate)
 const struct placement *sim_job_placement(const struct sim *s,
 					  const struct job *j)
 {
+	if (!check_job(s, j, "sim_job_placement"))
+		return NULL;
 	return j->state == JOB_RUNNING ? &s->plc[j->idx] : NULL;
 }
 
 double sim_job_work_done(const struct sim *s, const struct job *j)
 {
+	if (!check_job(s, j, "sim_job_work_done"))
+		return 0;
 	if (j->state == JOB_PENDING && s->resume)
 		return s->resume[j->idx].kept;
 	if (j->state != JOB_RUNNING)
@@ -179,11 +183,15 @@ double sim_job_work_done(const struct sim *s, const struct job *j)
 
 double sim_job_attained(const struct sim *s, const struct job *j)
 {
+	if (!check_job(s, j, "sim_job_attained"))
+		return 0;
 	return j->attained + (j->state == JOB_RUNNING ? held(s, j) : 0);
 }
 
 double sim_job_service(const struct sim *s, const struct job *j)
 {
+	if (!check_job(s, j, "sim_job_service"))
+		return 0;
 	double a = sim_job_attained(s, j);
 	if (!s->prog)
 		return a;

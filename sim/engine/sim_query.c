@@ -106,6 +106,8 @@ const struct job *sim_running_at(const struct sim *s, size_t i)
 
 sim_time_t sim_expected_end(const struct sim *s, const struct job *j)
 {
+	if (!check_job(s, j, "sim_expected_end"))
+		return SIM_TIME_MAX;
 	sim_time_t e = planned_end(s, j);
 	return e > s->now ? e : s->now + 1;
 }
@@ -118,11 +120,15 @@ uint64_t sim_free_units(const struct sim *s)
 
 uint64_t sim_demand(const struct sim *s, const struct job *j)
 {
+	if (!check_job(s, j, "sim_demand"))
+		return 0;
 	return units_demand(s->cluster, j);
 }
 
 bool sim_job_fits(const struct sim *s, const struct job *j)
 {
+	if (!check_job(s, j, "sim_job_fits"))
+		return false;
 	return cluster_fits(s->cluster, j);
 }
 
@@ -177,6 +183,8 @@ unsigned sim_vc_count(const struct sim *s)
 
 int sim_job_vc(const struct sim *s, const struct job *j)
 {
+	if (!check_job(s, j, "sim_job_vc"))
+		return -1;
 	return cluster_job_vc(s->cluster, j);
 }
 
@@ -207,7 +215,7 @@ uint64_t sim_gpu_type_free(const struct sim *s, unsigned t)
 double sim_job_type_rate(const struct sim *s, const struct job *j,
 			 unsigned t)
 {
-	if (t >= sim_gpu_types(s))
+	if (!check_job(s, j, "sim_job_type_rate") || t >= sim_gpu_types(s))
 		return 0;
 	if (!s->speed || !j->gpus)
 		return 1.0;
@@ -223,7 +231,7 @@ double sim_job_type_rate(const struct sim *s, const struct job *j,
 
 bool sim_job_fits_on(const struct sim *s, const struct job *j, unsigned t)
 {
-	if (!j->gpus || t >= sim_gpu_types(s) ||
+	if (!check_job(s, j, "sim_job_fits_on") || !j->gpus || t >= sim_gpu_types(s) ||
 	    (j->gpu_type && j->gpu_type != t + 1))
 		return false;
 	struct job only = *j;

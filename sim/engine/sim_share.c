@@ -101,8 +101,9 @@ int sim_job_start_shared(struct sim *s, const struct job *cj,
 
 const struct job *sim_job_partner(const struct sim *s, const struct job *j)
 {
-	return own_job(s, j) && j->state == JOB_RUNNING ? partner_of(s, j)
-							 : NULL;
+	return check_job(s, j, "sim_job_partner") && j->state == JOB_RUNNING
+		       ? partner_of(s, j)
+		       : NULL;
 }
 
 /* Nodes a placement spans. */
@@ -179,7 +180,8 @@ int sim_job_migrate(struct sim *s, const struct job *cj)
 double sim_coloc_speed(const struct sim *s, const struct job *a,
 		       const struct job *b)
 {
-	if (!own_job(s, a) || !own_job(s, b))
+	if (!check_job(s, a, "sim_coloc_speed") ||
+	    !check_job(s, b, "sim_coloc_speed"))
 		return NAN;
 	const struct job *host = b->state == JOB_RUNNING ? b : a;
 	if (host->state != JOB_RUNNING || !host->gpu_type_used)
