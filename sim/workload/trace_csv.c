@@ -292,7 +292,8 @@ static int csv_read(gzFile gz, struct csv_reader *r, struct csv_parser *p)
 	int rc = 0, got;
 
 	r->line = 1;
-	while ((got = gzread(gz, buf, CSV_BLOCK)) > 0) {
+	while ((got = trace_gzread(gz, buf, CSV_BLOCK, r->path,
+				   r->err)) > 0) {
 		const char *s = buf, *end = buf + got, *nl;
 		while (s < end) {
 			nl = memchr(s, '\n', (size_t)(end - s));
@@ -314,11 +315,7 @@ static int csv_read(gzFile gz, struct csv_reader *r, struct csv_parser *p)
 		}
 	}
 	if (got < 0) {
-		int zerr;
-		const char *msg = gzerror(gz, &zerr);
-		rc = err_setc(r->err, zerr == Z_ERRNO ? -SIM_EIO : -SIM_EINPUT,
-			      "%s: cannot read: %s", r->path,
-			      zerr == Z_ERRNO ? strerror(errno) : msg);
+		rc = got;
 		goto out_buf;
 	}
 	if (in_line)

@@ -52,6 +52,21 @@ gzFile trace_gzopen(const char *path, unsigned bufsize,
 	return gz;
 }
 
+int trace_gzread(gzFile gz, void *buf, unsigned n, const char *path,
+		 struct sim_error *err)
+{
+	int got = gzread(gz, buf, n);
+	if (got > 0)
+		return got;
+	int zerr;
+	const char *msg = gzerror(gz, &zerr);
+	if (got == 0 && (zerr == Z_OK || zerr == Z_STREAM_END))
+		return 0;
+	return err_setc(err, zerr == Z_ERRNO ? -SIM_EIO : -SIM_EINPUT,
+			"%s: cannot read: %s", path,
+			zerr == Z_ERRNO ? strerror(errno) : msg);
+}
+
 void workload_init(struct workload *w)
 {
 	memset(w, 0, sizeof(*w));

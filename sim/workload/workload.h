@@ -129,6 +129,11 @@ void workload_init(struct workload *w);
  * -SIM_EIO in *rc. */
 gzFile trace_gzopen(const char *path, unsigned bufsize,
 		    struct sim_error *err, int *rc);
+/* gzread that tells a gzip stream cut short from its end (zlib's read
+ * returns 0 at both; gzerror tells them apart): the bytes read, 0 at the
+ * true end, or a negative code with "PATH: cannot read: ..." in err. */
+int trace_gzread(gzFile gz, void *buf, unsigned n, const char *path,
+		 struct sim_error *err);
 /* One line per non-zero counter, "  name: N", into buf (NUL-terminated). */
 void trace_report_format(const struct trace_report *r, char *buf, size_t n);
 
