@@ -107,26 +107,12 @@ struct gittins_job {
 
 static void list_push(struct gittins_list *ls, struct gittins_job *s)
 {
-	s->prev = ls->tail;
-	s->next = NULL;
-	if (ls->tail)
-		ls->tail->next = s;
-	else
-		ls->head = s;
-	ls->tail = s;
+	CLUSTERSIM_LIST_PUSH(ls, s);
 }
 
 static void list_remove(struct gittins_list *ls, struct gittins_job *s)
 {
-	if (s->prev)
-		s->prev->next = s->next;
-	else
-		ls->head = s->next;
-	if (s->next)
-		s->next->prev = s->prev;
-	else
-		ls->tail = s->prev;
-	s->prev = s->next = NULL;
+	CLUSTERSIM_LIST_REMOVE(ls, s);
 }
 
 /* Ranking order: higher index first, then job index - the workload is

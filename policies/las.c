@@ -124,26 +124,12 @@ static struct las_job *slot(const struct las *l, const struct job *j)
 
 static void list_push(struct las_list *ls, struct las_job *s)
 {
-	s->prev = ls->tail;
-	s->next = NULL;
-	if (ls->tail)
-		ls->tail->next = s;
-	else
-		ls->head = s;
-	ls->tail = s;
+	CLUSTERSIM_LIST_PUSH(ls, s);
 }
 
 static void list_remove(struct las_list *ls, struct las_job *s)
 {
-	if (s->prev)
-		s->prev->next = s->next;
-	else
-		ls->head = s->next;
-	if (s->next)
-		s->next->prev = s->prev;
-	else
-		ls->tail = s->prev;
-	s->prev = s->next = NULL;
+	CLUSTERSIM_LIST_REMOVE(ls, s);
 }
 
 /* Appends b to a; b is left empty. */

@@ -189,6 +189,35 @@ static inline bool clustersim_grow(void *pp, size_t *cap, size_t want,
 	return true;
 }
 
+/*
+ * Intrusive doubly linked lists of a policy's job slots, for the queues a
+ * policy keeps itself (las, gittins): ls is any struct with `head` and
+ * `tail`, s a slot with `prev` and `next` of the slot's own type.  Push
+ * appends at the tail; remove unlinks s and clears its links.
+ */
+#define CLUSTERSIM_LIST_PUSH(ls, s)                                           \
+	do {                                                                 \
+		(s)->prev = (ls)->tail;                                      \
+		(s)->next = NULL;                                            \
+		if ((ls)->tail)                                              \
+			(ls)->tail->next = (s);                              \
+		else                                                         \
+			(ls)->head = (s);                                    \
+		(ls)->tail = (s);                                            \
+	} while (0)
+#define CLUSTERSIM_LIST_REMOVE(ls, s)                                         \
+	do {                                                                 \
+		if ((s)->prev)                                               \
+			(s)->prev->next = (s)->next;                         \
+		else                                                         \
+			(ls)->head = (s)->next;                              \
+		if ((s)->next)                                               \
+			(s)->next->prev = (s)->prev;                         \
+		else                                                         \
+			(ls)->tail = (s)->prev;                              \
+		(s)->prev = (s)->next = NULL;                                \
+	} while (0)
+
 /* ---- Engine calls a policy may make ------------------------------------ */
 
 /* The current simulated time. */

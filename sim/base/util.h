@@ -26,6 +26,9 @@ void *xrealloc(void *p, size_t n);
 void xgrow(void *pp, size_t *cap, size_t want, size_t sz);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Does s hold a control character (below 0x20, or DEL)?  Such a string
+ * cannot go on one line of a generated script. */
+bool str_has_control(const char *s);
 
 /* Fills err (if not NULL) and returns -SIM_EINPUT. */
 int err_set(struct sim_error *err, const char *fmt, ...)

@@ -347,7 +347,7 @@ static int parse_workload(struct exp_ctx *c, const cJSON *v,
 		rc = parse_generate(c, f[6], &w->gen);
 	} else {
 		rc = exp_get_string(c, "trace", f[5], &trace);
-		if (!rc && exp_has_control(trace))
+		if (!rc && str_has_control(trace))
 			rc = exp_fail(c, "trace", "must not contain a control "
 				      "character (a newline, a tab)");
 		if (rc)
@@ -625,7 +625,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 	if (!rc && name && strchr(name, '/'))
 		rc = exp_fail(c, "name", "must not contain '/', got '%s'",
 			      name);
-	if (!rc && name && exp_has_control(name))
+	if (!rc && name && str_has_control(name))
 		rc = exp_fail(c, "name", "must not contain a control character "
 			      "(a newline, a tab)");
 	/* Sweeps are expanded by sweep.c before they reach the loader. */

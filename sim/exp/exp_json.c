@@ -376,21 +376,13 @@ out:
 	return rc;
 }
 
-bool exp_has_control(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
-}
-
 int exp_get_path(struct exp_ctx *c, const char *key, const cJSON *v,
 		 char **out)
 {
 	const char *s = NULL;
 	int rc = exp_get_string(c, key, v, &s);
 	/* A path reaches generated scripts (plots, Slurm): one line each. */
-	if (!rc && s && exp_has_control(s))
+	if (!rc && s && str_has_control(s))
 		rc = exp_fail(c, key, "must not contain a control character "
 			      "(a newline, a tab)");
 	if (!rc && s) {

@@ -105,8 +105,6 @@ int exp_get_enum(struct exp_ctx *c, const char *key, const cJSON *v,
 /* A non-empty array of numbers into a new array of *n. */
 int exp_get_numbers(struct exp_ctx *c, const char *key, const cJSON *v,
 		    double **out, size_t *n);
-/* Does s hold a control character (below 0x20, or DEL)? */
-bool exp_has_control(const char *s);
 /* A path relative to c->dir, newly allocated (an old *out is freed); a
  * path with a control character is refused. */
 int exp_get_path(struct exp_ctx *c, const char *key, const cJSON *v,

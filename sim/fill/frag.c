@@ -380,6 +380,25 @@ static uint32_t sort_free(uint32_t ngpus, const uint16_t *gpu_free,
 	return total;
 }
 
+/*
+ * The GPU share of a node that the pods of group g, which its CPU lets
+ * fit, could not use: all of it (total) when the group's GPU model or
+ * count does not fit, else the GPUs with less free (s, sorted down)
+ * than the group's per-GPU demand.
+ */
+static uint32_t group_left(const struct frag_group *g, uint32_t model,
+			   uint32_t ngpus, const uint16_t *s, uint32_t total)
+{
+	bool ok = (!g->models || (g->models & (1u << model))) &&
+		  g->gpus <= ngpus && s[g->gpus - 1] >= g->milli;
+	if (!ok)
+		return total;
+	uint32_t small = 0;
+	for (uint32_t j = ngpus; j > 0 && s[j - 1] < g->milli; j--)
+		small += s[j - 1];
+	return small;
+}
+
 double frag_node_frag(const struct frag_dist *d, uint32_t model,
 		      uint32_t cpu_free, uint32_t ngpus,
 		      const uint16_t *gpu_free)
@@ -398,17 +417,7 @@ double frag_node_frag(const struct frag_dist *d, uint32_t model,
 		F += (g->cum[d->ncpus] - p_cpu) * T;
 		if (p_cpu == 0)
 			continue;
-		bool ok = (!g->models || (g->models & (1u << model))) &&
-			  g->gpus <= ngpus && s[g->gpus - 1] >= g->milli;
-		if (!ok) {
-			F += p_cpu * T;
-			continue;
-		}
-		/* GPUs with less free than the per-GPU demand: the tail. */
-		uint32_t small = 0;
-		for (uint32_t j = ngpus; j > 0 && s[j - 1] < g->milli; j--)
-			small += s[j - 1];
-		F += p_cpu * (double)small;
+		F += p_cpu * (double)group_left(g, model, ngpus, s, total);
 	}
 	return F;
 }
@@ -431,16 +440,7 @@ int64_t frag_node_fragw(const struct frag_dist *d, uint32_t model,
 		F += (g->wcum[d->ncpus] - w_cpu) * T;
 		if (w_cpu == 0)
 			continue;
-		bool ok = (!g->models || (g->models & (1u << model))) &&
-			  g->gpus <= ngpus && s[g->gpus - 1] >= g->milli;
-		if (!ok) {
-			F += w_cpu * T;
-			continue;
-		}
-		uint64_t small = 0;
-		for (uint32_t j = ngpus; j > 0 && s[j - 1] < g->milli; j--)
-			small += s[j - 1];
-		F += w_cpu * small;
+		F += w_cpu * group_left(g, model, ngpus, s, total);
 	}
 	return (int64_t)F;
 }

@@ -260,49 +260,51 @@ static bool marked(const char *script, const char *what)
 }
 
 /*
- * One definition NAME='VALUE'; with VALUE as a gnuplot single-quoted
- * string literal: gnuplot substitutes neither backquoted commands nor
- * @macros inside single quotes, and '' stands for '.  A control
- * character (a newline would end the command and start another) cannot
- * be quoted: the value is left out and the first such name is kept, for
- * run_gnuplot() to refuse the call.
+ * VALUE as a gnuplot single-quoted string literal, newly allocated:
+ * gnuplot substitutes neither backquoted commands nor @macros inside
+ * single quotes, and '' stands for '.  NULL for a value with a control
+ * character, which cannot be quoted (a newline would end the command
+ * and start another).
  */
-void plot_def(struct plot_defs *d, const char *name, const char *val)
+static char *gp_literal(const char *val)
 {
-	for (const char *q = val; *q; q++) {
-		if ((unsigned char)*q < 0x20 || *q == 0x7f) {
-			if (!d->bad)
-				d->bad = name;
-			return;
-		}
-	}
-	size_t need = d->len + strlen(name) + 2 * strlen(val) + 8;
-	xgrow(&d->s, &d->cap, need, 1);
-	char *p = d->s + d->len;
-	p += sprintf(p, "%s='", name);
+	if (str_has_control(val))
+		return NULL;
+	char *t = xmalloc(2 * strlen(val) + 3), *p = t;
+	*p++ = '\'';
 	for (; *val; val++) {
 		if (*val == '\'')
 			*p++ = '\'';
 		*p++ = *val;
 	}
 	*p++ = '\'';
-	*p++ = ';';
 	*p = '\0';
-	d->len = (size_t)(p - d->s);
+	return t;
+}
+
+/* NAME=LITERAL; (gp_literal); a value that cannot be quoted is left out
+ * and the first such name kept, for run_gnuplot() to refuse the call. */
+void plot_def(struct plot_defs *d, const char *name, const char *val)
+{
+	char *lit = gp_literal(val);
+	if (!lit) {
+		if (!d->bad)
+			d->bad = name;
+		return;
+	}
+	size_t need = d->len + strlen(name) + strlen(lit) + 3;
+	xgrow(&d->s, &d->cap, need, 1);
+	d->len += (size_t)sprintf(d->s + d->len, "%s=%s;", name, lit);
+	free(lit);
 }
 
 int plot_put_literal(FILE *f, const char *val)
 {
-	for (const char *q = val; *q; q++)
-		if ((unsigned char)*q < 0x20 || *q == 0x7f)
-			return -1;
-	fputc('\'', f);
-	for (; *val; val++) {
-		if (*val == '\'')
-			fputc('\'', f);
-		fputc(*val, f);
-	}
-	fputc('\'', f);
+	char *lit = gp_literal(val);
+	if (!lit)
+		return -1;
+	fputs(lit, f);
+	free(lit);
 	return 0;
 }
 

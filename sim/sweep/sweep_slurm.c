@@ -64,9 +64,8 @@ static char *absolute(const char *path)
  */
 static char *sbatch_quote(const char *s, bool pct, const char *tail)
 {
-	for (const char *q = s; *q; q++)
-		if ((unsigned char)*q < 0x20 || *q == 0x7f)
-			return NULL;
+	if (str_has_control(s))
+		return NULL;
 	char *t = xmalloc(3 * strlen(s) + strlen(tail) + 3), *q = t;
 	*q++ = '"';
 	for (; *s; s++) {
