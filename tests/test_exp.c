@@ -705,9 +705,9 @@ Test(exp, error_json_and_io)
 	cr_assert_str_eq(err.msg, msg);
 	free(msg);
 	free(path);
-	/* A folder opens but cannot be read. */
-	msg = xasprintf("%s: cannot read: Is a directory", exp_tdir);
-	cr_assert_eq(exp_load(exp_tdir, &e, &err), -SIM_EIO);
+	/* A folder is not read at all. */
+	msg = xasprintf("%s: not a regular file (a folder)", exp_tdir);
+	cr_assert_eq(exp_load(exp_tdir, &e, &err), -SIM_EINPUT);
 	cr_assert_str_eq(err.msg, msg);
 	free(msg);
 	/* A NUL byte inside the file. */

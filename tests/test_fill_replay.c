@@ -507,15 +507,14 @@ Test(fill_replay, list_without_times_refused, .init = cr_redirect_stdout)
 	char *pods_csv = path_join(out, "bestfit-good-s1/pods.csv");
 	char *text = NULL;
 	size_t len;
-	const char *what;
-	cr_assert_eq(exp_read_text(pods_csv, &text, &len, &what), 0);
+	cr_assert_eq(exp_read_text(pods_csv, 0, &text, &len, NULL, NULL), 0);
 	cr_assert_str_eq(text, "pod,cpu_milli,num_gpu,gpu_milli,created_s,"
 			 "deleted_s,arrival_s,node,gpus,start_s,end_s,wait_s\n"
 			 "0,1000,1,500,0,5,0,0,0,0,5,0\n"
 			 "1,1000,1,700,2,,2,0,1,2,,0\n");
 	free(text);
 	char *tl = path_join(out, "bestfit-good-s1/timeline.csv");
-	cr_assert_eq(exp_read_text(tl, &text, &len, &what), 0);
+	cr_assert_eq(exp_read_text(tl, 0, &text, &len, NULL, NULL), 0);
 	/* Samples at 0..2 s: to the last arrival, as nothing waits after
 	 * it (the drain, p0 leaving at 5, is not sampled); 2 GPUs. */
 	static const char head[] = "time_s,arrived,running,pending,"
@@ -528,7 +527,7 @@ Test(fill_replay, list_without_times_refused, .init = cr_redirect_stdout)
 	cr_assert(nl && nl[1] == '\0', "a sample after 2 s: %s", text);
 	free(text);
 	char *man = path_join(out, "manifest.json");
-	cr_assert_eq(exp_read_text(man, &text, &len, &what), 0);
+	cr_assert_eq(exp_read_text(man, 0, &text, &len, NULL, NULL), 0);
 	cr_assert(strstr(text, good) && strstr(text, nodes), "%s", text);
 	free(text);
 	free(man);
@@ -604,9 +603,9 @@ Test(fill_replay, openb_default_real)
 	uint32_t nk;
 	registry_init(&reg);
 	frag_cluster_init(&c);
-	cr_assert_eq(openb_load_nodes(nodes, false, NULL, &c, &err), 0);
-	cr_assert_eq(openb_load_pods(podf, false, NULL, &c, &pods, &n, &nk,
-				     &err), 0);
+	cr_assert_eq(openb_load_nodes(nodes, NULL, NULL, &c, NULL, &err), 0);
+	cr_assert_eq(openb_load_pods(podf, NULL, NULL, &c, &pods, &n, &nk,
+				     NULL, &err), 0);
 	cr_assert_eq(replay_check_pods(podf, pods, n, &err), 0);
 	cr_assert_eq(frag_dist_build(&d, pods, n), 0);
 	frag_cluster_ready(&c, nk, &d);

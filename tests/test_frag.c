@@ -391,16 +391,16 @@ Test(frag, openb_readers)
 	char *nodes = write_tmp("sn,cpu_milli,memory_mib,gpu,model\n"
 				"a,8000,1000,2,V100\nb,4000,500,1,T4\n");
 	frag_cluster_init(&c);
-	cr_assert_eq(openb_load_nodes(nodes, false, NULL, &c, &err), 0, "%s",
-		     err.msg);
+	cr_assert_eq(openb_load_nodes(nodes, NULL, NULL, &c, NULL, &err), 0,
+		     "%s", err.msg);
 	cr_assert_eq(c.nnodes, 2);
 	cr_assert_eq(c.gpu_capacity, 3000);
 	char *good = write_tmp("name,cpu_milli,memory_mib,num_gpu,gpu_milli,"
 			       "gpu_spec\np0,1000,10,1,500,T4\n"
 			       "p1,1000,10,2,1000,\np2,500,10,0,0,\n"
 			       "p3,500,10,1,500,A100\n");
-	cr_assert_eq(openb_load_pods(good, false, NULL, &c, &pods, &n, &nk,
-				     &err), 0, "%s", err.msg);
+	cr_assert_eq(openb_load_pods(good, NULL, NULL, &c, &pods, &n, &nk,
+				     NULL, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 4);
 	cr_assert_eq(nk, 2);
 	cr_assert_eq(pods[0].models, 1u << 1);
@@ -418,8 +418,8 @@ Test(frag, openb_readers)
 		char *text = xasprintf("name,cpu_milli,memory_mib,num_gpu,"
 				       "gpu_milli,gpu_spec\n%s", bad[i][0]);
 		char *p = write_tmp(text);
-		cr_assert_neq(openb_load_pods(p, false, NULL, &c, &pods, &n,
-					      &nk, &err), 0);
+		cr_assert_neq(openb_load_pods(p, NULL, NULL, &c, &pods, &n,
+					      &nk, NULL, &err), 0);
 		char *want = xasprintf("%s:2: %s", p, bad[i][1]);
 		cr_assert(strstr(err.msg, want), "got '%s', want '%s'",
 			  err.msg, want);
@@ -432,7 +432,7 @@ Test(frag, openb_readers)
 	char *badn = write_tmp("sn,cpu_milli,memory_mib,gpu,model\n"
 			       "a,8000,1000,2,\n");
 	frag_cluster_init(&c);
-	cr_assert_neq(openb_load_nodes(badn, false, NULL, &c, &err), 0);
+	cr_assert_neq(openb_load_nodes(badn, NULL, NULL, &c, NULL, &err), 0);
 	cr_assert(strstr(err.msg, ":2: model '' is empty on a node with GPUs"),
 		  "%s", err.msg);
 	frag_cluster_release(&c);
@@ -461,11 +461,11 @@ Test(frag, openb_real)
 	size_t n, cpu_only = 0;
 	uint32_t nk;
 	frag_cluster_init(&c);
-	cr_assert_eq(openb_load_nodes(nodes, false, NULL, &c, &err), 0);
+	cr_assert_eq(openb_load_nodes(nodes, NULL, NULL, &c, NULL, &err), 0);
 	cr_assert_eq(c.nnodes, 1213);
 	cr_assert_eq(c.gpu_capacity, 6212000);
-	cr_assert_eq(openb_load_pods(podf, false, NULL, &c, &pods, &n, &nk,
-				     &err), 0, "%s", err.msg);
+	cr_assert_eq(openb_load_pods(podf, NULL, NULL, &c, &pods, &n, &nk,
+				     NULL, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 8152);
 	for (size_t i = 0; i < n; i++)
 		cpu_only += pods[i].gpus == 0;

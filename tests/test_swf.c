@@ -456,8 +456,8 @@ Test(trace_swf, cannot_open)
 		     -SIM_EIO);
 	cr_assert_str_eq(err.msg, "/nonexistent/x.swf: cannot open: "
 				  "No such file or directory");
-	cr_assert_eq(trace_load_swf("/tmp", &o, &w, &err), -SIM_EIO);
-	cr_assert_str_eq(err.msg, "/tmp: cannot open: Is a directory");
+	cr_assert_eq(trace_load_swf("/tmp", &o, &w, &err), -SIM_EINPUT);
+	cr_assert_str_eq(err.msg, "/tmp: not a regular file (a folder)");
 	cr_assert_eq(w.n, 0);
 }
 

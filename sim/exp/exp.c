@@ -718,18 +718,40 @@ int exp_parse(const char *text, const char *path, struct experiment *e,
 
 int exp_load(const char *path, struct experiment *e, struct sim_error *err)
 {
-	char *text = NULL;
-	const char *what;
+	char *text = NULL, sha[INPUT_SHA256_HEX];
 	size_t len = 0;
-	int en = exp_read_text(path, &text, &len, &what);
-	if (en) {
+	int rc = exp_read_text(path, 0, &text, &len, sha, err);
+	if (rc) {
 		memset(e, 0, sizeof(*e));
-		return err_setc(err, -SIM_EIO, "%s: cannot %s: %s", path, what,
-				strerror(en));
+		return rc;
 	}
-	int rc = exp_parse_len(text, len, path, e, err);
+	rc = exp_parse_len(text, len, path, e, err);
+	if (!rc)
+		exp_note_input(e, path, sha);
 	free(text);
 	return rc;
+}
+
+void exp_note_input(struct experiment *e, const char *path,
+		    const char *sha256)
+{
+	size_t i = 0;
+	while (i < e->ninputs && strcmp(e->inputs[i].path, path) != 0)
+		i++;
+	if (i == e->ninputs) {
+		e->inputs = xrealloc(e->inputs, (i + 1) * sizeof(*e->inputs));
+		e->inputs[i].path = xstrdup(path);
+		e->ninputs++;
+	}
+	memcpy(e->inputs[i].sha256, sha256, INPUT_SHA256_HEX);
+}
+
+const char *exp_input_sha256(const struct experiment *e, const char *path)
+{
+	for (size_t i = 0; i < e->ninputs; i++)
+		if (strcmp(e->inputs[i].path, path) == 0)
+			return e->inputs[i].sha256;
+	return NULL;
 }
 
 static void policy_spec_release(struct policy_spec *p)
@@ -767,5 +789,8 @@ void exp_release(struct experiment *e)
 	jobclass_overrides_release(&e->throughputs);
 	exp_fill_release(&e->fill);
 	free(e->resolved_json);
+	for (size_t i = 0; i < e->ninputs; i++)
+		free(e->inputs[i].path);
+	free(e->inputs);
 	memset(e, 0, sizeof(*e));
 }

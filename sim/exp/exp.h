@@ -49,6 +49,14 @@ struct fill_spec {
 	                          (default 1: the trace's own times) */
 };
 
+/* An input file read for an experiment, with the digest of its bytes as
+ * read, so that the manifest records what was read (not what the file
+ * holds when the run ends). */
+struct exp_input {
+	char *path;            /* the file, as the experiment names it */
+	char sha256[INPUT_SHA256_HEX]; /* SHA-256 of its bytes, hex */
+};
+
 struct experiment {
 	char *path;            /* the file as given */
 	char *name;            /* "name" (default: file stem) */
@@ -86,7 +94,18 @@ struct experiment {
 	                          every default filled in (for the manifest) */
 	bool has_fill;         /* a fill experiment: "fill" given */
 	struct fill_spec fill; /* its settings */
+	struct exp_input *inputs; /* the files read so far, by
+	                          exp_note_input() (the experiment file by
+	                          exp_load(), a trace by the runner) */
+	size_t ninputs;
 };
+
+/* Records that path was read with the given digest (a record of the same
+ * path is replaced: the last read counts). */
+void exp_note_input(struct experiment *e, const char *path,
+		    const char *sha256);
+/* The digest recorded for path, or NULL when it was not read. */
+const char *exp_input_sha256(const struct experiment *e, const char *path);
 
 struct exp_ctx;
 struct cJSON;

@@ -180,21 +180,31 @@ int exp_parse_cluster(struct exp_ctx *c, const cJSON *v, struct experiment *e)
 	const cJSON *obj = v;
 	cJSON *root = NULL;
 	char *file = NULL, *text = NULL, *fdir = NULL, *prefix = NULL;
-	const char *what;
 	size_t len = 0;
 	size_t m = exp_jp_key(c, "cluster");
-	int rc = 0, en;
+	int rc = 0;
 
 	if (cJSON_IsString(v)) {
 		rc = exp_get_path(c, NULL, v, &file);
 		if (rc)
 			goto out;
-		en = exp_read_text(file, &text, &len, &what);
-		if (en) {
-			exp_fail(c, NULL, "cannot %s '%s': %s", what, file,
-				 strerror(en));
-			rc = -SIM_EIO; /* unreadable, as for exp_load() */
-			goto out;
+		struct sim_error ferr;
+		rc = exp_read_text(file, 0, &text, &len, NULL, &ferr);
+		if (rc) {
+			/* ferr names the file first: said once here */
+			const char *why = ferr.msg;
+			size_t fl = strlen(file);
+			if (!strncmp(why, file, fl) && why[fl] == ':')
+				why += fl + 1 + (why[fl + 1] == ' ');
+			/* "cannot open: why" reads "cannot open 'FILE': why" */
+			const char *sep = strncmp(why, "cannot ", 7) ? NULL :
+					  strstr(why, ": ");
+			if (sep)
+				exp_fail(c, NULL, "%.*s '%s': %s",
+					 (int)(sep - why), why, file, sep + 2);
+			else
+				exp_fail(c, NULL, "'%s': %s", file, why);
+			goto out; /* -SIM_EIO when unreadable, as exp_load() */
 		}
 		rc = exp_parse_json(text, len, file, &root, c->err);
 		if (rc)

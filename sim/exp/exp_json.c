@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/input.h"
+
 void exp_ctx_init(struct exp_ctx *c, const char *file, const char *dir,
 		  struct sim_error *err)
 {
@@ -394,36 +396,11 @@ int exp_get_path(struct exp_ctx *c, const char *key, const cJSON *v,
 
 /* ---- files ------------------------------------------------------------ */
 
-int exp_read_text(const char *path, char **out, size_t *len,
-		  const char **what)
+int exp_read_text(const char *path, uint64_t max_bytes, char **out,
+		  size_t *len, char *sha256, struct sim_error *err)
 {
-	size_t cap = 0, n = 0;
-	char *buf = NULL;
-	int rc = 0;
-	*what = "open";
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return errno ? errno : EIO;
-	*what = "read";
-	for (;;) {
-		xgrow(&buf, &cap, n + 65536, 1);
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f))
-				rc = errno ? errno : EIO;
-			break;
-		}
-	}
-	fclose(f);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
+	struct input_opts io = { .max_bytes = max_bytes };
+	return input_slurp(path, &io, out, len, sha256, err);
 }
 
 static int line_of(const char *text, const char *at)

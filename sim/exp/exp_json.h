@@ -111,11 +111,14 @@ int exp_get_path(struct exp_ctx *c, const char *key, const cJSON *v,
 		 char **out);
 
 /*
- * Reads a whole file (NUL-terminated; *len without the NUL).  Returns 0,
- * or an errno value with what failed ("open" or "read") in *what.
+ * Reads a whole file (NUL-terminated; *len without the NUL) through the
+ * shared input reader (base/input.h): a regular file of at most max_bytes
+ * (0 = INPUT_MAX_BYTES), gzip inflated; the SHA-256 of its bytes goes to
+ * sha256 (INPUT_SHA256_HEX bytes; may be NULL).  Returns 0, or a negative
+ * code with "PATH: ..." in err (which may be NULL).
  */
-int exp_read_text(const char *path, char **out, size_t *len,
-		  const char **what);
+int exp_read_text(const char *path, uint64_t max_bytes, char **out,
+		  size_t *len, char *sha256, struct sim_error *err);
 /*
  * Parses JSON text (len bytes; a NUL inside is an error, a UTF-8 byte
  * order mark is skipped).  Errors are "FILE:LINE: invalid JSON near '...'".

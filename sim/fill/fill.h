@@ -14,15 +14,24 @@
 
 #include "fill/frag.h"
 
+/* How an openb list is read (NULL: strict, the default size limit). */
+struct openb_opts {
+	bool lenient;       /* skip malformed rows, counting them */
+	uint64_t max_bytes; /* refuse a file above this; 0 = INPUT_MAX_BYTES */
+};
+
 /*
  * Reads an openb node list (columns sn, cpu_milli, memory_mib, gpu, model;
  * other columns ignored) into an empty cluster c.  Errors "FILE:LINE:
- * message", or "FILE: message" for a file with no node; returns 0 or a
- * negative code.  lenient skips malformed rows, counting them in
- * *malformed (may be NULL).
+ * message", or "FILE: message" for a file with no node (or one that is not
+ * a regular file, or too big: base/input.h); returns 0 or a negative code.
+ * Malformed rows skipped under o->lenient are counted in *malformed (may
+ * be NULL).  The SHA-256 of the file's bytes as read goes to sha256
+ * (INPUT_SHA256_HEX bytes; may be NULL).
  */
-int openb_load_nodes(const char *path, bool lenient, uint64_t *malformed,
-		     struct frag_cluster *c, struct sim_error *err);
+int openb_load_nodes(const char *path, const struct openb_opts *o,
+		     uint64_t *malformed, struct frag_cluster *c,
+		     char *sha256, struct sim_error *err);
 /*
  * Reads an openb pod list (name, cpu_milli, memory_mib, num_gpu,
  * gpu_milli required; gpu_spec, creation_time, deletion_time optional) into
@@ -31,9 +40,10 @@ int openb_load_nodes(const char *path, bool lenient, uint64_t *malformed,
  * (gpu_clustering) are numbered in order of first appearance; *nkinds is
  * their count.  Errors as openb_load_nodes().
  */
-int openb_load_pods(const char *path, bool lenient, uint64_t *malformed,
-		    const struct frag_cluster *c, struct score_pod **pods,
-		    size_t *n, uint32_t *nkinds, struct sim_error *err);
+int openb_load_pods(const char *path, const struct openb_opts *o,
+		    uint64_t *malformed, const struct frag_cluster *c,
+		    struct score_pod **pods, size_t *n, uint32_t *nkinds,
+		    char *sha256, struct sim_error *err);
 
 /* One recorded point of a fill run: when the arrived GPU demand first
  * reached step percent of the cluster's GPU capacity. */

@@ -10,8 +10,9 @@
  * deletion_time (seconds; empty = none).  A pod asks no GPU (num_gpu 0,
  * gpu_milli 0), a share of one GPU (num_gpu 1, gpu_milli 1..999) or whole
  * GPUs (num_gpu >= 1, gpu_milli 1000); anything else is refused.  Rows go
- * through the shared row reader (trace_rows.c); every refusal is
- * "FILE:LINE: column 'cell' what".
+ * through the shared row reader (trace_rows.c, over base/input.h: regular
+ * files within the size limit, gzip checked, no NUL byte); every refusal
+ * is "FILE:LINE: column 'cell' what".
  */
 #include "fill/fill.h"
 
@@ -172,17 +173,21 @@ static int pod_row(void *ctx, bool broken)
 }
 
 /* Opens path, reads the header (columns names[0..n), the first
- * nrequired required) and every row with row(). */
-static int read_list(struct openb_reader *r, const char *path, bool lenient,
-		     uint64_t *malformed, const char *const *names, size_t n,
-		     size_t nrequired, int (*row)(void *ctx, bool broken),
+ * nrequired required) and every row with row(); the digest of the file
+ * read goes to sha256 (may be NULL). */
+static int read_list(struct openb_reader *r, const char *path,
+		     const struct openb_opts *o, uint64_t *malformed,
+		     const char *const *names, size_t n, size_t nrequired,
+		     int (*row)(void *ctx, bool broken), char *sha256,
 		     struct sim_error *err)
 {
 	uint64_t lines = 0, skipped = 0;
+	struct input_opts io = { .max_bytes = o ? o->max_bytes : 0 };
+	bool lenient = o && o->lenient;
 	r->b.path = path;
 	r->b.err = err;
 	r->names = names;
-	int rc = trace_rows_open(&r->b.rows, path, ',', &lines, err);
+	int rc = trace_rows_open(&r->b.rows, path, ',', &io, &lines, err);
 	if (rc)
 		return rc;
 	rc = trace_rows_header(&r->b.rows, names, n,
@@ -191,17 +196,20 @@ static int read_list(struct openb_reader *r, const char *path, bool lenient,
 		rc = trace_rows_each(&r->b.rows, lenient, &skipped, row, r,
 				     err);
 	trace_rows_close(&r->b.rows);
+	if (!rc && sha256)
+		memcpy(sha256, r->b.rows.in.sha256, INPUT_SHA256_HEX);
 	if (malformed)
 		*malformed += skipped;
 	return rc;
 }
 
-int openb_load_nodes(const char *path, bool lenient, uint64_t *malformed,
-		     struct frag_cluster *c, struct sim_error *err)
+int openb_load_nodes(const char *path, const struct openb_opts *o,
+		     uint64_t *malformed, struct frag_cluster *c,
+		     char *sha256, struct sim_error *err)
 {
 	struct openb_reader r = { .c = c };
-	int rc = read_list(&r, path, lenient, malformed, node_col_name,
-			   N_NCOLS, N_NCOLS, node_row, err);
+	int rc = read_list(&r, path, o, malformed, node_col_name, N_NCOLS,
+			   N_NCOLS, node_row, sha256, err);
 	if (!rc && c->nnodes == 0)
 		rc = err_set(err, "%s: no node in the node list", path);
 	else if (!rc && c->gpu_capacity == 0)
@@ -209,13 +217,14 @@ int openb_load_nodes(const char *path, bool lenient, uint64_t *malformed,
 	return rc;
 }
 
-int openb_load_pods(const char *path, bool lenient, uint64_t *malformed,
-		    const struct frag_cluster *c, struct score_pod **pods,
-		    size_t *n, uint32_t *nkinds, struct sim_error *err)
+int openb_load_pods(const char *path, const struct openb_opts *o,
+		    uint64_t *malformed, const struct frag_cluster *c,
+		    struct score_pod **pods, size_t *n, uint32_t *nkinds,
+		    char *sha256, struct sim_error *err)
 {
 	struct openb_reader r = { .cc = c };
-	int rc = read_list(&r, path, lenient, malformed, pod_col_name,
-			   P_NCOLS, P_SPEC, pod_row, err);
+	int rc = read_list(&r, path, o, malformed, pod_col_name, P_NCOLS,
+			   P_SPEC, pod_row, sha256, err);
 	if (!rc && r.npods == 0)
 		rc = err_set(err, "%s: no pod in the pod list", path);
 	if (rc) {

@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <nettle/sha2.h>
 
+#include "base/input.h"
 #include "base/util.h"
 #include "base/version.h"
 
@@ -513,46 +513,23 @@ out_path:
 
 /* ---- manifest.json ---- */
 
-/* SHA-256 of a file as 64 lowercase hex digits into hex (65 bytes). */
-static int sha256_file(const char *path, char *hex, struct sim_error *err)
+/* An input with the digest of its bytes as read (exp_note_input); a file
+ * not recorded (a plug-in, which dlopen reads) is hashed now, through the
+ * input reader's checks. */
+static int add_input(cJSON *inputs, const struct experiment *e,
+		     const char *path, struct sim_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return err_setc(err, -SIM_EIO, "%s: cannot read: %s", path,
-				strerror(errno));
-	struct sha256_ctx ctx;
-	uint8_t digest[SHA256_DIGEST_SIZE];
-	char *buf = xmalloc(1 << 16);
-	int rc = 0;
-	size_t n;
-	sha256_init(&ctx);
-	while ((n = fread(buf, 1, 1 << 16, f)) > 0)
-		sha256_update(&ctx, n, (const uint8_t *)buf);
-	if (ferror(f)) {
-		rc = err_setc(err, -SIM_EIO, "%s: read failed", path);
-		goto out_buf;
+	char hex[INPUT_SHA256_HEX];
+	const char *sha = exp_input_sha256(e, path);
+	if (!sha) {
+		int rc = input_sha256_file(path, NULL, hex, err);
+		if (rc)
+			return rc;
+		sha = hex;
 	}
-	sha256_digest(&ctx, SHA256_DIGEST_SIZE, digest);
-	for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
-		hex[2 * i] = "0123456789abcdef"[digest[i] >> 4];
-		hex[2 * i + 1] = "0123456789abcdef"[digest[i] & 15];
-	}
-	hex[2 * SHA256_DIGEST_SIZE] = '\0';
-out_buf:
-	free(buf);
-	fclose(f);
-	return rc;
-}
-
-static int add_input(cJSON *inputs, const char *path, struct sim_error *err)
-{
-	char hex[2 * SHA256_DIGEST_SIZE + 1];
-	int rc = sha256_file(path, hex, err);
-	if (rc)
-		return rc;
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "path", path);
-	cJSON_AddStringToObject(o, "sha256", hex);
+	cJSON_AddStringToObject(o, "sha256", sha);
 	cJSON_AddItemToArray(inputs, o);
 	return 0;
 }
@@ -573,20 +550,20 @@ static cJSON *manifest_tree(const struct experiment *e,
 		cJSON_AddNullToObject(root, "experiment");
 
 	cJSON *inputs = cJSON_AddArrayToObject(root, "inputs");
-	if (e->path && (rc = add_input(inputs, e->path, err)))
+	if (e->path && (rc = add_input(inputs, e, e->path, err)))
 		goto out_root;
 	if (!e->workload.generated && e->workload.trace &&
-	    (rc = add_input(inputs, e->workload.trace, err)))
+	    (rc = add_input(inputs, e, e->workload.trace, err)))
 		goto out_root;
 	for (size_t i = 0; i < e->nplugins; i++)
-		if ((rc = add_input(inputs, e->plugins[i], err)))
+		if ((rc = add_input(inputs, e, e->plugins[i], err)))
 			goto out_root;
 	/* A fill or replay experiment's inputs: its node and pod lists. */
 	if (e->has_fill && e->fill.nodes &&
-	    (rc = add_input(inputs, e->fill.nodes, err)))
+	    (rc = add_input(inputs, e, e->fill.nodes, err)))
 		goto out_root;
 	for (size_t i = 0; e->has_fill && i < e->fill.npods; i++)
-		if ((rc = add_input(inputs, e->fill.pods[i], err)))
+		if ((rc = add_input(inputs, e, e->fill.pods[i], err)))
 			goto out_root;
 
 	cJSON *seeds = cJSON_AddArrayToObject(root, "seeds");

@@ -228,8 +228,9 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 	size_t n = 0;
 	uint32_t nkinds = 0;
 	uint64_t malformed = 0;
-	int rc = openb_load_pods(pods_path, o->lenient, &malformed, c, &pods,
-				 &n, &nkinds, err);
+	struct openb_opts bo = { .lenient = o->lenient };
+	int rc = openb_load_pods(pods_path, &bo, &malformed, c, &pods, &n,
+				 &nkinds, NULL, err);
 	if (rc)
 		return rc;
 	if (malformed && !o->quiet)
@@ -306,13 +307,14 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 static int replay_inputs(const struct run_opts *o, const struct experiment *e,
 			 struct frag_cluster *c, struct sim_error *err)
 {
-	int rc = openb_load_nodes(e->fill.nodes, o->lenient, NULL, c, err);
+	struct openb_opts bo = { .lenient = o->lenient };
+	int rc = openb_load_nodes(e->fill.nodes, &bo, NULL, c, NULL, err);
 	for (size_t i = 0; i < e->fill.npods && !rc; i++) {
 		struct score_pod *pods;
 		size_t n;
 		uint32_t nk;
-		rc = openb_load_pods(e->fill.pods[i], o->lenient, NULL, c,
-				     &pods, &n, &nk, err);
+		rc = openb_load_pods(e->fill.pods[i], &bo, NULL, c, &pods, &n,
+				     &nk, NULL, err);
 		if (!rc) {
 			rc = replay_check_pods(e->fill.pods[i], pods, n, err);
 			free(pods);

@@ -109,8 +109,9 @@ static int fill_list(const struct run_opts *o, const struct experiment *e,
 	size_t n = 0;
 	uint32_t nkinds = 0;
 	uint64_t malformed = 0;
-	int rc = openb_load_pods(pods_path, o->lenient, &malformed, c, &pods,
-				 &n, &nkinds, err);
+	struct openb_opts bo = { .lenient = o->lenient };
+	int rc = openb_load_pods(pods_path, &bo, &malformed, c, &pods, &n,
+				 &nkinds, NULL, err);
 	if (rc)
 		return rc;
 	if (malformed && !o->quiet)
@@ -226,7 +227,8 @@ int fill_experiment(const struct run_opts *o, const struct experiment *e,
 	}
 	frag_cluster_init(&c);
 	uint64_t malformed = 0;
-	if (openb_load_nodes(e->fill.nodes, o->lenient, &malformed, &c, err)) {
+	struct openb_opts bo = { .lenient = o->lenient };
+	if (openb_load_nodes(e->fill.nodes, &bo, &malformed, &c, NULL, err)) {
 		frag_cluster_release(&c);
 		return 2;
 	}
@@ -235,8 +237,8 @@ int fill_experiment(const struct run_opts *o, const struct experiment *e,
 		struct score_pod *pods;
 		size_t n;
 		uint32_t nk;
-		if (openb_load_pods(e->fill.pods[i], o->lenient, NULL, &c,
-				    &pods, &n, &nk, err)) {
+		if (openb_load_pods(e->fill.pods[i], &bo, NULL, &c, &pods, &n,
+				    &nk, NULL, err)) {
 			frag_cluster_release(&c);
 			return 2;
 		}

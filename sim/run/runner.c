@@ -244,6 +244,8 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 		if (rc)
 			goto out;
 		r->have_w = true;
+		/* The manifest hashes the bytes that were read. */
+		exp_note_input(e, e->workload.trace, r->w.sha256);
 		if (r->o->stats)
 			fprintf(r->o->msg, "stats: load jobs=%zu load_s=%.3f\n",
 				r->w.n, mono_seconds() - t0);
@@ -573,8 +575,7 @@ static char *read_all(const char *path)
 {
 	char *text = NULL;
 	size_t len;
-	const char *what;
-	return exp_read_text(path, &text, &len, &what) ? NULL : text;
+	return exp_read_text(path, 0, &text, &len, NULL, NULL) ? NULL : text;
 }
 
 int runner_run_one(const struct run_opts *o, struct sim_error *err)
@@ -633,7 +634,10 @@ int runner_run_one(const struct run_opts *o, struct sim_error *err)
 		code = 2;
 	if (rc)
 		goto out;
-	if (out_write_summary(dir, &res, 1, err) != 0 ||
+	/* Again, now with the digests of the inputs as they were read. */
+	free(want);
+	want = out_manifest_text(&r.e, &res, 1, err);
+	if (!want || out_write_summary(dir, &res, 1, err) != 0 ||
 	    write_file_atomic(mpath, want, err) != 0)
 		goto out;
 	code = 0;

@@ -21,7 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <nettle/sha2.h>
 
 #include "exp/exp.h"
 #include "exp/exp_json.h"
@@ -282,8 +281,7 @@ bool sweep_file_has_sweep(const char *path)
 {
 	char *text = NULL;
 	size_t len;
-	const char *what;
-	if (exp_read_text(path, &text, &len, &what))
+	if (exp_read_text(path, 0, &text, &len, NULL, NULL))
 		return false;
 	cJSON *root = cJSON_ParseWithLength(text, len);
 	bool has = cJSON_IsObject(root) &&
@@ -479,20 +477,16 @@ int sweep_load(const char *path, struct sweep *sw, struct sim_error *err)
 {
 	struct exp_ctx c;
 	char *text = NULL, *dir = path_dirname(path);
-	const char *what;
 	size_t len = 0;
 	cJSON *sweep = NULL;
-	int rc, en;
+	int rc;
 
 	memset(sw, 0, sizeof(*sw));
 	sw->path = xstrdup(path);
 	exp_ctx_init(&c, path, dir, err);
-	en = exp_read_text(path, &text, &len, &what);
-	if (en) {
-		rc = err_setc(err, -SIM_EIO, "%s: cannot %s: %s", path, what,
-			      strerror(en));
+	rc = exp_read_text(path, 0, &text, &len, sw->sha256, err);
+	if (rc)
 		goto out;
-	}
 	rc = exp_parse_json(text, len, path, &sw->base, err);
 	if (rc)
 		goto out;
@@ -549,38 +543,15 @@ void sweep_release(struct sweep *sw)
 
 /* ---- the sweep manifest ----------------------------------------------- */
 
-static int file_sha256(const char *path, char *hex, struct sim_error *err)
-{
-	char *text = NULL;
-	size_t len = 0;
-	const char *what;
-	int en = exp_read_text(path, &text, &len, &what);
-	if (en)
-		return err_setc(err, -SIM_EIO, "%s: cannot %s: %s", path, what,
-				strerror(en));
-	struct sha256_ctx ctx;
-	uint8_t d[SHA256_DIGEST_SIZE];
-	sha256_init(&ctx);
-	sha256_update(&ctx, len, (const uint8_t *)text);
-	sha256_digest(&ctx, sizeof(d), d);
-	for (size_t i = 0; i < sizeof(d); i++)
-		sprintf(hex + 2 * i, "%02x", d[i]);
-	free(text);
-	return 0;
-}
-
 int sweep_write_manifest(const struct sweep *sw, const char *outdir,
 			 struct sim_error *err)
 {
-	char hex[2 * SHA256_DIGEST_SIZE + 1];
-	int rc = file_sha256(sw->path, hex, err);
-	if (rc)
-		return rc;
+	/* The digest is of the bytes sweep_load() read. */
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "tool", "clustersim");
 	cJSON_AddStringToObject(root, "version", CLUSTERSIM_VERSION);
 	cJSON_AddStringToObject(root, "experiment", sw->path);
-	cJSON_AddStringToObject(root, "sha256", hex);
+	cJSON_AddStringToObject(root, "sha256", sw->sha256);
 	cJSON *axes = cJSON_AddArrayToObject(root, "sweep");
 	for (size_t a = 0; a < sw->naxes; a++) {
 		cJSON *o = cJSON_CreateObject();
@@ -612,7 +583,7 @@ int sweep_write_manifest(const struct sweep *sw, const char *outdir,
 	char *text = cJSON_Print(root);
 	char *path = path_join(outdir, "manifest.json");
 	char *full = xasprintf("%s\n", text);
-	rc = mkdir_p(outdir, err);
+	int rc = mkdir_p(outdir, err);
 	if (!rc)
 		rc = write_file_atomic(path, full, err);
 	free(full);

@@ -23,6 +23,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/input.h"
 #include "clustersim/clustersim.h"
 
 /* One axis: a JSON path and its values. */
@@ -56,6 +57,7 @@ struct sweep {
 	char *output;             /* the results folder ("output") */
 	struct sweep_run *runs;   /* point-major, then policy, then seed */
 	size_t nruns;
+	char sha256[INPUT_SHA256_HEX]; /* of the file's bytes as read */
 };
 
 /* Options common to the drivers. */

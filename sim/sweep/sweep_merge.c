@@ -89,8 +89,7 @@ static char *read_text(const char *path)
 {
 	char *text = NULL;
 	size_t len;
-	const char *what;
-	return exp_read_text(path, &text, &len, &what) ? NULL : text;
+	return exp_read_text(path, 0, &text, &len, NULL, NULL) ? NULL : text;
 }
 
 /* Reads a complete run's metric cells; false when it is not complete. */

@@ -23,8 +23,6 @@
 
 #include "base/util.h"
 
-#define CSV_BLOCK (1u << 18) /* bytes asked of gzread at a time */
-
 /* The columns the format knows. */
 enum csv_col {
 	C_ID = 0,
@@ -284,57 +282,35 @@ static int csv_feed(struct csv_reader *r, struct csv_parser *p,
 		       r->line, csv_strerror(csv_error(p)));
 }
 
-static int csv_read(gzFile gz, struct csv_reader *r, struct csv_parser *p)
+static int csv_read(struct input *in, struct csv_reader *r,
+		    struct csv_parser *p)
 {
-	char *buf = xmalloc(CSV_BLOCK);
-	bool in_line = false; /* bytes of the current line were fed */
-	bool skip = false;    /* drop the rest of the current line */
-	int rc = 0, got;
+	char *s;
+	size_t n;
+	int rc;
 
-	r->line = 1;
-	while ((got = trace_gzread(gz, buf, CSV_BLOCK, r->path,
-				   r->err)) > 0) {
-		const char *s = buf, *end = buf + got, *nl;
-		while (s < end) {
-			nl = memchr(s, '\n', (size_t)(end - s));
-			const char *e = nl ? nl + 1 : end;
-			if (!skip) {
-				rc = csv_feed(r, p, s, (size_t)(e - s));
-				if (rc < 0)
-					goto out_buf;
-				skip = rc > 0;
-				rc = 0;
-			}
-			in_line = !nl;
-			if (nl) {
-				r->w->report.lines++;
-				r->line++;
-				skip = false;
-			}
-			s = e;
-		}
-	}
-	if (got < 0) {
-		rc = got;
-		goto out_buf;
-	}
-	if (in_line)
+	while ((rc = input_line(in, &s, &n, r->err)) > 0) {
+		r->line = in->line;
 		r->w->report.lines++;
+		if (in->line_nl)
+			s[n++] = '\n'; /* libcsv ends the record there */
+		rc = csv_feed(r, p, s, n);
+		if (rc < 0)
+			return rc;
+	}
+	if (rc < 0)
+		return rc;
 	if (csv_fini(p, csv_field_cb, csv_record_cb, r) != 0 && !r->rc) {
-		if (r->o->lenient && r->header_done) {
+		if (r->o->lenient && r->header_done)
 			r->w->report.malformed++;
-		} else {
-			rc = err_set(r->err, "%s:%" PRIu64 ": malformed csv: %s",
-				     r->path, r->line,
-				     csv_strerror(csv_error(p)));
-			goto out_buf;
-		}
+		else
+			return err_set(r->err, "%s:%" PRIu64 ": malformed csv: "
+				       "%s", r->path, r->line,
+				       csv_strerror(csv_error(p)));
 	}
 	rc = r->rc;
 	if (!rc && !r->header_done)
 		rc = err_set(r->err, "%s:1: missing header row", r->path);
-out_buf:
-	free(buf);
 	return rc;
 }
 
@@ -344,31 +320,28 @@ int trace_load_csv(const char *path, const struct trace_opts *o,
 	struct trace_opts def;
 	struct csv_reader r;
 	struct csv_parser p;
-	gzFile gz;
-	int rc = 0;
+	struct input in;
+	int rc;
 
 	workload_init(w);
 	if (!o) {
 		trace_opts_default(&def);
 		o = &def;
 	}
-	gz = trace_gzopen(path, 1u << 17, err, &rc);
-	if (!gz)
+	rc = trace_input_open(&in, path, o, false, err);
+	if (rc)
 		return rc;
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
-		gzclose(gz);
-		return err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
-				strerror(ENOMEM));
-	}
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
+		abort(); /* out of memory, as xmalloc */
 
 	memset(&r, 0, sizeof(r));
 	r.path = path;
 	r.o = o;
 	r.w = w;
 	r.err = err;
-	rc = csv_read(gz, &r, &p);
+	rc = csv_read(&in, &r, &p);
 	csv_free(&p);
-	gzclose(gz);
+	trace_input_close(&in, w, rc);
 	free(r.kind);
 	free(r.text);
 	free(r.off);

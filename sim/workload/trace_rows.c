@@ -1,8 +1,10 @@
 /*
  * The row reader that the GPU trace readers (Philly, Tiresias, Gavel)
- * share (trace_rows_*, declared in workload.h): plain or gzip, one line at
- * a time, split into cells by a separator with libcsv's quoting rules, so
- * that every message names its line; and a strict integer parser.
+ * share (trace_rows_*, declared in workload.h): the lines of the shared
+ * input reader (base/input.h: plain or gzip, checked for truncation,
+ * trailing garbage and NUL bytes), split into cells by a separator with
+ * libcsv's quoting rules, so that every message names its line; and a
+ * strict integer parser.
  */
 #include "workload/workload.h"
 
@@ -38,26 +40,20 @@ static void rows_record_cb(int c, void *data)
 }
 
 int trace_rows_open(struct trace_rows *r, const char *path, char sep,
-		    uint64_t *lines, struct sim_error *err)
+		    const struct input_opts *io, uint64_t *lines,
+		    struct sim_error *err)
 {
-	int rc = 0;
-
 	memset(r, 0, sizeof(*r));
 	r->path = path;
 	r->lines = lines;
-	r->gz = trace_gzopen(path, 1u << 17, err, &rc);
-	if (!r->gz)
+	int rc = input_open(&r->in, path, io, err);
+	if (rc)
 		return rc;
+	r->open = true;
 	if (sep == ',') {
 		r->csv = xmalloc(sizeof(*r->csv));
-		if (csv_init(r->csv, CSV_STRICT | CSV_STRICT_FINI) != 0) {
-			free(r->csv);
-			r->csv = NULL;
-			gzclose(r->gz);
-			r->gz = NULL;
-			return err_setc(err, -SIM_EIO, "%s: cannot open: %s",
-					path, strerror(ENOMEM));
-		}
+		if (csv_init(r->csv, CSV_STRICT | CSV_STRICT_FINI) != 0)
+			abort(); /* out of memory, as xmalloc */
 	}
 	return 0;
 }
@@ -68,53 +64,15 @@ void trace_rows_close(struct trace_rows *r)
 		csv_free(r->csv);
 		free(r->csv);
 	}
-	if (r->gz)
-		gzclose(r->gz);
-	free(r->buf);
+	if (r->open)
+		input_close(&r->in);
 	free(r->text);
 	free(r->off);
+	/* The digest stays: a reader may still want it. */
+	char sha[INPUT_SHA256_HEX];
+	memcpy(sha, r->in.sha256, sizeof(sha));
 	memset(r, 0, sizeof(*r));
-}
-
-/* Reads one line into r->buf, its end of line (LF, CR LF) removed, its
- * length in *len: 1, 0 at the end of the file, or a negative code. */
-static int rows_getline(struct trace_rows *r, size_t *len_out,
-			struct sim_error *err)
-{
-	size_t len = 0;
-	bool got = false; /* some bytes of a line were read */
-
-	for (;;) {
-		if (r->cap - len < 256)
-			xgrow(&r->buf, &r->cap, len + 4096, 1);
-		size_t room = r->cap - len;
-		if (room > INT_MAX)
-			room = INT_MAX;
-		if (!gzgets(r->gz, r->buf + len, (int)room)) {
-			int zerr;
-			const char *msg = gzerror(r->gz, &zerr);
-			if (zerr != Z_OK && zerr != Z_STREAM_END)
-				return err_setc(err, zerr == Z_ERRNO ?
-						-SIM_EIO : -SIM_EINPUT,
-						"%s: cannot read: %s", r->path,
-						zerr == Z_ERRNO ?
-						strerror(errno) : msg);
-			if (!got)
-				return 0;
-			break; /* a last line without its newline */
-		}
-		got = true;
-		len += strlen(r->buf + len);
-		if (len && r->buf[len - 1] == '\n')
-			break;
-	}
-	if (len && r->buf[len - 1] == '\n')
-		len--;
-	while (len && r->buf[len - 1] == '\r')
-		len--;
-	r->buf[len] = '\0';
-	*len_out = len;
-	return 1;
+	memcpy(r->in.sha256, sha, sizeof(sha));
 }
 
 int trace_rows_next(struct trace_rows *r, struct sim_error *err)
@@ -123,9 +81,11 @@ int trace_rows_next(struct trace_rows *r, struct sim_error *err)
 	int rc;
 
 	for (;;) {
-		rc = rows_getline(r, &len, err);
+		rc = input_line(&r->in, &r->buf, &len, err);
 		if (rc <= 0)
 			return rc;
+		while (len && r->buf[len - 1] == '\r')
+			r->buf[--len] = '\0';
 		r->line++;
 		if (r->lines)
 			(*r->lines)++;
@@ -255,11 +215,15 @@ int trace_rows_load(struct trace_row_reader *b, const char *path, char sep,
 	b->o = o;
 	b->w = w;
 	b->err = err;
-	int rc = trace_rows_open(&b->rows, path, sep, &w->report.lines, err);
+	struct input_opts io = { .max_bytes = o->max_bytes };
+	int rc = trace_rows_open(&b->rows, path, sep, &io, &w->report.lines,
+				 err);
 	if (rc)
 		return rc;
 	rc = read(b);
 	trace_rows_close(&b->rows);
+	if (!rc)
+		memcpy(w->sha256, b->rows.in.sha256, sizeof(w->sha256));
 	return trace_load_end(w, o, path, rc, err);
 }
 

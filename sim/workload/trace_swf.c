@@ -5,31 +5,25 @@
  * as "; MaxProcs: 100".
  *
  * Traces reach millions of lines, and a replay should cost little more
- * than reading the file, so this reader decompresses big blocks with
- * gzread (which passes plain files through) in a helper thread, finds
- * lines with memchr and parses the fields in place with hand-written
- * number parsers; the job array grows geometrically.  Fields used (traces/README.md has the
+ * than reading the file, so this reader takes its lines from the shared
+ * input reader (base/input.h) with its helper thread on (inflating and
+ * parsing overlap), parses the fields in place with hand-written number
+ * parsers, and grows the job array geometrically.  Fields used (traces/README.md has the
  * details): 1 id, 2 submit, 4 run, 5 allocated and 8 requested
  * processors, 9 requested time (the estimate), 12 user, 13 group.  The
  * other fields are checked to be numbers and otherwise ignored.
  */
 #include "workload/workload.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
+#include "base/input.h"
 #include "base/util.h"
 
 #define SWF_NFIELDS 18
-#define SWF_BLOCK (1u << 20) /* bytes asked of gzread at a time */
 #define SWF_MAX_SEC ((uint64_t)(INT64_MAX / SIM_SEC) - 1) /* largest time */
 
 /* Field numbers (0-based) of the fields the reader uses. */
@@ -433,180 +427,16 @@ static int swf_line(struct swf_reader *r, const char *p, const char *e)
 	return rc;
 }
 
-/*
- * Decompression runs in a helper thread, one block ahead of the parser,
- * so that inflating and parsing overlap (they cost about the same).  The
- * bytes and their order are those of gzread, so results do not depend on
- * it; without a thread the parser calls gzread itself.
- */
-struct swf_pipe {
-	gzFile gz;              /* the file */
-	bool threaded;          /* a helper thread fills blk */
-	pthread_t thread;
-	pthread_mutex_t mu;     /* guards full, len, stop */
-	pthread_cond_t cv;      /* signalled when full[] or stop changes */
-	char *blk[2];           /* blocks, filled in turn by the thread */
-	int len[2];             /* bytes in a full block; 0 end, -1 error */
-	bool full[2];           /* block ready for the parser */
-	bool stop;              /* the parser is done: the thread ends */
-	int next;               /* block the parser takes from next */
-	size_t off;             /* bytes of blk[next] already taken */
-	int zerr;               /* gzerror code after a failed read */
-	int err_no;             /* errno after a failed read */
-	char zmsg[128];         /* gzerror message after a failed read */
-};
-
-/* gzread, keeping what went wrong (a read of 0 is checked too: a
- * truncated gzip stream ends with an error, not a plain end). */
-static int swf_gzread(struct swf_pipe *p, char *dst, unsigned n)
+/* Feeds every line of the file to swf_line. */
+static int swf_read_lines(struct input *in, struct swf_reader *r)
 {
-	int got = gzread(p->gz, dst, n);
-	if (got <= 0) {
-		p->err_no = errno;
-		const char *msg = gzerror(p->gz, &p->zerr);
-		snprintf(p->zmsg, sizeof(p->zmsg), "%s", msg ? msg : "");
-		if (got == 0 && p->zerr != Z_OK)
-			got = -1;
-	}
-	return got;
-}
+	char *p;
+	size_t n;
+	int rc;
 
-static void *swf_pipe_main(void *arg)
-{
-	struct swf_pipe *p = arg;
-
-	for (int i = 0;; i ^= 1) {
-		pthread_mutex_lock(&p->mu);
-		while (p->full[i] && !p->stop)
-			pthread_cond_wait(&p->cv, &p->mu);
-		bool stop = p->stop;
-		pthread_mutex_unlock(&p->mu);
-		if (stop)
-			break;
-		int got = swf_gzread(p, p->blk[i], SWF_BLOCK);
-		pthread_mutex_lock(&p->mu);
-		p->len[i] = got;
-		p->full[i] = true;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-		if (got <= 0)
-			break;
-	}
-	return NULL;
-}
-
-static void swf_pipe_open(struct swf_pipe *p, gzFile gz)
-{
-	memset(p, 0, sizeof(*p));
-	p->gz = gz;
-	p->blk[0] = xmalloc(SWF_BLOCK);
-	p->blk[1] = xmalloc(SWF_BLOCK);
-	if (pthread_mutex_init(&p->mu, NULL) != 0)
-		return;
-	if (pthread_cond_init(&p->cv, NULL) != 0) {
-		pthread_mutex_destroy(&p->mu);
-		return;
-	}
-	if (pthread_create(&p->thread, NULL, swf_pipe_main, p) != 0) {
-		pthread_cond_destroy(&p->cv);
-		pthread_mutex_destroy(&p->mu);
-		return;
-	}
-	p->threaded = true;
-}
-
-/* Like gzread: up to n bytes into dst; 0 at the end, -1 on error. */
-static int swf_pipe_read(struct swf_pipe *p, char *dst, unsigned n)
-{
-	if (!p->threaded)
-		return swf_gzread(p, dst, n);
-	pthread_mutex_lock(&p->mu);
-	while (!p->full[p->next])
-		pthread_cond_wait(&p->cv, &p->mu);
-	int len = p->len[p->next];
-	pthread_mutex_unlock(&p->mu);
-	if (len <= 0)
-		return len; /* stays full: the end (or error) is sticky */
-	size_t take = (size_t)len - p->off;
-	if (take > n)
-		take = n;
-	memcpy(dst, p->blk[p->next] + p->off, take);
-	p->off += take;
-	if (p->off == (size_t)len) {
-		pthread_mutex_lock(&p->mu);
-		p->full[p->next] = false;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-		p->next ^= 1;
-		p->off = 0;
-	}
-	return (int)take;
-}
-
-static void swf_pipe_close(struct swf_pipe *p)
-{
-	if (p->threaded) {
-		pthread_mutex_lock(&p->mu);
-		p->stop = true;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-		pthread_join(p->thread, NULL);
-		pthread_cond_destroy(&p->cv);
-		pthread_mutex_destroy(&p->mu);
-	}
-	free(p->blk[0]);
-	free(p->blk[1]);
-}
-
-/*
- * Feeds every line of a (possibly gzip) file to swf_line: big blocks,
- * lines parsed where they lie, the partial last line carried over.
- */
-static int swf_read_lines(gzFile gz, struct swf_reader *r)
-{
-	struct swf_pipe pipe;
-	size_t cap = SWF_BLOCK, len = 0;
-	char *buf = xmalloc(cap);
-	int rc = 0;
-	bool eof = false;
-
-	swf_pipe_open(&pipe, gz);
-	while (!eof) {
-		if (cap - len < SWF_BLOCK / 2) {
-			cap *= 2; /* a line longer than the buffer */
-			buf = xrealloc(buf, cap);
-		}
-		unsigned want = (unsigned)(cap - len > SWF_BLOCK ? SWF_BLOCK :
-					   cap - len);
-		int got = swf_pipe_read(&pipe, buf + len, want);
-		if (got < 0) {
-			bool os = pipe.zerr == Z_ERRNO;
-			rc = err_setc(r->err, os ? -SIM_EIO : -SIM_EINPUT,
-				      "%s: cannot read: %s", r->path,
-				      os ? strerror(pipe.err_no) : pipe.zmsg);
-			goto out_buf;
-		}
-		eof = got == 0;
-		len += (size_t)got;
-
-		char *p = buf, *end = buf + len, *nl;
-		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
-			if ((rc = swf_line(r, p, nl)) != 0)
-				goto out_buf;
-			p = nl + 1;
-		}
-		if (eof && p < end) {
-			/* A last line without '\n'. */
-			if ((rc = swf_line(r, p, end)) != 0)
-				goto out_buf;
-			p = end;
-		}
-		len = (size_t)(end - p);
-		memmove(buf, p, len);
-	}
-out_buf:
-	swf_pipe_close(&pipe);
-	free(buf);
+	while ((rc = input_line(in, &p, &n, r->err)) > 0)
+		if ((rc = swf_line(r, p, p + n)) != 0)
+			return rc;
 	return rc;
 }
 
@@ -615,16 +445,16 @@ int trace_load_swf(const char *path, const struct trace_opts *o,
 {
 	struct trace_opts def;
 	struct swf_reader r;
-	gzFile gz;
-	int rc = 0;
+	struct input in;
+	int rc;
 
 	workload_init(w);
 	if (!o) {
 		trace_opts_default(&def);
 		o = &def;
 	}
-	gz = trace_gzopen(path, 1u << 18, err, &rc);
-	if (!gz)
+	rc = trace_input_open(&in, path, o, true, err);
+	if (rc)
 		return rc;
 
 	memset(&r, 0, sizeof(r));
@@ -632,7 +462,7 @@ int trace_load_swf(const char *path, const struct trace_opts *o,
 	r.o = o;
 	r.w = w;
 	r.err = err;
-	rc = swf_read_lines(gz, &r);
-	gzclose(gz);
+	rc = swf_read_lines(&in, &r);
+	trace_input_close(&in, w, rc);
 	return trace_load_end(w, o, path, rc, err);
 }

@@ -23,48 +23,20 @@
 
 #include "base/util.h"
 
-gzFile trace_gzopen(const char *path, unsigned bufsize,
-		    struct sim_error *err, int *rc)
+int trace_input_open(struct input *in, const char *path,
+		     const struct trace_opts *o, bool threaded,
+		     struct sim_error *err)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	gzFile gz;
-
-	if (fd < 0) {
-		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
-			       strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
-			       strerror(EISDIR));
-		return NULL;
-	}
-	gz = gzdopen(fd, "rb");
-	if (!gz) {
-		close(fd);
-		*rc = err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
-			       strerror(ENOMEM));
-		return NULL;
-	}
-	gzbuffer(gz, bufsize);
-	return gz;
+	struct input_opts io = { .max_bytes = o->max_bytes,
+				 .threaded = threaded };
+	return input_open(in, path, &io, err);
 }
 
-int trace_gzread(gzFile gz, void *buf, unsigned n, const char *path,
-		 struct sim_error *err)
+void trace_input_close(struct input *in, struct workload *w, int rc)
 {
-	int got = gzread(gz, buf, n);
-	if (got > 0)
-		return got;
-	int zerr;
-	const char *msg = gzerror(gz, &zerr);
-	if (got == 0 && (zerr == Z_OK || zerr == Z_STREAM_END))
-		return 0;
-	return err_setc(err, zerr == Z_ERRNO ? -SIM_EIO : -SIM_EINPUT,
-			"%s: cannot read: %s", path,
-			zerr == Z_ERRNO ? strerror(errno) : msg);
+	if (!rc)
+		memcpy(w->sha256, in->sha256, sizeof(w->sha256));
+	input_close(in);
 }
 
 void workload_init(struct workload *w)
@@ -86,6 +58,7 @@ void trace_opts_default(struct trace_opts *o)
 	o->window_start = SIM_TIME_NONE;
 	o->window_end = SIM_TIME_NONE;
 	o->load_scale = 1.0;
+	o->max_bytes = INPUT_MAX_BYTES;
 }
 
 int trace_job_finish(struct job *j, int64_t procs, const struct trace_opts *o,

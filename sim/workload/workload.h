@@ -7,8 +7,7 @@
 #ifndef CLUSTERSIM_WORKLOAD_H
 #define CLUSTERSIM_WORKLOAD_H
 
-#include <zlib.h>
-
+#include "base/input.h"
 #include "clustersim/clustersim.h"
 
 struct jobclass_overrides;
@@ -51,6 +50,9 @@ struct trace_opts {
 	const struct jobclass_overrides *thr; /* the experiment's throughput
 	                            overrides, for readers that turn steps into
 	                            run time (Gavel); NULL = the defaults */
+	uint64_t max_bytes;      /* refuse a trace file (or its inflated
+	                            content) above this many bytes; 0 =
+	                            INPUT_MAX_BYTES */
 };
 
 /* Sets the documented defaults. */
@@ -87,6 +89,8 @@ struct workload {
 	size_t ngroups;     /* entries in groups */
 	int64_t epoch;      /* Unix time (s, UTC) of submit time 0 for traces
 	                       that give date-times (Philly); 0 otherwise */
+	char sha256[INPUT_SHA256_HEX]; /* of the trace file's bytes as read
+	                       (for the manifest); "" when generated */
 };
 
 /* The names experiment files give the formats, by enum trace_format
@@ -124,16 +128,16 @@ void workload_release(struct workload *w);
 /* An empty workload: no jobs, no header values (-1). */
 void workload_init(struct workload *w);
 
-/* Opens a plain or gzip trace for gzread with a read buffer of bufsize
- * bytes.  A missing file or a folder is "PATH: cannot open: ..." and
- * -SIM_EIO in *rc. */
-gzFile trace_gzopen(const char *path, unsigned bufsize,
-		    struct sim_error *err, int *rc);
-/* gzread that tells a gzip stream cut short from its end (zlib's read
- * returns 0 at both; gzerror tells them apart): the bytes read, 0 at the
- * true end, or a negative code with "PATH: cannot read: ..." in err. */
-int trace_gzread(gzFile gz, void *buf, unsigned n, const char *path,
-		 struct sim_error *err);
+/* Opens a trace through the shared input reader (base/input.h: a regular
+ * file within o->max_bytes, plain or gzip, checked to its end), with its
+ * helper thread when threaded.  0 or a negative code with "PATH: ..." in
+ * err. */
+int trace_input_open(struct input *in, const char *path,
+		     const struct trace_opts *o, bool threaded,
+		     struct sim_error *err);
+/* Closes it; after a read that succeeded (rc 0), keeps the digest of the
+ * bytes read in w->sha256. */
+void trace_input_close(struct input *in, struct workload *w, int rc);
 /* One line per non-zero counter, "  name: N", into buf (NUL-terminated). */
 void trace_report_format(const struct trace_report *r, char *buf, size_t n);
 
@@ -159,12 +163,12 @@ int trace_job_finish(struct job *j, int64_t procs, const struct trace_opts *o,
 struct csv_parser;
 struct trace_rows {
 	const char *path;       /* for messages */
-	gzFile gz;              /* the open file */
+	struct input in;        /* the open file */
+	bool open;              /* in is open */
 	struct csv_parser *csv; /* comma-separated: the parser; else NULL */
 	uint64_t line;          /* line number of the current row, from 1 */
 	uint64_t *lines;        /* counter of lines read (a report's) */
-	char *buf;              /* the current line */
-	size_t cap;             /* allocated length of buf */
+	char *buf;              /* the current line (in in's buffer) */
 	char *text;             /* the row's cells, NUL-terminated, back to back */
 	size_t text_len, text_cap;
 	size_t *off;            /* start of each cell in text */
@@ -174,12 +178,15 @@ struct trace_rows {
 /* trace_rows_next: a row whose quoting is broken (message in err). */
 #define TRACE_ROW_BAD 2
 
-/* Opens path; sep is ',' or '\t'.  lines (may be NULL) counts every line
- * read.  0, or a negative code with "PATH: cannot open: ..." in err. */
+/* Opens path (io: the input options; NULL = the defaults); sep is ',' or
+ * '\t'.  lines (may be NULL) counts every line read.  0, or a negative
+ * code with "PATH: ..." in err. */
 int trace_rows_open(struct trace_rows *r, const char *path, char sep,
-		    uint64_t *lines, struct sim_error *err);
-/* The next non-blank row: 1, 0 at the end of the file, TRACE_ROW_BAD, or
- * a negative code when the file cannot be read. */
+		    const struct input_opts *io, uint64_t *lines,
+		    struct sim_error *err);
+/* The next non-blank row: 1, 0 at the end of the file (r->in.sha256 then
+ * holds the file's digest), TRACE_ROW_BAD, or a negative code when the
+ * file cannot be read or holds a NUL byte. */
 int trace_rows_next(struct trace_rows *r, struct sim_error *err);
 /*
  * Runs job(ctx, bad) on every remaining row (bad: the row's quoting is

@@ -64,7 +64,9 @@ static void openb_fuzz_nodes(const char *path)
 	uint64_t mal[2] = { 0, 0 };
 	for (int l = 0; l < 2; l++) {
 		frag_cluster_init(&c[l]);
-		rc[l] = openb_load_nodes(path, l, &mal[l], &c[l], &err);
+		struct openb_opts bo = { .lenient = l };
+		rc[l] = openb_load_nodes(path, &bo, &mal[l], &c[l], NULL,
+					 &err);
 		if (rc[l])
 			openb_check_refused(rc[l], &err, path);
 		else
@@ -188,8 +190,9 @@ static void openb_fuzz_pods(const char *path)
 	frag_cluster_add_node(&c, 16000, 131072, 8, (uint32_t)a100);
 	frag_cluster_add_node(&c, 4000, 1000, 0, (uint32_t)none);
 	for (int l = 0; l < 2; l++) {
-		rc[l] = openb_load_pods(path, l, &mal[l], &c, &pods[l], &n[l],
-					&nk[l], &err);
+		struct openb_opts bo = { .lenient = l };
+		rc[l] = openb_load_pods(path, &bo, &mal[l], &c, &pods[l],
+					&n[l], &nk[l], NULL, &err);
 		if (rc[l]) {
 			openb_check_refused(rc[l], &err, path);
 			FUZZ_CHECK(pods[l] == NULL && n[l] == 0);
