@@ -66,12 +66,12 @@ Test(trace_csv, all_columns_any_order)
 	struct workload w;
 	struct sim_error err;
 	/* Job 2: submit 0.5 s, run 100 s, estimate 150 s, 8 cpus, 2 gpus,
-	 * 1 node, user 4, group 1.  Job 1: submit 3 s, run 1.25 s, empty
+	 * nodes 0 (the placement decides), user 4, group 1.  Job 1: submit 3 s, run 1.25 s, empty
 	 * optional cells (estimate none -> run, user/group unknown, gpus 0,
 	 * nodes 0), quoted cells. */
 	const char *text =
 		"user,run,id,estimate,cpus,gpus,submit,nodes,group\n"
-		"4,100,2,150,8,2,0.5,1,1\n"
+		"4,100,2,150,8,2,0.5,0,1\n"
 		"\"\",\"1.25\",1,,\"16\",,3,,\n";
 
 	trace_opts_default(&o);
@@ -88,7 +88,7 @@ Test(trace_csv, all_columns_any_order)
 		cr_assert_eq(a->flags, JOB_HAS_ESTIMATE);
 		cr_assert_eq(a->cpus, 8);
 		cr_assert_eq(a->gpus, 2);
-		cr_assert_eq(a->nodes, 1);
+		cr_assert_eq(a->nodes, 0);
 		cr_assert_eq(a->user, 4);
 		cr_assert_eq(a->group, 1);
 		cr_assert_eq(a->state, JOB_FUTURE);
@@ -263,6 +263,37 @@ Test(trace_csv, sample_file)
 		     err.msg);
 	cr_assert_eq(w.n, 12);
 	workload_release(&w);
+}
+
+/* The nodes column: a job the placement would spread over more nodes than
+ * it asks for (4 GPUs, nodes 1, on 2-GPU nodes it ran on two) is refused,
+ * not run on a different count; 0 or an empty cell is "the placement
+ * decides"; under lenient the row is skipped and counted. */
+Test(trace_csv, a_node_count_is_refused_not_ignored)
+{
+	static const char head[] = "id,submit,run,cpus,gpus,nodes\n";
+	char *text = xasprintf("%s1,0,10,0,4,1\n", head);
+	csv_expect_error(text, "F:2: nodes '1' is not supported: a job takes "
+			 "its CPUs and GPUs from as many nodes as the "
+			 "placement needs (leave the cell empty or 0)");
+	free(text);
+
+	struct trace_opts o;
+	struct workload w;
+	struct sim_error err;
+	trace_opts_default(&o);
+	o.format = TRACE_CSV;
+	text = xasprintf("%s1,0,10,0,4,\n2,0,10,0,4,0\n3,0,10,0,4,2\n",
+			 head);
+	o.lenient = true;
+	cr_assert_eq(csv_load_text(text, false, &o, &w, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(w.n, 2);
+	cr_assert_eq(w.report.malformed, 1);
+	cr_assert_eq(w.jobs[0].nodes, 0);
+	cr_assert_eq(w.jobs[1].nodes, 0);
+	workload_release(&w);
+	free(text);
 }
 
 /* A .csv.gz cut short is an error, not a shorter trace: zlib's read

@@ -2,7 +2,9 @@
  * Reader for clustersim's native CSV trace format: a header row naming the
  * columns (id, submit, run, cpus required; estimate, user, group, gpus,
  * nodes optional; any order), then one job per row, times in seconds.
- * traces/README.md is the contract.
+ * traces/README.md is the contract.  The nodes column may only say 0 (or
+ * nothing): the placement model spreads a job over as many nodes as it
+ * needs, so a node count is refused rather than silently not kept.
  *
  * Parsing is libcsv's (quotes, CRLF); the file is fed to it one line at a
  * time so that every message can name its line, and each field is copied
@@ -210,6 +212,15 @@ static int csv_job(struct csv_reader *r)
 		return csv_bad(r, C_SUBMIT,
 			       csv_cell(r, (size_t)r->pos_of[C_SUBMIT]),
 			       "is negative");
+	/* The placement takes a job's CPUs and GPUs from as many nodes as
+	 * it needs (cluster.h): a node count cannot be kept, so it is
+	 * refused rather than ignored. */
+	if (nodes > 0)
+		return csv_bad(r, C_NODES,
+			       csv_cell(r, (size_t)r->pos_of[C_NODES]),
+			       "is not supported: a job takes its CPUs and "
+			       "GPUs from as many nodes as the placement "
+			       "needs (leave the cell empty or 0)");
 
 	rep->jobs_read++;
 	/* A job asks for CPUs, GPUs or both. */
@@ -224,7 +235,6 @@ static int csv_job(struct csv_reader *r)
 	j->estimate = est;
 	j->cpus = cpus > 0 ? (uint32_t)cpus : 0;
 	j->gpus = gpus > 0 ? (uint32_t)gpus : 0;
-	j->nodes = nodes > 0 ? (uint32_t)nodes : 0;
 	j->user = user >= 0 ? (int32_t)user : -1;
 	j->group = group >= 0 ? (int32_t)group : -1;
 	rc = trace_job_finish(j, procs, r->o, rep, r->path, r->rec_line,
