@@ -216,7 +216,7 @@ static void print_replay_table(const struct run_opts *o,
 }
 
 /* One pod list: every policy x seed. */
-static int replay_list(const struct run_opts *o, const struct experiment *e,
+static int replay_list(const struct run_opts *o, struct experiment *e,
 		       struct frag_cluster *c, const char *pods_path,
 		       const struct score_ops *const *ops,
 		       const char *const *labels, size_t npol,
@@ -229,10 +229,12 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 	uint32_t nkinds = 0;
 	uint64_t malformed = 0;
 	struct openb_opts bo = { .lenient = o->lenient };
+	char sha[INPUT_SHA256_HEX];
 	int rc = openb_load_pods(pods_path, &bo, &malformed, c, &pods, &n,
-				 &nkinds, NULL, err);
+				 &nkinds, sha, err);
 	if (rc)
 		return rc;
+	exp_note_input(e, pods_path, sha); /* the manifest's: these bytes */
 	if (malformed && !o->quiet)
 		fprintf(o->msg, "%s: %" PRIu64 " malformed rows skipped\n",
 			pods_path, malformed);
@@ -304,11 +306,14 @@ static int replay_list(const struct run_opts *o, const struct experiment *e,
 
 /* Reads the node list into c and checks every pod list: 0 or a negative
  * code with err. */
-static int replay_inputs(const struct run_opts *o, const struct experiment *e,
+static int replay_inputs(const struct run_opts *o, struct experiment *e,
 			 struct frag_cluster *c, struct sim_error *err)
 {
 	struct openb_opts bo = { .lenient = o->lenient };
-	int rc = openb_load_nodes(e->fill.nodes, &bo, NULL, c, NULL, err);
+	char sha[INPUT_SHA256_HEX];
+	int rc = openb_load_nodes(e->fill.nodes, &bo, NULL, c, sha, err);
+	if (!rc)
+		exp_note_input(e, e->fill.nodes, sha);
 	for (size_t i = 0; i < e->fill.npods && !rc; i++) {
 		struct score_pod *pods;
 		size_t n;
@@ -323,7 +328,7 @@ static int replay_inputs(const struct run_opts *o, const struct experiment *e,
 	return rc;
 }
 
-int replay_experiment(const struct run_opts *o, const struct experiment *e,
+int replay_experiment(const struct run_opts *o, struct experiment *e,
 		      const struct score_ops *const *ops,
 		      const char *const *labels, size_t npol,
 		      const char *outdir, struct sim_error *err)

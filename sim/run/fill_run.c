@@ -98,7 +98,7 @@ static int write_band(const char *outdir, const char *stem,
 }
 
 /* One pod list: every policy x seed. */
-static int fill_list(const struct run_opts *o, const struct experiment *e,
+static int fill_list(const struct run_opts *o, struct experiment *e,
 		     struct frag_cluster *c, const char *pods_path,
 		     const struct score_ops *const *ops,
 		     const char *const *labels, size_t npol, const char *outdir,
@@ -110,10 +110,12 @@ static int fill_list(const struct run_opts *o, const struct experiment *e,
 	uint32_t nkinds = 0;
 	uint64_t malformed = 0;
 	struct openb_opts bo = { .lenient = o->lenient };
+	char sha[INPUT_SHA256_HEX];
 	int rc = openb_load_pods(pods_path, &bo, &malformed, c, &pods, &n,
-				 &nkinds, NULL, err);
+				 &nkinds, sha, err);
 	if (rc)
 		return rc;
+	exp_note_input(e, pods_path, sha); /* the manifest's: these bytes */
 	if (malformed && !o->quiet)
 		fprintf(o->msg, "%s: %" PRIu64 " malformed rows skipped\n",
 			pods_path, malformed);
@@ -198,7 +200,7 @@ static int fill_list(const struct run_opts *o, const struct experiment *e,
 	return rc;
 }
 
-int fill_experiment(const struct run_opts *o, const struct experiment *e,
+int fill_experiment(const struct run_opts *o, struct experiment *e,
 		    const struct score_ops *const *ops,
 		    const char *const *labels, size_t npol,
 		    const char *outdir, struct sim_error *err)
@@ -228,10 +230,12 @@ int fill_experiment(const struct run_opts *o, const struct experiment *e,
 	frag_cluster_init(&c);
 	uint64_t malformed = 0;
 	struct openb_opts bo = { .lenient = o->lenient };
-	if (openb_load_nodes(e->fill.nodes, &bo, &malformed, &c, NULL, err)) {
+	char sha[INPUT_SHA256_HEX];
+	if (openb_load_nodes(e->fill.nodes, &bo, &malformed, &c, sha, err)) {
 		frag_cluster_release(&c);
 		return 2;
 	}
+	exp_note_input(e, e->fill.nodes, sha);
 	/* Read every pod list first: bad input fails before any run. */
 	for (size_t i = 0; i < e->fill.npods; i++) {
 		struct score_pod *pods;

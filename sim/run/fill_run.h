@@ -15,10 +15,11 @@ struct experiment;
 /*
  * Runs the fill experiment of an experiment file (fill_run.c) with the
  * resolved score plugins (labels in the same order) into outdir; with
- * o->validate_only only checks.  Returns the process exit code (0, 1 a
- * run or write failed, 2 bad input), message in err.
+ * o->validate_only only checks.  The digest of each list as read for a run
+ * is noted in e (exp_note_input) for the manifest.  Returns the process
+ * exit code (0, 1 a run or write failed, 2 bad input), message in err.
  */
-int fill_experiment(const struct run_opts *o, const struct experiment *e,
+int fill_experiment(const struct run_opts *o, struct experiment *e,
 		    const struct score_ops *const *ops,
 		    const char *const *labels, size_t npol,
 		    const char *outdir, struct sim_error *err);
@@ -28,7 +29,7 @@ int fill_experiment(const struct run_opts *o, const struct experiment *e,
  * "replay"; fill_replay_run.c), called by fill_experiment() with the
  * same arguments and the same exit codes.
  */
-int replay_experiment(const struct run_opts *o, const struct experiment *e,
+int replay_experiment(const struct run_opts *o, struct experiment *e,
 		      const struct score_ops *const *ops,
 		      const char *const *labels, size_t npol,
 		      const char *outdir, struct sim_error *err);
