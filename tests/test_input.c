@@ -23,6 +23,7 @@
 #include "exp/exp_json.h"
 #include "fill/fill.h"
 #include "report/out.h"
+#include "sweep/sweep.h"
 #include "workload/workload.h"
 
 /* One reader: a good file of it, and the line where a NUL goes. */
@@ -482,4 +483,31 @@ Test(input, standard_input_only_where_the_caller_allows_it)
 	input_close(&in);
 	dup2(saved, 0);
 	close(saved);
+}
+
+Test(input, a_sweep_manifest_hashes_the_file_as_it_was_loaded)
+{
+	char *tpath = in_path("t.swf");
+	in_write(tpath, SWF_ROW, strlen(SWF_ROW));
+	char *epath = in_experiment("{\"nodes\": [{\"count\": 1, \"cpus\": 4}]}");
+	char *text = NULL, sha[INPUT_SHA256_HEX];
+	size_t len;
+	struct sim_error err;
+	cr_assert_eq(exp_read_text(epath, 0, &text, &len, sha, &err), 0);
+	struct sweep sw;
+	cr_assert_eq(sweep_load(epath, &sw, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(sw.sha256, sha);
+	in_write(epath, "{}\n", 3); /* replaced after loading */
+	char *out = in_path("out");
+	cr_assert_eq(sweep_write_manifest(&sw, out, &err), 0, "%s", err.msg);
+	char *mpath = in_path("out/manifest.json"), *m = NULL;
+	cr_assert_eq(exp_read_text(mpath, 0, &m, &len, NULL, &err), 0);
+	cr_assert(strstr(m, sha), "%s", m);
+	free(m);
+	free(mpath);
+	free(out);
+	free(text);
+	sweep_release(&sw);
+	free(epath);
+	free(tpath);
 }

@@ -504,6 +504,8 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	if ((o->text ? exp_parse(o->text, o->file, &r.e, err)
 		     : exp_load(o->file, &r.e, err)) != 0)
 		goto out;
+	if (o->text && o->text_sha256)
+		exp_note_input(&r.e, o->file, o->text_sha256);
 	if (o->lenient)
 		r.e.workload.opts.lenient = true;
 	if (resolve_policies(&r, err) != 0)
@@ -588,6 +590,8 @@ int runner_run_one(const struct run_opts *o, struct sim_error *err)
 		     : exp_load(o->file, &r.e, err);
 	if (rc)
 		goto out;
+	if (o->text && o->text_sha256)
+		exp_note_input(&r.e, o->file, o->text_sha256);
 	SIM_ASSERT(o->one && o->one_policy < r.e.npolicies && r.e.nseeds);
 	struct policy_spec *ps = &r.e.policies[o->one_policy];
 	free(ps->label);

@@ -26,6 +26,9 @@ struct run_opts {
 	FILE *msg;               /* warnings and progress (stderr) */
 	const char *text;        /* the experiment as JSON text (file names
 	                            it in messages); NULL = read file */
+	const char *text_sha256; /* with text: the SHA-256 of the bytes of
+	                            file it was made from, for the manifest;
+	                            NULL = hash file when writing it */
 	/* For runner_run_one() (sweeps): */
 	bool one;                /* run one policy x seed only */
 	size_t one_policy;       /* index in $.policies */

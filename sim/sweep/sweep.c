@@ -615,6 +615,7 @@ int sweep_exec(const struct sweep *sw, const struct sweep_opts *so,
 	struct run_opts o = {
 		.file = sw->path,
 		.text = text,
+		.text_sha256 = sw->sha256,
 		.outdir = so->outdir,
 		.plugins = so->plugins,
 		.nplugins = so->nplugins,
