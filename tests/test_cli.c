@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -134,6 +135,43 @@ Test(cli, experiment_errors_name_the_json_path)
 	expect_error("validate e.json", 2, "$.cluster.nodes[0].count");
 	put("f.json", "{ \"policies\": [ \"fcfs\" ],\n \"seeds\": [ 1, ] }");
 	expect_error("validate f.json", 2, "f.json:2");
+}
+
+/* A trace, cluster file or experiment that is a FIFO or /dev/zero is
+ * refused at once (it hung, or read until memory ran out), by validate as
+ * by run. */
+Test(cli, inputs_that_are_not_regular_files_are_refused, .timeout = 30)
+{
+	char *fifo = xasprintf("%s/fifo", tmp);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	free(fifo);
+	static const char *const traces[] = { "fifo", "/dev/zero" };
+	static const char *const kinds[] = { "a FIFO", "a character device" };
+	for (size_t i = 0; i < 2; i++) {
+		char *text = xasprintf("{ \"cluster\": { \"nodes\": [ { "
+				       "\"count\": 1, \"cpus\": 4 } ] }, "
+				       "\"workload\": { \"trace\": \"%s\" }, "
+				       "\"policies\": [ \"fcfs\" ] }",
+				       traces[i]);
+		put("g.json", text);
+		free(text);
+		char *want = xasprintf("g.json: $.workload.trace: %s: not a "
+				       "regular file (%s)", traces[i],
+				       kinds[i]);
+		expect_error("validate g.json", 2, want);
+		free(want);
+		want = xasprintf("%s: not a regular file (%s)", traces[i],
+				 kinds[i]);
+		expect_error("run g.json -o r --no-plots", 2, want);
+		char *args = xasprintf("run %s", traces[i]);
+		expect_error(args, 2, want);
+		free(args);
+		free(want);
+	}
+	put("h.json", "{ \"cluster\": \"fifo\", \"workload\": { "
+		      "\"trace\": \"t.swf\" }, \"policies\": [ \"fcfs\" ] }");
+	expect_error("validate h.json", 2, "h.json: $.cluster: 'fifo': not a "
+		     "regular file (a FIFO)");
 }
 
 Test(cli, malformed_trace_line_names_file_and_line)

@@ -204,6 +204,19 @@ fail:
 	return rc;
 }
 
+int input_check(const char *path, const struct input_opts *o,
+		struct sim_error *err)
+{
+	struct input in = { .path = path, .fd = -1 };
+	in.max_bytes = o && o->max_bytes ? o->max_bytes : INPUT_MAX_BYTES;
+	if (o && o->allow_stdin && strcmp(path, "-") == 0)
+		return 0;
+	int rc = open_checked(&in, path, err);
+	if (!rc)
+		close(in.fd);
+	return rc;
+}
+
 /* At the end of a gzip member: the end of the file, or the magic of the
  * next member.  1 to go on, 0 at the end, or a negative code. */
 static int next_member(struct input *in, struct sim_error *err)

@@ -82,6 +82,10 @@ struct input {
  */
 int input_open(struct input *in, const char *path,
 	       const struct input_opts *o, struct sim_error *err);
+/* What input_open() checks, without reading: 0, or a negative code with
+ * "PATH: ..." in err (for validating an experiment's files). */
+int input_check(const char *path, const struct input_opts *o,
+		struct sim_error *err);
 /*
  * Reads up to n bytes of content (inflated when gzip): the number read,
  * 0 at the end (the whole file read and checked, in->sha256 set), or a

@@ -26,6 +26,7 @@
 #include "report/out.h"
 #include "run/fill_run.h"
 #include "run/runner.h"
+#include "base/input.h"
 #include "base/util.h"
 
 /* One run's curve. */
@@ -214,10 +215,10 @@ int fill_experiment(const struct run_opts *o, struct experiment *e,
 	if (o->validate_only) {
 		for (size_t i = 0; i <= e->fill.npods; i++) {
 			const char *f = i ? e->fill.pods[i - 1] : e->fill.nodes;
-			if (access(f, R_OK) != 0) {
-				err_set(err, "%s: $.fill.%s: cannot read '%s': "
-					"%s", e->path, i ? "pods" : "nodes", f,
-					strerror(errno));
+			struct sim_error ie;
+			if (input_check(f, NULL, &ie) != 0) {
+				err_set(err, "%s: $.fill.%s: %s", e->path,
+					i ? "pods" : "nodes", ie.msg);
 				return 2;
 			}
 		}

@@ -25,6 +25,7 @@
 #include "run/fill_run.h"
 #include "policy/registry.h"
 #include "engine/sim.h"
+#include "base/input.h"
 #include "base/util.h"
 
 /* One policy entry of the experiment, resolved: a job policy or, in a
@@ -516,10 +517,13 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 		goto out;
 	}
 	if (o->validate_only) {
+		struct input_opts io = { .max_bytes =
+					 r.e.workload.opts.max_bytes };
+		struct sim_error ie;
 		if (!r.e.workload.generated &&
-		    access(r.e.workload.trace, R_OK) != 0) {
-			err_set(err, "%s: $.workload.trace: cannot read '%s': %s",
-				r.e.path, r.e.workload.trace, strerror(errno));
+		    input_check(r.e.workload.trace, &io, &ie) != 0) {
+			err_set(err, "%s: $.workload.trace: %s", r.e.path,
+				ie.msg);
 			goto out;
 		}
 		if (!r.e.cluster_from_trace &&
