@@ -213,7 +213,7 @@ static void easy_schedule_vcs(struct sim *sim, struct easy *e)
 		else
 			e->cand[n++] = j;
 	}
-	if (e->sjf)
+	if (e->sjf && n > 1) /* qsort of NULL is undefined, even for 0 */
 		qsort(e->cand, n, sizeof(*e->cand), by_estimate);
 	for (size_t i = 0; i < n && sim_free_units(sim); i++) {
 		const struct job *j = e->cand[i];
