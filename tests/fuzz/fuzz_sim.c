@@ -206,31 +206,37 @@ static bool fs_cluster(struct fs_in *in, struct fs_case *c)
 struct fs_values {
 	const char *name;  /* NULL: any parameter of the type */
 	enum policy_param_type type;
+	bool always;       /* a candidate even for byte 0: the default
+	                      costs too much (a budget of the plans) */
 	const double *num; /* numbers, or */
 	const char *const *str; /* strings */
 	size_t n;
 };
 
-#define FS_NUMS(nm, t, ...)                                                  \
-	{ nm, t, (const double[]){ __VA_ARGS__ }, NULL,                       \
+#define FS_NUMS_(nm, t, a, ...)                                              \
+	{ nm, t, a, (const double[]){ __VA_ARGS__ }, NULL,                    \
 	  sizeof((const double[]){ __VA_ARGS__ }) / sizeof(double) }
+#define FS_NUMS(nm, t, ...) FS_NUMS_(nm, t, false, __VA_ARGS__)
+#define FS_COST(nm, t, ...) FS_NUMS_(nm, t, true, __VA_ARGS__)
 #define FS_STRS(nm, ...)                                                     \
-	{ nm, PARAM_STRING, NULL, (const char *const[]){ __VA_ARGS__ },       \
+	{ nm, PARAM_STRING, false, NULL,                                      \
+	  (const char *const[]){ __VA_ARGS__ },                               \
 	  sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *) }
 
 static const struct fs_values fs_values[] = {
 	/* ga, sa, ilp: a plan per call, so small budgets; one thread. */
-	FS_NUMS("evals", PARAM_INT, 1, 5, 20, 100, 0),
+	FS_COST("evals", PARAM_INT, 20, 1, 5, 100, 0),
 	FS_NUMS("population", PARAM_INT, 4, 5, 8, 16, 3),
 	FS_NUMS("chains", PARAM_INT, 1, 2, 4, 0),
 	FS_NUMS("threads", PARAM_INT, 1, 1, -1, 5000),
-	FS_NUMS("exact_max", PARAM_INT, 0, 1, 2, 6, 24, 120, -1),
+	FS_COST("exact_max", PARAM_INT, 6, 0, 1, 2, 24, 120, -1),
 	FS_NUMS("window", PARAM_INT, 1, 2, 3, 4, 8, 16, 1000, 0, -1),
-	/* CBC: a node limit always, so that no time limit is reached. */
-	FS_NUMS("time_limit_s", PARAM_DOUBLE, 30, 0, -1),
-	FS_NUMS("max_vars", PARAM_INT, 1, 10, 100, 1000, 2000, 0),
-	FS_NUMS("max_nodes", PARAM_INT, 1, 5, 50, -1),
-	FS_NUMS("slots", PARAM_INT, 2, 3, 8, 16, 1),
+	/* CBC: a node limit always, so that no time limit is reached (a
+	 * plan cut by time is not reproducible). */
+	FS_COST("time_limit_s", PARAM_DOUBLE, 30, 0, -1),
+	FS_COST("max_vars", PARAM_INT, 200, 1, 10, 100, 1000, 0),
+	FS_COST("max_nodes", PARAM_INT, 5, 1, 50, -1),
+	FS_COST("slots", PARAM_INT, 4, 2, 3, 8, 16, 1),
 	FS_NUMS("points", PARAM_INT, 1, 2, 8, 32, 0, -1),
 	FS_STRS("placement", "first_fit", "best_fit", "consolidate", "spread",
 		"random", "topology", "nowhere"),
@@ -260,16 +266,17 @@ static const struct fs_values *fs_values_for(const struct pval *p)
 }
 
 /* A byte per parameter the policy takes (its own, then the engine's
- * "placement"): 0 keeps the default, k > 0 gives candidate k - 1. */
+ * "placement"): 0 keeps the default, k > 0 gives candidate k - 1; a
+ * costly one always gets candidate k. */
 static void fs_params(struct fs_in *in, struct fs_case *c,
 		      const struct pval *decl, size_t ndecl)
 {
 	for (size_t i = 0; i < ndecl && c->ngiven < FS_MAX_PARAMS; i++) {
 		const struct fs_values *v = fs_values_for(&decl[i]);
 		unsigned b = fs_byte(in);
-		if (!b || !v)
+		if (!v || (!b && !v->always))
 			continue;
-		size_t k = (b - 1) % v->n;
+		size_t k = (v->always ? b : b - 1) % v->n;
 		struct param_value *g = &c->given[c->ngiven++];
 		g->key = (char *)decl[i].name;
 		g->json_path = (char *)"$.policies[0].params";
