@@ -212,23 +212,40 @@ bench: deps
 #   one harness:   make fuzz FUZZ_NAMES=csv
 #   more options:  make fuzz FUZZ_ARGS='-jobs=4 -workers=4'
 #   replay a file: build/fuzz/fuzz_csv build/fuzz/csv-crash-...
+#   the campaign:  make fuzz-campaign FUZZ_CAMPAIGN_SECONDS=1800  (split
+#                  over FUZZ_NAMES; prints executions and coverage of each)
 # To keep a finding: fix the bug, copy the input into tests/fuzz/corpus/<name>/
 # under a name that says what it is; `make test` replays it from then on.
 # To fold new coverage into the corpus, minimised:
 #   build/fuzz/fuzz_csv -merge=1 tests/fuzz/corpus/csv build/fuzz/corpus/csv
+# The fuzz build has no CUDA backend (the batch evaluator runs on the CPU
+# pool: clang does not link the nvcc objects, and fuzzing needs no device),
+# so it builds the same with or without nvcc.  The policies and their
+# generated tables are compiled in for fuzz_sim.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
-FUZZ_NAMES   ?= swf csv exp philly tiresias gavel openb
+FUZZ_NAMES   ?= swf csv exp philly tiresias gavel openb sim
 FUZZ_ARGS    ?=
+FUZZ_CAMPAIGN_SECONDS ?= 1800
 FUZZ_DIR     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer
+FUZZ_CPPFLAGS := $(filter-out -DCLUSTERSIM_HAVE_CUDA,$(CPPFLAGS))
 FUZZ_CFLAGS  := -std=c11 -O1 -g $(WARN) $(FUZZ_SAN) $(PKG_CFLAGS)
-FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+# (clang, unlike gcc, warns on a `{ NULL }` end of a parameter table)
+FUZZ_POL_CFLAGS := -std=c11 -O1 -g $(WARN) -Wno-missing-field-initializers \
+                   $(FUZZ_SAN)
+FUZZ_LDLIBS  := $(filter-out -L$(CUDA_HOME)/lib64 -lcudart_static,$(LDLIBS))
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o) \
+                $(POL_SRC:%.c=$(FUZZ_DIR)/obj/%.o) \
+                $(SCORE_SRC:%.c=$(FUZZ_DIR)/obj/%.o) \
+                $(FUZZ_DIR)/obj/gen/policy_registry.o \
+                $(FUZZ_DIR)/obj/gen/score_registry.o
 .SECONDARY: $(FUZZ_DIR)/obj/tests/fuzz/fuzzlib.o
 
-.PHONY: fuzz
-fuzz: $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+.PHONY: fuzz fuzz-build fuzz-campaign
+fuzz-build: $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+fuzz: fuzz-build
 	@for n in $(FUZZ_NAMES); do \
 	  rm -rf $(FUZZ_DIR)/corpus/$$n && mkdir -p $(FUZZ_DIR)/corpus && \
 	  cp -r tests/fuzz/corpus/$$n $(FUZZ_DIR)/corpus/$$n || exit 1; \
@@ -238,18 +255,35 @@ fuzz: $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 	    -timeout=10 -artifact_prefix=$(FUZZ_DIR)/$$n- $(FUZZ_ARGS) \
 	    $(FUZZ_DIR)/corpus/$$n || exit 1; \
 	done
+fuzz-campaign: fuzz-build
+	tests/fuzz/campaign.sh $(FUZZ_CAMPAIGN_SECONDS) "$(FUZZ_ARGS)" $(FUZZ_NAMES)
 
-$(FUZZ_DIR)/obj/%.o: %.c
+# The compiler and flags of the fuzz objects: when they change (CUDA found
+# or gone, another clang), every object is rebuilt.
+$(FUZZ_DIR)/flags: FORCE
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP \
+	@echo '$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS)' | cmp -s - $@ || \
+	  echo '$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS)' > $@
+$(FUZZ_DIR)/obj/%.o: %.c $(FUZZ_DIR)/flags
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP \
+	  -c $< -o $@
+# Policies see include/ only, as in the main build.
+$(FUZZ_DIR)/obj/policies/%.o: policies/%.c $(FUZZ_DIR)/flags
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(POL_CPPFLAGS) $(FUZZ_POL_CFLAGS) -fsanitize=fuzzer-no-link \
+	  -MMD -MP -c $< -o $@
+$(FUZZ_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c $(FUZZ_DIR)/flags
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
 	  -c $< -o $@
 $(FUZZ_DIR)/libsim.a: $(FUZZ_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/obj/tests/fuzz/fuzzlib.o \
 		    $(FUZZ_DIR)/libsim.a
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
-	  -DFUZZ_TARGET_$(shell echo $* | tr a-z A-Z) -o $@ $^ $(LDLIBS)
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+	  -DFUZZ_TARGET_$(shell echo $* | tr a-z A-Z) -o $@ $^ $(FUZZ_LDLIBS)
 
 clean:
 	rm -rf build

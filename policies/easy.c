@@ -127,6 +127,9 @@ static int by_estimate(const void *pa, const void *pb)
 /*
  * Starts j now if that cannot delay the head: it fits now, and it ends by
  * the shadow time or uses only extra units (which it then consumes).
+ * The units are GPUs on a cluster with GPUs, which say nothing of the
+ * CPUs a job may also need: every start here is asked only of a job that
+ * fits (else the engine would refuse it as a bad call).
  */
 static bool try_backfill(struct sim *sim, struct easy *e,
 			 const struct job *j, sim_time_t horizon,
@@ -135,7 +138,7 @@ static bool try_backfill(struct sim *sim, struct easy *e,
 	bool ends_first = j->estimate <= horizon;
 	uint64_t d = sim_demand(sim, j);
 	if (d > *avail || (!ends_first && d > e->sh.extra) ||
-	    sim_job_start(sim, j) != 0) {
+	    !sim_job_fits(sim, j) || sim_job_start(sim, j) != 0) {
 		if (d < e->min_wait)
 			e->min_wait = d;
 		return false;
@@ -193,7 +196,8 @@ static void easy_schedule_vcs(struct sim *sim, struct easy *e)
 			continue;
 		}
 		sim_time_t t = profile_earliest(p, j, j->estimate);
-		if (t == now && sim_job_start(sim, j) == 0) {
+		if (t == now && sim_job_fits(sim, j) &&
+		    sim_job_start(sim, j) == 0) {
 			profile_reserve(p, j, now, j->estimate);
 			continue; /* j left the queue: i names the next */
 		}
@@ -213,12 +217,12 @@ static void easy_schedule_vcs(struct sim *sim, struct easy *e)
 		else
 			e->cand[n++] = j;
 	}
-	if (e->sjf)
+	if (e->sjf && n > 1) /* qsort of NULL is undefined, even for 0 */
 		qsort(e->cand, n, sizeof(*e->cand), by_estimate);
 	for (size_t i = 0; i < n && sim_free_units(sim); i++) {
 		const struct job *j = e->cand[i];
 		if (profile_fits(p, j, now, j->estimate) &&
-		    sim_job_start(sim, j) == 0)
+		    sim_job_fits(sim, j) && sim_job_start(sim, j) == 0)
 			profile_reserve(p, j, now, j->estimate);
 	}
 }

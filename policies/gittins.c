@@ -502,6 +502,8 @@ static void gittins_schedule(struct sim *sim, void *state)
 		if (gj->next_sample == g->nsorted || !(width(j) > 0))
 			continue;
 		double dt = (s[gj->next_sample] - gj->a) / width(j) * 1e6;
+		if (!(dt < (double)(SIM_TIME_MAX - now) * 0.5))
+			continue; /* a sample the clock never reaches */
 		sim_time_t t = now + (sim_time_t)ceil(dt > 1 ? dt : 1);
 		if (t < next)
 			next = t;

@@ -386,6 +386,9 @@ static void wake(struct sim *sim, struct las *l, sim_time_t now)
 			if (!(width(j) > 0))
 				continue;
 			double dt = (l->t[q] - got) / width(j) * 1e6;
+			if (!(dt < (double)(SIM_TIME_MAX - now) * 0.5))
+				continue; /* a threshold the clock never
+				             reaches */
 			sim_time_t t = now + (sim_time_t)ceil(dt > 1 ? dt : 1);
 			if (t < next)
 				next = t;

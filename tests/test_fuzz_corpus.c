@@ -128,6 +128,14 @@ Test(fuzz_corpus, openb)
 		      FC_MIN_FILES);
 }
 
+/* The whole simulation (every policy; tests/fuzz/fuzz_sim.c): the seeds
+ * and what the fuzzer found, each file named after it. */
+Test(fuzz_corpus, sim)
+{
+	cr_assert_geq(fc_replay("tests/fuzz/corpus/sim", fuzz_sim_one),
+		      FC_MIN_FILES);
+}
+
 /* A broken contract must not pass unnoticed: the harness aborts (its
  * message to stderr is swallowed). */
 Test(fuzz_corpus, harness_aborts_on_violation, .signal = SIGABRT,

@@ -44,7 +44,7 @@ void sim_check_invariants(struct sim *s)
 	if (units_free(s->cluster) > units_capacity(s->cluster))
 		SIM_BUG("more free units than capacity");
 	uint64_t qcpus = 0;
-	const uint32_t *q = s->queue + s->qhead;
+	const uint32_t *q = s->queue ? s->queue + s->qhead : NULL;
 	for (size_t i = 0; i < s->qlen; i++) {
 		const struct job *j = &s->jobs[q[i]];
 		if (j->state != JOB_PENDING)

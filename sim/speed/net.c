@@ -373,7 +373,7 @@ static uint32_t attach_links(struct net *net, uint32_t slot,
 	uint32_t n = k > 1 ? k + (nracks > 1 ? nracks : 0) : 0;
 	j->nlinks = n;
 	j->links = n ? xmalloc(2 * (size_t)n * sizeof(*j->links)) : NULL;
-	j->at = j->links + n;
+	j->at = n ? j->links + n : NULL; /* NULL + 0 is undefined */
 	uint32_t nl = 0;
 	for (uint32_t i = 0; n && i < k; i++)
 		j->links[nl++] = sorted[i];

@@ -10,8 +10,7 @@
  * must accept whatever strict accepts, with the same result.  A small
  * pod list with times is then replayed on the fixed cluster under two
  * score functions of the harness's own, first fit and fragmentation
- * descent (the fuzz build links no policy; the engine aborts on an
- * over-committed GPU).
+ * descent (the engine aborts on an over-committed GPU).
  *
  * fuzz_openb_one() is linked into the Criterion binary, which replays
  * tests/fuzz/corpus/openb/ (tests/test_fuzz_corpus.c); the libFuzzer
