@@ -42,7 +42,8 @@ static void conservative_schedule(struct sim *sim, void *state)
 	for (size_t i = 0; i < sim_queue_len(sim);) {
 		const struct job *j = sim_queue_at(sim, i);
 		sim_time_t t = profile_earliest(p, j, j->estimate);
-		if (t == now && sim_job_start(sim, j) == 0) {
+		if (t == now && sim_job_fits(sim, j) &&
+		    sim_job_start(sim, j) == 0) {
 			profile_reserve(p, j, now, j->estimate);
 			continue; /* j left the queue: i names the next */
 		}

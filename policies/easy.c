@@ -135,7 +135,7 @@ static bool try_backfill(struct sim *sim, struct easy *e,
 	bool ends_first = j->estimate <= horizon;
 	uint64_t d = sim_demand(sim, j);
 	if (d > *avail || (!ends_first && d > e->sh.extra) ||
-	    sim_job_start(sim, j) != 0) {
+	    !sim_job_fits(sim, j) || sim_job_start(sim, j) != 0) {
 		if (d < e->min_wait)
 			e->min_wait = d;
 		return false;
@@ -193,7 +193,8 @@ static void easy_schedule_vcs(struct sim *sim, struct easy *e)
 			continue;
 		}
 		sim_time_t t = profile_earliest(p, j, j->estimate);
-		if (t == now && sim_job_start(sim, j) == 0) {
+		if (t == now && sim_job_fits(sim, j) &&
+		    sim_job_start(sim, j) == 0) {
 			profile_reserve(p, j, now, j->estimate);
 			continue; /* j left the queue: i names the next */
 		}
@@ -218,7 +219,7 @@ static void easy_schedule_vcs(struct sim *sim, struct easy *e)
 	for (size_t i = 0; i < n && sim_free_units(sim); i++) {
 		const struct job *j = e->cand[i];
 		if (profile_fits(p, j, now, j->estimate) &&
-		    sim_job_start(sim, j) == 0)
+		    sim_job_fits(sim, j) && sim_job_start(sim, j) == 0)
 			profile_reserve(p, j, now, j->estimate);
 	}
 }
