@@ -11,7 +11,8 @@
  *  3. Consolidate: when jobs have ended, each running job spread over
  *     several nodes moves to free GPUs on fewer nodes if there are some.
  *  4. Oversubscribe: a waiting job that still does not fit joins a running
- *     job of the same GPU count whose GPUs nobody shares.  Of the first
+ *     job of the same GPU count whose GPUs nobody shares, where its own
+ *     CPUs are free beside them (pairs share GPUs, not CPUs).  Of the first
  *     `window` such hosts, it takes the one where the pair goes fastest:
  *     packed (both running at once) at the speeds Gavel measured for that
  *     pair of models on that GPU type, when that beats time-slicing and
@@ -160,8 +161,7 @@ static void oversubscribe(struct sim *sim, struct gandiva *g)
 		double bf = 0, bh = 0;
 		for (size_t k = 0; k < g->nhosts && seen < g->window; k++) {
 			const struct job *h = g->hosts[k];
-			if (h->gpus != j->gpus ||
-			    (j->gpu_type && j->gpu_type != h->gpu_type_used))
+			if (!sim_job_can_share(sim, j, h))
 				continue;
 			seen++;
 			double f = g->timeslice ? g->ts_factor : 0, fh = f;

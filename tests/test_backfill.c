@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 
+#include "base/util.h"
 #include "policy/registry.h"
 #include "testlib.h"
 
@@ -208,6 +209,51 @@ Test(backfill, easy_backfill_order_queue_or_shortest_first)
 			     tl_start(s, 3));
 		cr_expect_eq(tl_start(s, 4), want_d[k], "%s: D at %g", order[k],
 			     tl_start(s, 4));
+		sim_free(s);
+	}
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/*
+ * The profile counts GPUs, not their types or the CPUs beside them: a job
+ * it admits may still not fit, and backfilling must not try to start it
+ * (a refused engine call).  One node of 2 V100s, one of 4 K80s.
+ * A (0 s, 100 s, 2 V100s) runs; B (1 s, 100 s, 2 V100s) waits: the head,
+ * which the profile places at once on the 4 free K80s, leaving 2 extra.
+ * C (2 s, 10 s, 1 V100) fits the profile beside it, but no V100 is
+ * free.  Both policies: B at 100, C at 200, and no bad call (each used
+ * to try to start C, and conservative B too, while the V100s were busy).
+ */
+Test(backfill, profile_fit_is_not_enough_for_typed_gpus)
+{
+	struct tjob t[] = {
+		{ 1, 0, 100, 100, 2 }, { 2, 1, 100, 100, 2 },
+		{ 3, 2, 10, 10, 1 },
+	};
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 3);
+	for (size_t i = 0; i < w.n; i++) {
+		w.jobs[i].gpus = w.jobs[i].cpus;
+		w.jobs[i].cpus = 0;
+		w.jobs[i].gpu_type = 1; /* v100, the first type */
+	}
+	tl_gpu_cluster(&c, 1, 2, "v100", 0);
+	c.groups = xrealloc(c.groups, 2 * sizeof(*c.groups));
+	c.groups[1] = (struct node_group){ .name = xstrdup("k80"), .count = 1,
+					   .cpus = 8, .gpus = 4,
+					   .gpu_type = xstrdup("k80") };
+	c.ngroups = 2;
+	const char *pol[] = { "easy", "conservative" };
+	for (int k = 0; k < 2; k++) {
+		struct sim *s = tl_run(pol[k], &w, &c);
+		cr_expect_eq(tl_start(s, 2), 100.0, "%s", pol[k]);
+		cr_expect_eq(tl_start(s, 3), 200.0, "%s: C at %g", pol[k],
+			     tl_start(s, 3));
+		cr_expect_eq(sim_counters(s)->bad_calls, 0, "%s: %llu bad calls",
+			     pol[k],
+			     (unsigned long long)sim_counters(s)->bad_calls);
 		sim_free(s);
 	}
 	workload_release(&w);

@@ -6,8 +6,10 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "speed/jobclass.h"
 #include "policy/registry.h"
@@ -306,6 +308,163 @@ Test(gandiva, bad_parameters_are_refused)
 		sim_free(s);
 		free(params);
 	}
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/*
+ * A job that shares GPUs holds CPUs of its own.  One node of 4 CPUs and
+ * 4 GPUs, time-slicing with no switching cost.
+ *
+ * First case: A (0 s, 100 s, 4 GPUs, 1 CPU) runs; B (10 s, 100 s,
+ * 4 GPUs, 3 CPUs) does not fit and shares A's GPUs at half speed each,
+ * taking the other 3 CPUs.  C (20 s, 50 s, 2 CPUs, no GPU) finds none
+ * free and waits.  A ends at 10 + 90 / 0.5 = 190 and gives its CPU back:
+ * 1 free, still too few for C.  B, 90 s of work done, ends alone at 200;
+ * C runs 200..250.  CPU-seconds: 1 x 10 + 4 x 180 + 3 x 10 + 2 x 50 =
+ * 860 = A 190 + B 3 x 190 + C 100.  (Before, the guest booked no CPU:
+ * C started at 20 beside the pair, 6 CPUs in use of 4, and at 190 B was
+ * left holding A's one CPU.)
+ *
+ * Second case, the same with B asking 4 CPUs: only 3 are free beside A,
+ * so B cannot share and waits; it runs alone 100..200, and C (here at
+ * 195 s) waits for its CPUs until 200: 200..250.
+ */
+Test(gandiva, a_guest_holds_its_own_cpus)
+{
+	struct tjob t[] = {
+		{ 1, 0, 100, 100, 4 }, { 2, 10, 100, 100, 4 },
+		{ 3, 20, 50, 50, 0 },
+	};
+	struct workload w;
+	struct cluster_spec c;
+	gpu_jobs(&w, t, 3);
+	w.jobs[0].cpus = 1;
+	w.jobs[1].cpus = 3;
+	w.jobs[2].cpus = 2;
+	gpu_group(&c, 1, 4, NULL);
+	c.groups[0].cpus = 4;
+	struct param_value pv[] = { num_param("suspend_s", 0) };
+	struct sim_config cfg = { .workload = &w, .cluster = &c };
+	struct sim *s = tl_run_cfg("gandiva", pv, 1, &cfg);
+	cr_expect_eq(sim_counters(s)->shared_starts, 1);
+	cr_expect_eq(job_of(s, 2)->start, 10 * SIM_SEC);
+	cr_expect_float_eq(end_s(s, 1), 190, 1e-6);
+	cr_expect_float_eq(end_s(s, 2), 200, 1e-6);
+	cr_expect_float_eq(tl_start(s, 3), 200, 1e-6);
+	cr_expect_float_eq(end_s(s, 3), 250, 1e-6);
+	cr_expect_float_eq(sim_counters(s)->busy_area, 860, 1e-6);
+	cr_expect_eq(sim_counters(s)->bad_calls, 0);
+	sim_free(s);
+
+	w.jobs[1].cpus = 4;
+	w.jobs[2].submit = 195 * SIM_SEC;
+	s = tl_run_cfg("gandiva", pv, 1, &cfg);
+	cr_expect_eq(sim_counters(s)->shared_starts, 0);
+	cr_expect_float_eq(end_s(s, 1), 100, 1e-6);
+	cr_expect_float_eq(tl_start(s, 2), 100, 1e-6);
+	cr_expect_float_eq(end_s(s, 2), 200, 1e-6);
+	cr_expect_float_eq(tl_start(s, 3), 200, 1e-6);
+	cr_expect_eq(sim_counters(s)->bad_calls, 0);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/* Writes text to dir/name. */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	cr_assert(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+/*
+ * The case as a user met it, through the command line with --check: one
+ * node of 4 CPUs and 4 GPUs; A (0 s, 100 s, 4 GPUs, 1 CPU), B (10 s,
+ * 100 s, 4 GPUs, 4 CPUs), C (195 s, 50 s, 3 CPUs).  B used to join A's
+ * GPUs with none of its CPUs booked and keep A's one CPU when A ended,
+ * so C started beside it (7 CPUs of 4) and the checker aborted ("busy
+ * CPUs 1, running jobs hold 4").  Now B waits for its CPUs: A 0..100,
+ * B 100..200, C 200..250.
+ */
+Test(gandiva, cli_check_passes_where_a_guest_needs_cpus)
+{
+	char bin[512], tmp[256];
+	tl_cli_setup(bin, sizeof(bin), tmp, sizeof(tmp), "gandiva");
+	tl_cli_need_bin(bin);
+	put_file(tmp, "t.csv",
+		 "id,submit,run,cpus,estimate,user,group,gpus,nodes\n"
+		 "1,0,100,1,,,,4,\n2,10,100,4,,,,4,\n3,195,50,3,,,,,\n");
+	put_file(tmp, "e.json",
+		 "{ \"name\": \"g\",\n"
+		 "  \"cluster\": { \"nodes\": [ { \"count\": 1, "
+		 "\"cpus\": 4, \"gpus\": 4 } ] },\n"
+		 "  \"workload\": { \"trace\": \"t.csv\", "
+		 "\"format\": \"csv\" },\n"
+		 "  \"policies\": [ { \"name\": \"gandiva\", "
+		 "\"params\": { \"suspend_s\": 0 } } ],\n"
+		 "  \"output\": \"out\" }\n");
+	char *cmd = xasprintf("cd '%s' && '%s' run e.json --check --no-plots "
+			      "--quiet >out.txt 2>&1", tmp, bin);
+	int st = system(cmd);
+	free(cmd);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exit status %d", st);
+	char *path = xasprintf("%s/out/gandiva-s1/jobs.csv", tmp);
+	FILE *f = fopen(path, "r");
+	free(path);
+	cr_assert(f);
+	char line[512];
+	int seen = 0;
+	const char *want[] = { "1,0,0,100,", "2,10,100,200,", "3,195,200,250," };
+	while (fgets(line, sizeof(line), f))
+		for (size_t i = 0; i < 3; i++)
+			seen += strncmp(line, want[i], strlen(want[i])) == 0;
+	fclose(f);
+	cr_expect_eq(seen, 3);
+	tl_rmtree(tmp);
+}
+
+/*
+ * A guest with CPUs moves: the grow case above with CPUs, 8 per node.
+ * A (0 s, 30 s, 2 GPUs, 2 CPUs) on node 0, C (0 s, 200 s, 1 GPU, 1 CPU)
+ * on node 1; B (10 s, 100 s, 1 GPU, 6 CPUs) shares C's GPU with 6 CPUs
+ * of its own there (7 of 8 in use).  At 30 A ends and B moves to node 0,
+ * taking 6 CPUs there and giving node 1's back; it restores 5 s and ends
+ * at 125, C at 210, as before.  CPUs busy: 3 for 10 s, 9 for 20 s, 7 for
+ * 95 s, 1 for 85 s: 960 CPU-seconds.
+ */
+Test(gandiva, a_moving_guest_takes_its_cpus_along)
+{
+	struct tjob t[] = {
+		{ 1, 0, 30, 30, 2 }, { 2, 0, 200, 200, 1 },
+		{ 3, 10, 100, 100, 1 },
+	};
+	struct workload w;
+	struct cluster_spec c;
+	gpu_jobs(&w, t, 3);
+	w.jobs[0].cpus = 2;
+	w.jobs[1].cpus = 1;
+	w.jobs[2].cpus = 6;
+	gpu_group(&c, 1, 2, NULL);
+	c.groups = xrealloc(c.groups, 2 * sizeof(*c.groups));
+	c.groups[1] = (struct node_group){ .name = xstrdup("small"),
+					   .count = 1, .cpus = 8, .gpus = 1 };
+	c.ngroups = 2;
+	struct param_value pv[] = { num_param("suspend_s", 0) };
+	struct sim_config cfg = { .workload = &w, .cluster = &c,
+				  .restore_overhead = 5 * SIM_SEC };
+	struct sim *s = tl_run_cfg("gandiva", pv, 1, &cfg);
+	cr_expect_eq(sim_counters(s)->shared_starts, 1);
+	cr_expect_eq(sim_counters(s)->migrations, 1);
+	cr_expect_float_eq(end_s(s, 3), 125, 1e-6);
+	cr_expect_float_eq(end_s(s, 2), 210, 1e-6);
+	cr_expect_float_eq(sim_counters(s)->busy_area, 960, 1e-6);
+	cr_expect_eq(sim_counters(s)->bad_calls, 0);
+	sim_free(s);
 	workload_release(&w);
 	cluster_spec_release(&c);
 }

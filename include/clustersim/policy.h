@@ -339,19 +339,25 @@ void *sim_alloc(struct sim *sim, size_t n, size_t size);
 /*
  * GPU sharing (Gandiva's packing and time-slicing): starts a pending job
  * now on the GPUs of a running job with the same GPU count, which no
- * other job shares; the two run side by side on one placement (the guest
- * uses the host's CPUs), at `factor` and `host_factor` of the speed each
- * would have alone there (in (0, 1]: e.g. measured co-location speeds
- * for packing, or a half less switching costs for time-slicing).  Each
- * is charged half the GPUs' time as attained service.  When either ends
- * or is preempted, the other keeps the GPUs and runs alone at full speed
- * again.  Returns 0, or a negative code and counts a bad call (not
- * pending / not running, different GPU counts, a GPU type the job may
- * not use, the host already shared, a factor out of range).
+ * other job shares; the two run side by side on those GPUs, at `factor`
+ * and `host_factor` of the speed each would have alone there (in (0, 1]:
+ * e.g. measured co-location speeds for packing, or a half less switching
+ * costs for time-slicing).  GPUs are shared, CPUs are not: the job takes
+ * its own CPUs on the host's nodes, split over them as a placement of its
+ * own would be (cluster.h), and needs them free.  Each is charged half
+ * the GPUs' time as attained service.  When either ends or is preempted,
+ * it gives back its CPUs and the other keeps the GPUs and runs alone at
+ * full speed again.  Returns 0, or a negative code and counts a bad call
+ * when sim_job_can_share() says no, or a factor is out of range.
  */
 int sim_job_start_shared(struct sim *sim, const struct job *job,
 			 const struct job *host, double factor,
 			 double host_factor);
+/* Could sim_job_start_shared() start job on host's GPUs now: job
+ * pending, host running and shared by nobody, the same GPU counts, a GPU
+ * type job may use, and job's CPUs free beside host's GPUs? */
+bool sim_job_can_share(const struct sim *sim, const struct job *job,
+		       const struct job *host);
 /* The job sharing a running job's GPUs, or NULL. */
 const struct job *sim_job_partner(const struct sim *sim,
 				  const struct job *job);

@@ -195,6 +195,23 @@ int cluster_alloc_gpus(struct cluster *c, const struct job *j,
 		       enum place_strategy strategy, uint64_t *rng,
 		       struct placement *out);
 
+/*
+ * GPU sharing (cluster_share.c): a job that joins the GPUs of another
+ * job's placement `gpus` (with its GPU count) takes only CPUs, its own,
+ * on those nodes, split over them as above: node i with S_i of the GPUs
+ * on it and the nodes before it gets floor(cpus * S_i / gpus) -
+ * floor(cpus * S_(i-1) / gpus).  cluster_fits_beside says whether every
+ * node has them free; cluster_alloc_beside takes them and writes the
+ * job's placement (the same GPU slots, its own CPUs), 0 or -SIM_ESTATE
+ * (nothing changed).  cluster_release_cpus gives back the CPUs of a
+ * placement and not its GPUs, which the other job of the pair keeps.
+ */
+bool cluster_fits_beside(const struct cluster *c, const struct job *j,
+			 const struct placement *gpus);
+int cluster_alloc_beside(struct cluster *c, const struct job *j,
+			 const struct placement *gpus, struct placement *out);
+void cluster_release_cpus(struct cluster *c, const struct placement *p);
+
 /* ---- virtual clusters (docs/philly.md) ---------------------------------
  *
  * A node group with a "vc" belongs to that virtual cluster (VC): a

@@ -34,8 +34,7 @@ void sim_check_invariants(struct sim *s)
 			  s->prog[q->idx].owner == s->prog[j->idx].owner))
 			SIM_BUG("job %lld's GPU sharing is not mutual",
 				(long long)j->id);
-		if (!is_guest(s, j))
-			busy += j->cpus;
+		busy += j->cpus; /* each of a GPU-sharing pair its own */
 	}
 	if (!cluster_exclusive(s->cluster) && busy != s->busy_cpus)
 		SIM_BUG("busy CPUs %llu, running jobs hold %llu",

@@ -3,22 +3,24 @@
  * migration): two jobs on one placement, each at a share of its speed
  * alone, and a running job moved to fewer nodes.
  *
- * A pair has an owner (the job that holds the resources in the cluster)
- * and a guest with its own copy of the placement; when either stops, the
- * other keeps the GPUs and runs alone again, so the cluster's books never
- * count a GPU twice.
+ * A pair shares GPUs, not CPUs.  It has an owner (the job whose GPUs
+ * the cluster's books hold) and a guest, whose placement names the same
+ * GPUs and CPUs of its own beside them (cluster_alloc_beside).  When
+ * either stops, it gives back its own CPUs only, and the other keeps the
+ * GPUs and runs alone again: the books never count a GPU twice, and each
+ * running job holds the CPUs it asked for.
  */
 #include "engine/sim_impl.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "base/util.h"
 #include "speed/jobclass.h"
 
 /* A running job stops (it ends, or is preempted): its fabric flow goes,
- * and its resources go back to the cluster - or, when it shares its GPUs,
- * stay with the other job of the pair, which runs alone again. */
+ * and its resources go back to the cluster - but, when it shares its
+ * GPUs, only its CPUs: the GPUs stay with the other job of the pair,
+ * which runs alone again. */
 void sim_leave_resources(struct sim *s, struct job *j)
 {
 	struct job *q = partner_of(s, j);
@@ -35,6 +37,7 @@ void sim_leave_resources(struct sim *s, struct job *j)
 		s->prog[j->idx].partner = 0;
 		s->prog[j->idx].owner = false;
 		s->npairs--;
+		cluster_release_cpus(s->cluster, &s->plc[j->idx]);
 	} else {
 		cluster_release(s->cluster, &s->plc[j->idx]);
 	}
@@ -48,33 +51,45 @@ void sim_leave_resources(struct sim *s, struct job *j)
 }
 
 
+/* Could pending job cj join running job chost's GPUs now: the same GPU
+ * count, a GPU type it may use, a host nobody shares, and its own CPUs
+ * free beside those GPUs?  (Job pointers already checked.) */
+static bool can_share(const struct sim *s, const struct job *cj,
+		      const struct job *chost)
+{
+	return cj->state == JOB_PENDING && chost->state == JOB_RUNNING &&
+	       cj->gpus && cj->gpus == chost->gpus &&
+	       (!cj->gpu_type || cj->gpu_type == chost->gpu_type_used) &&
+	       !partner_of(s, chost) &&
+	       cluster_fits_beside(s->cluster, cj, &s->plc[chost->idx]);
+}
+
+bool sim_job_can_share(const struct sim *s, const struct job *job,
+		       const struct job *host)
+{
+	return check_job(s, job, "sim_job_can_share") &&
+	       check_job(s, host, "sim_job_can_share") &&
+	       can_share(s, job, host);
+}
+
 int sim_job_start_shared(struct sim *s, const struct job *cj,
 			 const struct job *chost, double factor,
 			 double host_factor)
 {
 	if (!own_job(s, cj) || !own_job(s, chost) || !s->in_schedule ||
-	    cj->state != JOB_PENDING || chost->state != JOB_RUNNING ||
-	    !cj->gpus || cj->gpus != chost->gpus ||
-	    (cj->gpu_type && cj->gpu_type != chost->gpu_type_used) ||
-	    !(factor > 0 && factor <= 1) ||
-	    !(host_factor > 0 && host_factor <= 1) ||
-	    partner_of(s, chost)) {
+	    !can_share(s, cj, chost) || !(factor > 0 && factor <= 1) ||
+	    !(host_factor > 0 && host_factor <= 1)) {
 		s->counters.bad_calls++;
 		return -SIM_ESTATE;
 	}
 	struct job *j = &s->jobs[cj->idx], *h = &s->jobs[chost->idx];
 	sim_ensure_prog(s);
 	sim_draw_class(s, j);
-	/* The guest's own copy of the host's placement: it keeps it when
-	 * the host goes first. */
-	const struct placement *hp = &s->plc[h->idx];
-	struct placement *jp = &s->plc[j->idx];
-	if (jp->cap < hp->n) {
-		jp->slots = xrealloc(jp->slots, hp->n * sizeof(*jp->slots));
-		jp->cap = hp->n;
-	}
-	memcpy(jp->slots, hp->slots, hp->n * sizeof(*jp->slots));
-	jp->n = hp->n;
+	/* The guest's placement: the host's GPUs and CPUs of its own, which
+	 * it keeps with the GPUs when the host goes first. */
+	int rc = cluster_alloc_beside(s->cluster, j, &s->plc[h->idx],
+				      &s->plc[j->idx]);
+	SIM_ASSERT(rc == 0);
 	sim_begin_run(s, j);
 	struct progress *pj = &s->prog[j->idx], *ph = &s->prog[h->idx];
 	sim_prog_sync(s, h);
@@ -89,7 +104,7 @@ int sim_job_start_shared(struct sim *s, const struct job *cj,
 	s->npairs++;
 	s->counters.shared_starts++;
 	if (s->speed) {
-		speed_job_started(s->speed, j, jp);
+		speed_job_started(s->speed, j, &s->plc[j->idx]);
 		sim_update_rates(s);
 	}
 	sim_apply_rate(s, j);
@@ -157,6 +172,7 @@ int sim_job_migrate(struct sim *s, const struct job *cj)
 		sim_set_weight(s, q, 1.0);
 		sim_set_weight(s, j, 1.0);
 		s->npairs--;
+		cluster_release_cpus(s->cluster, &s->plc[j->idx]);
 	} else {
 		cluster_release(s->cluster, &s->plc[j->idx]);
 	}
