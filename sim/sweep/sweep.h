@@ -116,6 +116,17 @@ int sweep_write_manifest(const struct sweep *sw, const char *outdir,
 int sweep_exec(const struct sweep *sw, const struct sweep_opts *so,
 	       size_t k, struct sim_error *err);
 
+/*
+ * Takes the results folder for a sweep driver: runner_claim() (locked,
+ * shared by a shard; the run folders of the previous results that the
+ * sweep does not produce removed), then the sweep manifest.  Returns 0,
+ * -SIM_EINPUT (the folder cannot be used) or -SIM_EIO; on success the
+ * caller releases od with outdir_unlock().
+ */
+struct outdir;
+int sweep_claim(const struct sweep *sw, const struct sweep_opts *so,
+		struct outdir *od, struct sim_error *err);
+
 /* Whether run k belongs to this process's shard. */
 bool sweep_in_shard(const struct sweep_opts *so, size_t k);
 

@@ -3,7 +3,9 @@
  *
  * Each run executes in a forked child (no exec: the parent has already
  * loaded and checked the sweep), at most N at a time, so a run that
- * crashes or runs out of memory costs that run only.  A child exits 0,
+ * crashes or runs out of memory costs that run only.  The driver holds
+ * the results folder's lock (base/outdir.h) for the children, which
+ * inherit it.  A child exits 0,
  * SWEEP_SKIPPED (its results were already there), 1 or 2 (the error in
  * OUT/<run>/error.txt); a child killed by a signal gets that error.txt
  * from the parent.  Then, unless this process is one shard of several, the
@@ -21,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/outdir.h"
 #include "base/util.h"
 
 static void fmt_eta(char *buf, size_t n, double s)
@@ -146,13 +149,17 @@ int sweep_run_local(const struct sweep *sw, const struct sweep_opts *so,
 	size_t *slot_run = xcalloc(jobs, sizeof(*slot_run));
 	struct sweep_tally t = { .t0 = mono_seconds(), .tty = isatty(fileno(so->msg)) };
 	size_t next = 0, running = 0;
+	struct outdir od = { .fd = -1 };
 	int code = 1;
 
 	for (size_t k = 0; k < sw->nruns; k++)
 		t.total += sweep_in_shard(so, k);
 	t.last = t.t0;
-	if (sweep_write_manifest(sw, so->outdir, err) != 0)
+	int claim = sweep_claim(sw, so, &od, err);
+	if (claim) {
+		code = claim == -SIM_EINPUT ? 2 : 1;
 		goto out;
+	}
 	while (next < sw->nruns || running > 0) {
 		/* Start runs while there is a free slot. */
 		while (running < jobs && next < sw->nruns) {
@@ -216,6 +223,7 @@ out_wait:
 	}
 	code = 1;
 out:
+	outdir_unlock(&od);
 	free(slot_run);
 	free(pids);
 	return code;

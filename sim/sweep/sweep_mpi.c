@@ -4,20 +4,23 @@
  * Built when the Makefile finds mpicc (HAVE_MPI); chosen at run time when
  * the process was started by mpirun (Open MPI's or PMIx's environment
  * variables are set).  Every rank loads and checks the sweep.  Rank 0
- * writes the sweep manifest, then hands out runs one at a time (dynamic,
+ * takes the results folder (its lock, sweep_claim()) and writes the sweep
+ * manifest, then hands out runs one at a time (dynamic,
  * so long and short runs balance) and merges at the end; ranks 1..N-1
  * execute runs in-process with sweep_exec(), which records a failed run
  * in its error.txt (the results folder is on a shared file system, as on
  * any cluster) and goes on.  One rank alone runs the local driver.
  *
  * Messages: a worker sends {run, code} (run -1: nothing done yet), rank 0
- * answers with the next run index, or -1 when there is none left.
+ * answers with the next run index, or -1 when there is none left (at
+ * once, when the folder could not be taken).
  */
 #include "sweep/sweep.h"
 
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "base/outdir.h"
 #include "base/util.h"
 
 #ifdef HAVE_MPI
@@ -35,6 +38,19 @@ static bool under_mpirun(void)
 {
 	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") ||
 	       getenv("PMI_SIZE");
+}
+
+/* Rank 0 when the folder cannot be taken: stops every worker. */
+static void stop_workers(int size)
+{
+	for (int active = size - 1; active > 0; active--) {
+		int msg[2], none = -1;
+		MPI_Status st;
+		MPI_Recv(msg, 2, MPI_INT, MPI_ANY_SOURCE, TAG_DONE,
+			 MPI_COMM_WORLD, &st);
+		MPI_Send(&none, 1, MPI_INT, st.MPI_SOURCE, TAG_WORK,
+			 MPI_COMM_WORLD);
+	}
 }
 
 /* Rank 0: hands out this shard's runs in order, then stops the workers. */
@@ -105,12 +121,17 @@ int sweep_run_mpi(const struct sweep *sw, const struct sweep_opts *so,
 		return sweep_run_local(sw, so, err);
 	}
 	if (rank == 0) {
-		/* Written before any run is handed out. */
-		code = sweep_write_manifest(sw, so->outdir, err) ? 1 : 0;
-		if (code == 0)
+		/* Taken, and the manifest written, before any run is handed
+		 * out. */
+		struct outdir od = { .fd = -1 };
+		int rc = sweep_claim(sw, so, &od, err);
+		if (rc == 0) {
 			code = master(sw, so, size, err);
-		else
-			MPI_Abort(MPI_COMM_WORLD, 1);
+		} else {
+			stop_workers(size);
+			code = rc == -SIM_EINPUT ? 2 : 1;
+		}
+		outdir_unlock(&od);
 	} else {
 		worker(sw, so);
 	}
