@@ -88,6 +88,8 @@ SCOREPLUGINS := $(BUILD)/plugin/example_score.so \
                 $(BUILD)/plugin/bad_score_plugin.so \
                 $(BUILD)/plugin/clash_score_plugin.so \
                 $(BUILD)/plugin/clash_plugin.so
+# A policy that aborts on demand: a sweep's crashed run (tests/test_sweep_fail.c).
+BADPLUGIN += $(BUILD)/plugin/crash_plugin.so
 
 .PHONY: all deps run test check-tests bench clean plugin-example
 all: $(BIN)

@@ -109,6 +109,20 @@ int err_setc(struct sim_error *err, int code, const char *fmt, ...)
 	return rc;
 }
 
+int err_io_code(int errnum)
+{
+	switch (errnum) {
+	case ENOSPC:
+	case EDQUOT:
+	case EIO:
+	case EFBIG:
+	case ENOMEM:
+		return -SIM_EIO;
+	default:
+		return errnum ? -SIM_EINPUT : -SIM_EIO;
+	}
+}
+
 void sim_bug(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
@@ -213,8 +227,8 @@ int afile_open(struct afile *af, const char *path, struct sim_error *err)
 	af->tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	af->f = fopen(af->tmp, "w");
 	if (!af->f) {
-		int rc = err_setc(err, -SIM_EIO, "%s: cannot write: %s", af->tmp,
-				  strerror(errno));
+		int rc = err_setc(err, err_io_code(errno), "%s: cannot write: "
+				  "%s", af->tmp, strerror(errno));
 		free(af->path);
 		free(af->tmp);
 		af->path = af->tmp = NULL;
@@ -235,14 +249,24 @@ int afile_open_in(struct afile *af, const char *dir, const char *name,
 int afile_commit(struct afile *af, struct sim_error *err)
 {
 	int rc = 0;
-	int bad = ferror(af->f);
-	if (fclose(af->f) != 0 || bad) {
+	/* A failed write sets the stream's error and errno; fflush tells
+	 * the errno of the last buffered bytes. */
+	errno = 0;
+	int flushed = fflush(af->f);
+	int en = errno;
+	int bad = ferror(af->f) || flushed != 0;
+	if (fclose(af->f) != 0 && !bad) {
+		bad = 1;
+		en = errno;
+	}
+	if (bad) {
+		/* Every write failure is the disk's, whatever errno says. */
 		rc = err_setc(err, -SIM_EIO, "%s: write failed: %s", af->tmp,
-			      strerror(errno ? errno : EIO));
+			      strerror(en ? en : EIO));
 		unlink(af->tmp);
 	} else if (rename(af->tmp, af->path) != 0) {
-		rc = err_setc(err, -SIM_EIO, "%s: cannot rename to '%s': %s",
-			      af->tmp, af->path, strerror(errno));
+		rc = err_setc(err, err_io_code(errno), "%s: cannot rename to "
+			      "'%s': %s", af->tmp, af->path, strerror(errno));
 		unlink(af->tmp);
 	}
 	af->f = NULL;
@@ -284,7 +308,7 @@ int mkdir_p(const char *path, struct sim_error *err)
 			char c = *s;
 			*s = '\0';
 			if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-				rc = err_setc(err, -SIM_EIO,
+				rc = err_setc(err, err_io_code(errno),
 					      "%s: cannot create folder: %s", p,
 					      strerror(errno));
 				break;
@@ -297,7 +321,8 @@ int mkdir_p(const char *path, struct sim_error *err)
 	if (!rc) {
 		struct stat st;
 		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-			rc = err_setc(err, -SIM_EIO, "%s: not a folder", path);
+			rc = err_setc(err, -SIM_EINPUT, "%s: not a folder "
+				      "(a file is in the way)", path);
 	}
 	free(p);
 	return rc;

@@ -37,6 +37,11 @@ int err_set(struct sim_error *err, const char *fmt, ...)
 int err_setc(struct sim_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The code of a failed file operation: -SIM_EIO for a failing disk
+ * (full, over quota, an I/O error), -SIM_EINPUT for a path that cannot be
+ * used (not writable, not a folder, a file in the way): bad usage. */
+int err_io_code(int errnum);
+
 /* A broken invariant: prints and aborts.  Never compiled out. */
 _Noreturn void sim_bug(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -86,7 +91,8 @@ void afile_abort(struct afile *af);
 int write_file_atomic(const char *path, const char *text,
 		      struct sim_error *err);
 
-/* mkdir -p; 0 or -SIM_EIO. */
+/* mkdir -p; 0, or err_io_code() of what failed ("not a folder" for a
+ * file in the way is -SIM_EINPUT). */
 int mkdir_p(const char *path, struct sim_error *err);
 /* Joins a directory and a relative path; an absolute path is returned as
  * is.  The caller frees. */

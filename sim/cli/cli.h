@@ -9,7 +9,9 @@
  * `CMD --help` print from the same tables.
  *
  * This wing is the one that prints and picks exit codes: 0 ok, 1 a run
- * failed, 2 bad usage or input.
+ * failed (a disk full, a crash), 2 bad usage or input (an output folder
+ * that cannot be used - a file in the way, not writable, in use by
+ * another run - included).
  */
 #ifndef CLUSTERSIM_CLI_H
 #define CLUSTERSIM_CLI_H
@@ -155,6 +157,13 @@ int cli_policies(const struct cli_args *a);
 int cli_bench_eval(const struct cli_args *a);
 int cli_version(const struct cli_args *a);
 int cli_help(const struct cli_args *a);
+
+/* cli_merge.c: locks the results folder dir for merge and plot
+ * (base/outdir.h); a dir that is not a folder is left to the command to
+ * refuse.  Returns 0, or the exit code with err filled. */
+struct outdir;
+int cli_lock_results(const char *dir, struct outdir *od,
+		     struct sim_error *err);
 
 /* cli_run.c: the runner's options of run and validate. */
 void cli_run_opts(const struct cli_args *a, struct run_opts *o);

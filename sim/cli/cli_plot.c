@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "base/outdir.h"
 #include "base/util.h"
 #include "report/out.h"
 
@@ -21,7 +22,12 @@ int cli_plot(const struct cli_args *a)
 			"(no readable summary.csv)\n", dir);
 		return 2;
 	}
+	struct outdir od;
+	int code = cli_lock_results(dir, &od, &err);
+	if (code)
+		return cli_report(code, &err);
 	int rc = plot_results(dir, &err);
+	outdir_unlock(&od);
 	if (rc > 0)
 		fprintf(stderr, "clustersim: warning: %s\n", err.msg);
 	else if (rc == 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/outdir.h"
 #include "base/util.h"
 #include "cli/cli.h"
 
@@ -71,7 +72,14 @@ static int slurm(const struct cli_args *a, const struct sweep *sw,
 		n = (ssize_t)strlen(exe);
 	}
 	exe[n] = '\0';
-	int rc = sweep_slurm(sw, so, &a->sl, exe, &report, err);
+	/* The scripts are written into the results folder: held, shared
+	 * as by the shards (which --submit may start at once), so that no
+	 * run writes the folder meanwhile. */
+	struct outdir od = { .fd = -1 };
+	int rc = outdir_lock(&od, so->outdir, true, err);
+	if (!rc)
+		rc = sweep_slurm(sw, so, &a->sl, exe, &report, err);
+	outdir_unlock(&od);
 	int code = rc == -SIM_EINPUT ? 2 : rc ? 1 : 0;
 	if (code == 0)
 		fputs(report, stdout);

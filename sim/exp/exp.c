@@ -628,6 +628,10 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 	if (!rc && name && str_has_control(name))
 		rc = exp_fail(c, "name", "must not contain a control character "
 			      "(a newline, a tab)");
+	/* It names the default folder results/<name>: "." and ".." would
+	 * put the results in results/ or in the current folder. */
+	if (!rc && name && (!strcmp(name, ".") || !strcmp(name, "..")))
+		rc = exp_fail(c, "name", "must name a folder, not '%s'", name);
 	/* Sweeps are expanded by sweep.c before they reach the loader. */
 	if (!rc && f[ROOT_SWEEP])
 		rc = exp_fail(c, "sweep", "this file is a sweep: run it with "
@@ -635,6 +639,11 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 	if (rc)
 		return rc;
 	e->name = name ? xstrdup(name) : stem(e->path);
+	if (!name && !f[ROOT_OUTPUT] && (!strcmp(e->name, ".") ||
+					 !strcmp(e->name, "..")))
+		return exp_fail(c, NULL, "the file name gives the experiment "
+				"the name '%s', which cannot name its results "
+				"folder: give \"name\" or \"output\"", e->name);
 
 	if (fill) {
 		e->has_fill = true;

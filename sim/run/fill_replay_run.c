@@ -33,6 +33,7 @@
 #include "report/out.h"
 #include "run/fill_run.h"
 #include "run/runner.h"
+#include "base/outdir.h"
 
 /* plots/fill/ scripts drawn for each pod list. */
 static const char *const replay_scripts[] = { "replay_alloc", "replay_frag",
@@ -350,7 +351,10 @@ int replay_experiment(const struct run_opts *o, struct experiment *e,
 		frag_cluster_release(&c);
 		return 0;
 	}
-	rc = mkdir_p(outdir, err);
+	struct outdir od = { .fd = -1 };
+	rc = outdir_want(outdir, "replay_summary.csv", false, err);
+	if (!rc)
+		rc = runner_claim(&od, outdir, false, NULL, 0, o->msg, err);
 	char *spath = path_join(outdir, "replay_summary.csv");
 	if (!rc)
 		rc = afile_open(&af, spath, err);
@@ -376,6 +380,7 @@ int replay_experiment(const struct run_opts *o, struct experiment *e,
 		fprintf(o->out, "\nresults: %s/ (replay_summary.csv, "
 			"replay-<list>.csv, <label>-<list>-s<seed>/"
 			"{timeline,pods}.csv, plots/)\n", outdir);
+	outdir_unlock(&od);
 	frag_cluster_release(&c);
 	return rc == -SIM_EINPUT ? 2 : rc ? 1 : 0;
 }

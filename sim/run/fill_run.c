@@ -27,6 +27,7 @@
 #include "run/fill_run.h"
 #include "run/runner.h"
 #include "base/input.h"
+#include "base/outdir.h"
 #include "base/util.h"
 
 /* One run's curve. */
@@ -249,7 +250,10 @@ int fill_experiment(const struct run_opts *o, struct experiment *e,
 		}
 		free(pods);
 	}
-	rc = mkdir_p(outdir, err);
+	struct outdir od = { .fd = -1 };
+	rc = outdir_want(outdir, "fill_summary.csv", false, err);
+	if (!rc)
+		rc = runner_claim(&od, outdir, false, NULL, 0, o->msg, err);
 	char *spath = path_join(outdir, "fill_summary.csv");
 	if (!rc)
 		rc = afile_open(&af, spath, err);
@@ -272,6 +276,7 @@ int fill_experiment(const struct run_opts *o, struct experiment *e,
 		fprintf(o->out, "\nresults: %s/ (fill_summary.csv, "
 			"fill-<list>.csv, <label>-<list>-s<seed>/fill.csv, "
 			"plots/)\n", outdir);
+	outdir_unlock(&od);
 	frag_cluster_release(&c);
 	return rc == -SIM_EINPUT ? 2 : rc ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/outdir.h"
 #include "exp/exp.h"
 #include "exp/exp_json.h"
 #include "eval/eval_inst.h"
@@ -339,6 +340,7 @@ int optimize_main(const char *file, const char *outdir, bool quiet,
 	char *dir = NULL;
 	int64_t lb;
 	int code = 2;
+	struct outdir od = { .fd = -1 };
 	workload_init(&w);
 	memset(&in, 0, sizeof(in));
 	memset(res, 0, sizeof(res));
@@ -346,22 +348,34 @@ int optimize_main(const char *file, const char *outdir, bool quiet,
 		return 2;
 	if (load_batch(&e, &w, &in, tname, err))
 		goto out;
-	code = 1;
-	dir = xasprintf("%s/optimize", outdir ? outdir : e.output);
-	if (mkdir_p(dir, err))
+	/* The experiment's results folder is locked, as for `run`. */
+	const char *top = outdir ? outdir : e.output;
+	int rc = outdir_lock(&od, top, false, err);
+	if (!rc)
+		rc = outdir_want(top, "optimize", true, err);
+	dir = xasprintf("%s/optimize", top);
+	if (!rc)
+		rc = mkdir_p(dir, err);
+	code = rc == -SIM_EINPUT ? 2 : 1;
+	if (rc)
 		goto out;
 	for (int m = 0; m < 4; m++)
 		search_result_init(&res[m], in.p.n);
-	if (run_methods(&e, &in.p, res, &lb, err) ||
-	    write_results(dir, &e, &w, &in, res, lb, tname,
-			  quiet ? NULL : out, err))
+	if (run_methods(&e, &in.p, res, &lb, err))
 		goto out;
+	rc = write_results(dir, &e, &w, &in, res, lb, tname,
+			   quiet ? NULL : out, err);
+	if (rc) {
+		code = rc == -SIM_EINPUT ? 2 : 1;
+		goto out;
+	}
 	if (!no_plots)
 		draw_plot(dir);
 	if (!quiet)
 		fprintf(out, "results: %s/\n", dir);
 	code = 0;
 out:
+	outdir_unlock(&od);
 	for (int m = 0; m < 4; m++)
 		search_result_release(&res[m]);
 	free(dir);

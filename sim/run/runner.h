@@ -6,6 +6,7 @@
 #ifndef CLUSTERSIM_RUNNER_H
 #define CLUSTERSIM_RUNNER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "clustersim/clustersim.h"
@@ -54,6 +55,29 @@ int runner_run(const struct run_opts *o, struct sim_error *err);
  * as runner_run().
  */
 int runner_run_one(const struct run_opts *o, struct sim_error *err);
+
+/*
+ * Removes the run folders that OUT/manifest.json (the previous results)
+ * lists and keep[0..nkeep) does not: only folders named like run folders,
+ * holding nothing but result files (base/outdir.h).  What it keeps for
+ * holding other files is a warning on msg (NULL: none).  Returns how
+ * many it removed.  The caller holds OUT's lock.
+ */
+size_t runner_prune(const char *outdir, const char *const *keep,
+		    size_t nkeep, FILE *msg);
+
+struct outdir;
+/*
+ * Takes a results folder for a command that writes it (base/outdir.h):
+ * locked (shared: by one shard of a sweep), no file in the way of
+ * manifest.json or of the run folders keep[0..nkeep), and the previous
+ * results' run folders not in keep removed (runner_prune()).  Returns 0,
+ * -SIM_EINPUT (the folder cannot be used: exit code 2) or -SIM_EIO; on
+ * success the caller releases od with outdir_unlock().
+ */
+int runner_claim(struct outdir *od, const char *outdir, bool shared,
+		 const char *const *keep, size_t nkeep, FILE *msg,
+		 struct sim_error *err);
 
 /* `clustersim policies`: names, summaries and parameters. */
 int runner_list_policies(const char **plugins, size_t nplugins, FILE *out,

@@ -25,6 +25,7 @@
 #include "exp/exp.h"
 #include "exp/exp_json.h"
 #include "run/runner.h"
+#include "base/outdir.h"
 #include "base/util.h"
 #include "base/version.h"
 
@@ -590,6 +591,22 @@ int sweep_write_manifest(const struct sweep *sw, const char *outdir,
 	free(path);
 	cJSON_free(text);
 	cJSON_Delete(root);
+	return rc;
+}
+
+int sweep_claim(const struct sweep *sw, const struct sweep_opts *so,
+		struct outdir *od, struct sim_error *err)
+{
+	const char **keep = xcalloc(sw->nruns + 1, sizeof(*keep));
+	for (size_t k = 0; k < sw->nruns; k++)
+		keep[k] = sw->runs[k].dir;
+	int rc = outdir_want(so->outdir, "summary.csv", false, err);
+	if (!rc)
+		rc = runner_claim(od, so->outdir, so->shard_n != 0, keep,
+				  sw->nruns, so->msg, err);
+	if (!rc && (rc = sweep_write_manifest(sw, so->outdir, err)))
+		outdir_unlock(od);
+	free(keep);
 	return rc;
 }
 

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <cjson/cJSON.h>
 
@@ -117,6 +118,30 @@ int sweep_write_manifest(const struct sweep *sw, const char *outdir,
  */
 int sweep_exec(const struct sweep *sw, const struct sweep_opts *so,
 	       size_t k, struct sim_error *err);
+
+/*
+ * Takes the results folder for a sweep driver: runner_claim() (locked,
+ * shared by a shard; the run folders of the previous results that the
+ * sweep does not produce removed), then the sweep manifest.  Returns 0,
+ * -SIM_EINPUT (the folder cannot be used) or -SIM_EIO; on success the
+ * caller releases od with outdir_unlock().
+ */
+struct outdir;
+int sweep_claim(const struct sweep *sw, const struct sweep_opts *so,
+		struct outdir *od, struct sim_error *err);
+
+/*
+ * Starts run k in a forked child that executes sweep_exec() and dies with
+ * this process (PR_SET_PDEATHSIG).  Returns 0 with its *pid, or a
+ * negative code when it cannot fork.
+ */
+int sweep_spawn(const struct sweep *sw, const struct sweep_opts *so,
+		size_t k, pid_t *pid, struct sim_error *err);
+/* How run k's child ended (its waitpid() status): 0, SWEEP_SKIPPED, 1 or
+ * 2.  A child killed by a signal, or that exited with another status,
+ * failed: its error.txt says how. */
+int sweep_ended(const struct sweep *sw, const struct sweep_opts *so,
+		size_t k, int status);
 
 /* Whether run k belongs to this process's shard. */
 bool sweep_in_shard(const struct sweep_opts *so, size_t k);

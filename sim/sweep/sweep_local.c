@@ -3,7 +3,10 @@
  *
  * Each run executes in a forked child (no exec: the parent has already
  * loaded and checked the sweep), at most N at a time, so a run that
- * crashes or runs out of memory costs that run only.  A child exits 0,
+ * crashes or runs out of memory costs that run only; a child dies with
+ * its driver (PR_SET_PDEATHSIG), so a killed sweep leaves no run
+ * writing.  The driver holds the results folder's lock (base/outdir.h)
+ * for the children, which inherit it.  A child exits 0,
  * SWEEP_SKIPPED (its results were already there), 1 or 2 (the error in
  * OUT/<run>/error.txt); a child killed by a signal gets that error.txt
  * from the parent.  Then, unless this process is one shard of several, the
@@ -17,10 +20,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/outdir.h"
 #include "base/util.h"
 
 static void fmt_eta(char *buf, size_t n, double s)
@@ -58,33 +63,70 @@ void sweep_progress(FILE *f, struct sweep_tally *t, bool force)
 	fflush(f);
 }
 
-/* Records how a child ended; a signal gets its error.txt here. */
+int sweep_spawn(const struct sweep *sw, const struct sweep_opts *so,
+		size_t k, pid_t *pid, struct sim_error *err)
+{
+	pid_t parent = getpid();
+	fflush(NULL);
+	*pid = fork();
+	if (*pid < 0)
+		return err_setc(err, -SIM_EIO, "cannot fork: %s",
+				strerror(errno));
+	if (*pid == 0) {
+		/* A run dies with its driver, and one whose driver is gone
+		 * already does not start: no orphan writes the folder. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
+		    getppid() != parent)
+			_exit(1);
+		/* A crash is the driver's to record: no handler of the
+		 * parent's (an MPI library's) runs in the child. */
+		static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+					     SIGABRT };
+		for (size_t i = 0; i < ARRAY_SIZE(fatal); i++)
+			signal(fatal[i], SIG_DFL);
+		struct sim_error e = { .msg = "" };
+		int rc = sweep_exec(sw, so, k, &e);
+		fflush(NULL);
+		_exit(rc);
+	}
+	return 0;
+}
+
+int sweep_ended(const struct sweep *sw, const struct sweep_opts *so,
+		size_t k, int status)
+{
+	int x = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	if (x == 0 || x == 1 || x == 2 || x == SWEEP_SKIPPED)
+		return x; /* a failed run wrote its own error.txt */
+	struct sim_error e;
+	char *dir = path_join(so->outdir, sw->runs[k].dir);
+	char *path = path_join(dir, "error.txt");
+	char *msg = WIFSIGNALED(status) ?
+		    xasprintf("%s: killed by signal %d (%s)\n",
+			      sw->runs[k].dir, WTERMSIG(status),
+			      strsignal(WTERMSIG(status))) :
+		    xasprintf("%s: its process exited with status %d\n",
+			      sw->runs[k].dir, x);
+	if (mkdir_p(dir, &e) == 0)
+		write_file_atomic(path, msg, &e);
+	free(msg);
+	free(path);
+	free(dir);
+	return 1;
+}
+
+/* Counts how a child ended. */
 static void child_ended(const struct sweep *sw, const struct sweep_opts *so,
 			size_t k, int status, struct sweep_tally *t)
 {
+	int code = sweep_ended(sw, so, k, status);
 	t->done++;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	if (code == 0)
 		t->ran++;
-		return;
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == SWEEP_SKIPPED) {
+	else if (code == SWEEP_SKIPPED)
 		t->skipped++;
-		return;
-	}
-	t->failed++;
-	if (WIFSIGNALED(status)) {
-		struct sim_error e;
-		char *dir = path_join(so->outdir, sw->runs[k].dir);
-		char *path = path_join(dir, "error.txt");
-		char *msg = xasprintf("%s: killed by signal %d (%s)\n",
-				      sw->runs[k].dir, WTERMSIG(status),
-				      strsignal(WTERMSIG(status)));
-		if (mkdir_p(dir, &e) == 0)
-			write_file_atomic(path, msg, &e);
-		free(msg);
-		free(path);
-		free(dir);
-	}
+	else
+		t->failed++;
 }
 
 /* Prints the failed runs' errors (from their error.txt). */
@@ -146,13 +188,17 @@ int sweep_run_local(const struct sweep *sw, const struct sweep_opts *so,
 	size_t *slot_run = xcalloc(jobs, sizeof(*slot_run));
 	struct sweep_tally t = { .t0 = mono_seconds(), .tty = isatty(fileno(so->msg)) };
 	size_t next = 0, running = 0;
+	struct outdir od = { .fd = -1 };
 	int code = 1;
 
 	for (size_t k = 0; k < sw->nruns; k++)
 		t.total += sweep_in_shard(so, k);
 	t.last = t.t0;
-	if (sweep_write_manifest(sw, so->outdir, err) != 0)
+	int claim = sweep_claim(sw, so, &od, err);
+	if (claim) {
+		code = claim == -SIM_EINPUT ? 2 : 1;
 		goto out;
+	}
 	while (next < sw->nruns || running > 0) {
 		/* Start runs while there is a free slot. */
 		while (running < jobs && next < sw->nruns) {
@@ -162,19 +208,9 @@ int sweep_run_local(const struct sweep *sw, const struct sweep_opts *so,
 			unsigned s = 0;
 			while (pids[s])
 				s++;
-			fflush(NULL);
-			pid_t pid = fork();
-			if (pid < 0) {
-				err_setc(err, -SIM_EIO, "cannot fork: %s",
-					 strerror(errno));
+			pid_t pid;
+			if (sweep_spawn(sw, so, k, &pid, err))
 				goto out_wait;
-			}
-			if (pid == 0) {
-				struct sim_error e = { .msg = "" };
-				int rc = sweep_exec(sw, so, k, &e);
-				fflush(NULL);
-				_exit(rc);
-			}
 			pids[s] = pid;
 			slot_run[s] = k;
 			running++;
@@ -216,6 +252,7 @@ out_wait:
 	}
 	code = 1;
 out:
+	outdir_unlock(&od);
 	free(slot_run);
 	free(pids);
 	return code;

@@ -4,20 +4,33 @@
  * Built when the Makefile finds mpicc (HAVE_MPI); chosen at run time when
  * the process was started by mpirun (Open MPI's or PMIx's environment
  * variables are set).  Every rank loads and checks the sweep.  Rank 0
- * writes the sweep manifest, then hands out runs one at a time (dynamic,
- * so long and short runs balance) and merges at the end; ranks 1..N-1
- * execute runs in-process with sweep_exec(), which records a failed run
- * in its error.txt (the results folder is on a shared file system, as on
- * any cluster) and goes on.  One rank alone runs the local driver.
+ * takes the results folder (its lock, sweep_claim()) and writes the sweep
+ * manifest, then hands out runs one at a time (dynamic, so long and short
+ * runs balance) and merges at the end; ranks 1..N-1 execute each run in a
+ * forked child (sweep_spawn(), as the local driver does: the child calls
+ * no MPI), so a run that crashes is recorded in its error.txt (the
+ * results folder is on a shared file system, as on any cluster) and the
+ * sweep goes on.  One rank alone runs the local driver.
+ *
+ * Dying together: every rank dies with the process that started it
+ * (mpirun or its daemon, PR_SET_PDEATHSIG), and each run's child with its
+ * rank; when one rank dies, mpirun ends the others.  So a killed driver,
+ * whether mpirun or rank 0, leaves no run writing.
  *
  * Messages: a worker sends {run, code} (run -1: nothing done yet), rank 0
- * answers with the next run index, or -1 when there is none left.
+ * answers with the next run index, or -1 when there is none left (at
+ * once, when the folder could not be taken).
  */
 #include "sweep/sweep.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/outdir.h"
 #include "base/util.h"
 
 #ifdef HAVE_MPI
@@ -35,6 +48,19 @@ static bool under_mpirun(void)
 {
 	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") ||
 	       getenv("PMI_SIZE");
+}
+
+/* Rank 0 when the folder cannot be taken: stops every worker. */
+static void stop_workers(int size)
+{
+	for (int active = size - 1; active > 0; active--) {
+		int msg[2], none = -1;
+		MPI_Status st;
+		MPI_Recv(msg, 2, MPI_INT, MPI_ANY_SOURCE, TAG_DONE,
+			 MPI_COMM_WORLD, &st);
+		MPI_Send(&none, 1, MPI_INT, st.MPI_SOURCE, TAG_WORK,
+			 MPI_COMM_WORLD);
+	}
 }
 
 /* Rank 0: hands out this shard's runs in order, then stops the workers. */
@@ -86,8 +112,17 @@ static void worker(const struct sweep *sw, const struct sweep_opts *so)
 		if (work < 0)
 			return;
 		struct sim_error e = { .msg = "" };
+		pid_t pid;
+		int status;
 		msg[0] = work;
-		msg[1] = sweep_exec(sw, so, (size_t)work, &e);
+		msg[1] = 1;
+		if (sweep_spawn(sw, so, (size_t)work, &pid, &e) != 0)
+			continue; /* cannot fork: the run failed */
+		pid_t got;
+		while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+			;
+		if (got == pid)
+			msg[1] = sweep_ended(sw, so, (size_t)work, status);
 	}
 }
 
@@ -97,6 +132,9 @@ int sweep_run_mpi(const struct sweep *sw, const struct sweep_opts *so,
 	int rank, size, code = 0;
 	if (!under_mpirun())
 		return -1;
+	/* Dies with mpirun (or its daemon): a rank whose launcher is gone
+	 * must not go on writing. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	MPI_Init(NULL, NULL);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -105,12 +143,17 @@ int sweep_run_mpi(const struct sweep *sw, const struct sweep_opts *so,
 		return sweep_run_local(sw, so, err);
 	}
 	if (rank == 0) {
-		/* Written before any run is handed out. */
-		code = sweep_write_manifest(sw, so->outdir, err) ? 1 : 0;
-		if (code == 0)
+		/* Taken, and the manifest written, before any run is handed
+		 * out. */
+		struct outdir od = { .fd = -1 };
+		int rc = sweep_claim(sw, so, &od, err);
+		if (rc == 0) {
 			code = master(sw, so, size, err);
-		else
-			MPI_Abort(MPI_COMM_WORLD, 1);
+		} else {
+			stop_workers(size);
+			code = rc == -SIM_EINPUT ? 2 : 1;
+		}
+		outdir_unlock(&od);
 	} else {
 		worker(sw, so);
 	}

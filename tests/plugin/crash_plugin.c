@@ -1,0 +1,31 @@
+/*
+ * crashfifo: an out-of-tree policy that crashes on purpose, to test that a
+ * sweep records a run whose process dies and goes on with the others.
+ *
+ * What it does: first come, first served (the queue head while it fits);
+ * with "crash": true it aborts at its first decision instead, as a buggy
+ * plug-in would.  Parameter: crash (bool, default false).
+ *
+ * Build: cc -shared -fPIC -DCLUSTERSIM_PLUGIN -I include -o crash.so this.c
+ */
+#include <stdlib.h>
+
+#include "clustersim/policy.h"
+
+static const struct policy_param crash_params[] = {
+	{ "crash", PARAM_BOOL, "false", "abort at the first decision" },
+	{ NULL, PARAM_INT, NULL, NULL },
+};
+
+static void crash_schedule(struct sim *sim, void *state)
+{
+	(void)state;
+	if (sim_param_bool(sim, "crash"))
+		abort();
+	sim_start_head(sim);
+}
+
+CLUSTERSIM_POLICY(crashfifo,
+	.summary = "first come, first served, or an abort (a test plug-in)",
+	.params = crash_params,
+	.schedule = crash_schedule);
