@@ -457,6 +457,19 @@ void *sim_alloc(struct sim *s, size_t n, size_t size)
 	return s->allocs[s->nallocs++] = xcalloc(n, size);
 }
 
+/* A job would end past SIM_TIME_HORIZON: the run stops (exit 2). */
+static int horizon_error(const struct sim *s, struct sim_error *err)
+{
+	const struct job *j = &s->jobs[s->past_horizon - 1];
+	char at[32];
+	fmt_time(at, s->now);
+	return err_setc(err, -SIM_EINPUT, "job %lld would end past the "
+			"simulated clock's end (2^62 microseconds, about "
+			"146,000 years) at time %s s: its work at the rate its "
+			"GPUs and network give, or its restore cost, is "
+			"beyond what the clock holds", (long long)j->id, at);
+}
+
 int sim_run(struct sim *s, struct sim_error *err)
 {
 	int rc = policy_start(s, err);
@@ -472,12 +485,17 @@ int sim_run(struct sim *s, struct sim_error *err)
 	enum ev_phase ph;
 	uint32_t payload;
 	while (evq_peek(&s->q, &t, &ph)) {
+		if (s->past_horizon) {
+			rc = horizon_error(s, err);
+			goto fini;
+		}
 		advance_to(s, t);
 		s->started = true;
 		if (ph == EV_SAMPLE) {
 			evq_pop(&s->q, &t, &ph, &payload);
 			take_sample(s);
-			if (s->ended < s->njobs)
+			if (s->ended < s->njobs &&
+			    s->interval <= SIM_TIME_HORIZON - t)
 				evq_push(&s->q, t + s->interval, EV_SAMPLE, 0);
 			continue;
 		}
@@ -562,16 +580,15 @@ void sim_begin_run(struct sim *s, struct job *j)
 	j->queued += s->now - (restart ? s->resume[j->idx].since : j->submit);
 	sim_note_placement(s, j);
 	double done = restart ? s->resume[j->idx].kept : 0;
-	sim_time_t hold = s->now + (restart ? s->resume[j->idx].overhead : 0);
+	sim_time_t hold = restart ? sim_time_after(s, s->now,
+		(double)s->resume[j->idx].overhead, j) : s->now;
 	if (s->prog)
 		sim_prog_begin(s, j, done, hold);
 	running_insert(s, j); /* after prog: a restart's planned end */
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
 	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
 	double left = (double)j->run - done;
-	s->end_ev[j->idx] = evq_push(&s->q,
-				     hold + (sim_time_t)ceil(left > 0 ? left
-								     : 0),
+	s->end_ev[j->idx] = evq_push(&s->q, sim_time_after(s, hold, left, j),
 				     EV_END, j->idx);
 }
 
@@ -643,7 +660,7 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 
 int sim_wakeup_at(struct sim *s, sim_time_t t)
 {
-	if (t <= s->now) {
+	if (t <= s->now || t > SIM_TIME_HORIZON) {
 		s->counters.bad_calls++;
 		return -SIM_ESTATE;
 	}

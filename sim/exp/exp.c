@@ -577,8 +577,11 @@ static int parse_preemption(struct exp_ctx *c, const cJSON *v,
 		rc = exp_get_seconds(c, "restore_per_gpu", f[2], 0, false,
 				     &e->restore_per_gpu);
 	if (!rc)
-		rc = exp_get_number(c, "storage_GBps", f[3], 0, false,
-				    &e->storage_GBps);
+		rc = exp_get_number_in(c, "storage_GBps", f[3], 0, false,
+				       EXP_BW_MAX, &e->storage_GBps);
+	if (!rc && e->storage_GBps > 0 && e->storage_GBps < EXP_BW_MIN)
+		rc = exp_fail(c, "storage_GBps", "must be 0 or >= 1e-06, got "
+			      "'%g'", e->storage_GBps);
 	exp_jp_pop(c, m);
 	return rc;
 }

@@ -61,12 +61,40 @@ void trace_opts_default(struct trace_opts *o)
 	o->max_bytes = INPUT_MAX_BYTES;
 }
 
+/*
+ * A job's times must lie in the clock's input range (SIM_TIME_INPUT_MAX,
+ * 2^53 microseconds): then submit + estimate + run, and what the engine
+ * adds to them, cannot wrap the int64 clock.
+ */
+static int trace_time_check(const struct job *j, const char *path,
+			    uint64_t line, struct sim_error *err)
+{
+	static const char *const what[] = { "submit time", "run time",
+					    "estimate" };
+	const sim_time_t t[] = { j->submit, j->run, j->estimate };
+	char buf[32];
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		if (t[i] <= SIM_TIME_INPUT_MAX && t[i] >= -SIM_TIME_INPUT_MAX)
+			continue;
+		fmt_time(buf, t[i]);
+		return err_set(err, "%s:%" PRIu64 ": %s '%s' is out of the "
+			       "clock's input range (at most 9007199254 s, "
+			       "2^53 microseconds)", path, line, what[i], buf);
+	}
+	return 0;
+}
+
 int trace_job_finish(struct job *j, int64_t procs, const struct trace_opts *o,
 		     struct trace_report *r, const char *path, uint64_t line,
 		     struct sim_error *err)
 {
 	char buf[32];
 
+	if (trace_time_check(j, path, line, err) != 0) {
+		r->jobs_read--; /* a malformed line, not a job line */
+		return -SIM_EINPUT;
+	}
 	if (j->run <= 0) {
 		if (o->drop_invalid) {
 			r->dropped_run++;
@@ -290,7 +318,7 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 		for (i = 0; i < w->n; i++) {
 			double d = (double)(w->jobs[i].submit - s0) /
 				   o->load_scale;
-			if (!(d < 9.2e18 - (double)(s0 > 0 ? s0 : 0))) {
+			if (!(d <= (double)(SIM_TIME_INPUT_MAX - s0))) {
 				fmt_double(b1, o->load_scale);
 				return err_set(err, "%s: load scale '%s' makes "
 					       "submit times overflow",
