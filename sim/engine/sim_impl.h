@@ -78,6 +78,7 @@ struct sim {
 	/* Statistics. */
 	struct sample *samples;
 	size_t nsamples, scap;
+	size_t max_samples;           /* the timeline's size limit */
 	sim_time_t interval;          /* timeline period */
 	int64_t past_horizon;         /* the first job whose end would pass
 	                                 SIM_TIME_HORIZON: its index + 1;

@@ -59,6 +59,7 @@ void trace_opts_default(struct trace_opts *o)
 	o->window_end = SIM_TIME_NONE;
 	o->load_scale = 1.0;
 	o->max_bytes = INPUT_MAX_BYTES;
+	o->max_jobs = TRACE_MAX_JOBS_DEFAULT;
 }
 
 /*
@@ -91,6 +92,12 @@ int trace_job_finish(struct job *j, int64_t procs, const struct trace_opts *o,
 {
 	char buf[32];
 
+	/* Past the limit nothing more is kept (under lenient the reader
+	 * goes on skipping, and workload_finish refuses the count). */
+	if (o->max_jobs && r->jobs_read > o->max_jobs)
+		return err_set(err, "%s:%" PRIu64 ": more than %" PRIu64
+			       " jobs, the limit: raise $.limits.jobs to read "
+			       "them all", path, line, o->max_jobs);
 	if (trace_time_check(j, path, line, err) != 0) {
 		r->jobs_read--; /* a malformed line, not a job line */
 		return -SIM_EINPUT;
@@ -288,6 +295,10 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 			       o->load_scale);
 	if (w->n > UINT32_MAX)
 		return err_set(err, "%s: too many jobs '%zu'", path, w->n);
+	if (o->max_jobs && w->report.jobs_read > o->max_jobs)
+		return err_set(err, "%s: more than %" PRIu64 " jobs, the "
+			       "limit: raise $.limits.jobs to read them all",
+			       path, o->max_jobs);
 
 	if (wl_sort(w, &dup))
 		return err_set(err, "%s: duplicate job id '%" PRId64 "'", path,
