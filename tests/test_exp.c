@@ -432,7 +432,8 @@ Test(exp, resolved_json)
 	const char *order[] = { "name", "cluster", "workload", "policies",
 				"seeds", "output", "plugins",
 				"timeline_interval", "bounded_slowdown_tau",
-				"check", "preemption", "throughputs" };
+				"check", "preemption", "throughputs",
+				"limits" };
 	size_t i = 0;
 	for (const cJSON *it = j->child; it; it = it->next, i++) {
 		cr_assert_lt(i, ARRAY_SIZE(order));

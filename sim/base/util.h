@@ -72,6 +72,14 @@ int parse_seconds(const char *s, sim_time_t *out);
 int seconds_to_time(double s, sim_time_t *out);
 
 /*
+ * The largest time one input may give (a submit, a run time, an estimate,
+ * a cost, an interval): 2^53 microseconds, about 9,007,199,254 s or 285
+ * years.  Work is kept in doubles, exact up to here, and a sum of a few
+ * such times stays far below the int64 clock's end (2^63 - 1).
+ */
+#define SIM_TIME_INPUT_MAX ((sim_time_t)1 << 53)
+
+/*
  * Atomic file writes: output goes to "PATH.tmp.PID" and is renamed over
  * PATH by afile_commit(), so a crash never leaves a half-written file that
  * looks whole.  afile_abort() removes the temporary.

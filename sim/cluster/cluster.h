@@ -137,6 +137,7 @@ int cluster_check(const struct cluster *c, struct sim_error *err);
  * cluster_free_gpus() and cluster_total_gpus(), not cluster_free_units().
  */
 
+#define CLUSTER_MAX_NODES ((UINT64_C(1) << 31) - 1) /* nodes at most */
 #define CLUSTER_MAX_NODE_GPUS 64 /* GPUs per node at most (one mask word) */
 
 /* Placement strategies; the experiment parameter "placement" names them. */

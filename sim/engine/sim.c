@@ -86,6 +86,10 @@ struct sim *sim_new(const struct sim_config *cfg)
 		s->speed = speed_new(cfg->cluster, &cfg->speed->net,
 				     cfg->speed->ref_gpu, cfg->speed->thr);
 	evq_init(&s->q);
+	s->max_samples = cfg->max_samples ? cfg->max_samples
+					  : SIM_MAX_SAMPLES_DEFAULT;
+	if (s->max_samples < 3)
+		s->max_samples = 3; /* a first, a middle and a last */
 	s->interval = cfg->sample_interval > 0 ? cfg->sample_interval
 					       : sim_auto_interval(cfg->workload);
 	return s;
@@ -368,6 +372,76 @@ static void take_sample(struct sim *s)
 }
 
 
+/* Merges sample b's time-weighted averages into a's (a later one) over
+ * both their spans. */
+static void sample_merge(struct sample *a, const struct sample *b,
+			 sim_time_t prev_t)
+{
+	double da = (double)(a->t - b->t), db = (double)(b->t - prev_t);
+	if (da + db <= 0)
+		return;
+	a->util_avg = (a->util_avg * da + b->util_avg * db) / (da + db);
+	a->gpu_util_avg = (a->gpu_util_avg * da + b->gpu_util_avg * db) /
+			  (da + db);
+}
+
+/*
+ * The timeline is full (an odd count, every sample on the grid t0 + k
+ * period): keep every other one, from the first, each kept one averaging
+ * over the one dropped before it, and double the period.  The last
+ * sample has an even index, so the new grid goes on from it.
+ */
+static void samples_thin(struct sim *s)
+{
+	size_t n = s->nsamples, k = 1;
+	for (size_t i = 2; i < n; i += 2, k++) {
+		struct sample x = s->samples[i];
+		sample_merge(&x, &s->samples[i - 1], s->samples[i - 2].t);
+		s->samples[k] = x;
+	}
+	s->nsamples = k;
+	s->interval *= 2;
+}
+
+/* An explicit period needs more samples than the limit. */
+static int too_many_samples(const struct sim *s, struct sim_error *err)
+{
+	char iv[32];
+	fmt_time(iv, s->interval);
+	return err_setc(err, -SIM_EINPUT, "$.timeline_interval: '%s' s needs "
+			"more than %zu timeline samples (the limit) over the "
+			"simulated span: give a longer interval, 0 (automatic), "
+			"or raise $.limits.timeline_samples", iv,
+			s->max_samples);
+}
+
+/* The most samples the timeline holds before it is thinned: odd (see
+ * samples_thin), so that the last sample of the run fits too. */
+static size_t samples_cap(const struct sim *s)
+{
+	return s->max_samples & 1 ? s->max_samples : s->max_samples - 1;
+}
+
+/*
+ * A timeline sample at t, and the next one's event while jobs are left.
+ * Keeps the count below the limit: an automatic period doubles, an
+ * explicit one that needs more samples is an error.
+ */
+static int sample_event(struct sim *s, sim_time_t t, struct sim_error *err)
+{
+	take_sample(s);
+	if (s->ended >= s->njobs)
+		return 0;
+	if (s->nsamples >= samples_cap(s)) {
+		if (s->cfg.sample_interval > 0)
+			return too_many_samples(s, err);
+		samples_thin(s);
+	}
+	if (s->interval <= SIM_TIME_HORIZON - t)
+		evq_push(&s->q, t + s->interval, EV_SAMPLE, 0);
+	return 0;
+}
+
 /* ---- The loop -------------------------------------------------------- */
 
 static void call_schedule(struct sim *s)
@@ -457,12 +531,32 @@ void *sim_alloc(struct sim *s, size_t n, size_t size)
 	return s->allocs[s->nallocs++] = xcalloc(n, size);
 }
 
+/* A job would end past SIM_TIME_HORIZON: the run stops (exit 2). */
+static int horizon_error(const struct sim *s, struct sim_error *err)
+{
+	const struct job *j = &s->jobs[s->past_horizon - 1];
+	char at[32];
+	fmt_time(at, s->now);
+	return err_setc(err, -SIM_EINPUT, "job %lld would end past the "
+			"simulated clock's end (2^62 microseconds, about "
+			"146,000 years) at time %s s: its work at the rate its "
+			"GPUs and network give, or its restore cost, is "
+			"beyond what the clock holds", (long long)j->id, at);
+}
+
 int sim_run(struct sim *s, struct sim_error *err)
 {
 	int rc = policy_start(s, err);
 	if (rc != 0)
 		goto fini;
 	push_submit(s);
+	/* An explicit period that the submits alone make too fine. */
+	if (s->njobs && s->cfg.sample_interval > 0 &&
+	    (uint64_t)(s->jobs[s->njobs - 1].submit - s->jobs[0].submit) /
+			    (uint64_t)s->interval >= samples_cap(s)) {
+		rc = too_many_samples(s, err);
+		goto fini;
+	}
 	if (s->njobs) {
 		s->now = s->last_sample_t = s->area_t = s->jobs[0].submit;
 		evq_push(&s->q, s->now, EV_SAMPLE, 0);
@@ -472,13 +566,17 @@ int sim_run(struct sim *s, struct sim_error *err)
 	enum ev_phase ph;
 	uint32_t payload;
 	while (evq_peek(&s->q, &t, &ph)) {
+		if (s->past_horizon) {
+			rc = horizon_error(s, err);
+			goto fini;
+		}
 		advance_to(s, t);
 		s->started = true;
 		if (ph == EV_SAMPLE) {
 			evq_pop(&s->q, &t, &ph, &payload);
-			take_sample(s);
-			if (s->ended < s->njobs)
-				evq_push(&s->q, t + s->interval, EV_SAMPLE, 0);
+			rc = sample_event(s, t, err);
+			if (rc)
+				goto fini;
 			continue;
 		}
 		for (;;) {
@@ -562,16 +660,15 @@ void sim_begin_run(struct sim *s, struct job *j)
 	j->queued += s->now - (restart ? s->resume[j->idx].since : j->submit);
 	sim_note_placement(s, j);
 	double done = restart ? s->resume[j->idx].kept : 0;
-	sim_time_t hold = s->now + (restart ? s->resume[j->idx].overhead : 0);
+	sim_time_t hold = restart ? sim_time_after(s, s->now,
+		(double)s->resume[j->idx].overhead, j) : s->now;
 	if (s->prog)
 		sim_prog_begin(s, j, done, hold);
 	running_insert(s, j); /* after prog: a restart's planned end */
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
 	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
 	double left = (double)j->run - done;
-	s->end_ev[j->idx] = evq_push(&s->q,
-				     hold + (sim_time_t)ceil(left > 0 ? left
-								     : 0),
+	s->end_ev[j->idx] = evq_push(&s->q, sim_time_after(s, hold, left, j),
 				     EV_END, j->idx);
 }
 
@@ -643,7 +740,7 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 
 int sim_wakeup_at(struct sim *s, sim_time_t t)
 {
-	if (t <= s->now) {
+	if (t <= s->now || t > SIM_TIME_HORIZON) {
 		s->counters.bad_calls++;
 		return -SIM_ESTATE;
 	}

@@ -54,6 +54,10 @@ struct pval {
 	const char *s;               /* not owned */
 };
 
+/* The default limit of a run's timeline samples (experiments/README.md,
+ * "limits"). */
+#define SIM_MAX_SAMPLES_DEFAULT ((size_t)10000000)
+
 struct sim_config {
 	const struct workload *workload;    /* read only; outlives the sim */
 	/* When set (to workload->jobs), the sim works on the workload's own
@@ -67,6 +71,10 @@ struct sim_config {
 	size_t nparams;
 	uint64_t seed;
 	sim_time_t sample_interval;         /* timeline period; 0 = automatic */
+	/* Most timeline samples (0: SIM_MAX_SAMPLES_DEFAULT).  An automatic
+	 * period doubles when they reach it (every other sample kept); an
+	 * explicit one that would need more is an error. */
+	size_t max_samples;
 	bool check;                         /* invariant checker */
 	/* GPU job speeds (GPU types, communication): NULL = every job runs
 	 * at reference speed.  Only used on a cluster with GPUs. */
@@ -124,7 +132,9 @@ const struct placement *sim_job_placement(const struct sim *s,
 					  const struct job *j);
 
 /* The automatic timeline period for a workload: about 500 samples over
- * its submit span, at least 1 s, rounded up to a whole second. */
+ * its submit span, at least 1 s, rounded up to a whole second.  The run
+ * doubles it whenever its samples reach the limit (the span after the
+ * last submit is not known in advance). */
 sim_time_t sim_auto_interval(const struct workload *w);
 
 

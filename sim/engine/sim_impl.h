@@ -78,7 +78,11 @@ struct sim {
 	/* Statistics. */
 	struct sample *samples;
 	size_t nsamples, scap;
+	size_t max_samples;           /* the timeline's size limit */
 	sim_time_t interval;          /* timeline period */
+	int64_t past_horizon;         /* the first job whose end would pass
+	                                 SIM_TIME_HORIZON: its index + 1;
+	                                 0 = none */
 	double area_at_sample;        /* busy_area at the previous sample */
 	double gpu_area_at_sample;    /* gpu_busy_area then */
 	uint64_t busy_gpus;           /* allocated GPUs */
@@ -163,6 +167,26 @@ static inline sim_time_t planned_end(const struct sim *s, const struct job *j)
 		      (rest > 0 ? (sim_time_t)ceil(rest) : 0);
 	}
 	return est > SIM_TIME_MAX - from ? SIM_TIME_MAX : from + est;
+}
+
+/*
+ * The latest time an event may be set for: half the int64 clock, so that
+ * a time plus one more input-sized time cannot wrap.  A job that would
+ * end later (its run at a very low rate, a huge restore cost) ends the
+ * run with an error (sim_run) instead of overflowing the clock.
+ */
+#define SIM_TIME_HORIZON (INT64_MAX / 2)
+
+/* t + dt microseconds (dt >= 0, rounded up), or SIM_TIME_HORIZON with
+ * job j remembered when that would pass the horizon (or dt is NaN). */
+static inline sim_time_t sim_time_after(struct sim *s, sim_time_t t,
+					double dt, const struct job *j)
+{
+	if (dt <= (double)(SIM_TIME_HORIZON - t))
+		return t + (sim_time_t)ceil(dt > 0 ? dt : 0);
+	if (!s->past_horizon)
+		s->past_horizon = (int64_t)j->idx + 1;
+	return SIM_TIME_HORIZON;
 }
 
 /* Running order: (planned end, idx). */

@@ -121,7 +121,9 @@ sim_time_t sim_restore_cost(const struct sim *s, const struct job *j)
 	if (s->cfg.storage_Bps > 0 && j->job_class != JOB_CLASS_NONE)
 		t += 2.0 * (double)jobclass_grad_bytes(j->job_class) /
 		     s->cfg.storage_Bps * SIM_SEC;
-	return (sim_time_t)ceil(t);
+	/* Past the horizon, the start that pays it stops the run. */
+	return t < (double)SIM_TIME_HORIZON ? (sim_time_t)ceil(t)
+					    : SIM_TIME_HORIZON;
 }
 
 /* Gives the jobs whose speed may have changed their new rates. */
@@ -153,9 +155,9 @@ int sim_set_job_rate(struct sim *s, const struct job *cj, double rate)
 	double left = (double)cj->run - p->done;
 	/* Whole microseconds, rounded up: a job never ends before its work
 	 * is done. */
-	sim_time_t dt = left > 0 ? (sim_time_t)ceil(left / rate) : 0;
 	evq_move(&s->q, s->end_ev[cj->idx],
-		 (p->hold > s->now ? p->hold : s->now) + dt);
+		 sim_time_after(s, p->hold > s->now ? p->hold : s->now,
+				left > 0 ? left / rate : 0, cj));
 	return 0;
 }
 

@@ -157,7 +157,7 @@ int sim_job_migrate(struct sim *s, const struct job *cj)
 	sim_prog_sync(s, j);
 	/* Service up to now was work, not restoring: count it first. */
 	sim_set_weight(s, j, p->weight);
-	p->hold = s->now + sim_restore_cost(s, j);
+	p->hold = sim_time_after(s, s->now, (double)sim_restore_cost(s, j), j);
 	if (s->speed)
 		speed_job_ended(s->speed, j);
 	if (q) {

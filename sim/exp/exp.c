@@ -14,12 +14,14 @@
  */
 #include "exp/exp.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exp/exp_json.h"
 #include "exp/exp_schema.h"
+#include "engine/sim.h"
 #include "workload/gen_dl.h"
 #include "speed/jobclass.h"
 #include "base/util.h"
@@ -556,6 +558,63 @@ out:
 	return rc;
 }
 
+/* "limits": the sizes a run may take; the defaults first. */
+static int parse_limits(struct exp_ctx *c, const cJSON *v,
+			struct exp_limits *l)
+{
+	static const char *const keys[] = { "nodes", "jobs",
+					    "timeline_samples",
+					    "input_bytes" };
+	const cJSON *f[ARRAY_SIZE(keys)];
+	*l = (struct exp_limits){
+		.nodes = EXP_LIMIT_NODES, .jobs = TRACE_MAX_JOBS_DEFAULT,
+		.timeline_samples = SIM_MAX_SAMPLES_DEFAULT,
+		.input_bytes = EXP_LIMIT_INPUT_BYTES,
+	};
+	if (!v)
+		return 0;
+	size_t m = exp_jp_key(c, "limits");
+	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
+	if (!rc)
+		rc = exp_get_uint(c, "nodes", f[0], 1, CLUSTER_MAX_NODES,
+				  &l->nodes);
+	if (!rc)
+		rc = exp_get_uint(c, "jobs", f[1], 1, UINT32_MAX, &l->jobs);
+	if (!rc)
+		rc = exp_get_uint(c, "timeline_samples", f[2], 3, UINT64_MAX,
+				  &l->timeline_samples);
+	if (!rc)
+		rc = exp_get_uint(c, "input_bytes", f[3], 1, UINT64_MAX,
+				  &l->input_bytes);
+	exp_jp_pop(c, m);
+	return rc;
+}
+
+/* The sizes known at load that pass a limit: the cluster's nodes (unless
+ * sized from the trace: the run checks those) and the generated jobs. */
+static int check_limits(struct exp_ctx *c, const struct experiment *e)
+{
+	const struct exp_limits *l = &e->limits;
+	uint64_t nodes = 0;
+	int rc = 0;
+	for (size_t i = 0; i < e->cluster.ngroups; i++)
+		nodes += e->cluster.groups[i].count;
+	if (nodes > l->nodes)
+		rc = exp_fail(c, "cluster", "%" PRIu64 " nodes, more than the "
+			      "limit %" PRIu64 ": raise $.limits.nodes",
+			      nodes, l->nodes);
+	if (!rc && e->workload.generated && e->workload.gen.jobs > l->jobs) {
+		size_t m = exp_jp_key(c, "workload");
+		size_t m2 = exp_jp_key(c, "generate");
+		rc = exp_fail(c, "jobs", "%" PRIu64 " jobs, more than the "
+			      "limit %" PRIu64 ": raise $.limits.jobs",
+			      e->workload.gen.jobs, l->jobs);
+		exp_jp_pop(c, m2);
+		exp_jp_pop(c, m);
+	}
+	return rc;
+}
+
 /* "preemption": what preempted jobs keep and pay (seconds). */
 static int parse_preemption(struct exp_ctx *c, const cJSON *v,
 			    struct experiment *e)
@@ -577,8 +636,11 @@ static int parse_preemption(struct exp_ctx *c, const cJSON *v,
 		rc = exp_get_seconds(c, "restore_per_gpu", f[2], 0, false,
 				     &e->restore_per_gpu);
 	if (!rc)
-		rc = exp_get_number(c, "storage_GBps", f[3], 0, false,
-				    &e->storage_GBps);
+		rc = exp_get_number_in(c, "storage_GBps", f[3], 0, false,
+				       EXP_BW_MAX, &e->storage_GBps);
+	if (!rc && e->storage_GBps > 0 && e->storage_GBps < EXP_BW_MIN)
+		rc = exp_fail(c, "storage_GBps", "must be 0 or >= 1e-06, got "
+			      "'%g'", e->storage_GBps);
 	exp_jp_pop(c, m);
 	return rc;
 }
@@ -589,7 +651,7 @@ enum root_key {
 	ROOT_NAME, ROOT_CLUSTER, ROOT_WORKLOAD, ROOT_POLICIES, ROOT_SEEDS,
 	ROOT_OUTPUT, ROOT_PLUGINS, ROOT_TIMELINE, ROOT_BSLD_TAU, ROOT_CHECK,
 	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
-	ROOT_FILL, ROOT_NKEYS
+	ROOT_FILL, ROOT_LIMITS, ROOT_NKEYS
 };
 
 static int parse_root(struct exp_ctx *c, const cJSON *root,
@@ -605,6 +667,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_CHECK] = "check", [ROOT_PREEMPTION] = "preemption",
 		[ROOT_THROUGHPUTS] = "throughputs", [ROOT_SWEEP] = "sweep",
 		[ROOT_OPTIMIZE] = "optimize", [ROOT_FILL] = "fill",
+		[ROOT_LIMITS] = "limits",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;
@@ -653,6 +716,12 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 	}
 	if (!rc && !fill)
 		rc = parse_workload(c, f[ROOT_WORKLOAD], &e->workload);
+	if (!rc)
+		rc = parse_limits(c, f[ROOT_LIMITS], &e->limits);
+	e->workload.opts.max_jobs = e->limits.jobs;
+	e->workload.opts.max_bytes = e->limits.input_bytes;
+	if (!rc)
+		rc = check_limits(c, e);
 	if (!rc && e->cluster_from_trace && e->workload.generated)
 		rc = exp_fail(c, "cluster", "'from_trace' needs a trace, not "
 			      "a generated workload");

@@ -57,6 +57,19 @@ struct exp_input {
 	char sha256[INPUT_SHA256_HEX]; /* SHA-256 of its bytes, hex */
 };
 
+/* "limits": the sizes a run may take (experiments/README.md); each is
+ * refused above its limit with the key that raises it. */
+struct exp_limits {
+	uint64_t nodes;            /* most nodes in the cluster */
+	uint64_t jobs;             /* most job lines read or jobs generated */
+	uint64_t timeline_samples; /* most rows of a run's timeline */
+	uint64_t input_bytes;      /* largest input file read */
+};
+
+/* Their defaults: at least 10^7 nodes, 10^8 jobs, 10^7 samples. */
+#define EXP_LIMIT_NODES UINT64_C(10000000)
+#define EXP_LIMIT_INPUT_BYTES INPUT_MAX_BYTES
+
 struct experiment {
 	char *path;            /* the file as given */
 	char *name;            /* "name" (default: file stem) */
@@ -73,6 +86,7 @@ struct experiment {
 	char *output;          /* resolved results folder */
 	char **plugins;        /* resolved .so paths */
 	size_t nplugins;
+	struct exp_limits limits; /* "limits" (defaults filled in) */
 	sim_time_t timeline_interval; /* sampling period; 0 = automatic */
 	sim_time_t bsld_tau;   /* bounded-slowdown threshold, default 10 s */
 	bool check;            /* invariant checker on */

@@ -55,7 +55,11 @@ static int parse_group(struct exp_ctx *c, const cJSON *v, size_t i,
 }
 
 /*
- * "network": the fabric.  Unless uplinks are given, leaves are
+ * "network": the fabric.  Its figures are bounded so that every rate the
+ * speed model derives is positive and finite (experiments/README.md,
+ * "Ranges of the model"); a run whose job would still end past the
+ * clock's end is stopped by the engine.
+ *  Unless uplinks are given, leaves are
  * non-blocking (oversubscription 1); the rest are net_spec_default's
  * figures (docs/network.md).
  */
@@ -79,20 +83,22 @@ static int parse_network(struct exp_ctx *c, const cJSON *v,
 		if (!rc)
 			rc = exp_get_u32(c, "uplinks", f[1], 1, &n->uplinks);
 		if (!rc)
-			rc = exp_get_number(c, "uplink_gbps", f[2], 0, true,
-					    &n->uplink_gbps);
+			rc = exp_get_number_in(c, "uplink_gbps", f[2], EXP_BW_MIN,
+					       false, EXP_BW_MAX,
+					       &n->uplink_gbps);
 	}
 	if (!rc)
-		rc = exp_get_number(c, "nic_gbps", f[0], 0, true, &n->nic_gbps);
+		rc = exp_get_number_in(c, "nic_gbps", f[0], EXP_BW_MIN, false,
+				       EXP_BW_MAX, &n->nic_gbps);
 	if (!rc && f[3])
-		rc = exp_get_number(c, "oversubscription", f[3], 0, true,
-				    &n->oversubscription);
+		rc = exp_get_number_in(c, "oversubscription", f[3], 1e-6,
+				       false, 1e6, &n->oversubscription);
 	if (!rc)
-		rc = exp_get_number(c, "latency_usec", f[4], 0, false,
-				    &n->latency_usec);
+		rc = exp_get_number_in(c, "latency_usec", f[4], 0, false,
+				       EXP_LATENCY_MAX, &n->latency_usec);
 	if (!rc)
-		rc = exp_get_number(c, "nvlink_gBps", f[5], 0, true,
-				    &n->nvlink_gBps);
+		rc = exp_get_number_in(c, "nvlink_gBps", f[5], EXP_BW_MIN,
+				       false, EXP_BW_MAX, &n->nvlink_gBps);
 	exp_jp_pop(c, m);
 	return rc;
 }

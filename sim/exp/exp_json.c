@@ -268,8 +268,8 @@ int exp_get_string(struct exp_ctx *c, const char *key, const cJSON *v,
 	return 0;
 }
 
-int exp_get_number(struct exp_ctx *c, const char *key, const cJSON *v,
-		   double min, bool min_excl, double *out)
+int exp_get_number_in(struct exp_ctx *c, const char *key, const cJSON *v,
+		      double min, bool min_excl, double max, double *out)
 {
 	char shown[EXP_SHOW_MAX], lim[40];
 	if (!v)
@@ -278,14 +278,26 @@ int exp_get_number(struct exp_ctx *c, const char *key, const cJSON *v,
 		return exp_fail_type(c, key, "a number", v);
 	if (!isfinite(v->valuedouble))
 		return exp_fail(c, key, "expected a finite number");
+	exp_show(v, shown);
+	if (min > 0 && v->valuedouble <= 0)
+		return exp_fail(c, key, "must be > 0, got '%s'", shown);
 	if (v->valuedouble < min || (min_excl && v->valuedouble == min)) {
-		exp_show(v, shown);
 		fmt_num(lim, sizeof(lim), min);
 		return exp_fail(c, key, "must be %s %s, got '%s'",
 				min_excl ? ">" : ">=", lim, shown);
 	}
+	if (v->valuedouble > max) {
+		fmt_num(lim, sizeof(lim), max);
+		return exp_fail(c, key, "must be <= %s, got '%s'", lim, shown);
+	}
 	*out = v->valuedouble;
 	return 0;
+}
+
+int exp_get_number(struct exp_ctx *c, const char *key, const cJSON *v,
+		   double min, bool min_excl, double *out)
+{
+	return exp_get_number_in(c, key, v, min, min_excl, INFINITY, out);
 }
 
 int exp_get_uint(struct exp_ctx *c, const char *key, const cJSON *v,
@@ -332,8 +344,11 @@ int exp_get_seconds(struct exp_ctx *c, const char *key, const cJSON *v,
 	if (rc || !v)
 		return rc;
 	exp_show(v, shown);
-	if (seconds_to_time(s, out) < 0)
-		return exp_fail(c, key, "out of range, got '%s'", shown);
+	if (seconds_to_time(s, out) < 0 || *out > SIM_TIME_INPUT_MAX ||
+	    *out < -SIM_TIME_INPUT_MAX)
+		return exp_fail(c, key, "out of the clock's input range (at "
+				"most 9007199254 s, 2^53 microseconds), got "
+				"'%s'", shown);
 	if (min_excl && min == 0 && *out <= 0)
 		return exp_fail(c, key, "must be at least 1 microsecond, got "
 				"'%s'", shown);

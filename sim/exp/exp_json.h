@@ -19,6 +19,14 @@
 
 /* Largest integer a JSON number (a double) holds exactly: 2^53 - 1. */
 #define EXP_INT_MAX 9007199254740991.0
+/* The model's ranges for rates (experiments/README.md, "Ranges of the
+ * model"): bandwidths in Gb/s or GB/s, a link's latency in microseconds,
+ * throughputs in steps/s (a step takes 1 us to 1e6 s). */
+#define EXP_BW_MIN 1e-6
+#define EXP_BW_MAX 1e9
+#define EXP_LATENCY_MAX 1e9
+#define EXP_THR_MIN 1e-6
+#define EXP_THR_MAX 1e6
 
 /* Room for a value shown in a message (cut to 60 characters). */
 #define EXP_SHOW_MAX 80
@@ -91,12 +99,16 @@ int exp_get_string(struct exp_ctx *c, const char *key, const cJSON *v,
 /* A finite number; min_excl: "> min" rather than ">= min". */
 int exp_get_number(struct exp_ctx *c, const char *key, const cJSON *v,
 		   double min, bool min_excl, double *out);
+/* A finite number in [min, max] (or (min, max] with min_excl). */
+int exp_get_number_in(struct exp_ctx *c, const char *key, const cJSON *v,
+		      double min, bool min_excl, double max, double *out);
 /* An integer in [min, max] (max at most 2^53 - 1). */
 int exp_get_uint(struct exp_ctx *c, const char *key, const cJSON *v,
 		 uint64_t min, uint64_t max, uint64_t *out);
 int exp_get_u32(struct exp_ctx *c, const char *key, const cJSON *v,
 		uint32_t min, uint32_t *out);
-/* Seconds (a number, as exp_get_number()) to microseconds. */
+/* Seconds (a number, as exp_get_number()) to microseconds, at most
+ * SIM_TIME_INPUT_MAX. */
 int exp_get_seconds(struct exp_ctx *c, const char *key, const cJSON *v,
 		    double min, bool min_excl, sim_time_t *out);
 /* One of names[]; *out is its index. */

@@ -222,6 +222,12 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(pre, "storage_GBps", jnum(e->storage_GBps));
 	jadd(root, "preemption", pre);
 	jadd(root, "throughputs", exp_throughputs_json(&e->throughputs));
+	cJSON *lim = jobj();
+	jadd(lim, "nodes", jnum((double)e->limits.nodes));
+	jadd(lim, "jobs", jnum((double)e->limits.jobs));
+	jadd(lim, "timeline_samples", jnum((double)e->limits.timeline_samples));
+	jadd(lim, "input_bytes", jnum((double)e->limits.input_bytes));
+	jadd(root, "limits", lim);
 
 	char *s = cJSON_Print(root);
 	if (!s)

@@ -171,7 +171,10 @@ static int parse_figures(struct exp_ctx *c, const cJSON *v,
 							: "array");
 			goto next;
 		}
-		rc = exp_get_number(c, NULL, f, 0, true, &ov->thr[g]);
+		/* A step takes at least a microsecond and at most a
+		 * million seconds: the rates it gives stay computable. */
+		rc = exp_get_number_in(c, NULL, f, EXP_THR_MIN, false,
+				       EXP_THR_MAX, &ov->thr[g]);
 next:
 		exp_jp_pop(c, m);
 	}

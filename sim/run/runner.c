@@ -278,6 +278,15 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 		}
 		r->cluster.exclusive = e->cluster.exclusive;
 		r->cluster.rack_nodes = e->cluster.rack_nodes;
+		uint64_t nodes = r->cluster.groups[0].count;
+		if (e->limits.nodes && nodes > e->limits.nodes) {
+			rc = err_set(err, "%s$.cluster.from_trace: the trace's "
+				     "header gives %" PRIu64 " nodes, more "
+				     "than the limit %" PRIu64 ": raise "
+				     "$.limits.nodes", prefix, nodes,
+				     e->limits.nodes);
+			goto out;
+		}
 	} else {
 		/* A copy, so both cases release the same way. */
 		cluster_spec_copy(&r->cluster, &e->cluster);
@@ -375,6 +384,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.nparams = en->nparams,
 		.seed = seed,
 		.sample_interval = e->timeline_interval,
+		.max_samples = (size_t)e->limits.timeline_samples,
 		.check = e->check || r->o->check,
 		.speed = r->use_speed ? &r->speed : NULL,
 		/* A generated workload is this run's alone: no copy. */

@@ -369,12 +369,12 @@ static int gen_job(const struct gen_spec *g, struct gen_dist *gd,
 
 	if (k > 0) {
 		if (seconds_to_time(gap > 0 ? gap : 0, &dt) != 0 ||
-		    dt > INT64_MAX / 2 - *t)
+		    dt > SIM_TIME_INPUT_MAX - *t)
 			return err_set(err, "generator: submit time of job %zu "
 				       "overflows", k + 1);
 		*t += dt;
 	}
-	if (seconds_to_time(run, &rt) != 0 || rt > INT64_MAX / 4)
+	if (seconds_to_time(run, &rt) != 0 || rt > SIM_TIME_INPUT_MAX)
 		return err_set(err, "generator: run time '%g' of job %zu is "
 			       "out of range", run, k + 1);
 	if (rt < SIM_SEC)
@@ -382,7 +382,7 @@ static int gen_job(const struct gen_spec *g, struct gen_dist *gd,
 	if (!(factor > 1))
 		factor = 1; /* also for NaN */
 	double est = ceil((double)rt / SIM_SEC * factor);
-	if (!(est < 9.2e12))
+	if (!(est <= (double)(SIM_TIME_INPUT_MAX / SIM_SEC)))
 		return err_set(err, "generator: estimate '%g' of job %zu is "
 			       "out of range", est, k + 1);
 	j->id = (int64_t)k + 1;

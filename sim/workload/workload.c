@@ -59,6 +59,31 @@ void trace_opts_default(struct trace_opts *o)
 	o->window_end = SIM_TIME_NONE;
 	o->load_scale = 1.0;
 	o->max_bytes = INPUT_MAX_BYTES;
+	o->max_jobs = TRACE_MAX_JOBS_DEFAULT;
+}
+
+/*
+ * A job's times must lie in the clock's input range (SIM_TIME_INPUT_MAX,
+ * 2^53 microseconds): then submit + estimate + run, and what the engine
+ * adds to them, cannot wrap the int64 clock.
+ */
+static int trace_time_check(const struct job *j, const char *path,
+			    uint64_t line, struct sim_error *err)
+{
+	static const char *const what[] = { "submit time", "run time",
+					    "estimate" };
+	const sim_time_t t[] = { j->submit, j->run, j->estimate };
+	char buf[32];
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		if (t[i] <= SIM_TIME_INPUT_MAX && t[i] >= -SIM_TIME_INPUT_MAX)
+			continue;
+		fmt_time(buf, t[i]);
+		return err_set(err, "%s:%" PRIu64 ": %s '%s' is out of the "
+			       "clock's input range (at most 9007199254 s, "
+			       "2^53 microseconds)", path, line, what[i], buf);
+	}
+	return 0;
 }
 
 int trace_job_finish(struct job *j, int64_t procs, const struct trace_opts *o,
@@ -67,6 +92,16 @@ int trace_job_finish(struct job *j, int64_t procs, const struct trace_opts *o,
 {
 	char buf[32];
 
+	/* Past the limit nothing more is kept (under lenient the reader
+	 * goes on skipping, and workload_finish refuses the count). */
+	if (o->max_jobs && r->jobs_read > o->max_jobs)
+		return err_set(err, "%s:%" PRIu64 ": more than %" PRIu64
+			       " jobs, the limit: raise $.limits.jobs to read "
+			       "them all", path, line, o->max_jobs);
+	if (trace_time_check(j, path, line, err) != 0) {
+		r->jobs_read--; /* a malformed line, not a job line */
+		return -SIM_EINPUT;
+	}
 	if (j->run <= 0) {
 		if (o->drop_invalid) {
 			r->dropped_run++;
@@ -260,6 +295,10 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 			       o->load_scale);
 	if (w->n > UINT32_MAX)
 		return err_set(err, "%s: too many jobs '%zu'", path, w->n);
+	if (o->max_jobs && w->report.jobs_read > o->max_jobs)
+		return err_set(err, "%s: more than %" PRIu64 " jobs, the "
+			       "limit: raise $.limits.jobs to read them all",
+			       path, o->max_jobs);
 
 	if (wl_sort(w, &dup))
 		return err_set(err, "%s: duplicate job id '%" PRId64 "'", path,
@@ -290,7 +329,7 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 		for (i = 0; i < w->n; i++) {
 			double d = (double)(w->jobs[i].submit - s0) /
 				   o->load_scale;
-			if (!(d < 9.2e18 - (double)(s0 > 0 ? s0 : 0))) {
+			if (!(d <= (double)(SIM_TIME_INPUT_MAX - s0))) {
 				fmt_double(b1, o->load_scale);
 				return err_set(err, "%s: load scale '%s' makes "
 					       "submit times overflow",

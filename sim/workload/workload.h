@@ -47,6 +47,8 @@ struct trace_opts {
 	sim_time_t window_start; /* keep submit >= this; SIM_TIME_NONE = open */
 	sim_time_t window_end;   /* keep submit < this; SIM_TIME_NONE = open */
 	double load_scale;       /* divide inter-arrival gaps by this; 1 = off */
+	uint64_t max_jobs;       /* most job lines read (the "limits" key;
+	                            TRACE_MAX_JOBS_DEFAULT unless set) */
 	const struct jobclass_overrides *thr; /* the experiment's throughput
 	                            overrides, for readers that turn steps into
 	                            run time (Gavel); NULL = the defaults */
@@ -54,6 +56,10 @@ struct trace_opts {
 	                            content) above this many bytes; 0 =
 	                            INPUT_MAX_BYTES */
 };
+
+/* The default limit of a workload's jobs (experiments/README.md,
+ * "limits"). */
+#define TRACE_MAX_JOBS_DEFAULT UINT64_C(100000000)
 
 /* Sets the documented defaults. */
 void trace_opts_default(struct trace_opts *o);
