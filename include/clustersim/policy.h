@@ -397,7 +397,9 @@ double sim_job_attained(const struct sim *sim, const struct job *job);
  * a resumed job before it did any work. */
 double sim_job_service(const struct sim *sim, const struct job *job);
 
-/* Calls schedule() again at time t (t > now).  Returns 0 or negative. */
+/* Calls schedule() again at time t (t > now).  Returns 0 or negative: t
+ * not after now (a bad call), or every job has ended (nothing armed, not
+ * a bad call: the run ends once the wake-ups armed before have fired). */
 int sim_wakeup_at(struct sim *sim, sim_time_t t);
 
 /* Parameters, already checked against the policy's declaration.  A name

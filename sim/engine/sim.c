@@ -286,6 +286,7 @@ static void end_job(struct sim *s, struct job *j)
 	running_remove(s, j);
 	sim_leave_resources(s, j);
 	s->ended++;
+	note_progress(s);
 	if (s->ops->job_finished) {
 		s->ops->job_finished(s, s->pstate, j);
 	}
@@ -303,6 +304,8 @@ static void submit_job(struct sim *s, struct job *j)
 		return;
 	}
 	j->state = JOB_PENDING;
+	if (!s->qlen && !s->nrun)
+		note_progress(s); /* idle time is no lack of progress */
 	queue_insert(s, j);
 	if (s->ops->job_submitted) {
 		s->ops->job_submitted(s, s->pstate, j);
@@ -467,6 +470,7 @@ int sim_run(struct sim *s, struct sim_error *err)
 		s->now = s->last_sample_t = s->area_t = s->jobs[0].submit;
 		evq_push(&s->q, s->now, EV_SAMPLE, 0);
 	}
+	sim_progress_start(s);
 	size_t progress_mark = 0;
 	sim_time_t t;
 	enum ev_phase ph;
@@ -511,6 +515,9 @@ int sim_run(struct sim *s, struct sim_error *err)
 				      (long long)s->jobs[s->queue[s->qhead]].id);
 			goto fini;
 		}
+		if (s->now >= s->progress_due &&
+		    (rc = sim_progress_check(s, err)) != 0)
+			goto fini;
 	}
 	if (s->nsamples == 0 || s->samples[s->nsamples - 1].t != s->now)
 		take_sample(s);
@@ -625,6 +632,8 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 		kept = r->kept;
 	if (done > kept)
 		s->counters.lost_work += (done - kept) / SIM_SEC;
+	if (kept > r->kept)
+		note_progress(s);
 	r->kept = kept;
 	r->since = s->now;
 	r->overhead = sim_restore_cost(s, j);
@@ -647,6 +656,10 @@ int sim_wakeup_at(struct sim *s, sim_time_t t)
 		s->counters.bad_calls++;
 		return -SIM_ESTATE;
 	}
+	/* Every job has ended: nothing is left to schedule, and a policy
+	 * that kept waking itself would keep the run going for ever. */
+	if (s->ended == s->njobs)
+		return -SIM_ESTATE;
 	evq_push(&s->q, t, EV_TIMER, 0);
 	return 0;
 }

@@ -589,7 +589,7 @@ enum root_key {
 	ROOT_NAME, ROOT_CLUSTER, ROOT_WORKLOAD, ROOT_POLICIES, ROOT_SEEDS,
 	ROOT_OUTPUT, ROOT_PLUGINS, ROOT_TIMELINE, ROOT_BSLD_TAU, ROOT_CHECK,
 	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
-	ROOT_FILL, ROOT_NKEYS
+	ROOT_FILL, ROOT_PROGRESS, ROOT_NKEYS
 };
 
 static int parse_root(struct exp_ctx *c, const cJSON *root,
@@ -605,6 +605,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_CHECK] = "check", [ROOT_PREEMPTION] = "preemption",
 		[ROOT_THROUGHPUTS] = "throughputs", [ROOT_SWEEP] = "sweep",
 		[ROOT_OPTIMIZE] = "optimize", [ROOT_FILL] = "fill",
+		[ROOT_PROGRESS] = "progress_timeout",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;
@@ -672,6 +673,10 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 				     &e->bsld_tau);
 	if (!rc)
 		rc = exp_get_bool(c, "check", f[ROOT_CHECK], &e->check);
+	e->progress_timeout = SIM_PROGRESS_TIMEOUT;
+	if (!rc)
+		rc = exp_get_seconds(c, "progress_timeout", f[ROOT_PROGRESS], 0,
+				     false, &e->progress_timeout);
 	if (!rc && f[ROOT_PREEMPTION])
 		rc = parse_preemption(c, f[ROOT_PREEMPTION], e);
 	if (!rc && f[ROOT_THROUGHPUTS])
