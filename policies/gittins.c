@@ -45,6 +45,9 @@
  *   points          the distribution is discretised to this many
  *                   equally likely sizes (its quantiles), which bounds
  *                   the work per job and the wake-ups (default 32)
+ *   min_run_s       a job that (re)starts is not preempted again before
+ *                   it has run this long (the engine keeps it, policy.h);
+ *                   the cure for a preemption livelock (default 0: off)
  *   (and "placement", as every policy)
  *
  * Example (one GPU, distribution {100, 1000} GPU-s): A (0 s, 1000 s) has
@@ -518,6 +521,9 @@ static const struct policy_param gittins_params[] = {
 	  "finished jobs the learned distribution keeps" },
 	{ "points", PARAM_INT, "32",
 	  "equally likely sizes the distribution is reduced to" },
+	{ "min_run_s", PARAM_DOUBLE, "0",
+	  "a job that (re)starts is not preempted before it has run this "
+	  "long, seconds (the engine keeps it: policy.h)" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 

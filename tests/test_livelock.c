@@ -4,7 +4,8 @@
  * jobs while it keeps waking up, and one that keeps waking up after every
  * job has ended.  Progress detection ends the first two with an error
  * naming the policy and the jobs; the run ends by itself in the third;
- * each case is the one that used to run for ever.
+ * min_run_s cures the livelocks at their cause.  Each case is the one
+ * that used to run for ever.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -89,12 +90,26 @@ static void expect_livelock(int rc, const struct sim_error *err,
 	cr_expect(strstr(err->msg, "min_run_s"), "%s", err->msg);
 }
 
+/* Every job ran to the end. */
+static void expect_done(const struct sim *s, int rc,
+			const struct sim_error *err)
+{
+	cr_assert_eq(rc, 0, "%s", err->msg);
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	for (size_t i = 0; i < n; i++)
+		cr_expect_eq(j[i].state, JOB_FINISHED, "job %lld",
+			     (long long)j[i].id);
+	cr_expect_eq(sim_counters(s)->bad_calls, 0);
+}
+
 /*
  * themis, lease 100 s, checkpoints every 300 s of work; one GPU, two jobs
  * of 4000 s.  At every boundary the waiting job (all its work still to
  * do: it kept nothing) has the larger rho and takes the GPU, 100 s into
  * the other's run: nothing is ever kept.  With the default span (a day)
- * the run ends within two.
+ * the run ends within two; with min_run_s 300 each run reaches a
+ * checkpoint and both finish.
  */
 Test(livelock, themis_lease_shorter_than_checkpoint)
 {
@@ -104,7 +119,7 @@ Test(livelock, themis_lease_shorter_than_checkpoint)
 	gpu_case(&w, &c, t, 2, 1);
 	struct sim_config cfg = { .workload = &w, .cluster = &c,
 				  .checkpoint_interval = 300 * SIM_SEC };
-	struct param_value pv[] = { num("lease_s", 100) };
+	struct param_value pv[] = { num("lease_s", 100), num("min_run_s", 300) };
 	struct sim_error err;
 	int rc;
 	struct sim *s = run_rc(find_policy("themis"), pv, 1, &cfg, &rc, &err);
@@ -115,6 +130,10 @@ Test(livelock, themis_lease_shorter_than_checkpoint)
 	cr_expect_leq(x[n - 1].t, 2 * SIM_PROGRESS_TIMEOUT + 100 * SIM_SEC);
 	sim_free(s);
 
+	s = run_rc(find_policy("themis"), pv, 2, &cfg, &rc, &err);
+	expect_done(s, rc, &err);
+	cr_expect_lt(sim_counters(s)->preemptions, 40);
+	sim_free(s);
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
@@ -123,7 +142,8 @@ Test(livelock, themis_lease_shorter_than_checkpoint)
  * las, thresholds 10 GPU-s, promote_knob 1, checkpoints every 10 s of
  * work; two GPUs, a 2-GPU job and a 1-GPU job that cannot both run.
  * Each is demoted within 10 s and the other, promoted, preempts it: runs
- * of 5 or 10 s, none reaching a checkpoint.
+ * of 5 or 10 s, none reaching a checkpoint.  min_run_s 20 lets every run
+ * keep 20 s.
  */
 Test(livelock, las_promotion_with_short_checkpoints)
 {
@@ -135,13 +155,18 @@ Test(livelock, las_promotion_with_short_checkpoints)
 	struct sim_config cfg = { .workload = &w, .cluster = &c,
 				  .checkpoint_interval = 10 * SIM_SEC };
 	struct param_value pv[] = { str("thresholds_s", "10"),
-				    num("promote_knob", 1) };
+				    num("promote_knob", 1),
+				    num("min_run_s", 20) };
 	struct sim_error err;
 	int rc;
 	struct sim *s = run_rc(find_policy("las"), pv, 2, &cfg, &rc, &err);
 	expect_livelock(rc, &err, "las");
 	sim_free(s);
 
+	s = run_rc(find_policy("las"), pv, 3, &cfg, &rc, &err);
+	expect_done(s, rc, &err);
+	cr_expect_float_eq(sim_counters(s)->lost_work, 0, 1e-9);
+	sim_free(s);
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
@@ -149,7 +174,8 @@ Test(livelock, las_promotion_with_short_checkpoints)
 /*
  * gavel with its default 360 s rounds and checkpoints every 600 s of
  * work: on one GPU two jobs take turns, a round each, and neither ever
- * reaches a checkpoint.
+ * reaches a checkpoint.  min_run_s 600 keeps a job through a second
+ * round.
  */
 Test(livelock, gavel_rounds_shorter_than_checkpoint)
 {
@@ -159,12 +185,16 @@ Test(livelock, gavel_rounds_shorter_than_checkpoint)
 	gpu_case(&w, &c, t, 2, 1);
 	struct sim_config cfg = { .workload = &w, .cluster = &c,
 				  .checkpoint_interval = 600 * SIM_SEC };
+	struct param_value pv[] = { num("min_run_s", 600) };
 	struct sim_error err;
 	int rc;
-	struct sim *s = run_rc(find_policy("gavel"), NULL, 0, &cfg, &rc, &err);
+	struct sim *s = run_rc(find_policy("gavel"), pv, 0, &cfg, &rc, &err);
 	expect_livelock(rc, &err, "gavel");
 	sim_free(s);
 
+	s = run_rc(find_policy("gavel"), pv, 1, &cfg, &rc, &err);
+	expect_done(s, rc, &err);
+	sim_free(s);
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
@@ -313,6 +343,69 @@ Test(progress, run_ends_with_its_last_job)
 	cr_expect_eq(x[n - 1].t, 15 * SIM_SEC); /* job 2 ends at 15 */
 	cr_expect_eq(sim_counters(s)->bad_calls, 0);
 	cr_expect_eq(sim_counters(s)->schedule_calls, 16); /* 0, 1, .., 15 */
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/* ---- min_run_s -------------------------------------------------------- */
+
+static bool pin_seen[4]; /* what the policy saw at 5 s and at 10 s */
+
+/* Starts the head; at 5 s tries to preempt the running job (refused:
+ * min_run_s 10), at 10 s does (allowed). */
+static void pin_schedule(struct sim *sim, void *state)
+{
+	(void)state;
+	sim_time_t now = sim_now(sim);
+	if (sim_running_len(sim) && (now == 5 * SIM_SEC ||
+				     now == 10 * SIM_SEC)) {
+		const struct job *j = sim_running_at(sim, 0);
+		int k = now == 5 * SIM_SEC ? 0 : 2;
+		pin_seen[k] = sim_job_preemptible(sim, j);
+		pin_seen[k + 1] = sim_job_preempt(sim, j) == 0;
+	}
+	if (now < 10 * SIM_SEC)
+		sim_wakeup_at(sim, now + 5 * SIM_SEC);
+	sim_start_head(sim);
+}
+
+static const struct policy_param pin_params[] = {
+	{ "min_run_s", PARAM_DOUBLE, "0", "minimum run, seconds" },
+	{ NULL, PARAM_INT, NULL, NULL },
+};
+
+static const struct policy_ops pin_ops = {
+	.abi = CLUSTERSIM_ABI_VERSION, .name = "pin",
+	.params = pin_params, .schedule = pin_schedule,
+};
+
+Test(min_run, engine_refuses_an_early_preemption)
+{
+	struct tjob t[] = { { 1, 0, 20, 20, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 1);
+	tl_cluster(&c, 1, 1);
+	struct sim_config cfg = { .workload = &w, .cluster = &c };
+	struct param_value pv[] = { num("min_run_s", 10) };
+	struct sim_error err;
+	int rc;
+	memset(pin_seen, 0, sizeof(pin_seen));
+	struct sim *s = run_rc(&pin_ops, pv, 1, &cfg, &rc, &err);
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	cr_expect_not(pin_seen[0]); /* at 5: protected */
+	cr_expect_not(pin_seen[1]);
+	cr_expect(pin_seen[2]);     /* at 10: it has run 10 s */
+	cr_expect(pin_seen[3]);
+	cr_expect_eq(sim_counters(s)->bad_calls, 1);
+	cr_expect_eq(sim_counters(s)->preemptions, 1);
+	sim_free(s);
+
+	pv[0] = num("min_run_s", -1);
+	s = run_rc(&pin_ops, pv, 1, &cfg, &rc, &err);
+	cr_expect_eq(rc, -SIM_EINPUT);
+	cr_expect(strstr(err.msg, "min_run_s"), "%s", err.msg);
 	sim_free(s);
 	workload_release(&w);
 	cluster_spec_release(&c);

@@ -270,10 +270,24 @@ size_t sim_start_head(struct sim *sim);
  * waits in the queue again.  What it keeps of its work follows the
  * experiment's checkpointing (work since the last checkpoint is lost), and
  * when it starts again it first spends the restore overhead.  Only from
- * schedule().  Returns 0, or a negative code (not running) and counts a
- * bad call.
+ * schedule().  Returns 0, or a negative code (not running, or protected
+ * by min_run_s: below) and counts a bad call.
  */
 int sim_job_preempt(struct sim *sim, const struct job *job);
+
+/*
+ * Minimum run: a policy that declares a parameter "min_run_s" (PARAM_DOUBLE,
+ * seconds, default "0") gets it from the engine: a job that (re)starts is
+ * not preempted again before it has run that long.  The rankings below
+ * keep such a job running (it keeps its units first, the list shares the
+ * rest in its order) and wake the policy when it may be preempted;
+ * sim_job_preempt() refuses it.  It is the cure for a preemption livelock,
+ * where jobs are stopped again and again before they reach a checkpoint.
+ * sim_job_preemptible() says whether a running job may be preempted now
+ * (false for a protected job, or one that is not running), for a policy
+ * that preempts job by job.
+ */
+bool sim_job_preemptible(const struct sim *sim, const struct job *job);
 
 /*
  * The preemptive allocation step that priority schedulers share: given

@@ -395,8 +395,11 @@ void sim_notify(struct sim *s,
 	s->in_schedule = in;
 }
 
+/* The longest min_run_s, seconds (as long as a lease may be). */
+#define SIM_MIN_RUN_MAX_S 1e9
+
 /*
- * The policy's start: its placement parameter, the state and job slots
+ * The policy's start: its placement and min_run_s parameters, the state and job slots
  * the engine allocates for it (zeroed, sizes from its table), then its
  * init().  0, or -SIM_EINPUT with a message.
  */
@@ -410,6 +413,15 @@ static int policy_start(struct sim *s, struct sim_error *err)
 		if (strcmp(p->name, "placement") == 0 &&
 		    place_strategy_parse(p->s, &s->placement, &perr) != 0)
 			return err_setc(err, -SIM_EINPUT, "%s", perr.msg);
+		if (strcmp(p->name, "min_run_s") == 0 &&
+		    p->type == PARAM_DOUBLE) {
+			if (!(p->d >= 0 && p->d <= SIM_MIN_RUN_MAX_S))
+				return err_setc(err, -SIM_EINPUT,
+						"min_run_s must be 0 .. %g "
+						"seconds, got '%g'",
+						SIM_MIN_RUN_MAX_S, p->d);
+			s->min_run = (sim_time_t)llround(p->d * SIM_SEC);
+		}
 	}
 	if (s->ops->state_size)
 		s->pstate = s->pstate_own = xcalloc(1, s->ops->state_size);
@@ -610,7 +622,8 @@ int sim_job_start(struct sim *s, const struct job *cj)
 
 int sim_job_preempt(struct sim *s, const struct job *cj)
 {
-	if (!own_job(s, cj) || cj->state != JOB_RUNNING || !s->in_schedule) {
+	if (!own_job(s, cj) || cj->state != JOB_RUNNING || !s->in_schedule ||
+	    is_pinned(s, cj)) {
 		s->counters.bad_calls++;
 		return -SIM_ESTATE;
 	}
@@ -662,5 +675,12 @@ int sim_wakeup_at(struct sim *s, sim_time_t t)
 		return -SIM_ESTATE;
 	evq_push(&s->q, t, EV_TIMER, 0);
 	return 0;
+}
+
+bool sim_job_preemptible(const struct sim *s, const struct job *j)
+{
+	if (!check_job(s, j, "sim_job_preemptible"))
+		return false;
+	return j->state == JOB_RUNNING && !is_pinned(s, j);
 }
 

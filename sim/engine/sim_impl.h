@@ -114,6 +114,11 @@ struct sim {
 	bool progress_late;           /* that look was put off once, for
 	                                 jobs that started in the span */
 	sim_time_t progress_since;    /* the last progress, once put off */
+	/* The policy's min_run_s, when it declares one: a job that
+	 * (re)started is not preempted before it has run this long. */
+	sim_time_t min_run;           /* microseconds; 0 = none */
+	sim_time_t pin_wake;          /* the wake-up armed for when a kept
+	                                 job may be preempted; 0 = none */
 };
 
 /* A job and its key in sim_rank_by. */
@@ -278,6 +283,17 @@ static inline void note_progress(struct sim *s)
 	s->progress_due = s->progress_span > SIM_TIME_MAX - s->now
 		? SIM_TIME_MAX : s->now + s->progress_span;
 	s->progress_late = false;
+}
+
+/* Is j a running job that its policy's min_run_s still protects: it
+ * (re)started less than min_run ago?  (A guest on another job's GPUs
+ * holds nothing of its own and is not protected.) */
+static inline bool is_pinned(const struct sim *s, const struct job *j)
+{
+	if (!s->min_run || j->state != JOB_RUNNING || is_guest(s, j))
+		return false;
+	sim_time_t from = s->prog ? s->prog[j->idx].started : j->start;
+	return s->now - from < s->min_run;
 }
 
 /* A job's demand in allocation units, as units_demand() counts it
