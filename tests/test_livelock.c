@@ -410,3 +410,77 @@ Test(min_run, engine_refuses_an_early_preemption)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/* ---- gittins: wake-ups and restores ------------------------------------ */
+
+/*
+ * One GPU, the distribution {100, 200, 201, 1000} GPU-s, 30 s to restore.
+ * A (0 s, 1000 s) outlives 201 at 201 and B (100 s) takes the GPU; B
+ * passes 201 at 402 and A, first by submit at the same index, restarts:
+ * it restores until 432, then needs 799 s to reach the next sample.  Its
+ * wake-up counts from the end of the restore (1231, when it ends), not
+ * from 402 (1201, 30 s short, then again and again as the gap closes: a
+ * sample a hair above a restoring job's service made that a wake-up
+ * every microsecond of the restore).
+ */
+Test(gittins_wake, counted_from_the_end_of_the_restore)
+{
+	struct tjob t[] = { { 1, 0, 1000, 1000, 1 }, { 2, 100, 1000, 1000, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	gpu_case(&w, &c, t, 2, 1);
+	struct sim_config cfg = { .workload = &w, .cluster = &c,
+				  .restore_overhead = 30 * SIM_SEC };
+	struct param_value pv[] = { str("distribution_s", "100,200,201,1000") };
+	struct sim_error err;
+	int rc;
+	struct sim *s = run_rc(find_policy("gittins"), pv, 1, &cfg, &rc, &err);
+	expect_done(s, rc, &err);
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	cr_expect_eq(j[0].end, 1231 * SIM_SEC);
+	cr_expect_eq(j[1].start, 201 * SIM_SEC);
+	cr_expect_eq(j[1].end, 2060 * SIM_SEC);
+	cr_expect_eq(sim_counters(s)->schedule_calls, 9); /* was 11 */
+	cr_expect_eq(sim_counters(s)->preemptions, 2);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/*
+ * Two 1-GPU jobs of 5000 s on one GPU, the distribution {100}: both
+ * outlive it.  CPU jobs (no GPU) arrive every 100 s, each a scheduling
+ * point.  An outlived job's index was 1 / its service, so the one that
+ * waited had the higher index at every point and the two swapped at
+ * each, paying a restore each time; now every outlived job has the same
+ * index and they run in submit order: A to its end, then B.
+ */
+Test(gittins_wake, outlived_jobs_run_in_submit_order)
+{
+	struct tjob t[52] = { { 1, 0, 5000, 5000, 1 }, { 2, 0, 5000, 5000, 1 } };
+	for (int i = 0; i < 50; i++)
+		t[2 + i] = (struct tjob){ 3 + i, 100.0 * (i + 1), 10, 10, 1 };
+	struct workload w;
+	struct cluster_spec c;
+	tl_cluster(&c, 1, 8);
+	c.groups[0].gpus = 1;
+	tl_workload(&w, t, 52);
+	for (size_t i = 0; i < w.n; i++)
+		if (w.jobs[i].id <= 2) {
+			w.jobs[i].gpus = 1;
+			w.jobs[i].cpus = 0;
+		}
+	struct sim_config cfg = { .workload = &w, .cluster = &c,
+				  .restore_overhead = 30 * SIM_SEC };
+	struct param_value pv[] = { str("distribution_s", "100") };
+	struct sim_error err;
+	int rc;
+	struct sim *s = run_rc(find_policy("gittins"), pv, 1, &cfg, &rc, &err);
+	expect_done(s, rc, &err);
+	cr_expect_eq(sim_counters(s)->preemptions, 0);
+	cr_expect_float_eq(tl_start(s, 2), 5000, 1e-9);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}

@@ -411,6 +411,13 @@ double sim_job_attained(const struct sim *sim, const struct job *job);
  * a resumed job before it did any work. */
 double sim_job_service(const struct sim *sim, const struct job *job);
 
+/* When a running job does useful work again: the end of the checkpoint
+ * restore it is in (after a restart or a migration), or now when it is
+ * not restoring; SIM_TIME_NONE for a job that is not running.  Its
+ * service does not grow before then: a policy that wakes itself when a
+ * job's service reaches a mark counts from here. */
+sim_time_t sim_job_restored_at(const struct sim *sim, const struct job *job);
+
 /* Calls schedule() again at time t (t > now).  Returns 0 or negative: t
  * not after now (a bad call), or every job has ended (nothing armed, not
  * a bad call: the run ends once the wake-ups armed before have fired). */

@@ -190,6 +190,15 @@ double sim_job_attained(const struct sim *s, const struct job *j)
 	return j->attained + (j->state == JOB_RUNNING ? held(s, j) : 0);
 }
 
+sim_time_t sim_job_restored_at(const struct sim *s, const struct job *j)
+{
+	if (!check_job(s, j, "sim_job_restored_at") ||
+	    j->state != JOB_RUNNING)
+		return SIM_TIME_NONE;
+	sim_time_t h = s->prog ? s->prog[j->idx].hold : s->now;
+	return h > s->now ? h : s->now;
+}
+
 double sim_job_service(const struct sim *s, const struct job *j)
 {
 	if (!check_job(s, j, "sim_job_service"))
