@@ -74,6 +74,10 @@
  *   round_s      round length, seconds (default 360, the paper's 6 min)
  *   throughput   second stage: most throughput at the max-min value
  *                (default true)
+ *   min_run_s    a job that (re)starts is not preempted again before it
+ *                has run this long: a round keeps it on its type
+ *                (sim_job_preemptible); the cure for the livelock of
+ *                rounds shorter than the checkpoint interval (default 0)
  *   (and "placement", as every policy: within the chosen type)
  *
  * Example (one V100 and one K80, both jobs single-GPU, rates relative to
@@ -455,6 +459,18 @@ static void do_round(struct sim *sim, struct gavel *g, size_t n)
 				g->pairs[np++] = (struct gv_pair){
 					priority(sim, g, j, t), j, t };
 	}
+	/* A job min_run_s protects stays where it runs. */
+	for (size_t k = 0; k < n; k++) {
+		const struct job *j = g->act[k];
+		struct gv_job *gj = &g->jobs[j->idx];
+		if (j->state == JOB_RUNNING && gj->run_type >= 0 &&
+		    !sim_job_preemptible(sim, j)) {
+			gj->chosen = gj->run_type;
+			uint64_t size = size_of(sim, g, j);
+			unsigned t = (unsigned)gj->run_type;
+			left[t] -= size < left[t] ? size : left[t];
+		}
+	}
 	qsort(g->pairs, np, sizeof(*g->pairs), by_priority);
 	for (size_t i = 0; i < np; i++) {
 		const struct gv_pair *pr = &g->pairs[i];
@@ -539,6 +555,9 @@ static void gavel_schedule(struct sim *sim, void *state)
 
 static const struct policy_param gavel_params[] = {
 	{ "round_s", PARAM_DOUBLE, "360", "round length, seconds" },
+	{ "min_run_s", PARAM_DOUBLE, "0",
+	  "a job that (re)starts is not preempted before it has run this "
+	  "long, seconds (the engine keeps it: policy.h)" },
 	{ "throughput", PARAM_BOOL, "true",
 	  "second LP stage: most throughput at the max-min value" },
 	{ NULL, PARAM_INT, NULL, NULL },

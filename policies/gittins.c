@@ -15,7 +15,8 @@
  * ranking goes to the engine's preemptive allocation (sim_rank_apply).
  * A job near the end of a likely size keeps running; a job that has
  * outlived the likely sizes falls behind new ones.  With no samples yet
- * every index is 1 and this is FIFO.  A running job's index only rises
+ * every index is 1 and this is FIFO.  Jobs that have outlived every
+ * sample come last, in submit order.  A running job's index only rises
  * between sample values and drops when its service passes one, so the
  * policy asks to be woken at those crossings and is exact in between.
  *
@@ -45,6 +46,9 @@
  *   points          the distribution is discretised to this many
  *                   equally likely sizes (its quantiles), which bounds
  *                   the work per job and the wake-ups (default 32)
+ *   min_run_s       a job that (re)starts is not preempted again before
+ *                   it has run this long (the engine keeps it, policy.h);
+ *                   the cure for a preemption livelock (default 0: off)
  *   (and "placement", as every policy)
  *
  * Example (one GPU, distribution {100, 1000} GPU-s): A (0 s, 1000 s) has
@@ -270,9 +274,13 @@ static void prepare(struct gittins *g)
  * G(a) on the sorted samples.  The samples above a are s[k..n); for d =
  * s[m] - a (m >= k): P(S - a <= d | S > a) = (m - k + 1) / (n - k) and
  * E[min(S - a, d) | S > a] = (sum(s[k..m]) - (m - k + 1) a + (n - m - 1)
- * d) / (n - k).  A job past every sample gets the index of a job that
- * will finish at once (it has outlived what we know: 1 / its service).
- * Sets *next to k.
+ * d) / (n - k).  A job past every sample has outlived what we know: it
+ * gets 1 / the largest sample, below any job still inside the
+ * distribution, and the same for every such job, so that they run in
+ * submit order among themselves (the last queue of Tiresias' discretised
+ * scheme is FIFO too).  With 1 / its own service, two such jobs took
+ * turns at every scheduling point, each preemption paying a restore (on
+ * Philly some long jobs were preempted 12,000 times).  Sets *next to k.
  *
  * d runs over the last of each run of equal samples only (the same
  * chance, a longer try).  A ratio that cannot beat the best so far is
@@ -311,7 +319,7 @@ static double index_of(const struct gittins *g, double a, size_t *next,
 	k = lo;
 	*next = k;
 	if (k == n)
-		return 1.0 / (a > 0 ? a : 1.0);
+		return 1.0 / s[n - 1];
 	double best = 0, sk = g->suffix[k];
 	size_t h = *hint, first = g->run[k];
 	if (h >= first && h < g->nruns) {
@@ -362,6 +370,18 @@ static double index_for(struct gittins *g, const struct job *j, double a)
 	return gj->index;
 }
 
+/* A job's service, for its index.  While it restores a checkpoint its
+ * service does not grow, and the one it had when it restarted (cached
+ * while it waited) is kept: the engine's held time minus restore time
+ * moves in the last bits meanwhile, and a job that stopped right at a
+ * sample would cross it back and forth. */
+static double service_of(struct sim *sim, const struct gittins_job *gj)
+{
+	if (gj->version && sim_job_restored_at(sim, gj->job) > sim_now(sim))
+		return gj->a;
+	return sim_job_service(sim, gj->job);
+}
+
 /* Brings the indices of a list's jobs up to date and sorts it by them:
  * one walk, an insertion sort, for lists that are nearly in order (a
  * total order: the same result as any sort). */
@@ -371,7 +391,7 @@ static void list_sort(struct sim *sim, struct gittins *g,
 	struct gittins_job *s = ls->head;
 	while (s) {
 		struct gittins_job *next = s->next, *o = s->prev;
-		index_for(g, s->job, sim_job_service(sim, s->job));
+		index_for(g, s->job, service_of(sim, s));
 		if (o && ahead(s->index, s->idx, o->index, o->idx)) {
 			list_remove(ls, s);
 			while (o->prev &&
@@ -489,22 +509,26 @@ static void gittins_schedule(struct sim *sim, void *state)
 	rank(sim, g);
 	sim_rank_apply(sim); /* gittins_started, gittins_preempted */
 
-	/* Wake up when a running job's service passes the next sample.
-	 * The jobs that ran before kept their service of this call (the
-	 * engine's starts and preemptions change only other jobs' rates),
-	 * so their cache holds it with its next sample. */
-	sim_time_t now = sim_now(sim), next = SIM_TIME_MAX;
+	/* Wake up when a running job's service passes the next sample,
+	 * counted from the end of its restore (before it, its service does
+	 * not grow: counted from now, the wake-up would come again every
+	 * microsecond of a restore).  The jobs that ran before kept their
+	 * service of this call (the engine's starts and preemptions change
+	 * only other jobs' rates), so their cache holds it with its next
+	 * sample. */
+	sim_time_t next = SIM_TIME_MAX;
 	const double *s = g->sorted;
 	for (struct gittins_job *gj = g->running.head; gj; gj = gj->next) {
 		const struct job *j = gj->job;
 		if (gj->call != g->calls || gj->version != g->version)
-			index_for(g, j, sim_job_service(sim, j));
+			index_for(g, j, service_of(sim, gj));
 		if (gj->next_sample == g->nsorted || !(width(j) > 0))
 			continue;
 		double dt = (s[gj->next_sample] - gj->a) / width(j) * 1e6;
-		if (!(dt < (double)(SIM_TIME_MAX - now) * 0.5))
+		sim_time_t from = sim_job_restored_at(sim, j);
+		if (!(dt < (double)(SIM_TIME_MAX - from) * 0.5))
 			continue; /* a sample the clock never reaches */
-		sim_time_t t = now + (sim_time_t)ceil(dt > 1 ? dt : 1);
+		sim_time_t t = from + (sim_time_t)ceil(dt > 1 ? dt : 1);
 		if (t < next)
 			next = t;
 	}
@@ -520,6 +544,9 @@ static const struct policy_param gittins_params[] = {
 	  "finished jobs the learned distribution keeps" },
 	{ "points", PARAM_INT, "32",
 	  "equally likely sizes the distribution is reduced to" },
+	{ "min_run_s", PARAM_DOUBLE, "0",
+	  "a job that (re)starts is not preempted before it has run this "
+	  "long, seconds (the engine keeps it: policy.h)" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 

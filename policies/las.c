@@ -55,6 +55,9 @@
  *   thresholds_s   queue thresholds in resource-seconds, comma-separated
  *                  and increasing (default "3600": two queues)
  *   promote_knob   K above; 0 turns promotion off (default 0)
+ *   min_run_s      a job that (re)starts is not preempted again before
+ *                  it has run this long (the engine keeps it, policy.h);
+ *                  the cure for a preemption livelock (default 0: off)
  *   (and "placement", as every policy)
  *
  * Cost: each queue keeps its running and waiting jobs in order as they
@@ -430,6 +433,9 @@ static const struct policy_param las_params[] = {
 	{ "promote_knob", PARAM_DOUBLE, "0",
 	  "promote a waiting job once it has waited this many times as long "
 	  "as it ran since its last promotion; 0 = off" },
+	{ "min_run_s", PARAM_DOUBLE, "0",
+	  "a job that (re)starts is not preempted before it has run this "
+	  "long, seconds (the engine keeps it: policy.h)" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 

@@ -82,6 +82,9 @@
  *   fairness_knob  f in [0, 1): the worst (1 - f) of the active jobs are
  *                  offered resources first (default 0.8, as the paper's
  *                  evaluation)
+ *   min_run_s      a job that (re)starts is not preempted again before
+ *                  it has run this long (the engine keeps it, policy.h);
+ *                  the cure for a preemption livelock (default 0: off)
  *   (and "placement", as every policy)
  *
  * Example (one node of 2 GPUs, lease 100 s, f = 0.8; 1-GPU jobs): Y (1 s,
@@ -316,6 +319,9 @@ static const struct policy_param themis_params[] = {
 	{ "fairness_knob", PARAM_DOUBLE, "0.8",
 	  "f in [0, 1): the worst (1 - f) of the jobs by rho are offered "
 	  "resources first" },
+	{ "min_run_s", PARAM_DOUBLE, "0",
+	  "a job that (re)starts is not preempted before it has run this "
+	  "long, seconds (the engine keeps it: policy.h)" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 

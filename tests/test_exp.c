@@ -191,6 +191,7 @@ Test(exp, defaults)
 	cr_assert_eq(e.timeline_interval, 0);
 	cr_assert_eq(e.bsld_tau, 10 * SIM_SEC);
 	cr_assert_not(e.check);
+	cr_assert_eq(e.progress_timeout, SIM_PROGRESS_TIMEOUT); /* a day */
 	cr_assert_not(e.cluster.exclusive);
 	cr_assert_str_eq(e.cluster.groups[0].name, "group0");
 	cr_assert_eq(e.cluster.groups[0].gpus, 0);
@@ -432,8 +433,8 @@ Test(exp, resolved_json)
 	const char *order[] = { "name", "cluster", "workload", "policies",
 				"seeds", "output", "plugins",
 				"timeline_interval", "bounded_slowdown_tau",
-				"check", "preemption", "throughputs",
-				"limits" };
+				"check", "progress_timeout", "preemption",
+				"throughputs", "limits" };
 	size_t i = 0;
 	for (const cJSON *it = j->child; it; it = it->next, i++) {
 		cr_assert_lt(i, ARRAY_SIZE(order));
@@ -884,4 +885,21 @@ Test(exp, names_and_paths_hold_no_control_character)
 			 "[\"fcfs\"]}",
 			 "x.json: $.workload.trace: must not contain a control "
 			 "character (a newline, a tab)");
+}
+
+/* The span of progress detection: seconds, 0 = off, never negative. */
+Test(exp, progress_timeout)
+{
+	struct experiment e;
+	struct sim_error err = { .msg = "" };
+	const char *text = "{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD
+			   ", \"policies\": [\"fcfs\"], "
+			   "\"progress_timeout\": 3600}";
+	cr_assert_eq(exp_parse(text, "x.json", &e, &err), 0, "%s", err.msg);
+	cr_expect_eq(e.progress_timeout, 3600 * SIM_SEC);
+	exp_release(&e);
+	exp_expect_error("x.json", "{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD
+			 ", \"policies\": [\"fcfs\"], "
+			 "\"progress_timeout\": -1}",
+			 "x.json: $.progress_timeout: must be >= 0, got '-1'");
 }

@@ -270,10 +270,24 @@ size_t sim_start_head(struct sim *sim);
  * waits in the queue again.  What it keeps of its work follows the
  * experiment's checkpointing (work since the last checkpoint is lost), and
  * when it starts again it first spends the restore overhead.  Only from
- * schedule().  Returns 0, or a negative code (not running) and counts a
- * bad call.
+ * schedule().  Returns 0, or a negative code (not running, or protected
+ * by min_run_s: below) and counts a bad call.
  */
 int sim_job_preempt(struct sim *sim, const struct job *job);
+
+/*
+ * Minimum run: a policy that declares a parameter "min_run_s" (PARAM_DOUBLE,
+ * seconds, default "0") gets it from the engine: a job that (re)starts is
+ * not preempted again before it has run that long.  The rankings below
+ * keep such a job running (it keeps its units first, the list shares the
+ * rest in its order) and wake the policy when it may be preempted;
+ * sim_job_preempt() refuses it.  It is the cure for a preemption livelock,
+ * where jobs are stopped again and again before they reach a checkpoint.
+ * sim_job_preemptible() says whether a running job may be preempted now
+ * (false for a protected job, or one that is not running), for a policy
+ * that preempts job by job.
+ */
+bool sim_job_preemptible(const struct sim *sim, const struct job *job);
 
 /*
  * The preemptive allocation step that priority schedulers share: given
@@ -403,7 +417,16 @@ double sim_job_attained(const struct sim *sim, const struct job *job);
  * a resumed job before it did any work. */
 double sim_job_service(const struct sim *sim, const struct job *job);
 
-/* Calls schedule() again at time t (t > now).  Returns 0 or negative. */
+/* When a running job does useful work again: the end of the checkpoint
+ * restore it is in (after a restart or a migration), or now when it is
+ * not restoring; SIM_TIME_NONE for a job that is not running.  Its
+ * service does not grow before then: a policy that wakes itself when a
+ * job's service reaches a mark counts from here. */
+sim_time_t sim_job_restored_at(const struct sim *sim, const struct job *job);
+
+/* Calls schedule() again at time t (t > now).  Returns 0 or negative: t
+ * not after now (a bad call), or every job has ended (nothing armed, not
+ * a bad call: the run ends once the wake-ups armed before have fired). */
 int sim_wakeup_at(struct sim *sim, sim_time_t t);
 
 /* Parameters, already checked against the policy's declaration.  A name

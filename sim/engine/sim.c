@@ -290,6 +290,7 @@ static void end_job(struct sim *s, struct job *j)
 	running_remove(s, j);
 	sim_leave_resources(s, j);
 	s->ended++;
+	note_progress(s);
 	if (s->ops->job_finished) {
 		s->ops->job_finished(s, s->pstate, j);
 	}
@@ -307,6 +308,8 @@ static void submit_job(struct sim *s, struct job *j)
 		return;
 	}
 	j->state = JOB_PENDING;
+	if (!s->qlen && !s->nrun)
+		note_progress(s); /* idle time is no lack of progress */
 	queue_insert(s, j);
 	if (s->ops->job_submitted) {
 		s->ops->job_submitted(s, s->pstate, j);
@@ -466,8 +469,11 @@ void sim_notify(struct sim *s,
 	s->in_schedule = in;
 }
 
+/* The longest min_run_s, seconds (as long as a lease may be). */
+#define SIM_MIN_RUN_MAX_S 1e9
+
 /*
- * The policy's start: its placement parameter, the state and job slots
+ * The policy's start: its placement and min_run_s parameters, the state and job slots
  * the engine allocates for it (zeroed, sizes from its table), then its
  * init().  0, or -SIM_EINPUT with a message.
  */
@@ -481,6 +487,15 @@ static int policy_start(struct sim *s, struct sim_error *err)
 		if (strcmp(p->name, "placement") == 0 &&
 		    place_strategy_parse(p->s, &s->placement, &perr) != 0)
 			return err_setc(err, -SIM_EINPUT, "%s", perr.msg);
+		if (strcmp(p->name, "min_run_s") == 0 &&
+		    p->type == PARAM_DOUBLE) {
+			if (!(p->d >= 0 && p->d <= SIM_MIN_RUN_MAX_S))
+				return err_setc(err, -SIM_EINPUT,
+						"min_run_s must be 0 .. %g "
+						"seconds, got '%g'",
+						SIM_MIN_RUN_MAX_S, p->d);
+			s->min_run = (sim_time_t)llround(p->d * SIM_SEC);
+		}
 	}
 	if (s->ops->state_size)
 		s->pstate = s->pstate_own = xcalloc(1, s->ops->state_size);
@@ -561,6 +576,7 @@ int sim_run(struct sim *s, struct sim_error *err)
 		s->now = s->last_sample_t = s->area_t = s->jobs[0].submit;
 		evq_push(&s->q, s->now, EV_SAMPLE, 0);
 	}
+	sim_progress_start(s);
 	size_t progress_mark = 0;
 	sim_time_t t;
 	enum ev_phase ph;
@@ -609,6 +625,9 @@ int sim_run(struct sim *s, struct sim_error *err)
 				      (long long)s->jobs[s->queue[s->qhead]].id);
 			goto fini;
 		}
+		if (s->now >= s->progress_due &&
+		    (rc = sim_progress_check(s, err)) != 0)
+			goto fini;
 	}
 	if (s->nsamples == 0 || s->samples[s->nsamples - 1].t != s->now)
 		take_sample(s);
@@ -700,7 +719,8 @@ int sim_job_start(struct sim *s, const struct job *cj)
 
 int sim_job_preempt(struct sim *s, const struct job *cj)
 {
-	if (!own_job(s, cj) || cj->state != JOB_RUNNING || !s->in_schedule) {
+	if (!own_job(s, cj) || cj->state != JOB_RUNNING || !s->in_schedule ||
+	    is_pinned(s, cj)) {
 		s->counters.bad_calls++;
 		return -SIM_ESTATE;
 	}
@@ -722,6 +742,8 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 		kept = r->kept;
 	if (done > kept)
 		s->counters.lost_work += (done - kept) / SIM_SEC;
+	if (kept > r->kept)
+		note_progress(s);
 	r->kept = kept;
 	r->since = s->now;
 	r->overhead = sim_restore_cost(s, j);
@@ -744,7 +766,18 @@ int sim_wakeup_at(struct sim *s, sim_time_t t)
 		s->counters.bad_calls++;
 		return -SIM_ESTATE;
 	}
+	/* Every job has ended: nothing is left to schedule, and a policy
+	 * that kept waking itself would keep the run going for ever. */
+	if (s->ended == s->njobs)
+		return -SIM_ESTATE;
 	evq_push(&s->q, t, EV_TIMER, 0);
 	return 0;
+}
+
+bool sim_job_preemptible(const struct sim *s, const struct job *j)
+{
+	if (!check_job(s, j, "sim_job_preemptible"))
+		return false;
+	return j->state == JOB_RUNNING && !is_pinned(s, j);
 }
 

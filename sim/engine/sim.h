@@ -92,10 +92,17 @@ struct sim_config {
 	 * the same. */
 	sim_time_t restore_per_gpu;
 	double storage_Bps;
+	/* Progress detection: a run in which no job makes net progress for
+	 * this long (simulated) ends with -SIM_ESTATE (sim_progress.c
+	 * says what counts).  0 = SIM_PROGRESS_TIMEOUT, < 0 = off. */
+	sim_time_t progress_timeout;
 	/* Called now and then with jobs ended so far (may be NULL). */
 	void (*progress)(void *ctx, size_t ended, size_t total);
 	void *progress_ctx;
 };
+
+/* The default span of progress detection: one simulated day. */
+#define SIM_PROGRESS_TIMEOUT (86400 * SIM_SEC)
 
 struct sim *sim_new(const struct sim_config *cfg);
 void sim_free(struct sim *s);
@@ -104,7 +111,10 @@ void sim_free(struct sim *s);
  * Runs the simulation to the end.  Returns 0, or a negative code with a
  * message: -SIM_EINPUT when the policy's init() refused its parameters,
  * -SIM_ESTATE when jobs were left pending with no event to come (a policy
- * that never starts them).
+ * that never starts them), or when no job made net progress for the
+ * config's progress_timeout (a livelock: jobs preempted again and again
+ * before they keep any work).  Once every job has ended the run ends:
+ * the policy's wake-ups armed before still fire, no new one is armed.
  */
 int sim_run(struct sim *s, struct sim_error *err);
 

@@ -110,6 +110,19 @@ struct sim {
 	bool count_zero;              /* qzero is kept (from the first
 	                                 ranking on) */
 	size_t qzero;                 /* pending jobs that ask for no units */
+
+	/* Progress detection (sim_progress.c). */
+	sim_time_t progress_span;     /* no net progress this long is an
+	                                 error; 0 = off */
+	sim_time_t progress_due;      /* when to look for it next */
+	bool progress_late;           /* that look was put off once, for
+	                                 jobs that started in the span */
+	sim_time_t progress_since;    /* the last progress, once put off */
+	/* The policy's min_run_s, when it declares one: a job that
+	 * (re)started is not preempted before it has run this long. */
+	sim_time_t min_run;           /* microseconds; 0 = none */
+	sim_time_t pin_wake;          /* the wake-up armed for when a kept
+	                                 job may be preempted; 0 = none */
 };
 
 /* A job and its key in sim_rank_by. */
@@ -285,6 +298,28 @@ static inline bool check_job(const struct sim *s, const struct job *j,
 		  call);
 	return false;
 }
+/* Net progress was made now (a job ended or kept new work): the next
+ * look is a span away. */
+static inline void note_progress(struct sim *s)
+{
+	if (!s->progress_span)
+		return;
+	s->progress_due = s->progress_span > SIM_TIME_MAX - s->now
+		? SIM_TIME_MAX : s->now + s->progress_span;
+	s->progress_late = false;
+}
+
+/* Is j a running job that its policy's min_run_s still protects: it
+ * (re)started less than min_run ago?  (A guest on another job's GPUs
+ * holds nothing of its own and is not protected.) */
+static inline bool is_pinned(const struct sim *s, const struct job *j)
+{
+	if (!s->min_run || j->state != JOB_RUNNING || is_guest(s, j))
+		return false;
+	sim_time_t from = s->prog ? s->prog[j->idx].started : j->start;
+	return s->now - from < s->min_run;
+}
+
 /* A job's demand in allocation units, as units_demand() counts it
  * (GPUs on a cluster with GPUs), without the calls: for the ranking. */
 static inline uint64_t rank_demand(const struct sim *s, const struct job *j)
@@ -311,6 +346,8 @@ void sim_set_weight(struct sim *s, struct job *j, double weight);
 void sim_apply_rate(struct sim *s, const struct job *j);
 sim_time_t sim_restore_cost(const struct sim *s, const struct job *j);
 void sim_update_rates(struct sim *s);
+void sim_progress_start(struct sim *s);
+int sim_progress_check(struct sim *s, struct sim_error *err);
 
 /* sim.c: a notification (job_started, job_preempted) to the policy,
  * which may not start or preempt jobs meanwhile. */

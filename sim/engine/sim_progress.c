@@ -12,7 +12,9 @@
  */
 #include "engine/sim_impl.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "base/util.h"
 #include "speed/jobclass.h"
@@ -190,6 +192,15 @@ double sim_job_attained(const struct sim *s, const struct job *j)
 	return j->attained + (j->state == JOB_RUNNING ? held(s, j) : 0);
 }
 
+sim_time_t sim_job_restored_at(const struct sim *s, const struct job *j)
+{
+	if (!check_job(s, j, "sim_job_restored_at") ||
+	    j->state != JOB_RUNNING)
+		return SIM_TIME_NONE;
+	sim_time_t h = s->prog ? s->prog[j->idx].hold : s->now;
+	return h > s->now ? h : s->now;
+}
+
 double sim_job_service(const struct sim *s, const struct job *j)
 {
 	if (!check_job(s, j, "sim_job_service"))
@@ -203,3 +214,104 @@ double sim_job_service(const struct sim *s, const struct job *j)
 	return a > 0 ? a : 0;
 }
 
+
+/* ---- Progress detection ---------------------------------------------
+ *
+ * Net progress is work kept: a job ends (its work is complete), or a job
+ * keeps work it had not kept before - a preemption keeps more than the
+ * job's last one did (its checkpointed work, every checkpoint_interval
+ * of work; all of it with no interval), or a running job has passed a
+ * checkpoint beyond what its run began with.  A job that has run, past
+ * its restore, for a whole span without being stopped counts as well:
+ * it will keep its work at its next checkpoint (with a checkpoint
+ * interval longer than the span, an undisturbed long job is not stuck).
+ * Time with no job pending or running does not count.  No net progress
+ * for the span is an error: the policy keeps stopping its jobs before
+ * they keep anything (a preemption livelock), or never starts them while
+ * it keeps waking up.  The look costs nothing until a span has passed
+ * with no job ending; then one pass over the running jobs.
+ */
+
+void sim_progress_start(struct sim *s)
+{
+	sim_time_t span = s->cfg.progress_timeout;
+	s->progress_span = span < 0 ? 0 : span ? span : SIM_PROGRESS_TIMEOUT;
+	s->progress_due = SIM_TIME_MAX;
+	note_progress(s);
+}
+
+/* Has a running job made net progress (above), or, in *last, when did
+ * the latest one start to work (its restore over)? */
+static bool running_progressed(const struct sim *s, sim_time_t *last)
+{
+	*last = 0;
+	if (!s->prog)
+		return s->nrun > 0; /* all at reference speed since they began */
+	double iv = (double)s->cfg.checkpoint_interval;
+	for (size_t i = 0; i < s->nrun; i++) {
+		const struct job *j = &s->jobs[s->running[i].idx];
+		const struct progress *p = &s->prog[j->idx];
+		if (p->hold <= s->now && s->now - p->hold >= s->progress_span)
+			return true;
+		double w = prog_work(s, j);
+		double c = iv > 0 ? floor(w / iv) * iv : w;
+		if (c > (s->resume ? s->resume[j->idx].kept : 0))
+			return true;
+		if (p->hold > *last)
+			*last = p->hold;
+	}
+	return false;
+}
+
+/* The ids of the first running (or waiting) jobs, into buf. */
+static void list_ids(const struct sim *s, bool running, char *buf,
+		     size_t size)
+{
+	size_t n = running ? s->nrun : s->qlen, len = 0, max = 8;
+	snprintf(buf, size, "none");
+	for (size_t i = 0; i < n && i < max && len < size; i++) {
+		uint32_t idx = running ? s->running[i].idx
+				       : s->queue[s->qhead + i];
+		len += (size_t)snprintf(buf + len, size - len, "%s%lld",
+					i ? ", " : "job ",
+					(long long)s->jobs[idx].id);
+	}
+	if (n > max && len < size)
+		snprintf(buf + len, size - len, " and %zu more", n - max);
+}
+
+/* Called when progress_due has come: 0 (net progress, or none needed),
+ * or -SIM_ESTATE with a message naming the policy and the jobs. */
+int sim_progress_check(struct sim *s, struct sim_error *err)
+{
+	sim_time_t last;
+	if (!s->progress_span)
+		return 0;
+	if (s->qlen + s->nrun == 0 || running_progressed(s, &last)) {
+		note_progress(s);
+		return 0;
+	}
+	if (!s->progress_late && s->nrun) {
+		/* The jobs running now started inside the span: look again
+		 * when the latest of them has run a whole span. */
+		s->progress_late = true;
+		s->progress_since = s->progress_due - s->progress_span;
+		s->progress_due = s->progress_span > SIM_TIME_MAX - last
+			? SIM_TIME_MAX : last + s->progress_span;
+		return 0;
+	}
+	sim_time_t since = s->progress_late
+		? s->progress_since : s->progress_due - s->progress_span;
+	char run[200], wait[200];
+	list_ids(s, true, run, sizeof(run));
+	list_ids(s, false, wait, sizeof(wait));
+	return err_setc(err, -SIM_ESTATE,
+			"policy '%s' made no progress from %g s to %g s: "
+			"no job ended or kept work it had not kept before "
+			"(%" PRIu64 " preemptions so far; running: %s; "
+			"waiting: %s); a livelock: see the policy's "
+			"min_run_s, or progress_timeout",
+			s->ops->name, (double)since / SIM_SEC,
+			(double)s->now / SIM_SEC, s->counters.preemptions,
+			run, wait);
+}

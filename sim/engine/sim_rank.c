@@ -9,6 +9,7 @@
 #include "engine/sim_impl.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 /*
@@ -19,7 +20,7 @@
  * pool.
  */
 static void rank_keep_vcs(struct sim *s, const struct job *const *ranked,
-			  size_t n, bool *keep)
+			  size_t n, bool pin, bool *keep)
 {
 	const struct cluster *c = s->cluster;
 	uint32_t nvc = cluster_vc_count(c);
@@ -36,40 +37,99 @@ static void rank_keep_vcs(struct sim *s, const struct job *const *ranked,
 				(uint64_t)p->slots[i].gpus * p->slots[i].count;
 		}
 	}
-	for (size_t k = 0; k < n; k++) {
-		int v = cluster_job_vc(c, ranked[k]);
-		uint64_t d = ranked[k]->gpus, own = v < 0 ? 0 : units[v];
-		if (d > own + units[nvc])
-			continue;
-		if (v >= 0)
-			units[v] -= d < own ? d : own;
-		units[nvc] -= d < own ? 0 : d - own;
-		keep[k] = true;
+	/* With pin, the jobs min_run_s protects first, then the others. */
+	for (int pass = pin ? 0 : 1; pass < 2; pass++) {
+		for (size_t k = 0; k < n; k++) {
+			if (pin && is_pinned(s, ranked[k]) != !pass)
+				continue;
+			int v = cluster_job_vc(c, ranked[k]);
+			uint64_t d = ranked[k]->gpus, own = v < 0 ? 0 : units[v];
+			if (d > own + units[nvc] && pass)
+				continue;
+			if (d > own + units[nvc])
+				d = own + units[nvc]; /* kept all the same */
+			if (v >= 0)
+				units[v] -= d < own ? d : own;
+			units[nvc] -= d < own ? 0 : d - own;
+			keep[k] = true;
+		}
 	}
 	free(units);
 }
 
-size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
-			 size_t n)
+/* Which ranked jobs keep or get their units: greedily in list order;
+ * with pin, the running jobs min_run_s protects keep theirs first. */
+static void rank_keep(struct sim *s, const struct job *const *ranked,
+		      size_t n, bool pin, bool *keep)
 {
+	memset(keep, 0, (n ? n : 1) * sizeof(*keep));
+	if (cluster_vc_count(s->cluster)) {
+		rank_keep_vcs(s, ranked, n, pin, keep);
+		return;
+	}
 	/* Units in play: free now plus what the listed running jobs hold. */
 	uint64_t units = units_free(s->cluster);
 	for (size_t k = 0; k < n; k++)
 		if (ranked[k]->state == JOB_RUNNING &&
 		    !is_guest(s, ranked[k]))
 			units += units_demand(s->cluster, ranked[k]);
-	bool *keep = xcalloc(n ? n : 1, sizeof(*keep));
-	if (cluster_vc_count(s->cluster)) {
-		rank_keep_vcs(s, ranked, n, keep);
-	} else {
+	for (int pass = pin ? 0 : 1; pass < 2; pass++) {
 		for (size_t k = 0; k < n; k++) {
+			if (pin && is_pinned(s, ranked[k]) != !pass)
+				continue;
 			uint64_t d = units_demand(s->cluster, ranked[k]);
-			if (d <= units) {
-				units -= d;
+			if (d <= units || !pass) {
+				units -= d <= units ? d : units;
 				keep[k] = true;
 			}
 		}
 	}
+}
+
+/* When a job min_run_s protects may be preempted. */
+static sim_time_t pin_end(const struct sim *s, const struct job *j)
+{
+	return (s->prog ? s->prog[j->idx].started : j->start) + s->min_run;
+}
+
+/* Wakes the policy at t, when a protection it met ends (once for each
+ * such time). */
+static void pin_wake(struct sim *s, sim_time_t t)
+{
+	if (s->pin_wake <= s->now || t < s->pin_wake) {
+		evq_push(&s->q, t, EV_TIMER, 0);
+		s->pin_wake = t;
+	}
+}
+
+/*
+ * min_run_s: a running job the ranking would preempt before it has run
+ * that long keeps running instead (its units first, the rest in list
+ * order), and the policy is woken when the first such job may be
+ * preempted.
+ */
+static void rank_protect(struct sim *s, const struct job *const *ranked,
+			 size_t n, bool *keep)
+{
+	sim_time_t wake = SIM_TIME_MAX;
+	for (size_t k = 0; k < n; k++) {
+		if (!keep[k] && is_pinned(s, ranked[k]) &&
+		    pin_end(s, ranked[k]) < wake)
+			wake = pin_end(s, ranked[k]);
+	}
+	if (wake == SIM_TIME_MAX)
+		return;
+	rank_keep(s, ranked, n, true, keep);
+	pin_wake(s, wake);
+}
+
+size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
+			 size_t n)
+{
+	bool *keep = xcalloc(n ? n : 1, sizeof(*keep));
+	rank_keep(s, ranked, n, false, keep);
+	if (s->min_run)
+		rank_protect(s, ranked, n, keep);
 	/* Preempt first, so that the winners find their resources.  The
 	 * fabric's rates are recomputed once, for the final set of jobs,
 	 * not after every stop and start: nothing happens in between. */
@@ -108,6 +168,21 @@ void sim_rank_begin(struct sim *s)
 		if (!s->npairs || !is_guest(s, j))
 			units += rank_demand(s, j);
 	}
+	/* The jobs min_run_s protects keep their units whatever their
+	 * place in the list (sim_apply_ranking): they are not in play, and
+	 * the policy is woken when the first may be preempted. */
+	sim_time_t wake = SIM_TIME_MAX;
+	for (size_t i = 0; s->min_run && i < s->nrun; i++) {
+		const struct job *j = &s->jobs[s->running[i].idx];
+		uint64_t d = rank_demand(s, j);
+		if (!is_pinned(s, j))
+			continue;
+		units -= d < units ? d : units;
+		if (pin_end(s, j) < wake)
+			wake = pin_end(s, j);
+	}
+	if (wake != SIM_TIME_MAX)
+		pin_wake(s, wake);
 	s->nrank = 0;
 	s->rank_units = units;
 	s->rank_pool = cluster_vc_count(s->cluster) == 0;
@@ -132,7 +207,9 @@ void sim_rank_add(struct sim *s, const struct job *j)
 	 * with one pool, a waiting job it would not keep here could not
 	 * start, and is left out. */
 	uint64_t d = rank_demand(s, j);
-	if (d <= s->rank_units)
+	if (s->min_run && is_pinned(s, j))
+		; /* its units were set apart by sim_rank_begin */
+	else if (d <= s->rank_units)
 		s->rank_units -= d;
 	else if (s->rank_pool && j->state == JOB_PENDING)
 		return;

@@ -651,7 +651,7 @@ enum root_key {
 	ROOT_NAME, ROOT_CLUSTER, ROOT_WORKLOAD, ROOT_POLICIES, ROOT_SEEDS,
 	ROOT_OUTPUT, ROOT_PLUGINS, ROOT_TIMELINE, ROOT_BSLD_TAU, ROOT_CHECK,
 	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
-	ROOT_FILL, ROOT_LIMITS, ROOT_NKEYS
+	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_NKEYS
 };
 
 static int parse_root(struct exp_ctx *c, const cJSON *root,
@@ -668,6 +668,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_THROUGHPUTS] = "throughputs", [ROOT_SWEEP] = "sweep",
 		[ROOT_OPTIMIZE] = "optimize", [ROOT_FILL] = "fill",
 		[ROOT_LIMITS] = "limits",
+		[ROOT_PROGRESS] = "progress_timeout",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;
@@ -750,6 +751,10 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 				     &e->bsld_tau);
 	if (!rc)
 		rc = exp_get_bool(c, "check", f[ROOT_CHECK], &e->check);
+	e->progress_timeout = SIM_PROGRESS_TIMEOUT;
+	if (!rc)
+		rc = exp_get_seconds(c, "progress_timeout", f[ROOT_PROGRESS], 0,
+				     false, &e->progress_timeout);
 	if (!rc && f[ROOT_PREEMPTION])
 		rc = parse_preemption(c, f[ROOT_PREEMPTION], e);
 	if (!rc && f[ROOT_THROUGHPUTS])

@@ -89,6 +89,8 @@ struct experiment {
 	struct exp_limits limits; /* "limits" (defaults filled in) */
 	sim_time_t timeline_interval; /* sampling period; 0 = automatic */
 	sim_time_t bsld_tau;   /* bounded-slowdown threshold, default 10 s */
+	sim_time_t progress_timeout; /* no net progress this long ends a run
+	                                with an error; 0 = off */
 	bool check;            /* invariant checker on */
 	sim_time_t checkpoint_interval; /* preempted jobs keep work up to
 	                                   their last checkpoint, every this

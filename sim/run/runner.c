@@ -393,6 +393,9 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.restore_overhead = e->restore_overhead,
 		.restore_per_gpu = e->restore_per_gpu,
 		.storage_Bps = e->storage_GBps * 1e9,
+		/* 0 in the experiment is off; 0 in the config the default. */
+		.progress_timeout = e->progress_timeout ? e->progress_timeout
+							: -1,
 		.progress = show ? progress : NULL,
 		.progress_ctx = &label,
 	};
