@@ -615,6 +615,17 @@ static int check_limits(struct exp_ctx *c, const struct experiment *e)
 	return rc;
 }
 
+/* "limits": read, handed to the trace reader (which stops at the job
+ * limit and the size limit), and checked against what is known at load. */
+static int apply_limits(struct exp_ctx *c, const cJSON *v,
+			struct experiment *e)
+{
+	int rc = parse_limits(c, v, &e->limits);
+	e->workload.opts.max_jobs = e->limits.jobs;
+	e->workload.opts.max_bytes = e->limits.input_bytes;
+	return rc ? rc : check_limits(c, e);
+}
+
 /* "preemption": what preempted jobs keep and pay (seconds). */
 static int parse_preemption(struct exp_ctx *c, const cJSON *v,
 			    struct experiment *e)
@@ -654,6 +665,24 @@ enum root_key {
 	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_NKEYS
 };
 
+/* The experiment's name, which names the default folder results/<name>:
+ * one folder name, printable. */
+static int check_name(struct exp_ctx *c, const char *name)
+{
+	if (strchr(name, '/'))
+		return exp_fail(c, "name", "must not contain '/', got '%s'",
+				name);
+	if (str_has_control(name))
+		return exp_fail(c, "name", "must not contain a control "
+				"character (a newline, a tab)");
+	/* "." and ".." would put the results in results/ or in the
+	 * current folder. */
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return exp_fail(c, "name", "must name a folder, not '%s'",
+				name);
+	return 0;
+}
+
 static int parse_root(struct exp_ctx *c, const cJSON *root,
 		      struct experiment *e)
 {
@@ -686,16 +715,8 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 				      "cluster and the pods)");
 	if (!rc)
 		rc = exp_get_string(c, "name", f[ROOT_NAME], &name);
-	if (!rc && name && strchr(name, '/'))
-		rc = exp_fail(c, "name", "must not contain '/', got '%s'",
-			      name);
-	if (!rc && name && str_has_control(name))
-		rc = exp_fail(c, "name", "must not contain a control character "
-			      "(a newline, a tab)");
-	/* It names the default folder results/<name>: "." and ".." would
-	 * put the results in results/ or in the current folder. */
-	if (!rc && name && (!strcmp(name, ".") || !strcmp(name, "..")))
-		rc = exp_fail(c, "name", "must name a folder, not '%s'", name);
+	if (!rc && name)
+		rc = check_name(c, name);
 	/* Sweeps are expanded by sweep.c before they reach the loader. */
 	if (!rc && f[ROOT_SWEEP])
 		rc = exp_fail(c, "sweep", "this file is a sweep: run it with "
@@ -718,11 +739,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 	if (!rc && !fill)
 		rc = parse_workload(c, f[ROOT_WORKLOAD], &e->workload);
 	if (!rc)
-		rc = parse_limits(c, f[ROOT_LIMITS], &e->limits);
-	e->workload.opts.max_jobs = e->limits.jobs;
-	e->workload.opts.max_bytes = e->limits.input_bytes;
-	if (!rc)
-		rc = check_limits(c, e);
+		rc = apply_limits(c, f[ROOT_LIMITS], e);
 	if (!rc && e->cluster_from_trace && e->workload.generated)
 		rc = exp_fail(c, "cluster", "'from_trace' needs a trace, not "
 			      "a generated workload");
