@@ -243,19 +243,13 @@ Test(conformance, every_policy_on_gpu_clusters)
 				gpu_vcs(&c);
 			else
 				tl_gpu_cluster(&c, 4, 4, NULL, 2);
-			/* Gittins wakes every microsecond while a job
-			 * restores: until that is fixed it restores for
-			 * free here. */
-			bool free_restore = strcmp(ops->name, "gittins") == 0;
 			struct sim_config cfg = {
 				.workload = &w, .cluster = &c, .speed = &sp,
 				.checkpoint_interval = cases[k].ckpt,
+				.restore_overhead = cases[k].restore,
+				.restore_per_gpu = cases[k].per_gpu,
+				.storage_Bps = cases[k].hetero ? 0 : 1e9,
 			};
-			if (!free_restore) {
-				cfg.restore_overhead = cases[k].restore;
-				cfg.restore_per_gpu = cases[k].per_gpu;
-				cfg.storage_Bps = cases[k].hetero ? 0 : 1e9;
-			}
 			struct sim *a = tl_run_cfg(ops->name, NULL, 0, &cfg);
 			struct sim *b = tl_run_cfg(ops->name, NULL, 0, &cfg);
 			check_gpu_run(ops->name, a);
