@@ -451,6 +451,43 @@ Test(input, the_manifest_hashes_what_was_read_not_what_is_there_later)
 	free(tpath);
 }
 
+Test(input, a_cluster_file_is_an_input_read_within_the_limits)
+{
+	const char *cl = "{\"nodes\": [{\"count\": 2, \"cpus\": 4}]}\n";
+	char *cpath = in_path("c.json"), *tpath = in_path("t.swf");
+	in_write(cpath, cl, strlen(cl));
+	in_write(tpath, SWF_ROW, strlen(SWF_ROW));
+	char *epath = in_experiment("\"c.json\"");
+	struct experiment e;
+	struct sim_error err;
+	cr_assert_eq(exp_load(epath, &e, &err), 0, "%s", err.msg);
+	char csha[INPUT_SHA256_HEX];
+	in_sha(cl, strlen(cl), csha);
+	in_write(cpath, "{}\n", 3); /* replaced after loading */
+	char *m = out_manifest_text(&e, NULL, 0, &err);
+	cr_assert_not_null(m, "%s", err.msg);
+	char *want = xasprintf("\"path\":\t\"%s\",\n\t\t\t\"sha256\":\t\"%s\"",
+			       cpath, csha);
+	cr_assert(strstr(m, want), "no %s in %s", want, m);
+	free(want);
+	free(m);
+	exp_release(&e);
+	/* $.limits.input_bytes bounds the cluster file too (37 bytes). */
+	in_write(cpath, cl, strlen(cl));
+	char *text = xasprintf("{\"cluster\": \"c.json\", \"limits\": "
+			       "{\"input_bytes\": 36},\n \"workload\": "
+			       "{\"trace\": \"t.swf\"},\n \"policies\": "
+			       "[\"fcfs\"]}\n");
+	in_write(epath, text, strlen(text));
+	free(text);
+	cr_assert_lt(exp_load(epath, &e, &err), 0);
+	cr_assert(strstr(err.msg, "c.json") && strstr(err.msg, "36"), "%s",
+		  err.msg);
+	free(epath);
+	free(cpath);
+	free(tpath);
+}
+
 Test(input, standard_input_only_where_the_caller_allows_it)
 {
 	struct input in;

@@ -615,17 +615,6 @@ static int check_limits(struct exp_ctx *c, const struct experiment *e)
 	return rc;
 }
 
-/* "limits": read, handed to the trace reader (which stops at the job
- * limit and the size limit), and checked against what is known at load. */
-static int apply_limits(struct exp_ctx *c, const cJSON *v,
-			struct experiment *e)
-{
-	int rc = parse_limits(c, v, &e->limits);
-	e->workload.opts.max_jobs = e->limits.jobs;
-	e->workload.opts.max_bytes = e->limits.input_bytes;
-	return rc ? rc : check_limits(c, e);
-}
-
 /* "preemption": what preempted jobs keep and pay (seconds). */
 static int parse_preemption(struct exp_ctx *c, const cJSON *v,
 			    struct experiment *e)
@@ -730,6 +719,10 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 				"the name '%s', which cannot name its results "
 				"folder: give \"name\" or \"output\"", e->name);
 
+	/* The limits first: the cluster file is read within them. */
+	rc = parse_limits(c, f[ROOT_LIMITS], &e->limits);
+	if (rc)
+		return rc;
 	if (fill) {
 		e->has_fill = true;
 		rc = exp_parse_fill(c, f[ROOT_FILL], &e->fill);
@@ -738,8 +731,10 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 	}
 	if (!rc && !fill)
 		rc = parse_workload(c, f[ROOT_WORKLOAD], &e->workload);
+	e->workload.opts.max_jobs = e->limits.jobs;
+	e->workload.opts.max_bytes = e->limits.input_bytes;
 	if (!rc)
-		rc = apply_limits(c, f[ROOT_LIMITS], e);
+		rc = check_limits(c, e);
 	if (!rc && e->cluster_from_trace && e->workload.generated)
 		rc = exp_fail(c, "cluster", "'from_trace' needs a trace, not "
 			      "a generated workload");

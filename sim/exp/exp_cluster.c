@@ -195,7 +195,11 @@ int exp_parse_cluster(struct exp_ctx *c, const cJSON *v, struct experiment *e)
 		if (rc)
 			goto out;
 		struct sim_error ferr;
-		rc = exp_read_text(file, 0, &text, &len, NULL, &ferr);
+		char sha[INPUT_SHA256_HEX];
+		rc = exp_read_text(file, e->limits.input_bytes, &text, &len,
+				   sha, &ferr);
+		if (!rc)
+			exp_note_input(e, file, sha); /* the manifest's */
 		if (rc) {
 			/* ferr names the file first: said once here */
 			const char *why = ferr.msg;

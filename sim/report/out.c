@@ -534,6 +534,18 @@ static int add_input(cJSON *inputs, const struct experiment *e,
 	return 0;
 }
 
+/* Whether the inputs array names path already. */
+static bool listed(const cJSON *inputs, const char *path)
+{
+	const cJSON *it;
+	cJSON_ArrayForEach(it, inputs) {
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "path");
+		if (cJSON_IsString(p) && strcmp(p->valuestring, path) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* The manifest as a cJSON tree (NULL with err filled). */
 static cJSON *manifest_tree(const struct experiment *e,
 			    const struct run_result *runs, size_t nruns,
@@ -564,6 +576,11 @@ static cJSON *manifest_tree(const struct experiment *e,
 		goto out_root;
 	for (size_t i = 0; e->has_fill && i < e->fill.npods; i++)
 		if ((rc = add_input(inputs, e, e->fill.pods[i], err)))
+			goto out_root;
+	/* And every other file the load read: a cluster file. */
+	for (size_t i = 0; i < e->ninputs; i++)
+		if (!listed(inputs, e->inputs[i].path) &&
+		    (rc = add_input(inputs, e, e->inputs[i].path, err)))
 			goto out_root;
 
 	cJSON *seeds = cJSON_AddArrayToObject(root, "seeds");
