@@ -70,6 +70,12 @@ bool str_has_control(const char *s)
 	return false;
 }
 
+bool str_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -333,6 +339,12 @@ char *path_join(const char *dir, const char *rel)
 	if (rel[0] == '/' || !dir || !*dir || strcmp(dir, ".") == 0)
 		return xstrdup(rel);
 	return xasprintf("%s/%s", dir, rel);
+}
+
+const char *path_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
 }
 
 char *path_dirname(const char *path)

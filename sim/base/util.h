@@ -29,6 +29,8 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Does s hold a control character (below 0x20, or DEL)?  Such a string
  * cannot go on one line of a generated script. */
 bool str_has_control(const char *s);
+/* Does s end with suffix? */
+bool str_ends_with(const char *s, const char *suffix);
 
 /* Fills err (if not NULL) and returns -SIM_EINPUT. */
 int err_set(struct sim_error *err, const char *fmt, ...)
@@ -107,5 +109,7 @@ int mkdir_p(const char *path, struct sim_error *err);
 char *path_join(const char *dir, const char *rel);
 /* The directory part of path ("." when none).  The caller frees. */
 char *path_dirname(const char *path);
+/* The last component of path (a pointer into it). */
+const char *path_basename(const char *path);
 
 #endif

@@ -31,6 +31,10 @@ struct cJSON;
  * at "$"); fills e's cluster and fabric. */
 int exp_parse_cluster(struct exp_ctx *c, const struct cJSON *v,
 		      struct experiment *e);
+/* "workload" (exp_workload.c): a trace and its loader options, or a
+ * generated workload; fills w. */
+int exp_parse_workload(struct exp_ctx *c, const struct cJSON *v,
+		       struct workload_spec *w);
 int exp_parse_throughputs(struct exp_ctx *c, const struct cJSON *v,
 			  struct jobclass_overrides *o);
 struct cJSON *exp_throughputs_json(const struct jobclass_overrides *o);
