@@ -444,7 +444,8 @@ int input_line(struct input *in, char **line, size_t *len,
 	int rc;
 
 	for (;;) {
-		p = in->buf + in->start;
+		/* Nothing read yet: no buffer, and no offset to add to it. */
+		p = in->buf ? in->buf + in->start : NULL;
 		n = in->len - in->start;
 		nl = n ? memchr(p, '\n', n) : NULL;
 		if (nl) {
