@@ -548,3 +548,43 @@ Test(input, a_sweep_manifest_hashes_the_file_as_it_was_loaded)
 	free(epath);
 	free(tpath);
 }
+
+Test(input, openb_lists_are_bounded_by_the_node_and_job_limits)
+{
+	const char *nodes = in_fmts[5].text, *pods = in_fmts[6].text;
+	char *np = in_path("nodes.csv"), *pp = in_path("pods.csv");
+	in_write(np, nodes, strlen(nodes));
+	in_write(pp, pods, strlen(pods));
+	struct frag_cluster c;
+	struct sim_error err;
+	/* Two nodes and two pods: a limit of 2 admits them, 1 does not. */
+	struct openb_opts bo = { .max_nodes = 1, .max_pods = 2 };
+	frag_cluster_init(&c);
+	cr_assert_lt(openb_load_nodes(np, &bo, NULL, &c, NULL, &err), 0);
+	char *want = xasprintf("%s:3: more than 1 nodes, the limit: raise "
+			       "$.limits.nodes", np);
+	cr_assert_str_eq(err.msg, want);
+	free(want);
+	frag_cluster_release(&c);
+	frag_cluster_init(&c);
+	bo.max_nodes = 2;
+	cr_assert_eq(openb_load_nodes(np, &bo, NULL, &c, NULL, &err), 0, "%s",
+		     err.msg);
+	struct score_pod *p = NULL;
+	size_t n;
+	uint32_t nk;
+	cr_assert_eq(openb_load_pods(pp, &bo, NULL, &c, &p, &n, &nk, NULL,
+				     &err), 0, "%s", err.msg);
+	cr_assert_eq(n, 2);
+	free(p);
+	p = NULL;
+	bo.max_pods = 1;
+	cr_assert_lt(openb_load_pods(pp, &bo, NULL, &c, &p, &n, &nk, NULL,
+				     &err), 0);
+	cr_assert(strstr(err.msg, ":3: more than 1 pods, the limit: raise "
+			 "$.limits.jobs"), "%s", err.msg);
+	free(p);
+	frag_cluster_release(&c);
+	free(np);
+	free(pp);
+}

@@ -18,6 +18,8 @@
 struct openb_opts {
 	bool lenient;       /* skip malformed rows, counting them */
 	uint64_t max_bytes; /* refuse a file above this; 0 = INPUT_MAX_BYTES */
+	uint64_t max_nodes; /* refuse more nodes than this; 0 = any */
+	uint64_t max_pods;  /* refuse more pods in a list than this; 0 = any */
 };
 
 /*

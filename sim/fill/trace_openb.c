@@ -52,7 +52,21 @@ struct openb_reader {
 	size_t npods, cap;
 	uint32_t kinds[256][2];      /* (gpus, milli) of each kind */
 	uint32_t nkinds;
+	uint64_t rows, max_rows;     /* rows kept; the limit (0: none) */
+	const char *limit_key;       /* the key that raises max_rows */
 };
+
+/* One more row kept, unless that passes the limit. */
+static int row_count(struct openb_reader *r, const char *what)
+{
+	if (r->max_rows && r->rows >= r->max_rows)
+		return err_set(r->b.err, "%s:%" PRIu64 ": more than %" PRIu64
+			       " %s, the limit: raise $.limits.%s",
+			       r->b.path, r->b.rows.line, r->max_rows, what,
+			       r->limit_key);
+	r->rows++;
+	return 0;
+}
 
 static int bad(struct openb_reader *r, int k, const char *what)
 {
@@ -75,7 +89,8 @@ static int node_row(void *ctx, bool broken)
 	int rc;
 	if (broken)
 		return -SIM_EINPUT;
-	if ((rc = cell_int(r, N_CPU, 0, UINT32_MAX, &cpu)) ||
+	if ((rc = row_count(r, "nodes")) ||
+	    (rc = cell_int(r, N_CPU, 0, UINT32_MAX, &cpu)) ||
 	    (rc = cell_int(r, N_MEM, 0, UINT32_MAX, &mem)) ||
 	    (rc = cell_int(r, N_GPU, 0, INT32_MAX, &gpu)))
 		return rc;
@@ -127,7 +142,8 @@ static int pod_row(void *ctx, bool broken)
 	int rc;
 	if (broken)
 		return -SIM_EINPUT;
-	if ((rc = cell_int(r, P_CPU, 0, UINT32_MAX, &cpu)) ||
+	if ((rc = row_count(r, "pods")) ||
+	    (rc = cell_int(r, P_CPU, 0, UINT32_MAX, &cpu)) ||
 	    (rc = cell_int(r, P_MEM, 0, UINT32_MAX, &mem)) ||
 	    (rc = cell_int(r, P_NGPU, 0, 1024, &ngpu)) ||
 	    (rc = cell_int(r, P_MILLI, 0, FRAG_MILLI, &milli)) ||
@@ -183,6 +199,8 @@ static int read_list(struct openb_reader *r, const char *path,
 {
 	uint64_t lines = 0, skipped = 0;
 	struct input_opts io = { .max_bytes = o ? o->max_bytes : 0 };
+	if (o)
+		r->max_rows = r->c ? o->max_nodes : o->max_pods;
 	bool lenient = o && o->lenient;
 	r->b.path = path;
 	r->b.err = err;
@@ -207,7 +225,7 @@ int openb_load_nodes(const char *path, const struct openb_opts *o,
 		     uint64_t *malformed, struct frag_cluster *c,
 		     char *sha256, struct sim_error *err)
 {
-	struct openb_reader r = { .c = c };
+	struct openb_reader r = { .c = c, .limit_key = "nodes" };
 	int rc = read_list(&r, path, o, malformed, node_col_name, N_NCOLS,
 			   N_NCOLS, node_row, sha256, err);
 	if (!rc && c->nnodes == 0)
@@ -222,7 +240,7 @@ int openb_load_pods(const char *path, const struct openb_opts *o,
 		    struct score_pod **pods, size_t *n, uint32_t *nkinds,
 		    char *sha256, struct sim_error *err)
 {
-	struct openb_reader r = { .cc = c };
+	struct openb_reader r = { .cc = c, .limit_key = "jobs" };
 	int rc = read_list(&r, path, o, malformed, pod_col_name, P_NCOLS,
 			   P_SPEC, pod_row, sha256, err);
 	if (!rc && r.npods == 0)

@@ -230,7 +230,9 @@ static int replay_list(const struct run_opts *o, struct experiment *e,
 	uint32_t nkinds = 0;
 	uint64_t malformed = 0;
 	struct openb_opts bo = { .lenient = o->lenient,
-				 .max_bytes = e->limits.input_bytes };
+				 .max_bytes = e->limits.input_bytes,
+				 .max_nodes = e->limits.nodes,
+				 .max_pods = e->limits.jobs };
 	char sha[INPUT_SHA256_HEX];
 	int rc = openb_load_pods(pods_path, &bo, &malformed, c, &pods, &n,
 				 &nkinds, sha, err);
@@ -312,7 +314,9 @@ static int replay_inputs(const struct run_opts *o, struct experiment *e,
 			 struct frag_cluster *c, struct sim_error *err)
 {
 	struct openb_opts bo = { .lenient = o->lenient,
-				 .max_bytes = e->limits.input_bytes };
+				 .max_bytes = e->limits.input_bytes,
+				 .max_nodes = e->limits.nodes,
+				 .max_pods = e->limits.jobs };
 	char sha[INPUT_SHA256_HEX];
 	int rc = openb_load_nodes(e->fill.nodes, &bo, NULL, c, sha, err);
 	if (!rc)

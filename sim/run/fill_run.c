@@ -112,7 +112,9 @@ static int fill_list(const struct run_opts *o, struct experiment *e,
 	uint32_t nkinds = 0;
 	uint64_t malformed = 0;
 	struct openb_opts bo = { .lenient = o->lenient,
-				 .max_bytes = e->limits.input_bytes };
+				 .max_bytes = e->limits.input_bytes,
+				 .max_nodes = e->limits.nodes,
+				 .max_pods = e->limits.jobs };
 	char sha[INPUT_SHA256_HEX];
 	int rc = openb_load_pods(pods_path, &bo, &malformed, c, &pods, &n,
 				 &nkinds, sha, err);
@@ -233,7 +235,9 @@ int fill_experiment(const struct run_opts *o, struct experiment *e,
 	frag_cluster_init(&c);
 	uint64_t malformed = 0;
 	struct openb_opts bo = { .lenient = o->lenient,
-				 .max_bytes = e->limits.input_bytes };
+				 .max_bytes = e->limits.input_bytes,
+				 .max_nodes = e->limits.nodes,
+				 .max_pods = e->limits.jobs };
 	char sha[INPUT_SHA256_HEX];
 	if (openb_load_nodes(e->fill.nodes, &bo, &malformed, &c, sha, err)) {
 		frag_cluster_release(&c);
