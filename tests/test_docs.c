@@ -3,9 +3,13 @@
  * built-in policies in experiments/README.md (the users' contract) has a
  * row for every policy of the registry, and that row names each parameter
  * the policy declares, so a parameter added to a policy file cannot go
- * undocumented.
+ * undocumented; and every Markdown table of the repository's pages has as
+ * many cells in each row as in its header (a row that lost or gained a
+ * "|" shifts its cells into the wrong columns).
  */
 #include <criterion/criterion.h>
+#include <glob.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,4 +59,66 @@ Test(docs, every_policy_and_parameter_is_in_the_experiment_contract)
 		}
 	}
 	free(doc);
+}
+
+/* The cells of one table row: "|" outside `code` separates them. */
+static size_t row_cells(const char *line, size_t len)
+{
+	size_t n = 1;
+	bool code = false;
+	for (size_t i = 0; i < len; i++) {
+		if (line[i] == '`')
+			code = !code;
+		else if (line[i] == '|' && !code &&
+			 !(i > 0 && line[i - 1] == '\\'))
+			n++;
+	}
+	return n;
+}
+
+/* The rows of path's tables whose cell count differs from the header's. */
+static size_t bad_rows(const char *path)
+{
+	char *text = slurp(path);
+	size_t bad = 0, header = 0, lineno = 0;
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+		lineno++;
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\r'))
+			len--;
+		if (*p != '|') {
+			header = 0;
+		} else if (!header) {
+			header = row_cells(p, len);
+		} else if (row_cells(p, len) != header) {
+			cr_expect_fail("%s:%zu: %zu cells in a table of %zu", path,
+				       lineno, row_cells(p, len), header);
+			bad++;
+		}
+		p += strcspn(p, "\n");
+		if (*p)
+			p++;
+	}
+	free(text);
+	return bad;
+}
+
+Test(docs, every_table_row_has_its_headers_cells)
+{
+	static const char *const pats[] = { "*.md", "*/*.md", "*/*/*.md" };
+	size_t files = 0, bad = 0;
+	for (size_t k = 0; k < sizeof(pats) / sizeof(pats[0]); k++) {
+		glob_t g;
+		if (glob(pats[k], 0, NULL, &g) != 0)
+			continue;
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			if (!strncmp(g.gl_pathv[i], "build/", 6))
+				continue;
+			files++;
+			bad += bad_rows(g.gl_pathv[i]);
+		}
+		globfree(&g);
+	}
+	cr_assert_gt(files, 10, "found only %zu pages", files);
+	cr_assert_eq(bad, 0);
 }
