@@ -199,7 +199,7 @@ Test(cli_help, each_option_lands_in_its_field)
 	cr_expect_str_eq(a.sl.mem, "2G");
 	cr_expect_eq(a.sl.cpus, 4);
 	char l2[] = "e.json -o r --policy easy --lenient --no-plots --stats";
-	cr_assert_eq(parse("validate", l2, &a), 0);
+	cr_assert_eq(parse("run", l2, &a), 0);
 	cr_expect_str_eq(a.outdir, "r");
 	cr_expect_str_eq(a.only, "easy");
 	cr_expect(a.lenient && a.no_plots && a.stats && !a.quiet);

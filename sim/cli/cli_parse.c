@@ -61,6 +61,27 @@ int cli_report(int code, const struct sim_error *err)
 	return code;
 }
 
+bool cli_given(const struct cli_args *a, const char *name)
+{
+	const struct cli_option *op = find_option(name);
+	SIM_ASSERT(op);
+	return a->given >> (op - cli_options) & 1;
+}
+
+int cli_refuse_given(const struct cli_command *c, const struct cli_args *a,
+		     const char *const *names, const char *why)
+{
+	for (size_t k = 0; names[k]; k++) {
+		if (!cli_given(a, names[k]))
+			continue;
+		char *what = xasprintf("%s %s", names[k], why);
+		cli_usage_error(c, what, "");
+		free(what);
+		return 2;
+	}
+	return 0;
+}
+
 /* ---- parsing ----------------------------------------------------------- */
 
 /* A whole number in [lo, hi] from the whole of s. */
@@ -162,6 +183,7 @@ int cli_parse(const struct cli_command *c, int argc, char **argv,
 		const char *v = eq ? eq + 1 : op->arg ? argv[++i] : NULL;
 		if (store(c, op, v, a))
 			return 2;
+		a->given |= UINT64_C(1) << (op - cli_options);
 		if (a->help)
 			return CLI_PARSE_HELP;
 	}

@@ -643,6 +643,11 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	if (resolve_policies(&r, err) != 0)
 		goto out;
 	r.outdir = o->outdir ? o->outdir : r.e.output;
+	if (r.e.has_fill && o->check) {
+		err_set(err, "%s: --check does not apply to a fill or replay "
+			"experiment (it checks the event engine)", r.e.path);
+		goto out;
+	}
 	if (r.e.has_fill) {
 		code = run_fill(&r, err);
 		goto out;
