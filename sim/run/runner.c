@@ -25,6 +25,7 @@
 #include "speed/jobclass.h"
 #include "report/out.h"
 #include "run/fill_run.h"
+#include "run/run_keep.h"
 #include "policy/registry.h"
 #include "engine/sim.h"
 #include "base/input.h"
@@ -633,6 +634,7 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	struct runner r = { .o = o };
 	struct outdir od = { .fd = -1 };
 	int code = 2, claim;
+	char *old_summary = NULL, *old_manifest = NULL;
 	if ((o->text ? exp_parse(o->text, o->file, &r.e, err)
 		     : exp_load(o->file, &r.e, err)) != 0)
 		goto out;
@@ -677,6 +679,10 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	code = claim == -SIM_EINPUT ? 2 : 1;
 	if (claim)
 		goto out;
+	if (o->only) { /* the other runs' rows, put back after the run */
+		old_summary = run_keep_read(r.outdir, "summary.csv");
+		old_manifest = run_keep_read(r.outdir, "manifest.json");
+	}
 	r.runs = xcalloc(r.nentries * r.e.nseeds, sizeof(*r.runs));
 	for (size_t i = 0; i < r.nentries; i++) {
 		for (size_t k = 0; k < r.e.nseeds; k++) {
@@ -692,7 +698,8 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 		}
 	}
 	if (out_write_summary(r.outdir, r.runs, r.nruns, err) != 0 ||
-	    out_write_manifest(r.outdir, &r.e, r.runs, r.nruns, err) != 0)
+	    out_write_manifest(r.outdir, &r.e, r.runs, r.nruns, err) != 0 ||
+	    run_keep_others(r.outdir, &r.e, old_summary, old_manifest, err))
 		goto out;
 	if (!o->no_plots) {
 		struct sim_error perr;
@@ -707,6 +714,8 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	}
 	code = 0;
 out:
+	free(old_summary);
+	free(old_manifest);
 	outdir_unlock(&od);
 	runner_release(&r);
 	if (o->stats)
