@@ -14,7 +14,10 @@
 # term ("png" or "svg"), out (output file).
 #
 # Jobs of one GPU, CPU jobs and jobs that did not run have no value or
-# are filtered out.  A run with no multi-GPU job draws no curve; when no
+# are left out: they are drawn at x = 1 with weight 0 rather than as
+# undefined points, because an undefined point splits gnuplot's curve and
+# `smooth cnormal` then cumulates each piece on its own (a mixed workload
+# drew flat curves near y = 0).  A run with no multi-GPU job draws no curve; when no
 # run has one, the plot says so instead of failing.
 
 if (!exists("term")) term = "png"
@@ -35,6 +38,9 @@ set datafile columnheaders
 
 # The value of a multi-GPU job, else undefined (the point is skipped).
 ps(g, v) = (g > 1 && v > 0) ? v : NaN
+# What is drawn: every row, the left-out ones at x = 1 with weight 0.
+pw(g, v) = (g > 1 && v > 0) ? 1.0 : 0.0
+psx(g, v) = (g > 1 && v > 0) ? v : 1.0
 file(i) = outdir."/".word(runs, i)."/jobs.csv"
 
 # Multi-GPU jobs per run (stats of a 0/1 indicator; a file with no usable
@@ -66,6 +72,7 @@ if (total == 0) {
 	# (gnuplot warns and skips it).
 	set xrange [1:*]
 	plot for [i=1:words(runs)] file(i) \
-		using (has[i:i] eq "1" ? ps(column("gpus"), column("placement_slowdown")) : NaN):(1.0) \
+		using (has[i:i] eq "1" ? psx(column("gpus"), column("placement_slowdown")) : NaN) \
+		:(pw(column("gpus"), column("placement_slowdown"))) \
 		smooth cnormal with steps lw 2 title word(labels, i) noenhanced
 }
