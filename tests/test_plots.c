@@ -2,7 +2,8 @@
  * Tests of the gnuplot scripts in plots/: each script is run on small
  * hand-written data with gnuplot's `set table`, which writes the points of
  * every curve as text instead of drawing them, and the points are checked
- * (a CDF rises to 1, is monotone, has the right steps).  Skipped, saying
+ * (a CDF rises to 1, is monotone, has the right steps), and the CDF
+ * files those plots draw (sim/report/cdf.c) against hand-worked cases.  Skipped, saying
  * so, where gnuplot is not installed.
  */
 #include <criterion/criterion.h>
@@ -16,6 +17,8 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "report/cdf.h"
+#include "report/out.h"
 
 #define PT_MAX 4096 /* points read back from one table */
 
@@ -39,16 +42,6 @@ static char *pt_tmpdir(void)
 	char *d = xstrdup("/tmp/clustersim-plots-XXXXXX");
 	cr_assert(mkdtemp(d), "mkdtemp");
 	return d;
-}
-
-static void pt_write(const char *dir, const char *name, const char *text)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(p, "w");
-	cr_assert(f, "cannot write %s", p);
-	fputs(text, f);
-	fclose(f);
-	free(p);
 }
 
 /* Skips the test unless gnuplot and the plots folder are here. */
@@ -87,9 +80,15 @@ static void pt_run(const char *name, const char *outdir, const char *runs,
 			t->curves++;
 			continue;
 		}
+		/* x may be formatted for the axis ("10^{2}"): NaN then. */
+		char xs[128];
 		double x, y;
-		if (line[0] == '#' || sscanf(line, "%lf %lf", &x, &y) != 2)
+		if (line[0] == '#' || sscanf(line, "%127s %lf", xs, &y) != 2)
 			continue;
+		char *end;
+		x = strtod(xs, &end);
+		if (*end)
+			x = NAN;
 		cr_assert_lt(t->n, PT_MAX);
 		t->x[t->n] = x;
 		t->y[t->n] = y;
@@ -110,11 +109,12 @@ static void pt_expect_cdf(const struct pt_table *t, int c)
 	for (int i = 0; i < t->n; i++) {
 		if (t->curve[i] != c)
 			continue;
-		cr_expect_geq(t->x[i], lx, "curve %d: x goes back at %g", c,
-			      t->x[i]);
+		if (!isnan(t->x[i]))
+			cr_expect_geq(t->x[i], lx, "curve %d: x goes back at %g",
+				      c, t->x[i]);
 		cr_expect_geq(t->y[i], ly - 1e-12, "curve %d: y falls at %g",
 			      c, t->x[i]);
-		lx = t->x[i];
+		lx = isnan(t->x[i]) ? lx : t->x[i];
 		ly = t->y[i];
 		last = t->y[i];
 		n++;
@@ -124,29 +124,156 @@ static void pt_expect_cdf(const struct pt_table *t, int c)
 		  last);
 }
 
+static void pt_rmtree(char *d)
+{
+	nftw(d, pt_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(d);
+}
+
+/* A run of n jobs: job i (from 0) of id i + 1 submitted at 0, started at
+ * wait[i] s (never when < 0), ended 10 s later, of gpus[i] GPUs with
+ * placement slowdown ps[i]. */
+static void pt_result(struct run_result *r, struct job *j, size_t n,
+		      const double *wait, const uint32_t *gpus,
+		      const double *ps)
+{
+	memset(r, 0, sizeof(*r));
+	r->label = "easy";
+	r->policy = "easy";
+	r->workload = "mixed";
+	r->seed = 1;
+	for (size_t i = 0; i < n; i++) {
+		memset(&j[i], 0, sizeof(j[i]));
+		j[i].id = (int64_t)i + 1;
+		j[i].idx = (uint32_t)i;
+		j[i].submit = 0;
+		j[i].cpus = 1;
+		j[i].user = j[i].group = -1;
+		j[i].gpus = gpus[i];
+		bool ran = wait[i] >= 0;
+		j[i].start = ran ? (sim_time_t)(wait[i] * SIM_SEC) :
+				   SIM_TIME_NONE;
+		j[i].end = ran ? j[i].start + 10 * SIM_SEC : SIM_TIME_NONE;
+		j[i].state = ran ? JOB_FINISHED : JOB_REJECTED;
+		j[i].placement_slowdown = ps[i];
+	}
+	r->jobs = j;
+	r->njobs = n;
+}
+
 /* A mixed workload: single-GPU jobs (no value) between multi-GPU jobs,
  * which used to split the curve into pieces that never cumulated. */
 Test(plots, placement_slowdown_cdf_rises_to_1_on_a_mixed_workload)
 {
+	static const double wait[] = { 0, 1, 2, 3, 4, 5, -1 };
+	static const uint32_t gpus[] = { 1, 2, 1, 4, 1, 8, 2 };
+	static const double ps[] = { 1, 1.5, 1, 2, 1, 1.25, 0 };
+	struct job j[7];
+	struct run_result r;
+	struct sim_error err = { "" };
+	pt_result(&r, j, 7, wait, gpus, ps);
 	char *d = pt_tmpdir();
-	char *r = xasprintf("%s/easy", d);
-	cr_assert_eq(mkdir(r, 0755), 0);
-	pt_write(r, "jobs.csv",
-		 "id,gpus,placement_slowdown\n"
-		 "1,1,\n2,2,1.5\n3,1,1\n4,4,2\n5,1,\n6,8,1.25\n7,0,\n");
+	cr_assert_eq(out_write_run(d, &r, 10 * SIM_SEC, &err), 0, "%s",
+		     err.msg);
 	struct pt_table *t = calloc(1, sizeof(*t));
-	pt_run("placement_slowdown.gp", d, "easy", t);
+	pt_run("placement_slowdown.gp", d, "easy-s1", t);
 	cr_assert_eq(t->curves, 1);
 	pt_expect_cdf(t, 0);
 	/* The steps: 1/3 at 1.25, 2/3 at 1.5, 1 at 2. */
+	cr_assert_eq(t->n, 3);
+	static const double wx[] = { 1.25, 1.5, 2 };
 	for (int i = 0; i < t->n; i++) {
-		double want = t->x[i] < 1.25 ? 0 : t->x[i] < 1.5 ? 1 / 3.0 :
-			      t->x[i] < 2 ? 2 / 3.0 : 1;
-		cr_expect(fabs(t->y[i] - want) < 1e-5, "y(%g) = %g, want %g",
-			  t->x[i], t->y[i], want);
+		cr_expect(fabs(t->x[i] - wx[i]) < 1e-9, "x %g", t->x[i]);
+		cr_expect(fabs(t->y[i] - (i + 1) / 3.0) < 1e-5, "y(%g) = %g",
+			  t->x[i], t->y[i]);
 	}
 	free(t);
-	free(r);
-	nftw(d, pt_rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	free(d);
+	pt_rmtree(d);
+}
+
+/* The wait CDF of 5,000 jobs is drawn from at most CDF_POINTS + 1 points
+ * and still rises to 1. */
+Test(plots, wait_cdf_is_drawn_from_few_points_and_rises_to_1)
+{
+	enum { N = 5000 };
+	double *wait = calloc(N, sizeof(*wait)), *ps = calloc(N, sizeof(*ps));
+	uint32_t *gpus = calloc(N, sizeof(*gpus));
+	struct job *j = calloc(N, sizeof(*j));
+	for (size_t i = 0; i < N; i++)
+		wait[i] = (double)((i * 7919) % 3001);
+	struct run_result r;
+	struct sim_error err = { "" };
+	pt_result(&r, j, N, wait, gpus, ps);
+	char *d = pt_tmpdir();
+	cr_assert_eq(out_write_run(d, &r, 10 * SIM_SEC, &err), 0, "%s",
+		     err.msg);
+	struct pt_table *t = calloc(1, sizeof(*t));
+	pt_run("wait_cdf.gp", d, "easy-s1", t);
+	cr_assert_eq(t->curves, 1);
+	cr_expect_leq(t->n, CDF_POINTS + 1);
+	cr_expect_gt(t->n, CDF_POINTS / 2);
+	pt_expect_cdf(t, 0);
+	free(t);
+	free(j);
+	free(gpus);
+	free(ps);
+	free(wait);
+	pt_rmtree(d);
+}
+
+/* Hand-worked: 10 sorted values, 4 levels.  Ranks 1, 3, 5, 8, 10
+ * (1 and ceil(i 10 / 4)), each moved to the last of its ties: 1 -> 2
+ * (two zeros), 5 -> 6 (three twos); rank r then is the number of values
+ * at or below v[r - 1]. */
+Test(plots, cdf_ranks_hand_worked)
+{
+	static const double v[] = { 0, 0, 1, 2, 2, 2, 5, 7, 9, 9 };
+	size_t ranks[5];
+	size_t m = cdf_ranks(v, 10, 4, ranks);
+	static const size_t want[] = { 2, 3, 6, 8, 10 };
+	cr_assert_eq(m, 5);
+	for (size_t i = 0; i < m; i++)
+		cr_expect_eq(ranks[i], want[i], "rank %zu: %zu", i, ranks[i]);
+	/* Fewer values than levels: every distinct value, once. */
+	static const double w[] = { 3, 4, 4 };
+	size_t r2[2001];
+	m = cdf_ranks(w, 3, 2000, r2);
+	cr_assert_eq(m, 2);
+	cr_expect_eq(r2[0], 1);
+	cr_expect_eq(r2[1], 3);
+	cr_expect_eq(cdf_ranks(w, 0, 2000, r2), 0);
+}
+
+/* The bytes of a CDF file: value (seconds), rank, fraction. */
+Test(plots, cdf_file_bytes)
+{
+	static const double wait[] = { 2.5, 0, -1, 1 };
+	static const uint32_t gpus[] = { 0, 0, 0, 0 };
+	static const double ps[] = { 0, 0, 0, 0 };
+	struct job j[4];
+	struct run_result r;
+	struct sim_error err = { "" };
+	pt_result(&r, j, 4, wait, gpus, ps);
+	char *d = pt_tmpdir();
+	cr_assert_eq(out_write_run(d, &r, 10 * SIM_SEC, &err), 0, "%s",
+		     err.msg);
+	char *p = xasprintf("%s/easy-s1/cdf_wait.csv", d);
+	FILE *f = fopen(p, "r");
+	cr_assert(f);
+	char buf[256] = "";
+	size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[len] = 0;
+	fclose(f);
+	cr_expect_str_eq(buf, "value,rank,fraction\n0,1,0.333333333\n"
+			      "1,2,0.666666667\n2.5,3,1\n");
+	free(p);
+	p = xasprintf("%s/easy-s1/cdf_placement_slowdown.csv", d);
+	f = fopen(p, "r");
+	cr_assert(f);
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[len] = 0;
+	fclose(f);
+	cr_expect_str_eq(buf, "value,rank,fraction\n");
+	free(p);
+	pt_rmtree(d);
 }
