@@ -14,7 +14,8 @@
  *            else "cpu"
  * A script with a line "# draw: gpu" is drawn only on a GPU cluster.
  * gnuplot's output goes to OUT/plots/gnuplot.log: library code never
- * prints.  A missing gnuplot is not an error for the results (return 1).
+ * prints.  The plots are drawn by one gnuplot each, as many at once as
+ * there are CPUs (par_start).  A missing gnuplot is not an error for the results (return 1).
  */
 #include "report/out.h"
 
@@ -314,9 +315,10 @@ void plot_defs_release(struct plot_defs *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* Runs gnuplot -e DEFS SCRIPT with output to the log fd. */
-static int run_gnuplot(const struct plot_defs *d, const char *script,
-		       int logfd, const char *log, struct sim_error *err)
+/* Starts gnuplot -e DEFS SCRIPT with output to the log fd; *pid is its
+ * process. */
+static int gp_spawn(const struct plot_defs *d, const char *script,
+		    int logfd, pid_t *pid, struct sim_error *err)
 {
 	if (d->bad)
 		return err_setc(err, -SIM_EINPUT, "%s: not drawn: the value of "
@@ -326,17 +328,23 @@ static int run_gnuplot(const struct plot_defs *d, const char *script,
 	posix_spawn_file_actions_t fa;
 	char *argv[] = { "gnuplot", "-e", (char *)defs, (char *)script,
 			 NULL };
-	pid_t pid;
-	int status, rc = 0;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, logfd, 1);
 	posix_spawn_file_actions_adddup2(&fa, logfd, 2);
-	int e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	int e = posix_spawnp(pid, "gnuplot", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (e)
 		return err_setc(err, -SIM_EIO, "cannot run gnuplot: %s",
 				strerror(e));
+	return 0;
+}
+
+/* Waits for the gnuplot of script started as pid. */
+static int gp_wait(pid_t pid, const char *script, const char *log,
+		   struct sim_error *err)
+{
+	int status, rc = 0;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
 			return err_setc(err, -SIM_EIO,
@@ -353,6 +361,62 @@ static int run_gnuplot(const struct plot_defs *d, const char *script,
 			      "gnuplot killed by signal %d on '%s'",
 			      WTERMSIG(status), script);
 	return rc;
+}
+
+/* Runs gnuplot -e DEFS SCRIPT with output to the log fd. */
+static int run_gnuplot(const struct plot_defs *d, const char *script,
+		       int logfd, const char *log, struct sim_error *err)
+{
+	pid_t pid;
+	int rc = gp_spawn(d, script, logfd, &pid, err);
+	return rc ? rc : gp_wait(pid, script, log, err);
+}
+
+#define PLOT_PAR_MAX 8 /* gnuplot processes at once, at most */
+
+/* The gnuplot processes drawing at once: each plot is its own file, so
+ * they run side by side, as many as there are CPUs (their messages may
+ * interleave in gnuplot.log). */
+struct plot_par {
+	pid_t pid[PLOT_PAR_MAX];     /* running processes */
+	char *script[PLOT_PAR_MAX];  /* the script each draws (owned) */
+	size_t n, max;               /* running, allowed */
+	int rc;                      /* first error */
+	struct sim_error err;        /* its message */
+};
+
+/* Waits for the oldest running process; keeps the first error. */
+static void par_reap(struct plot_par *pp, const char *log)
+{
+	struct sim_error e = { "" };
+	int rc = gp_wait(pp->pid[0], pp->script[0], log, &e);
+	if (rc && !pp->rc) {
+		pp->rc = rc;
+		pp->err = e;
+	}
+	free(pp->script[0]);
+	pp->n--;
+	memmove(pp->pid, pp->pid + 1, pp->n * sizeof(pp->pid[0]));
+	memmove(pp->script, pp->script + 1, pp->n * sizeof(pp->script[0]));
+}
+
+/* Starts one gnuplot, first waiting for a slot; no new one after an
+ * error. */
+static void par_start(struct plot_par *pp, const struct plot_defs *d,
+		      const char *script, int logfd, const char *log)
+{
+	while (pp->n >= pp->max)
+		par_reap(pp, log);
+	if (pp->rc)
+		return;
+	struct sim_error e = { "" };
+	int rc = gp_spawn(d, script, logfd, &pp->pid[pp->n], &e);
+	if (rc) {
+		pp->rc = rc;
+		pp->err = e;
+		return;
+	}
+	pp->script[pp->n++] = xstrdup(script);
 }
 
 int plot_results(const char *outdir, struct sim_error *err)
@@ -392,13 +456,16 @@ int plot_results(const char *outdir, struct sim_error *err)
 			      strerror(errno));
 		goto out_scripts;
 	}
-	for (size_t i = 0; i < nscripts && !rc; i++) {
+	struct plot_par pp = { .max = 1 };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu > 1)
+		pp.max = ncpu < PLOT_PAR_MAX ? (size_t)ncpu : PLOT_PAR_MAX;
+	for (size_t i = 0; i < nscripts && !pp.rc; i++) {
 		char *script = xasprintf("%s/%s", pdir, scripts[i]);
 		size_t stem = strlen(scripts[i]) - 3;
 		bool skip = (!pr.gpus && marked(script, "gpu")) ||
 			    (!sweep && marked(script, "sweep"));
-		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc && !skip;
-		     t++) {
+		for (size_t t = 0; t < ARRAY_SIZE(terms) && !skip; t++) {
 			char *out = xasprintf("%s/%.*s.%s", odir, (int)stem,
 					      scripts[i], terms[t]);
 			struct plot_defs d = { 0 };
@@ -408,12 +475,16 @@ int plot_results(const char *outdir, struct sim_error *err)
 			plot_def(&d, "term", terms[t]);
 			plot_def(&d, "out", out);
 			plot_def(&d, "resource", pr.gpus ? "gpu" : "cpu");
-			rc = run_gnuplot(&d, script, logfd, log, err);
+			par_start(&pp, &d, script, logfd, log);
 			plot_defs_release(&d);
 			free(out);
 		}
 		free(script);
 	}
+	while (pp.n > 0)
+		par_reap(&pp, log);
+	if ((rc = pp.rc))
+		*err = pp.err;
 	close(logfd);
 out_scripts:
 	for (size_t i = 0; i < nscripts; i++)
