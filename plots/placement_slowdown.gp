@@ -32,6 +32,8 @@ if (term eq "svg") {
 	}
 }
 set output out
+# The shared look (plots/lib/style.gp): palette, dash types, etitle().
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
 
 set datafile separator ","
 set datafile columnheaders
@@ -48,8 +50,8 @@ do for [i=1:words(runs)] {
 	total = total + n
 }
 
-set title "Placement slowdown of multi-GPU jobs, CDF"
-set xlabel "placement slowdown (time run / time with all-reduce at NVLink speed)"
+set title etitle("placement slowdown of multi-GPU jobs, CDF") noenhanced
+set xlabel "placement slowdown (time run / time with all-reduce at NVLink speed; ratio, 1 = no loss)"
 set ylabel "fraction of multi-GPU jobs"
 set yrange [0:1.02]
 set grid

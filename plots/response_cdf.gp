@@ -27,14 +27,16 @@ if (term eq "svg") {
 	}
 }
 set output out
+# The shared look (plots/lib/style.gp): palette, dash types, etitle().
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
 
 set datafile separator ","
 set datafile columnheaders
 if (resource eq "gpu") {
-	set title "Job completion time (JCT) CDF"
+	set title etitle("job completion time (JCT), CDF") noenhanced
 	set xlabel "JCT + 1 (s, log scale)"
 } else {
-	set title "Job response time (JCT), CDF"
+	set title etitle("job response time, CDF") noenhanced
 	set xlabel "response + 1 (s, log scale)"
 }
 set ylabel "fraction of jobs"

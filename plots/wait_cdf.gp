@@ -25,10 +25,12 @@ if (term eq "svg") {
 	}
 }
 set output out
+# The shared look (plots/lib/style.gp): palette, dash types, etitle().
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
 
 set datafile separator ","
 set datafile columnheaders
-set title "Job wait time, CDF"
+set title etitle("job wait time, CDF") noenhanced
 set xlabel "wait + 1 (s, log scale)"
 set ylabel "fraction of jobs"
 set logscale x

@@ -45,13 +45,14 @@ static char *pt_tmpdir(void)
 }
 
 /* Skips the test unless gnuplot and the plots folder are here. */
-static char *pt_script(const char *name)
+static char *pt_script(const char *name, char **dir)
 {
 	if (system("gnuplot --version >/dev/null 2>&1") != 0)
 		cr_skip_test("gnuplot is not installed");
 	char cwd[PATH_MAX];
 	cr_assert(getcwd(cwd, sizeof(cwd)));
 	char *p = xasprintf("%s/plots/%s", cwd, name);
+	*dir = xasprintf("%s/plots", cwd);
 	if (access(p, R_OK) != 0)
 		cr_skip_test("no plots folder in the current directory");
 	return p;
@@ -61,13 +62,15 @@ static char *pt_script(const char *name)
 static void pt_run(const char *name, const char *outdir, const char *runs,
 		   struct pt_table *t)
 {
-	char *script = pt_script(name);
+	char *dir;
+	char *script = pt_script(name, &dir);
 	char *table = xasprintf("%s/table.txt", outdir);
 	char *cmd = xasprintf(
 		"gnuplot -e \"outdir='%s'; runs='%s'; labels='%s'; "
-		"term='png'; out='%s/x.png'; set table '%s'\" '%s' "
+		"term='png'; out='%s/x.png'; plotdir='%s'; "
+		"experiment='test'; set table '%s'\" '%s' "
 		">'%s/gnuplot.log' 2>&1",
-		outdir, runs, runs, outdir, table, script, outdir);
+		outdir, runs, runs, outdir, dir, table, script, outdir);
 	cr_assert_eq(system(cmd), 0, "%s failed", cmd);
 	FILE *f = fopen(table, "r");
 	cr_assert(f, "no table written");
@@ -99,6 +102,7 @@ static void pt_run(const char *name, const char *outdir, const char *runs,
 	free(cmd);
 	free(table);
 	free(script);
+	free(dir);
 }
 
 /* Curve c rises monotonically (in x and y) from >= 0 to exactly 1. */
@@ -276,4 +280,39 @@ Test(plots, cdf_file_bytes)
 	cr_expect_str_eq(buf, "value,rank,fraction\n");
 	free(p);
 	pt_rmtree(d);
+}
+
+/* plots/lib/style.gp gives 24 line types that differ in colour or dash
+ * type, so a sweep of 12 or 18 curves repeats no look. */
+Test(plots, style_has_24_distinct_line_types)
+{
+	char *dir;
+	char *script = pt_script("lib/style.gp", &dir);
+	char *cmd = xasprintf("gnuplot -e \"load '%s'; show linetype\" 2>&1",
+			      script);
+	FILE *f = popen(cmd, "r");
+	cr_assert(f);
+	char seen[24][64] = { { 0 } };
+	char line[512];
+	int n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		int lt;
+		char colour[16];
+		int dt;
+		if (sscanf(line, " linetype %d, linecolor rgb \"%15[^\"]\" "
+			   "linewidth %*f dashtype %d", &lt, colour, &dt) != 3)
+			continue;
+		cr_assert(lt >= 1 && lt <= 24, "linetype %d", lt);
+		snprintf(seen[lt - 1], sizeof(seen[0]), "%s/%d", colour, dt);
+		n++;
+	}
+	pclose(f);
+	cr_assert_eq(n, 24, "%d line types set", n);
+	for (int i = 0; i < 24; i++)
+		for (int j = 0; j < i; j++)
+			cr_expect_str_neq(seen[i], seen[j], "types %d and %d",
+					  j + 1, i + 1);
+	free(cmd);
+	free(script);
+	free(dir);
 }

@@ -12,6 +12,8 @@
  *   out     the file to write, OUT/plots/<script stem>.<term>
  *   resource "gpu" on a GPU cluster (some run has a GPU utilization),
  *            else "cpu"
+ *   plotdir the plots folder (for the shared plots/lib/style.gp)
+ *   experiment the experiment's name, for the titles
  * A script with a line "# draw: gpu" is drawn only on a GPU cluster.
  * gnuplot's output goes to OUT/plots/gnuplot.log: library code never
  * prints.  The plots are drawn by one gnuplot each, as many at once as
@@ -19,6 +21,7 @@
  */
 #include "report/out.h"
 
+#include <cjson/cJSON.h>
 #include <csv.h>
 #include <dirent.h>
 #include <errno.h>
@@ -372,6 +375,36 @@ static int run_gnuplot(const struct plot_defs *d, const char *script,
 	return rc ? rc : gp_wait(pid, script, log, err);
 }
 
+/* The experiment's name for the titles: the file name, without its
+ * folder and ".json", of manifest.json's "experiment"; "" when there is
+ * none. */
+static char *experiment_name(const char *outdir)
+{
+	char *path = path_join(outdir, "manifest.json");
+	char *name = NULL;
+	FILE *f = fopen(path, "rb");
+	free(path);
+	if (!f)
+		return xstrdup("");
+	char *text = xmalloc(1 << 20);
+	size_t len = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	text[len] = 0;
+	cJSON *root = cJSON_Parse(text);
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "experiment");
+	if (cJSON_IsString(e)) {
+		const char *b = strrchr(e->valuestring, '/');
+		b = b ? b + 1 : e->valuestring;
+		size_t n = strlen(b);
+		if (n > 5 && strcmp(b + n - 5, ".json") == 0)
+			n -= 5;
+		name = xasprintf("%.*s", (int)n, b);
+	}
+	cJSON_Delete(root);
+	free(text);
+	return name ? name : xstrdup("");
+}
+
 #define PLOT_PAR_MAX 8 /* gnuplot processes at once, at most */
 
 /* The gnuplot processes drawing at once: each plot is its own file, so
@@ -456,6 +489,7 @@ int plot_results(const char *outdir, struct sim_error *err)
 			      strerror(errno));
 		goto out_scripts;
 	}
+	char *ename = experiment_name(outdir);
 	struct plot_par pp = { .max = 1 };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu > 1)
@@ -475,6 +509,8 @@ int plot_results(const char *outdir, struct sim_error *err)
 			plot_def(&d, "term", terms[t]);
 			plot_def(&d, "out", out);
 			plot_def(&d, "resource", pr.gpus ? "gpu" : "cpu");
+			plot_def(&d, "plotdir", pdir);
+			plot_def(&d, "experiment", ename);
 			par_start(&pp, &d, script, logfd, log);
 			plot_defs_release(&d);
 			free(out);
@@ -483,6 +519,7 @@ int plot_results(const char *outdir, struct sim_error *err)
 	}
 	while (pp.n > 0)
 		par_reap(&pp, log);
+	free(ename);
 	if ((rc = pp.rc))
 		*err = pp.err;
 	close(logfd);
