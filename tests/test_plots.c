@@ -316,3 +316,62 @@ Test(plots, style_has_24_distinct_line_types)
 	free(script);
 	free(dir);
 }
+
+static void pt_put(const char *dir, const char *name, const char *text)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	cr_assert(f, "cannot write %s", p);
+	fputs(text, f);
+	fclose(f);
+	free(p);
+}
+
+/* The convergence plot draws ga and sa, then the lower bound and greedy's
+ * score of summary.csv as horizontal lines. */
+Test(plots, convergence_draws_the_bound_and_greedy)
+{
+	char *dir;
+	char *script = pt_script("search/convergence.gp", &dir);
+	char *d = pt_tmpdir();
+	pt_put(d, "summary.csv",
+	       "method,objective,score,lower_bound,gap_to_bound,evals,"
+	       "wall_s,reproducible,backend,note\n"
+	       "greedy,twct,900,400,0.5,2,0,yes,host,\"\"\n"
+	       "ga,twct,600,400,0.3,100,1,yes,cpu,\"\"\n");
+	pt_put(d, "convergence.csv", "method,evals,wall_s,best\n"
+	       "ga,1,0,900\nga,10,0.1,700\nga,100,1,600\n");
+	char *cmd = xasprintf(
+		"cd '%s' && gnuplot -e \"data='%s/convergence.csv'; "
+		"out='%s/c.png'; objective='twct'; plotdir='%s'; "
+		"set table '%s/t.txt'\" '%s' >'%s/log' 2>&1",
+		d, d, d, dir, d, script, d);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	char *tp = xasprintf("%s/t.txt", d);
+	FILE *f = fopen(tp, "r");
+	cr_assert(f);
+	char line[512], title[128] = "";
+	bool lb = false, gr = false;
+	while (fgets(line, sizeof(line), f)) {
+		double x, y;
+		if (sscanf(line, "# Curve title: \"%127[^\"]\"", title) == 1)
+			continue;
+		if (line[0] == '#' || sscanf(line, "%lf %lf", &x, &y) != 2)
+			continue;
+		if (strcmp(title, "lower bound") == 0) {
+			cr_expect_eq(y, 400);
+			lb = true;
+		} else if (strcmp(title, "greedy") == 0) {
+			cr_expect_eq(y, 900);
+			gr = true;
+		}
+	}
+	fclose(f);
+	cr_expect(lb, "no lower bound line");
+	cr_expect(gr, "no greedy line");
+	free(tp);
+	free(cmd);
+	free(script);
+	free(dir);
+	pt_rmtree(d);
+}
