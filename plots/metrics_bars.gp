@@ -31,9 +31,6 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set logscale y
-set yrange [*:*]
-set format y "10^{%L}"
 set grid ytics
 set key above horizontal
 set xtics rotate by -25 noenhanced
@@ -42,13 +39,20 @@ set bmargin 6
 run(x) = stringcolumn("label")."-s".stringcolumn("seed")
 f = outdir."/summary.csv"
 
+# Log y where the panel has a positive value; else (nothing applies, or
+# all zero) a linear axis, which a log axis cannot draw.
+pos(v) = v > 0 ? v : NaN
+axis(a, b) = sprintf("undefine STATS_*; stats f using (pos(column('%s'))) nooutput; ok = exists('STATS_records') && STATS_records > 0; stats f using (pos(column('%s'))) nooutput; ok = ok || (exists('STATS_records') && STATS_records > 0); if (ok) { set logscale y; set yrange [*:*]; set format y '10^{%%L}' } else { unset logscale y; set yrange [0:1]; set format y '%%g' }", a, b)
+
 set multiplot layout 1,2 title etitle("policies compared (log scale)") noenhanced
 set title "Wait"
 set ylabel "wait (s, log scale)"
+eval axis("wait_mean", "wait_p95")
 plot f using (column("wait_mean")):xtic(run(0)) title "mean", \
      f using (column("wait_p95")) title "p95"
 set title "Bounded slowdown"
 set ylabel "bounded slowdown (ratio, log scale)"
+eval axis("bsld_mean", "bsld_p95")
 plot f using (column("bsld_mean")):xtic(run(0)) title "mean", \
      f using (column("bsld_p95")) title "p95"
 unset multiplot

@@ -55,7 +55,7 @@ set xlabel "placement slowdown (time run / time with all-reduce at NVLink speed;
 set ylabel "fraction of multi-GPU jobs"
 set yrange [0:1.02]
 set grid
-set key outside right top
+if (exists("plotdir")) { eval keyplace(words(runs)) } else { set key outside right top }
 
 if (total == 0) {
 	unset key

@@ -33,7 +33,7 @@ set ylabel "pending jobs + 1 (jobs, log scale)"
 set logscale y
 set yrange [1:*]
 set grid
-set key outside right top
+if (exists("plotdir")) { eval keyplace(words(runs)) } else { set key outside right top }
 
 plot for [i=1:words(runs)] outdir."/".word(runs, i)."/timeline.csv" \
 	using (column("time") / 3600.0):(column("queued") + 1) \

@@ -44,7 +44,7 @@ set logscale x
 set format x "10^{%L}"
 set yrange [0:1.02]
 set grid
-set key outside right top
+if (exists("plotdir")) { eval keyplace(words(runs)) } else { set key outside right top }
 
 plot for [i=1:words(runs)] outdir."/".word(runs, i)."/cdf_response.csv" \
 	using (column("value") + 1):(column("fraction")) with steps lw 2 \

@@ -35,7 +35,7 @@ set xlabel "time (hours)"
 set ylabel "utilization (allocated / capacity, fraction)"
 set yrange [0:1.05]
 set grid
-set key outside right top
+if (exists("plotdir")) { eval keyplace(words(runs)) } else { set key outside right top }
 
 plot for [i=1:words(runs)] outdir."/".word(runs, i)."/timeline.csv" \
 	using (column("time") / 3600.0):(column(col)) \

@@ -163,6 +163,14 @@ static void pt_result(struct run_result *r, struct job *j, size_t n,
 	}
 	r->jobs = j;
 	r->njobs = n;
+	static const struct sample samples[] = {
+		{ .t = 0, .busy_cpus = 1, .util = 0.5, .running = 1,
+		  .gpu_util_avg = NAN },
+		{ .t = 10000000, .util = 0, .util_avg = 0.5, .queued = 2,
+		  .gpu_util_avg = NAN },
+	};
+	r->samples = samples;
+	r->nsamples = 2;
 }
 
 /* A mixed workload: single-GPU jobs (no value) between multi-GPU jobs,
@@ -372,6 +380,46 @@ Test(plots, convergence_draws_the_bound_and_greedy)
 	free(tp);
 	free(cmd);
 	free(script);
+	free(dir);
+	pt_rmtree(d);
+}
+
+/* Runs of two seeds: each legend names its seed (the run folder), as a
+ * label alone would name two curves. */
+Test(plots, legends_name_the_seed_when_seeds_differ)
+{
+	char *dir;
+	free(pt_script("wait_cdf.gp", &dir));
+	setenv("CLUSTERSIM_PLOTS", dir, 1);
+	static const double wait[] = { 0, 1, 2 };
+	static const uint32_t gpus[] = { 0, 0, 0 };
+	static const double ps[] = { 0, 0, 0 };
+	struct job j[2][3];
+	struct run_result r[2];
+	struct sim_error err = { "" };
+	char *d = pt_tmpdir();
+	for (int i = 0; i < 2; i++) {
+		pt_result(&r[i], j[i], 3, wait, gpus, ps);
+		r[i].seed = (uint64_t)i + 1;
+		/* All waits 0 (no log axis possible), slowdowns 1. */
+		r[i].metrics.v[M_WAIT_MEAN] = 0;
+		r[i].metrics.set[M_WAIT_MEAN] = true;
+		r[i].metrics.v[M_BSLD_MEAN] = 1;
+		r[i].metrics.set[M_BSLD_MEAN] = true;
+		cr_assert_eq(out_write_run(d, &r[i], 10 * SIM_SEC, &err), 0);
+	}
+	cr_assert_eq(out_write_summary(d, r, 2, &err), 0, "%s", err.msg);
+	cr_assert_eq(plot_results(d, &err), 0, "%s", err.msg);
+	char *p = xasprintf("%s/plots/wait_cdf.svg", d);
+	FILE *f = fopen(p, "r");
+	cr_assert(f);
+	static char svg[1 << 20];
+	size_t len = fread(svg, 1, sizeof(svg) - 1, f);
+	svg[len] = 0;
+	fclose(f);
+	cr_expect(strstr(svg, "easy-s1") && strstr(svg, "easy-s2"),
+		  "the legends do not name the seeds");
+	free(p);
 	free(dir);
 	pt_rmtree(d);
 }

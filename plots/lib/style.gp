@@ -18,3 +18,9 @@ do for [i=1:24] {
 set linetype cycle 24
 
 etitle(s) = (exists("experiment") && experiment ne "") ? experiment.": ".s : s
+
+# keyplace(n): the command placing the legend of n curves outside the
+# data: at the right for up to 12, else below in four columns with a
+# smaller font (a sweep's runs), so the data keeps most of the canvas.
+keyplace(n) = (n <= 12) ? "set key outside right top" : \
+	sprintf("set key below horizontal maxcols 4 maxrows %d font \",8\"", int(ceil(n / 4.0)))

@@ -49,6 +49,8 @@ struct plot_runs {
 	int seed_col;    /* column of "seed", -1 until seen */
 	int gpu_col;     /* column of "utilization_gpu", -1 until seen */
 	bool gpus;       /* some run has a GPU utilization: a GPU cluster */
+	char *seed0;     /* the first run's seed (owned) */
+	bool seeds;      /* runs of more than one seed: legends name it */
 	char *label;     /* current row's label (owned) */
 	char *seed;      /* current row's seed (owned) */
 	size_t runs_len, runs_cap;     /* growth of runs */
@@ -110,6 +112,10 @@ static void csv_row(int c, void *priv)
 		append(&pr->labels, &pr->labels_len, &pr->labels_cap,
 		       pr->label);
 		free(dir);
+		if (!pr->seed0)
+			pr->seed0 = xstrdup(pr->seed);
+		else if (strcmp(pr->seed0, pr->seed) != 0)
+			pr->seeds = true;
 		pr->nruns++;
 	}
 	free(pr->label);
@@ -505,7 +511,9 @@ int plot_results(const char *outdir, struct sim_error *err)
 			struct plot_defs d = { 0 };
 			plot_def(&d, "outdir", outdir);
 			plot_def(&d, "runs", pr.runs);
-			plot_def(&d, "labels", pr.labels);
+			/* With several seeds a label alone would name
+			 * several curves: the folder names them apart. */
+			plot_def(&d, "labels", pr.seeds ? pr.runs : pr.labels);
 			plot_def(&d, "term", terms[t]);
 			plot_def(&d, "out", out);
 			plot_def(&d, "resource", pr.gpus ? "gpu" : "cpu");
@@ -530,6 +538,7 @@ out_scripts:
 out_runs:
 	free(pr.runs);
 	free(pr.labels);
+	free(pr.seed0);
 out_paths:
 	free(log);
 	free(odir);
