@@ -39,10 +39,11 @@ set bmargin 6
 run(x) = stringcolumn("label")."-s".stringcolumn("seed")
 f = outdir."/summary.csv"
 
-# Log y where the panel has a positive value; else (nothing applies, or
-# all zero) a linear axis, which a log axis cannot draw.
+# Log y where the panel has a positive value, from half the smallest one
+# (so a bounded slowdown of 1 still shows a bar); else (nothing applies,
+# or all zero) a linear axis, as a log axis cannot draw that.
 pos(v) = v > 0 ? v : NaN
-axis(a, b) = sprintf("undefine STATS_*; stats f using (pos(column('%s'))) nooutput; ok = exists('STATS_records') && STATS_records > 0; stats f using (pos(column('%s'))) nooutput; ok = ok || (exists('STATS_records') && STATS_records > 0); if (ok) { set logscale y; set yrange [*:*]; set format y '10^{%%L}' } else { unset logscale y; set yrange [0:1]; set format y '%%g' }", a, b)
+axis(a, b) = sprintf("lo = NaN; unset logscale y; set yrange [*:*]; do for [c in '%s %s'] { undefine STATS_*; stats f using (pos(column(c))) nooutput; if (exists('STATS_records') && STATS_records > 0 && !(STATS_min >= lo)) { lo = STATS_min } }; if (lo == lo) { set logscale y; set yrange [lo / 2:*]; set format y '10^{%%L}' } else { unset logscale y; set yrange [0:1]; set format y '%%g' }", a, b)
 
 set multiplot layout 1,2 title etitle("policies compared (log scale)") noenhanced
 set title "Wait"
