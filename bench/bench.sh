@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark table of `make bench`: jobs/s, events/s and peak memory for
-#   easy on KTH-SP2, easy on CEA-Curie (real traces, skipped when absent),
+#   easy on KTH-SP2, easy on CEA-Curie (real traces, skipped when absent)
+#   without and with the default plots (the plots must cost less than the
+#   simulation),
 #   fcfs on a generated 1,000,000-job workload on 10,000 nodes,
 #   las on the whole Philly summary with the network model on, and fcfs on
 #   it with one pool of 512 GPUs,
@@ -30,7 +32,7 @@ read_cost() {
 row() { printf '%-22s %9s %8s %8s %8s %7s %11s %12s %9s %9s\n' "$@"; }
 
 bench() {
-	local name=$1 exp=$2 trace=${3:-}
+	local name=$1 exp=$2 trace=${3:-} plots=${4---no-plots}
 	local awk_s="-" ratio="-"
 	if [ -n "$trace" ]; then
 		if [ ! -f "$trace" ]; then
@@ -41,9 +43,11 @@ bench() {
 	fi
 	local t0 t1 wall
 	t0=$(now)
-	"$bin" run "$exp" -o "$out/$name" --quiet --no-plots --stats 2>"$out/$name.log"
+	# shellcheck disable=SC2086
+	"$bin" run "$exp" -o "$out/$name" --quiet $plots --stats 2>"$out/$name.log"
 	t1=$(now)
 	wall=$(echo "$t1 - $t0" | bc -l)
+	last_wall=$wall
 	local jobs events sim_s rss
 	jobs=$(sed -n 's/.*stats: run .* jobs=\([0-9]*\).*/\1/p' "$out/$name.log")
 	events=$(sed -n 's/.*events=\([0-9]*\).*/\1/p' "$out/$name.log")
@@ -64,7 +68,13 @@ base_mb=$(sed -n 's/.*peak_rss_mb=\([0-9.]*\).*/\1/p' "$out/baseline.log")
 
 row "run" "jobs" "wall_s" "sim_s" "awk_s" "ratio" "jobs/s" "events/s" "peak_MB" "B/job"
 bench easy-kth "$here/kth-easy.json" "$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz"
-bench easy-curie "$here/curie-easy.json" "$traces/hpc/CEA-Curie-2011-2.1-cln.swf.gz"
+curie="$traces/hpc/CEA-Curie-2011-2.1-cln.swf.gz"
+last_wall=
+bench easy-curie "$here/curie-easy.json" "$curie"
+curie_wall=$last_wall
+last_wall=
+bench easy-curie+plots "$here/curie-easy.json" "$curie" ""
+curie_plots_wall=$last_wall
 bench fcfs-gen-1m "$here/gen-1m.json"
 philly="$traces/gpu/philly.csv"
 bench las-philly "$here/philly-las.json" "$philly"
@@ -86,6 +96,12 @@ echo "wall_s: the whole command (load, simulate, write results); sim_s: the"
 echo "event loop alone; ratio: wall_s / awk_s, the cost of zcat FILE | awk."
 echo "B/job: peak resident memory above the process's own ($base_mb MB, a"
 echo "20-job run), divided by the jobs."
+if [ -n "$curie_wall" ] && [ -n "$curie_plots_wall" ]; then
+	curie_sim=$(sed -n 's/.*stats: run .* sim_s=\([0-9.]*\).*/\1/p' "$out/easy-curie.log")
+	echo "easy-curie+plots: the same run with the default plots (PNG and SVG):"
+	echo "plots add $(printf '%.3f' "$(echo "$curie_plots_wall - $curie_wall" | bc -l)") s" \
+		"to wall_s, the simulation takes ${curie_sim} s."
+fi
 
 # Sweeps: a 200-run sweep of short runs (bench/sweep-200.json: 5 load
 # scales x 4 cluster sizes x 2 policies x 5 seeds, 500 jobs each) with

@@ -13,9 +13,12 @@
 # (run folders, space-separated), labels (legend texts, same order),
 # term ("png" or "svg"), out (output file).
 #
-# Jobs of one GPU, CPU jobs and jobs that did not run have no value or
-# are filtered out.  A run with no multi-GPU job draws no curve; when no
-# run has one, the plot says so instead of failing.
+# The curve is drawn from the run's cdf_placement_slowdown.csv (at most
+# ~2,000 exact points of the CDF of its multi-GPU jobs, written by
+# clustersim; docs/metrics.md).  Jobs of one GPU, CPU jobs and jobs that
+# did not end are not in it.  A run with no multi-GPU job has a file with
+# the header only and draws no curve; when no run has one, the plot says
+# so instead of failing.
 
 if (!exists("term")) term = "png"
 if (!exists("out")) out = "placement_slowdown.".term
@@ -29,32 +32,30 @@ if (term eq "svg") {
 	}
 }
 set output out
+# The shared look (plots/lib/style.gp): palette, dash types, etitle().
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
 
 set datafile separator ","
 set datafile columnheaders
 
-# The value of a multi-GPU job, else undefined (the point is skipped).
-ps(g, v) = (g > 1 && v > 0) ? v : NaN
-file(i) = outdir."/".word(runs, i)."/jobs.csv"
+file(i) = outdir."/".word(runs, i)."/cdf_placement_slowdown.csv"
 
-# Multi-GPU jobs per run (stats of a 0/1 indicator; a file with no usable
-# row leaves no STATS_ variables, which counts as none).
-has = ""
+# Points per run (a file with no row leaves no STATS_ variables, which
+# counts as none).
 total = 0
 do for [i=1:words(runs)] {
 	undefine STATS_*
-	stats file(i) using (ps(column("gpus"), column("placement_slowdown")) > 0 ? 1 : 0) nooutput
-	n = exists("STATS_sum") ? int(STATS_sum) : 0
-	has = has.(n > 0 ? "1" : "0")
+	stats file(i) using (column("rank")) nooutput
+	n = exists("STATS_records") ? int(STATS_records) : 0
 	total = total + n
 }
 
-set title "Placement slowdown of multi-GPU jobs, CDF"
-set xlabel "placement slowdown (time run / time with all-reduce at NVLink speed)"
+set title etitle("placement slowdown of multi-GPU jobs, CDF") noenhanced
+set xlabel "placement slowdown (time run / time with all-reduce at NVLink speed; ratio, 1 = no loss)"
 set ylabel "fraction of multi-GPU jobs"
 set yrange [0:1.02]
 set grid
-set key bottom right opaque
+if (exists("plotdir")) { eval keyplace(words(runs)) } else { set key outside right top }
 
 if (total == 0) {
 	unset key
@@ -62,10 +63,10 @@ if (total == 0) {
 	set label 1 "no job of more than one GPU ran" at graph 0.5, 0.5 center
 	plot NaN notitle
 } else {
-	# A run with no multi-GPU job is drawn from an empty selection
-	# (gnuplot warns and skips it).
 	set xrange [1:*]
+	# A run with no multi-GPU job is drawn from an empty file (gnuplot
+	# warns and skips it).
 	plot for [i=1:words(runs)] file(i) \
-		using (has[i:i] eq "1" ? ps(column("gpus"), column("placement_slowdown")) : NaN):(1.0) \
-		smooth cnormal with steps lw 2 title word(labels, i) noenhanced
+		using (column("value")):(column("fraction")) \
+		with steps lw 2 title word(labels, i) noenhanced
 }

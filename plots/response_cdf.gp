@@ -10,9 +10,9 @@
 #
 # x is response + 1 s on a log axis, as in wait_cdf.gp: a zero-length job
 # that started at once has response 0, which a log axis cannot show.
-# Values are rounded up to 1/100 of a decade before the cumulative sum
-# (a few hundred points per run, exact at every drawn x).  Rejected jobs
-# have an empty cell and are left out.
+# The curve is drawn from the run's cdf_response.csv (at most ~2,000
+# exact points of the CDF, written by clustersim; docs/metrics.md).  Jobs
+# that did not end are left out.
 
 if (!exists("term")) term = "png"
 if (!exists("out")) out = "response_cdf.".term
@@ -27,14 +27,16 @@ if (term eq "svg") {
 	}
 }
 set output out
+# The shared look (plots/lib/style.gp): palette, dash types, etitle().
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
 
 set datafile separator ","
 set datafile columnheaders
 if (resource eq "gpu") {
-	set title "Job completion time (JCT) CDF"
+	set title etitle("job completion time (JCT), CDF") noenhanced
 	set xlabel "JCT + 1 (s, log scale)"
 } else {
-	set title "Job response time (JCT), CDF"
+	set title etitle("job response time, CDF") noenhanced
 	set xlabel "response + 1 (s, log scale)"
 }
 set ylabel "fraction of jobs"
@@ -42,9 +44,8 @@ set logscale x
 set format x "10^{%L}"
 set yrange [0:1.02]
 set grid
-set key bottom right opaque
+if (exists("plotdir")) { eval keyplace(words(runs)) } else { set key outside right top }
 
-bin(v) = 10**(ceil(log10(v + 1) * 100) / 100.0)
-plot for [i=1:words(runs)] outdir."/".word(runs, i)."/jobs.csv" \
-	using (bin(column("response"))):(1.0) smooth cnormal with lines lw 2 \
+plot for [i=1:words(runs)] outdir."/".word(runs, i)."/cdf_response.csv" \
+	using (column("value") + 1):(column("fraction")) with steps lw 2 \
 	title word(labels, i) noenhanced

@@ -25,13 +25,15 @@ if (term eq "svg") {
 	}
 }
 set output out
+# The shared look (plots/lib/style.gp): palette, dash types, etitle().
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
 
 f = outdir."/plots/sweep.dat"
 set datafile missing "?"
 set style fill transparent solid 0.2 noborder
 set grid
-set key top left noenhanced
-set multiplot layout naxes,3 title "Sweep: metrics against each axis (band: min to max over seeds and other axes)"
+set key below horizontal noenhanced
+set multiplot layout naxes,3 title etitle("sweep: metrics against each axis, one line per policy (mean; band: min to max over seeds and other axes)") noenhanced
 do for [a = 1:naxes] {
 	numeric = word(axis_numeric, a) eq "1"
 	do for [m = 1:3] {
@@ -43,17 +45,17 @@ do for [a = 1:naxes] {
 			set xtics
 			plot for [p = 1:npol] f index ((a - 1) * npol + p - 1) \
 			       using 1:(column(col + 1)):(column(col + 2)) \
-			       with filledcurves linecolor p notitle, \
+			       with filledcurves linetype p notitle, \
 			     for [p = 1:npol] f index ((a - 1) * npol + p - 1) \
 			       using 1:(column(col)) with linespoints \
-			       linecolor p title word(policies, p)
+			       linetype p lw 1.5 title word(policies, p)
 		} else {
 			plot for [p = 1:npol] f index ((a - 1) * npol + p - 1) \
 			       using 1:(column(col + 1)):(column(col + 2)) \
-			       with filledcurves linecolor p notitle, \
+			       with filledcurves linetype p notitle, \
 			     for [p = 1:npol] f index ((a - 1) * npol + p - 1) \
 			       using 1:(column(col)):xtic(2) with linespoints \
-			       linecolor p title word(policies, p)
+			       linetype p lw 1.5 title word(policies, p)
 		}
 	}
 }

@@ -25,15 +25,17 @@ if (term eq "svg") {
 	}
 }
 set output out
+# The shared look (plots/lib/style.gp): palette, dash types, etitle().
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
 
 set datafile separator ","
 set datafile columnheaders
-set title what." utilization over time"
+set title etitle(what." utilization over time") noenhanced
 set xlabel "time (hours)"
-set ylabel "utilization (allocated / capacity)"
+set ylabel "utilization (allocated / capacity, fraction)"
 set yrange [0:1.05]
 set grid
-set key bottom right opaque
+if (exists("plotdir")) { eval keyplace(words(runs)) } else { set key outside right top }
 
 plot for [i=1:words(runs)] outdir."/".word(runs, i)."/timeline.csv" \
 	using (column("time") / 3600.0):(column(col)) \

@@ -7,10 +7,11 @@
 #
 # x is wait + 1 s on a log axis: waits span seconds to days, so a log axis
 # is needed, and many jobs wait 0 s, which a log axis cannot show; adding
-# 1 s puts them at x = 1.  Values are rounded up to 1/100 of a decade
-# before the cumulative sum, so a run of millions of jobs draws a few
-# hundred points; at every drawn x the curve is exact.  Jobs that never
-# started (rejected) have an empty wait cell and are left out.
+# 1 s puts them at x = 1.  The curve is drawn from the run's
+# cdf_wait.csv (at most ~2,000 exact points of the CDF, written by
+# clustersim; docs/metrics.md), not from every job, so a run of millions
+# of jobs plots in a moment.  Jobs that never started (rejected) are left
+# out.
 
 if (!exists("term")) term = "png"
 if (!exists("out")) out = "wait_cdf.".term
@@ -24,19 +25,20 @@ if (term eq "svg") {
 	}
 }
 set output out
+# The shared look (plots/lib/style.gp): palette, dash types, etitle().
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
 
 set datafile separator ","
 set datafile columnheaders
-set title "Job wait time, CDF"
+set title etitle("job wait time, CDF") noenhanced
 set xlabel "wait + 1 (s, log scale)"
 set ylabel "fraction of jobs"
 set logscale x
 set format x "10^{%L}"
 set yrange [0:1.02]
 set grid
-set key bottom right opaque
+if (exists("plotdir")) { eval keyplace(words(runs)) } else { set key outside right top }
 
-bin(v) = 10**(ceil(log10(v + 1) * 100) / 100.0)
-plot for [i=1:words(runs)] outdir."/".word(runs, i)."/jobs.csv" \
-	using (bin(column("wait"))):(1.0) smooth cnormal with lines lw 2 \
+plot for [i=1:words(runs)] outdir."/".word(runs, i)."/cdf_wait.csv" \
+	using (column("value") + 1):(column("fraction")) with steps lw 2 \
 	title word(labels, i) noenhanced

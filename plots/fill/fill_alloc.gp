@@ -28,7 +28,7 @@ set title "GPU allocation ratio vs arrived load: ".list noenhanced
 set xlabel "arrived GPU load (% of GPU capacity)"
 set ylabel "allocated / GPU capacity"
 set grid
-set key bottom right opaque
+set key outside right top
 set style fill transparent solid 0.2 noborder
 
 plot for [i=1:words(labels)] data \

@@ -28,7 +28,7 @@ set title "GPU fragmentation vs arrived load: ".list noenhanced
 set xlabel "arrived GPU load (% of GPU capacity)"
 set ylabel "fragmentation / GPU capacity"
 set grid
-set key top left opaque
+set key outside right top
 set style fill transparent solid 0.2 noborder
 
 plot for [i=1:words(labels)] data \

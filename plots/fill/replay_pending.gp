@@ -34,7 +34,7 @@ tname = tu == 1 ? "s" : (tu == 3600 ? "hours" : "days")
 set xlabel "time since the first arrival (".tname.")"
 set ylabel "pending pods"
 set grid
-set key top right opaque
+set key outside right top
 set style fill transparent solid 0.2 noborder
 
 plot for [i=1:words(labels)] data \

@@ -1,7 +1,8 @@
 /*
  * Result files.  A results folder holds manifest.json (what is needed to
  * reproduce it), summary.csv (one row per run) and one folder per run,
- * "<label>-s<seed>/", with jobs.csv, timeline.csv and summary.json.
+ * "<label>-s<seed>/", with jobs.csv, timeline.csv, summary.json and the
+ * CDF points the plots draw (report/cdf.c).
  *
  * Formats (docs/metrics.md is the contract):
  * - times are seconds as exact decimals with trailing zeros trimmed
@@ -14,6 +15,7 @@
  * formatters in a large buffer rather than with one fprintf per field.
  */
 #include "report/out.h"
+#include "report/cdf.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -474,6 +476,8 @@ int out_write_run(const char *outdir, const struct run_result *r,
 	free(path);
 	path = xasprintf("%s/summary.json", dir);
 	rc = write_run_summary(path, r, err);
+	if (!rc)
+		rc = cdf_write_run(dir, r, err);
 out_path:
 	free(path);
 out_dir:

@@ -36,7 +36,8 @@ struct run_result {
 
 /* "<label>-s<seed>" into buf (n bytes). */
 void out_run_dirname(const struct run_result *r, char *buf, size_t n);
-/* Writes OUT/<label>-s<seed>/{jobs.csv,timeline.csv,summary.json}. */
+/* Writes OUT/<label>-s<seed>/{jobs.csv,timeline.csv,summary.json} and
+ * the cdf_*.csv files (report/cdf.h). */
 int out_write_run(const char *outdir, const struct run_result *r,
 		  sim_time_t tau, struct sim_error *err);
 /* Writes OUT/summary.csv, one row per run in the order given. */

@@ -12,12 +12,16 @@
  *   out     the file to write, OUT/plots/<script stem>.<term>
  *   resource "gpu" on a GPU cluster (some run has a GPU utilization),
  *            else "cpu"
+ *   plotdir the plots folder (for the shared plots/lib/style.gp)
+ *   experiment the experiment's name, for the titles
  * A script with a line "# draw: gpu" is drawn only on a GPU cluster.
  * gnuplot's output goes to OUT/plots/gnuplot.log: library code never
- * prints.  A missing gnuplot is not an error for the results (return 1).
+ * prints.  The plots are drawn by one gnuplot each, as many at once as
+ * there are CPUs (par_start).  A missing gnuplot is not an error for the results (return 1).
  */
 #include "report/out.h"
 
+#include <cjson/cJSON.h>
 #include <csv.h>
 #include <dirent.h>
 #include <errno.h>
@@ -45,6 +49,8 @@ struct plot_runs {
 	int seed_col;    /* column of "seed", -1 until seen */
 	int gpu_col;     /* column of "utilization_gpu", -1 until seen */
 	bool gpus;       /* some run has a GPU utilization: a GPU cluster */
+	char *seed0;     /* the first run's seed (owned) */
+	bool seeds;      /* runs of more than one seed: legends name it */
 	char *label;     /* current row's label (owned) */
 	char *seed;      /* current row's seed (owned) */
 	size_t runs_len, runs_cap;     /* growth of runs */
@@ -106,6 +112,10 @@ static void csv_row(int c, void *priv)
 		append(&pr->labels, &pr->labels_len, &pr->labels_cap,
 		       pr->label);
 		free(dir);
+		if (!pr->seed0)
+			pr->seed0 = xstrdup(pr->seed);
+		else if (strcmp(pr->seed0, pr->seed) != 0)
+			pr->seeds = true;
 		pr->nruns++;
 	}
 	free(pr->label);
@@ -315,9 +325,10 @@ void plot_defs_release(struct plot_defs *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* Runs gnuplot -e DEFS SCRIPT with output to the log fd. */
-static int run_gnuplot(const struct plot_defs *d, const char *script,
-		       int logfd, const char *log, struct sim_error *err)
+/* Starts gnuplot -e DEFS SCRIPT with output to the log fd; *pid is its
+ * process. */
+static int gp_spawn(const struct plot_defs *d, const char *script,
+		    int logfd, pid_t *pid, struct sim_error *err)
 {
 	if (d->bad)
 		return err_setc(err, -SIM_EINPUT, "%s: not drawn: the value of "
@@ -327,17 +338,23 @@ static int run_gnuplot(const struct plot_defs *d, const char *script,
 	posix_spawn_file_actions_t fa;
 	char *argv[] = { "gnuplot", "-e", (char *)defs, (char *)script,
 			 NULL };
-	pid_t pid;
-	int status, rc = 0;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, logfd, 1);
 	posix_spawn_file_actions_adddup2(&fa, logfd, 2);
-	int e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	int e = posix_spawnp(pid, "gnuplot", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (e)
 		return err_setc(err, -SIM_EIO, "cannot run gnuplot: %s",
 				strerror(e));
+	return 0;
+}
+
+/* Waits for the gnuplot of script started as pid. */
+static int gp_wait(pid_t pid, const char *script, const char *log,
+		   struct sim_error *err)
+{
+	int status, rc = 0;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
 			return err_setc(err, -SIM_EIO,
@@ -354,6 +371,92 @@ static int run_gnuplot(const struct plot_defs *d, const char *script,
 			      "gnuplot killed by signal %d on '%s'",
 			      WTERMSIG(status), script);
 	return rc;
+}
+
+/* Runs gnuplot -e DEFS SCRIPT with output to the log fd. */
+static int run_gnuplot(const struct plot_defs *d, const char *script,
+		       int logfd, const char *log, struct sim_error *err)
+{
+	pid_t pid;
+	int rc = gp_spawn(d, script, logfd, &pid, err);
+	return rc ? rc : gp_wait(pid, script, log, err);
+}
+
+/* The experiment's name for the titles: the file name, without its
+ * folder and ".json", of manifest.json's "experiment"; "" when there is
+ * none. */
+static char *experiment_name(const char *outdir)
+{
+	char *path = path_join(outdir, "manifest.json");
+	char *name = NULL;
+	FILE *f = fopen(path, "rb");
+	free(path);
+	if (!f)
+		return xstrdup("");
+	char *text = xmalloc(1 << 20);
+	size_t len = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	text[len] = 0;
+	cJSON *root = cJSON_Parse(text);
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "experiment");
+	if (cJSON_IsString(e)) {
+		const char *b = strrchr(e->valuestring, '/');
+		b = b ? b + 1 : e->valuestring;
+		size_t n = strlen(b);
+		if (n > 5 && strcmp(b + n - 5, ".json") == 0)
+			n -= 5;
+		name = xasprintf("%.*s", (int)n, b);
+	}
+	cJSON_Delete(root);
+	free(text);
+	return name ? name : xstrdup("");
+}
+
+#define PLOT_PAR_MAX 8 /* gnuplot processes at once, at most */
+
+/* The gnuplot processes drawing at once: each plot is its own file, so
+ * they run side by side, as many as there are CPUs (their messages may
+ * interleave in gnuplot.log). */
+struct plot_par {
+	pid_t pid[PLOT_PAR_MAX];     /* running processes */
+	char *script[PLOT_PAR_MAX];  /* the script each draws (owned) */
+	size_t n, max;               /* running, allowed */
+	int rc;                      /* first error */
+	struct sim_error err;        /* its message */
+};
+
+/* Waits for the oldest running process; keeps the first error. */
+static void par_reap(struct plot_par *pp, const char *log)
+{
+	struct sim_error e = { "" };
+	int rc = gp_wait(pp->pid[0], pp->script[0], log, &e);
+	if (rc && !pp->rc) {
+		pp->rc = rc;
+		pp->err = e;
+	}
+	free(pp->script[0]);
+	pp->n--;
+	memmove(pp->pid, pp->pid + 1, pp->n * sizeof(pp->pid[0]));
+	memmove(pp->script, pp->script + 1, pp->n * sizeof(pp->script[0]));
+}
+
+/* Starts one gnuplot, first waiting for a slot; no new one after an
+ * error. */
+static void par_start(struct plot_par *pp, const struct plot_defs *d,
+		      const char *script, int logfd, const char *log)
+{
+	while (pp->n >= pp->max)
+		par_reap(pp, log);
+	if (pp->rc)
+		return;
+	struct sim_error e = { "" };
+	int rc = gp_spawn(d, script, logfd, &pp->pid[pp->n], &e);
+	if (rc) {
+		pp->rc = rc;
+		pp->err = e;
+		return;
+	}
+	pp->script[pp->n++] = xstrdup(script);
 }
 
 int plot_results(const char *outdir, struct sim_error *err)
@@ -393,28 +496,41 @@ int plot_results(const char *outdir, struct sim_error *err)
 			      strerror(errno));
 		goto out_scripts;
 	}
-	for (size_t i = 0; i < nscripts && !rc; i++) {
+	char *ename = experiment_name(outdir);
+	struct plot_par pp = { .max = 1 };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu > 1)
+		pp.max = ncpu < PLOT_PAR_MAX ? (size_t)ncpu : PLOT_PAR_MAX;
+	for (size_t i = 0; i < nscripts && !pp.rc; i++) {
 		char *script = xasprintf("%s/%s", pdir, scripts[i]);
 		size_t stem = strlen(scripts[i]) - 3;
 		bool skip = (!pr.gpus && marked(script, "gpu")) ||
 			    (!sweep && marked(script, "sweep"));
-		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc && !skip;
-		     t++) {
+		for (size_t t = 0; t < ARRAY_SIZE(terms) && !skip; t++) {
 			char *out = xasprintf("%s/%.*s.%s", odir, (int)stem,
 					      scripts[i], terms[t]);
 			struct plot_defs d = { 0 };
 			plot_def(&d, "outdir", outdir);
 			plot_def(&d, "runs", pr.runs);
-			plot_def(&d, "labels", pr.labels);
+			/* With several seeds a label alone would name
+			 * several curves: the folder names them apart. */
+			plot_def(&d, "labels", pr.seeds ? pr.runs : pr.labels);
 			plot_def(&d, "term", terms[t]);
 			plot_def(&d, "out", out);
 			plot_def(&d, "resource", pr.gpus ? "gpu" : "cpu");
-			rc = run_gnuplot(&d, script, logfd, log, err);
+			plot_def(&d, "plotdir", pdir);
+			plot_def(&d, "experiment", ename);
+			par_start(&pp, &d, script, logfd, log);
 			plot_defs_release(&d);
 			free(out);
 		}
 		free(script);
 	}
+	while (pp.n > 0)
+		par_reap(&pp, log);
+	free(ename);
+	if ((rc = pp.rc))
+		*err = pp.err;
 	close(logfd);
 out_scripts:
 	for (size_t i = 0; i < nscripts; i++)
@@ -423,6 +539,7 @@ out_scripts:
 out_runs:
 	free(pr.runs);
 	free(pr.labels);
+	free(pr.seed0);
 out_paths:
 	free(log);
 	free(odir);

@@ -161,7 +161,7 @@ out:
  * that cannot be drawn (no gnuplot, a path gnuplot cannot be given) is
  * skipped: the results are intact, and gnuplot's messages are in
  * gnuplot.log. */
-static void draw_plot(const char *dir)
+static void draw_plot(const char *dir, const struct experiment *e)
 {
 	char *pdir = plot_scripts_dir();
 	char *script = xasprintf("%s/search/convergence.gp", pdir);
@@ -172,6 +172,9 @@ static void draw_plot(const char *dir)
 	struct sim_error err;
 	plot_def(&d, "data", data);
 	plot_def(&d, "out", png);
+	plot_def(&d, "objective", optimize_objectives[e->optimize.objective]);
+	plot_def(&d, "experiment", e->name ? e->name : "");
+	plot_def(&d, "plotdir", pdir);
 	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd >= 0) {
 		plot_gnuplot(&d, script, fd, log, &err);
@@ -370,7 +373,7 @@ int optimize_main(const char *file, const char *outdir, bool quiet,
 		goto out;
 	}
 	if (!no_plots)
-		draw_plot(dir);
+		draw_plot(dir, &e);
 	if (!quiet)
 		fprintf(out, "results: %s/\n", dir);
 	code = 0;

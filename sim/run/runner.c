@@ -564,7 +564,8 @@ static char *read_all(const char *path)
  * fill and replay runs): the files runner_prune() may remove. */
 static const char *const run_files[] = {
 	"jobs.csv", "timeline.csv", "summary.json", "summary.csv",
-	"manifest.json", "error.txt", "fill.csv", "pods.csv", NULL,
+	"manifest.json", "error.txt", "fill.csv", "pods.csv", "cdf_wait.csv",
+	"cdf_response.csv", "cdf_placement_slowdown.csv", NULL,
 };
 
 /* Whether s ends in "-s<digits>", as every run folder's name does. */

@@ -32,7 +32,7 @@
 /* Metrics drawn against each axis: name, axis title. */
 static const char *const plot_metrics[][2] = {
 	{ "wait_mean", "mean wait (s)" },
-	{ "bsld_mean", "mean bounded slowdown" },
+	{ "bsld_mean", "mean bounded slowdown (ratio)" },
 	{ "utilization", "utilization" }, /* "utilization_gpu" on GPUs */
 };
 #define NPM ARRAY_SIZE(plot_metrics)
@@ -421,7 +421,8 @@ static int write_plot_data(const char *outdir, const cJSON *axes,
 			axis_numeric(ax));
 	fprintf(af.f, "\"\nmetric_titles = \"'%s' '%s' '%s'\"\n",
 		plot_metrics[0][1], plot_metrics[1][1],
-		gpu ? "GPU utilization" : "CPU utilization");
+		gpu ? "GPU utilization (fraction)" :
+		      "CPU utilization (fraction)");
 	rc = afile_commit(&af, err);
 out:
 	free(pols);
