@@ -158,6 +158,7 @@ static void pt_result(struct run_result *r, struct job *j, size_t n,
 		j[i].start = ran ? (sim_time_t)(wait[i] * SIM_SEC) :
 				   SIM_TIME_NONE;
 		j[i].end = ran ? j[i].start + 10 * SIM_SEC : SIM_TIME_NONE;
+		j[i].queued = ran ? j[i].start - j[i].submit : 0;
 		j[i].state = ran ? JOB_FINISHED : JOB_REJECTED;
 		j[i].placement_slowdown = ps[i];
 	}
@@ -286,6 +287,37 @@ Test(plots, cdf_file_bytes)
 	buf[len] = 0;
 	fclose(f);
 	cr_expect_str_eq(buf, "value,rank,fraction\n");
+	free(p);
+	pt_rmtree(d);
+}
+
+/* The wait CDF is jobs.csv's wait: the time queued in all, so a job
+ * preempted after a start at 0 s that then queued 4 s more counts 4 s,
+ * not its first wait of 0 s. */
+Test(plots, wait_cdf_counts_the_waits_after_a_preemption)
+{
+	static const double wait[] = { 2.5, 0, 1 };
+	static const uint32_t gpus[] = { 0, 0, 0 };
+	static const double ps[] = { 0, 0, 0 };
+	struct job j[3];
+	struct run_result r;
+	struct sim_error err = { "" };
+	pt_result(&r, j, 3, wait, gpus, ps);
+	j[1].queued = 4 * SIM_SEC;
+	j[1].preemptions = 1;
+	j[1].end += 4 * SIM_SEC;
+	char *d = pt_tmpdir();
+	cr_assert_eq(out_write_run(d, &r, 14 * SIM_SEC, &err), 0, "%s",
+		     err.msg);
+	char *p = xasprintf("%s/easy-s1/cdf_wait.csv", d);
+	FILE *f = fopen(p, "r");
+	cr_assert(f);
+	char buf[256] = "";
+	size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[len] = 0;
+	fclose(f);
+	cr_expect_str_eq(buf, "value,rank,fraction\n1,1,0.333333333\n"
+			      "2.5,2,0.666666667\n4,3,1\n");
 	free(p);
 	pt_rmtree(d);
 }

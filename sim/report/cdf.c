@@ -53,7 +53,9 @@ static double cdf_value(const struct job *j, enum cdf_kind k)
 	bool ended = started && j->end != SIM_TIME_NONE;
 	switch (k) {
 	case CDF_WAIT:
-		return started ? (double)(j->start - j->submit) : NAN;
+		/* jobs.csv's wait: the time queued in all, waits after
+		 * preemptions included (docs/metrics.md). */
+		return started ? (double)j->queued : NAN;
 	case CDF_RESPONSE:
 		return ended ? (double)(j->end - j->submit) : NAN;
 	case CDF_PSLOW:
