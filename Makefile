@@ -170,6 +170,15 @@ $(BUILD)/gen/score_registry.c: $(BUILD)/gen/scores.list
 $(BUILD)/gen/score_registry.o: $(BUILD)/gen/score_registry.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 FORCE:
+# The source revision for the manifest: rewritten only when it changes, and
+# included by sim/base/version.c alone, so a commit recompiles one file.
+$(BUILD)/gen/revision.h: FORCE
+	@mkdir -p $(dir $@)
+	@r=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	  echo "#define CLUSTERSIM_REVISION \"$$r\"" | cmp -s - $@ || \
+	  echo "#define CLUSTERSIM_REVISION \"$$r\"" > $@
+$(BUILD)/sim/base/version.o: $(BUILD)/gen/revision.h
+$(FUZZ_DIR)/obj/sim/base/version.o: $(BUILD)/gen/revision.h
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -1,0 +1,178 @@
+/*
+ * Reproducibility metadata: the version and source revision in the
+ * manifest, manifest paths relative to the experiment file's folder (the
+ * same manifest whatever folder clustersim ran from), and a resumed run
+ * that does not rerun because the binary was rebuilt at another commit.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/util.h"
+#include "base/version.h"
+#include "report/out.h"
+#include "testlib.h"
+
+static void rel_is(const char *dir, const char *path, const char *want)
+{
+	char *got = path_relative_to(dir, path);
+	cr_expect_str_eq(got, want, "path_relative_to('%s', '%s')", dir, path);
+	free(got);
+}
+
+Test(repro, path_relative_to)
+{
+	rel_is("experiments", "experiments/kth.json", "kth.json");
+	rel_is("experiments", "experiments/../../shared/traces/hpc/x.swf.gz",
+	       "../../shared/traces/hpc/x.swf.gz");
+	rel_is("/a/b/exp", "/a/b/t/x.csv", "../t/x.csv");
+	rel_is("/a/b", "/a/b", ".");
+	rel_is("/a/b/c", "/a", "../..");
+	rel_is("./e/./", "e/f/g", "f/g");
+	rel_is("/a/b", "/usr/lib/p.so", "/usr/lib/p.so");
+	rel_is("/", "/usr/x", "usr/x");
+	/* A relative path and an absolute one meet through the cwd. */
+	char *cwd = getcwd(NULL, 0);
+	char *abs = xasprintf("%s/exp/t.swf", cwd);
+	rel_is("exp", abs, "t.swf");
+	free(abs);
+	free(cwd);
+}
+
+Test(repro, version_and_revision)
+{
+	int maj, min, pat;
+	char end;
+	cr_expect_eq(sscanf(CLUSTERSIM_VERSION, "%d.%d.%d%c", &maj, &min, &pat,
+			    &end), 3, "MAJOR.MINOR.PATCH: %s",
+		     CLUSTERSIM_VERSION);
+	const char *r = version_revision();
+	cr_assert(r && *r);
+	cr_expect_null(strpbrk(r, "\"\\\n "), "'%s'", r);
+}
+
+Test(repro, revision_is_not_compared)
+{
+	const char *a = "{\"tool\": \"clustersim\", \"version\": \"0.2.0\", "
+			"\"revision\": \"abc\", \"seeds\": [1]}";
+	const char *b = "{\"tool\": \"clustersim\", \"version\": \"0.2.0\", "
+			"\"revision\": \"def-dirty\", \"seeds\": [1]}";
+	const char *c = "{\"tool\": \"clustersim\", \"version\": \"0.2.0\", "
+			"\"seeds\": [1]}";
+	const char *d = "{\"tool\": \"clustersim\", \"version\": \"0.1.0\", "
+			"\"revision\": \"abc\", \"seeds\": [1]}";
+	const char *s = "{\"tool\": \"clustersim\", \"version\": \"0.2.0\", "
+			"\"revision\": \"abc\", \"seeds\": [2]}";
+	cr_expect(out_manifest_same(a, b));
+	cr_expect(out_manifest_same(a, c));
+	cr_expect(!out_manifest_same(a, d), "another version reruns");
+	cr_expect(!out_manifest_same(a, s), "another seed reruns");
+	cr_expect(!out_manifest_same(a, "{ cut"));
+}
+
+/* ---- the binary, from three folders ---- */
+
+static char tmp[256];
+static char bin[512];
+
+static void setup(void)
+{
+	tl_cli_setup(bin, sizeof(bin), tmp, sizeof(tmp), "repro");
+	tl_cli_need_bin(bin);
+}
+
+static void teardown(void)
+{
+	tl_rmtree(tmp);
+}
+
+static void put(const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", tmp, name);
+	FILE *f = fopen(path, "w");
+	cr_assert(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+static char *slurp(const char *name)
+{
+	char *path = xasprintf("%s/%s", tmp, name);
+	FILE *f = fopen(path, "rb");
+	free(path);
+	if (!f)
+		return NULL;
+	static const size_t cap = 1 << 20;
+	char *s = xmalloc(cap + 1);
+	size_t n = fread(s, 1, cap, f);
+	s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+/* Runs "cd tmp/SUB && clustersim ARGS"; the exit code. */
+static int cli_in(const char *sub, const char *args)
+{
+	char *cmd = xasprintf("cd '%s/%s' && '%s' %s >/dev/null 2>&1", tmp,
+			      sub, bin, args);
+	int st = system(cmd);
+	free(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(repro, manifest_is_the_same_from_any_folder, .init = setup,
+     .fini = teardown)
+{
+	char *d = xasprintf("%s/exp", tmp);
+	cr_assert_eq(mkdir(d, 0755), 0);
+	free(d);
+	d = xasprintf("%s/data", tmp);
+	cr_assert_eq(mkdir(d, 0755), 0);
+	free(d);
+	put("data/t.swf", "; MaxProcs: 1\n"
+	    "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	    "2 1 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
+	put("exp/e.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 1, "
+	    "\"cpus\": 1 } ] }, \"workload\": { \"trace\": "
+	    "\"../data/t.swf\" }, \"policies\": [ \"fcfs\" ], \"output\": \"../res\" }");
+	char *args = xasprintf("run --no-plots -o '%s/r3' '%s/exp/e.json'",
+			       tmp, tmp);
+	cr_assert_eq(cli_in(".", "run --no-plots -o r1 exp/e.json"), 0);
+	cr_assert_eq(cli_in("exp", "run --no-plots -o ../r2 e.json"), 0);
+	cr_assert_eq(cli_in("data", args), 0);
+	free(args);
+	char *m1 = slurp("r1/manifest.json"), *m2 = slurp("r2/manifest.json"),
+	     *m3 = slurp("r3/manifest.json");
+	cr_assert(m1 && m2 && m3);
+	cr_expect_str_eq(m1, m2);
+	cr_expect_str_eq(m1, m3);
+	cJSON *root = cJSON_Parse(m1);
+	cr_assert(root);
+	cr_expect_str_eq(cJSON_GetObjectItem(root, "version")->valuestring,
+			 CLUSTERSIM_VERSION);
+	cr_expect_str_eq(cJSON_GetObjectItem(root, "revision")->valuestring,
+			 version_revision());
+	cr_expect_str_eq(cJSON_GetObjectItem(root, "experiment")->valuestring,
+			 "e.json");
+	cJSON *in = cJSON_GetObjectItem(root, "inputs");
+	cr_expect_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(in, 1),
+					     "path")->valuestring,
+			 "../data/t.swf");
+	cJSON *w = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "config"),
+				       "workload");
+	cr_expect_str_eq(cJSON_GetObjectItem(w, "trace")->valuestring,
+			 "../data/t.swf");
+	cr_expect_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(root,
+		"config"), "output")->valuestring, "../res");
+	cJSON_Delete(root);
+	free(m1);
+	free(m2);
+	free(m3);
+}
