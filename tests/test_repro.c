@@ -176,3 +176,40 @@ Test(repro, manifest_is_the_same_from_any_folder, .init = setup,
 	free(m2);
 	free(m3);
 }
+
+/* ---- docs cite only files users have ---- */
+
+/* No file of the checkout cites the design notes kept outside it, and every
+ * docs/NAME.md that README.md, docs/, experiments/, traces/, policies/,
+ * sim/ or include/ names exists. */
+Test(repro, docs_cite_only_files_in_the_repository)
+{
+	const char *dirs = "README.md docs experiments traces policies sim "
+			   "include plots scripts bench Makefile";
+	char *cmd = xasprintf("grep -rlE 'DESIGN(\\.md| section)|shared/docs' "
+			      "%s 2>/dev/null", dirs);
+	FILE *p = popen(cmd, "r");
+	free(cmd);
+	cr_assert(p);
+	char line[512];
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		cr_expect_fail("%s cites a file outside the repository", line);
+	}
+	pclose(p);
+
+	cmd = xasprintf("grep -rhoE 'docs/[A-Za-z0-9_-]+\\.md' %s | sort -u",
+			dirs);
+	p = popen(cmd, "r");
+	free(cmd);
+	cr_assert(p);
+	size_t n = 0;
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = '\0';
+		cr_expect_eq(access(line, F_OK), 0, "%s is cited but missing",
+			     line);
+		n++;
+	}
+	pclose(p);
+	cr_expect_geq(n, 5, "found %zu citations", n);
+}

@@ -1,7 +1,7 @@
 /*
  * Metrics of one run, computed from the job records once the run is over.
  *
- * The definitions are the contract of docs/metrics.md (DESIGN section 8):
+ * The definitions are the contract of docs/metrics.md:
  *   wait = start - submit, response = end - submit, run = end - start,
  *   slowdown = response / run (does not apply when run == 0),
  *   bounded slowdown = max(1, response / max(run, tau)),
