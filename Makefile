@@ -173,10 +173,7 @@ FORCE:
 # The source revision for the manifest: rewritten only when it changes, and
 # included by sim/base/version.c alone, so a commit recompiles one file.
 $(BUILD)/gen/revision.h: FORCE
-	@mkdir -p $(dir $@)
-	@r=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
-	  echo "#define CLUSTERSIM_REVISION \"$$r\"" | cmp -s - $@ || \
-	  echo "#define CLUSTERSIM_REVISION \"$$r\"" > $@
+	@scripts/gen-revision.sh $@
 $(BUILD)/sim/base/version.o: $(BUILD)/gen/revision.h
 $(FUZZ_DIR)/obj/sim/base/version.o: $(BUILD)/gen/revision.h
 

@@ -213,3 +213,73 @@ Test(repro, docs_cite_only_files_in_the_repository)
 	pclose(p);
 	cr_expect_geq(n, 5, "found %zu citations", n);
 }
+
+/* ---- the revision header ---- */
+
+static char *file_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *s = xmalloc(4096);
+	s[fread(s, 1, 4095, f)] = '\0';
+	fclose(f);
+	return s;
+}
+
+/* scripts/gen-revision.sh: "unknown" outside a checkout (a tarball, even
+ * inside another repository's folder), git describe inside one, and the
+ * header rewritten only when its text changes. */
+Test(repro, the_revision_header, .init = setup, .fini = teardown)
+{
+	char root[512];
+	cr_assert(getcwd(root, sizeof(root)));
+	char *cmd = xasprintf("mkdir -p '%s/src' && '%s/scripts/gen-revision.sh' "
+			      "'%s/r.h' '%s/src'", tmp, root, tmp, tmp);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+	char *path = xasprintf("%s/r.h", tmp);
+	char *s = file_text(path);
+	cr_assert(s);
+	cr_expect(strstr(s, "#define CLUSTERSIM_REVISION \"unknown\""), "%s",
+		  s);
+	free(s);
+
+	/* Again: the same text, the file not rewritten. */
+	struct stat a, b;
+	cr_assert_eq(stat(path, &a), 0);
+	cmd = xasprintf("sleep 1.1 && '%s/scripts/gen-revision.sh' '%s/r.h' "
+			"'%s/src'", root, tmp, tmp);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+	cr_assert_eq(stat(path, &b), 0);
+	cr_expect_eq(a.st_mtime, b.st_mtime, "rewritten with the same text");
+	cr_expect_eq(a.st_ino, b.st_ino);
+
+	/* In the checkout, when it is one: git describe's answer. */
+	cmd = xasprintf("cd '%s' && test \"$(git rev-parse --show-toplevel "
+			"2>/dev/null)\" = \"$(pwd -P)\" && git describe --always "
+			"--dirty > '%s/want' 2>/dev/null", root, tmp);
+	int in_git = system(cmd) == 0;
+	free(cmd);
+	if (in_git) {
+		cmd = xasprintf("'%s/scripts/gen-revision.sh' '%s/r2.h' '%s'",
+				root, tmp, root);
+		cr_assert_eq(system(cmd), 0);
+		free(cmd);
+		char *wp = xasprintf("%s/want", tmp), *gp = xasprintf("%s/r2.h",
+								       tmp);
+		char *want = file_text(wp), *got = file_text(gp);
+		cr_assert(want && got);
+		want[strcspn(want, "\n")] = '\0';
+		char *line = xasprintf("#define CLUSTERSIM_REVISION \"%s\"",
+				       want);
+		cr_expect(strstr(got, line), "%s, want %s", got, line);
+		free(line);
+		free(want);
+		free(got);
+		free(wp);
+		free(gp);
+	}
+	free(path);
+}
