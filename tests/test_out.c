@@ -91,6 +91,10 @@ static struct job out_job(int64_t id, double submit, double start,
 	j.start = start < 0 ? SIM_TIME_NONE : S(start);
 	j.end = end < 0 ? SIM_TIME_NONE : S(end);
 	j.run = start < 0 ? S(10) : j.end - j.start;
+	if (start >= 0) { /* never preempted, unless the caller says so */
+		j.queued = j.start - j.submit;
+		j.service = j.run;
+	}
 	if (est >= 0) {
 		j.estimate = S(est);
 		j.flags = JOB_HAS_ESTIMATE;
@@ -112,8 +116,11 @@ static struct job out_job(int64_t id, double submit, double start,
  *         slowdown = bsld = 70/60 = 1.1666.. -> "1.166667".
  * GPU columns: id 3 held 2 GPUs of type 1 ("v100") on 1 node, id 4 one
  * node and no GPUs; id 1 records no node (0); the rejected id 2 has none.
- * id 3 was preempted once, got 212.5 GPU-s and waited 30 s in all; the
- * others show what the engine left (0), the rejected job nothing.
+ * id 3 was preempted once, got 212.5 GPU-s, waited 30 s in all (its
+ * wait; its first wait 0), would have run 80 s alone (its service:
+ * slowdown = bsld = 100 / 80 = 1.25) and redid 12.5 s of work; the others
+ * were never preempted (queued = first wait, service = run, nothing
+ * lost), the rejected job has none of them.
  */
 static void out_jobs(struct job *j)
 {
@@ -129,6 +136,8 @@ static void out_jobs(struct job *j)
 	j[0].preemptions = 1;
 	j[0].attained = 212.5;
 	j[0].queued = 30 * SIM_SEC;
+	j[0].service = 80 * SIM_SEC;
+	j[0].lost_work = 12.5;
 	j[0].placement_slowdown = 1.25;
 	j[0].restarts = 2; /* a restart and a migration */
 	j[3].nodes_used = 1;
@@ -139,11 +148,15 @@ static const char *const out_gpu_types[] = { "v100" };
 static const char out_jobs_csv[] =
 	"id,submit,start,end,wait,run,response,slowdown,bounded_slowdown,"
 	"procs,estimate,user,group,state,gpus,nodes,gpu_type,preemptions,"
-	"restarts,attained,queued,placement_slowdown\n"
-	"1,5.5,10,15.25,4.5,5.25,9.75,1.857143,1,2,,,,finished,0,0,,0,0,0,0,\n"
-	"2,20,,,,,,,,64,50,3,0,rejected,0,,,0,0,,,\n"
-	"3,0,0,100,0,100,100,1,1,4,200,7,1,finished,2,1,v100,1,2,212.5,30,1.25\n"
-	"4,30,40,100,10,60,70,1.166667,1.166667,1,60,2,,killed,0,1,,0,0,0,0,\n";
+	"restarts,attained,queued,placement_slowdown,first_wait,service,"
+	"lost_work\n"
+	"1,5.5,10,15.25,4.5,5.25,9.75,1.857143,1,2,,,,finished,0,0,,0,0,0,4.5,"
+	",4.5,5.25,0\n"
+	"2,20,,,,,,,,64,50,3,0,rejected,0,,,0,0,,,,,,\n"
+	"3,0,0,100,30,100,100,1.25,1.25,4,200,7,1,finished,2,1,v100,1,2,212.5,"
+	"30,1.25,0,80,12.5\n"
+	"4,30,40,100,10,60,70,1.166667,1.166667,1,60,2,,killed,0,1,,0,0,0,10,"
+	",10,60,0\n";
 
 static const struct sample out_samples[] = {
 	{ .t = 0, .busy_cpus = 4, .util = 0.4, .util_avg = 0, .running = 1,
@@ -165,7 +178,8 @@ static const char out_summary_header[] =
 	"response_max,slowdown_mean,bsld_mean,bsld_median,bsld_p95,bsld_p99,"
 	"bsld_max,utilization,utilization_alloc,makespan,queue_mean,"
 	"queue_max,utilization_gpu,queued_mean,ftf_mean,ftf_max,jain,"
-	"placement_slowdown_mean\n";
+	"placement_slowdown_mean,first_wait_mean,first_wait_p95,"
+	"preemptions_mean,lost_work_mean\n";
 
 static void out_result(struct run_result *r, const struct job *jobs,
 		       size_t n)
@@ -268,12 +282,13 @@ Test(out, summary_csv)
 	r[1].metrics.set[M_QUEUE_MAX] = true;
 	cr_assert_eq(out_write_summary(d, r, 2, &err), 0, "%s", err.msg);
 	char *s = out_slurp(d, "summary.csv", NULL);
-	/* 31 metric cells per row: jobs, then wait_mean fifth, rest empty. */
+	/* 36 metric cells per row: jobs, then wait_mean fifth, rest empty. */
 	char *expect = xasprintf(
 		"%s"
-		"easy,easy,tiny.swf,1,4,,,,3.625,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
+		"easy,easy,tiny.swf,1,4,,,,3.625,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+		",,,,\n"
 		"\"easy, tuned\",easy,tiny.swf,7,4,,,,3.625,,,,,,,,,,,,,,,,,"
-		",,,,3,,,,,,\n",
+		",,,,3,,,,,,,,,,\n",
 		out_summary_header);
 	cr_expect_str_eq(s, expect);
 	free(expect);
@@ -311,6 +326,8 @@ Test(out, many_jobs_sorted_and_formatted)
 		j->submit = (sim_time_t)i * 1000003;
 		j->start = j->submit + (sim_time_t)(x >> 44);
 		j->end = j->start + (sim_time_t)(x >> 37 & 0xffffff);
+		j->queued = j->start - j->submit;
+		j->service = j->end - j->start;
 		j->state = JOB_FINISHED;
 	}
 	memcpy(byid, jobs, N * sizeof(*byid));
@@ -340,9 +357,10 @@ Test(out, many_jobs_sorted_and_formatted)
 		fmt_time(t[4], j->end - j->start);
 		fmt_time(t[5], j->end - j->submit);
 		snprintf(want, sizeof(want),
-			 "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%u,,,,finished,0,0,,0,0,0,0,",
+			 "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%u,,,,finished,0,0,,0,0,0,"
+			 "%s,,%s,%s,0",
 			 (long long)j->id, t[0], t[1], t[2], t[3], t[4], t[5],
-			 a, b, j->cpus);
+			 a, b, j->cpus, t[3], t[3], t[4]);
 		cr_assert_str_eq(line, want, "row %zu", i);
 	}
 	cr_expect_null(strtok_r(NULL, "\n", &save));

@@ -23,6 +23,11 @@ static struct job stats_job(int64_t id, double submit, double start,
 	j.start = start < 0 ? SIM_TIME_NONE : S(start);
 	j.end = end < 0 ? SIM_TIME_NONE : S(end);
 	j.run = j.estimate = j.end - j.start;
+	/* Never preempted: queued from submit to start, service its run. */
+	if (start >= 0) {
+		j.queued = j.start - j.submit;
+		j.service = j.run;
+	}
 	j.state = (uint8_t)st;
 	return j;
 }
@@ -218,12 +223,15 @@ Test(stats, quantiles_match_naive_rule)
 		j[i].submit = (sim_time_t)i * SIM_SEC;
 		j[i].start = j[i].submit + wait;
 		j[i].end = j[i].start + SIM_SEC;
+		j[i].queued = wait; /* never preempted */
 		w[i] = (double)wait / SIM_SEC;
 		sum += w[i];
 	}
 	qsort(w, N, sizeof(*w), stats_cmp);
 	stats_compute(j, N, 8, 0, 10 * SIM_SEC, NULL, &m);
 	EXPECT(m, M_WAIT_MEAN, sum / N);
+	EXPECT(m, M_FWAIT_MEAN, sum / N);
+	EXPECT(m, M_FWAIT_P95, stats_naive_q(w, N, 0.95));
 	EXPECT(m, M_WAIT_MEDIAN, stats_naive_q(w, N, 0.5));
 	EXPECT(m, M_WAIT_P90, stats_naive_q(w, N, 0.9));
 	EXPECT(m, M_WAIT_P95, stats_naive_q(w, N, 0.95));

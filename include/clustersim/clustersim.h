@@ -80,6 +80,14 @@ struct job {
 	double placement_slowdown; /* GPU jobs under the speed model, once
 	                        ended: time run / time at the rate of an
 	                        ideal placement (docs/metrics.md); 0 = n/a */
+	sim_time_t service;  /* its run time alone, once started: work over
+	                        its rate on its first placement with no
+	                        other job on the fabric and no GPU shared
+	                        (run for a job the speed model does not
+	                        slow); slowdowns divide by it */
+	double lost_work;    /* work redone: seconds of work (at reference
+	                        speed) done since the last checkpoint when
+	                        it was preempted, summed */
 };
 
 /* No job class: a CPU job, or a trace that names no model. */

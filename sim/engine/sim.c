@@ -73,6 +73,8 @@ struct sim *sim_new(const struct sim_config *cfg)
 		j->nodes_used = 0;
 		j->gpu_type_used = 0;
 		j->placement_slowdown = 0;
+		j->service = 0;
+		j->lost_work = 0;
 	}
 	s->plc = xcalloc(s->njobs, sizeof(*s->plc));
 	s->end_ev = xmalloc((s->njobs ? s->njobs : 1) * sizeof(*s->end_ev));
@@ -672,9 +674,10 @@ void sim_begin_run(struct sim *s, struct job *j)
 	queue_remove(s, j);
 	j->state = JOB_RUNNING;
 	bool restart = j->preemptions > 0;
-	if (!restart)
+	if (!restart) {
 		j->start = s->now;
-	else
+		j->service = j->run;
+	} else
 		j->restarts++;
 	j->queued += s->now - (restart ? s->resume[j->idx].since : j->submit);
 	sim_note_placement(s, j);
@@ -710,6 +713,7 @@ int sim_job_start(struct sim *s, const struct job *cj)
 	sim_begin_run(s, j);
 	if (s->speed && j->gpus) {
 		speed_job_started(s->speed, j, plc);
+		sim_note_service(s, j);
 		sim_update_rates(s);
 	}
 	sim_notify(s, s->ops->job_started, j);
@@ -740,8 +744,10 @@ int sim_job_preempt(struct sim *s, const struct job *cj)
 	double kept = iv > 0 ? floor(done / iv) * iv : done;
 	if (kept < r->kept)
 		kept = r->kept;
-	if (done > kept)
+	if (done > kept) {
 		s->counters.lost_work += (done - kept) / SIM_SEC;
+		j->lost_work += (done - kept) / SIM_SEC;
+	}
 	if (kept > r->kept)
 		note_progress(s);
 	r->kept = kept;

@@ -345,6 +345,9 @@ void sim_count_held(struct sim *s, struct job *j);
 void sim_set_weight(struct sim *s, struct job *j, double weight);
 void sim_apply_rate(struct sim *s, const struct job *j);
 sim_time_t sim_restore_cost(const struct sim *s, const struct job *j);
+/* At a GPU job's first start, once the fabric has its flow: its service,
+ * the time its work takes at its rate there alone (docs/metrics.md). */
+void sim_note_service(struct sim *s, struct job *j);
 void sim_update_rates(struct sim *s);
 void sim_progress_start(struct sim *s);
 int sim_progress_check(struct sim *s, struct sim_error *err);

@@ -128,6 +128,17 @@ sim_time_t sim_restore_cost(const struct sim *s, const struct job *j)
 					    : SIM_TIME_HORIZON;
 }
 
+void sim_note_service(struct sim *s, struct job *j)
+{
+	if (j->preemptions)
+		return;
+	double r = speed_rate_alone(s->speed, j, &s->plc[j->idx]);
+	double t = (double)j->run / r;
+	/* Whole microseconds, rounded up as the engine ends a job. */
+	j->service = t < (double)SIM_TIME_HORIZON ? (sim_time_t)ceil(t)
+						  : SIM_TIME_HORIZON;
+}
+
 /* Gives the jobs whose speed may have changed their new rates. */
 void sim_update_rates(struct sim *s)
 {

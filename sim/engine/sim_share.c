@@ -105,6 +105,7 @@ int sim_job_start_shared(struct sim *s, const struct job *cj,
 	s->counters.shared_starts++;
 	if (s->speed) {
 		speed_job_started(s->speed, j, &s->plc[j->idx]);
+		sim_note_service(s, j);
 		sim_update_rates(s);
 	}
 	sim_apply_rate(s, j);

@@ -245,7 +245,7 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 		p = put_time(p, j->end);
 	*p++ = ',';
 	if (started)
-		p = put_time(p, j->start - j->submit);
+		p = put_time(p, j->queued);
 	*p++ = ',';
 	if (ended)
 		p = put_time(p, j->end - j->start);
@@ -299,6 +299,15 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 	*p++ = ',';
 	if (ended && j->placement_slowdown > 0)
 		p = put_ratio(p, j->placement_slowdown);
+	*p++ = ',';
+	if (started)
+		p = put_time(p, j->start - j->submit);
+	*p++ = ',';
+	if (started)
+		p = put_time(p, j->service);
+	*p++ = ',';
+	if (ended)
+		p = put_ratio(p, j->lost_work);
 	*p++ = '\n';
 	return p;
 }
@@ -310,7 +319,7 @@ static int write_jobs(const char *path, const struct run_result *r,
 		"id,submit,start,end,wait,run,response,slowdown,"
 		"bounded_slowdown,procs,estimate,user,group,state,gpus,"
 		"nodes,gpu_type,preemptions,restarts,attained,queued,"
-		"placement_slowdown\n";
+		"placement_slowdown,first_wait,service,lost_work\n";
 	struct afile af;
 	int rc = afile_open(&af, path, err);
 	if (rc)

@@ -2,9 +2,13 @@
  * Metrics of one run, computed from the job records once the run is over.
  *
  * The definitions are the contract of docs/metrics.md:
- *   wait = start - submit, response = end - submit, run = end - start,
- *   slowdown = response / run (does not apply when run == 0),
- *   bounded slowdown = max(1, response / max(run, tau)),
+ *   wait = queued, the total time pending (the first wait and every wait
+ *   after a preemption), first wait = first start - submit,
+ *   response = end - submit, run = end - start (time preempted included),
+ *   service = the job's run time alone at the speed of its first
+ *   placement (its work for a job the speed model does not slow),
+ *   slowdown = response / service (does not apply when service == 0),
+ *   bounded slowdown = max(1, response / max(service, tau)),
  *   utilization = sum(run x cpus) / (capacity x makespan),
  *   makespan = last end - first submit.
  * A job "ran" when it ended FINISHED or KILLED; only those take part in
@@ -35,7 +39,8 @@ const struct metric_def metric_defs[M_NMETRICS] = {
 	[M_KILLED] = { "killed", MK_COUNT, "jobs ended at their walltime" },
 	[M_REJECTED] = { "rejected", MK_COUNT,
 			 "jobs that could never fit, never run" },
-	[M_WAIT_MEAN] = { "wait_mean", MK_SECONDS, "mean wait, s" },
+	[M_WAIT_MEAN] = { "wait_mean", MK_SECONDS,
+			  "mean wait (total time queued), s" },
 	[M_WAIT_MEDIAN] = { "wait_median", MK_SECONDS, "median wait, s" },
 	[M_WAIT_P90] = { "wait_p90", MK_SECONDS, "90th percentile wait, s" },
 	[M_WAIT_P95] = { "wait_p95", MK_SECONDS, "95th percentile wait, s" },
@@ -52,7 +57,8 @@ const struct metric_def metric_defs[M_NMETRICS] = {
 	[M_RESP_MAX] = { "response_max", MK_SECONDS,
 			 "longest response time, s" },
 	[M_SLD_MEAN] = { "slowdown_mean", MK_RATIO,
-			 "mean slowdown over jobs with run > 0" },
+			 "mean slowdown (response / service) over jobs with "
+			 "service > 0" },
 	[M_BSLD_MEAN] = { "bsld_mean", MK_RATIO, "mean bounded slowdown" },
 	[M_BSLD_MEDIAN] = { "bsld_median", MK_RATIO,
 			    "median bounded slowdown" },
@@ -84,6 +90,14 @@ const struct metric_def metric_defs[M_NMETRICS] = {
 	[M_PSLOW_MEAN] = { "placement_slowdown_mean", MK_RATIO,
 			   "mean placement slowdown of the GPU jobs of more "
 			   "than one GPU" },
+	[M_FWAIT_MEAN] = { "first_wait_mean", MK_SECONDS,
+			   "mean first wait (first start - submit), s" },
+	[M_FWAIT_P95] = { "first_wait_p95", MK_SECONDS,
+			  "95th percentile first wait, s" },
+	[M_PREEMPT_MEAN] = { "preemptions_mean", MK_RATIO,
+			     "mean preemptions per job" },
+	[M_LOST_MEAN] = { "lost_work_mean", MK_SECONDS,
+			  "mean work redone per job after preemptions, s" },
 };
 static_assert(ARRAY_SIZE(metric_defs) == M_NMETRICS,
 	      "metric_defs must name every metric");
@@ -103,17 +117,16 @@ double stats_ftf(const struct job *j)
 
 double stats_slowdown(const struct job *j)
 {
-	if (!job_ran(j) || j->end - j->start <= 0)
+	if (!job_ran(j) || j->service <= 0)
 		return NAN;
-	return (double)(j->end - j->submit) / (double)(j->end - j->start);
+	return (double)(j->end - j->submit) / (double)j->service;
 }
 
 double stats_bounded_slowdown(const struct job *j, sim_time_t tau)
 {
 	if (!job_ran(j))
 		return NAN;
-	sim_time_t run = j->end - j->start;
-	sim_time_t d = run > tau ? run : tau;
+	sim_time_t d = j->service > tau ? j->service : tau;
 	/* Only reachable with tau <= 0 and a zero-length job. */
 	if (d <= 0)
 		return NAN;
@@ -273,6 +286,8 @@ struct job_totals {
 	double area;     /* sum of run x cpus, CPU x microseconds */
 	double gpu_area; /* sum of run x gpus, GPU x microseconds */
 	double queued;   /* total time pending of the jobs that ran, s */
+	double preemptions; /* of the jobs that ran */
+	double lost;     /* work they redo, s */
 	size_t nran;     /* jobs that ran */
 };
 
@@ -306,6 +321,8 @@ static void add_up(const struct job *jobs, size_t n, struct job_totals *t)
 		t->area += held * j->cpus;
 		t->gpu_area += held * j->gpus;
 		t->queued += (double)j->queued / SIM_SEC;
+		t->preemptions += j->preemptions;
+		t->lost += j->lost_work;
 	}
 }
 
@@ -319,6 +336,7 @@ static void describe_jobs(const struct job *jobs, size_t n, size_t nran,
 		{ M_WAIT_P95, 0.95 },   { M_WAIT_P99, 0.99 },
 		{ M_WAIT_MAX, 1.0 },
 	};
+	static const struct quantile fwait_q[] = { { M_FWAIT_P95, 0.95 } };
 	static const struct quantile resp_q[] = {
 		{ M_RESP_MEDIAN, 0.5 }, { M_RESP_P95, 0.95 },
 		{ M_RESP_P99, 0.99 },   { M_RESP_MAX, 1.0 },
@@ -332,9 +350,15 @@ static void describe_jobs(const struct job *jobs, size_t n, size_t nran,
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		if (job_ran(&jobs[i]))
+			x[k++] = (double)jobs[i].queued / SIM_SEC;
+	describe(m, x, k, M_WAIT_MEAN, wait_q, ARRAY_SIZE(wait_q));
+
+	k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (job_ran(&jobs[i]))
 			x[k++] = (double)(jobs[i].start - jobs[i].submit) /
 				 SIM_SEC;
-	describe(m, x, k, M_WAIT_MEAN, wait_q, ARRAY_SIZE(wait_q));
+	describe(m, x, k, M_FWAIT_MEAN, fwait_q, ARRAY_SIZE(fwait_q));
 
 	k = 0;
 	for (size_t i = 0; i < n; i++)
@@ -418,6 +442,8 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 	double makespan = (double)(t.last_end - t.first_submit) / SIM_SEC;
 	set(m, M_MAKESPAN, makespan);
 	set(m, M_QUEUED_MEAN, t.queued / (double)t.nran);
+	set(m, M_PREEMPT_MEAN, t.preemptions / (double)t.nran);
+	set(m, M_LOST_MEAN, t.lost / (double)t.nran);
 	if (makespan > 0 && gpus > 0)
 		set(m, M_UTIL_GPU,
 		    t.gpu_area / SIM_SEC / ((double)gpus * makespan));

@@ -1,8 +1,9 @@
 /*
  * Metrics of one run, exactly as docs/metrics.md defines them:
- *   wait = start - submit; response = end - submit; run = end - start;
- *   slowdown = response / run; bounded slowdown = max(1, response /
- *   max(run, tau)); utilization = sum(run x cpus) / (capacity x (last end -
+ *   wait = total time queued; first wait = first start - submit;
+ *   response = end - submit; run = end - start; service = run time alone
+ *   (struct job); slowdown = response / service; bounded slowdown =
+ *   max(1, response / max(service, tau)); utilization = sum(run x cpus) / (capacity x (last end -
  *   first submit)); GPU utilization likewise with GPUs; makespan = last end
  *   - first submit.  For a preempted job, run x resources is the service it
  *   received (its attained resource-seconds), not its whole stay.
@@ -29,6 +30,7 @@ enum metric_id {
 	M_UTIL_GPU, M_QUEUED_MEAN,
 	M_FTF_MEAN, M_FTF_MAX, M_JAIN,
 	M_PSLOW_MEAN,
+	M_FWAIT_MEAN, M_FWAIT_P95, M_PREEMPT_MEAN, M_LOST_MEAN,
 	M_NMETRICS
 };
 

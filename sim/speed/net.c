@@ -791,6 +791,26 @@ double net_job_allreduce_seconds(struct net *net, int64_t job_id,
 				     net_job_latency_usec(net, job_id));
 }
 
+double net_job_allreduce_alone(const struct net *net, int64_t job_id,
+			       double bytes)
+{
+	uint32_t slot = job_find(net, job_id);
+	if (slot == NONE)
+		return -1;
+	const struct net_job *j = &net->jobs[slot];
+	double bw = INFINITY;
+	for (uint32_t i = 0; i < j->nlinks; i++)
+		bw = fmin(bw, net->links[j->links[i]].cap_Bps);
+	if (j->gpus <= 1)
+		bw = INFINITY;
+	else if (j->nnodes == 1)
+		bw = net->nvlink_Bps;
+	else if (j->nvlink)
+		bw = fmin(bw, net->nvlink_Bps);
+	return net_allreduce_seconds(j->gpus, bytes, bw,
+				     net_job_latency_usec(net, job_id));
+}
+
 /* ---- invariants ---- */
 
 int net_check(const struct net *net, struct sim_error *err)

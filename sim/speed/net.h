@@ -109,6 +109,12 @@ double net_allreduce_seconds(uint32_t p, double bytes, double bandwidth_Bps,
 double net_job_allreduce_seconds(struct net *net, int64_t job_id,
 				 double bytes);
 
+/* The same with the bandwidth the job would have with no other job on
+ * the fabric: the smallest capacity of the links it crosses (NVLink caps
+ * it as in net_job_bandwidth()); -1 if the job is unknown. */
+double net_job_allreduce_alone(const struct net *net, int64_t job_id,
+			       double bytes);
+
 /*
  * Recomputes every job's rate from scratch (all components), for checks:
  * the result is bit-identical to the incremental one.  The changes count

@@ -145,7 +145,7 @@ static double step_seconds(const struct speed *sp, unsigned cls, int gpu)
  * figure, no GPUs).
  */
 static bool rate_parts(struct speed *sp, const struct job *j,
-		       const struct placement *p, double *t_ref_out,
+		       const struct placement *p, bool alone, double *t_ref_out,
 		       double *t_gpu_out, double *a_out, double *a_ref_out)
 {
 	if (j->job_class == JOB_CLASS_NONE)
@@ -176,7 +176,8 @@ static bool rate_parts(struct speed *sp, const struct job *j,
 	double bytes = (double)jobclass_grad_bytes_ovr(sp->thr, j->job_class);
 	double a = 0, a_ref = 0;
 	if (bytes > 0 && p_gpus > 1) {
-		a = net_job_allreduce_seconds(sp->net, j->idx, bytes);
+		a = alone ? net_job_allreduce_alone(sp->net, j->idx, bytes)
+			  : net_job_allreduce_seconds(sp->net, j->idx, bytes);
 		a_ref = net_allreduce_seconds(p_gpus, bytes, sp->nvlink_Bps, 0);
 		SIM_ASSERT(a >= 0);
 	}
@@ -191,7 +192,16 @@ double speed_rate(struct speed *sp, const struct job *j,
 		  const struct placement *p)
 {
 	double t_ref, t_gpu, a, a_ref;
-	if (!rate_parts(sp, j, p, &t_ref, &t_gpu, &a, &a_ref))
+	if (!rate_parts(sp, j, p, false, &t_ref, &t_gpu, &a, &a_ref))
+		return 1.0;
+	return (t_ref + a_ref) / (t_gpu + a);
+}
+
+double speed_rate_alone(struct speed *sp, const struct job *j,
+			const struct placement *p)
+{
+	double t_ref, t_gpu, a, a_ref;
+	if (!rate_parts(sp, j, p, true, &t_ref, &t_gpu, &a, &a_ref))
 		return 1.0;
 	return (t_ref + a_ref) / (t_gpu + a);
 }
@@ -200,7 +210,7 @@ double speed_rate_ideal(struct speed *sp, const struct job *j,
 			const struct placement *p)
 {
 	double t_ref, t_gpu, a, a_ref;
-	if (!rate_parts(sp, j, p, &t_ref, &t_gpu, &a, &a_ref))
+	if (!rate_parts(sp, j, p, false, &t_ref, &t_gpu, &a, &a_ref))
 		return 1.0;
 	return (t_ref + a_ref) / (t_gpu + a_ref);
 }

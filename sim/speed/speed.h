@@ -84,6 +84,14 @@ size_t speed_changed(struct speed *sp, const int64_t **changed);
 double speed_rate(struct speed *sp, const struct job *j,
 		  const struct placement *p);
 /*
+ * The rate it would have on placement p with no other job on the fabric:
+ * its all-reduce at the bandwidth of its links alone (the slowest NIC or
+ * leaf uplink it crosses, NVLink within a node), with the latency of p.
+ * The job must be on the fabric (speed_job_started).
+ */
+double speed_rate_alone(struct speed *sp, const struct job *j,
+			const struct placement *p);
+/*
  * The rate the same job would have on an ideal placement of the same GPU
  * types: its all-reduce at NVLink bandwidth with no latency (a_ref for
  * a), i.e. (t_ref + a_ref) / (t_gpu + a_ref).  Its ratio to speed_rate()

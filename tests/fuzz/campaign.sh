@@ -26,7 +26,7 @@ for n in "$@"; do
 	[ -f "tests/fuzz/$n.dict" ] && dict=-dict=tests/fuzz/$n.dict
 	echo "fuzz_$n: $each s" >&2
 	# shellcheck disable=SC2086
-	"$dir/fuzz_$n" $dict -max_total_time="$each" -timeout=10 \
+	"$dir/fuzz_$n" $dict -max_total_time="$each" -timeout=30 \
 		-print_final_stats=1 -artifact_prefix="$dir/$n-" $args \
 		"$dir/corpus/$n" >"$log/$n.log" 2>&1
 	echo $? >"$log/$n.rc"

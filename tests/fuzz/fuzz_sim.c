@@ -234,7 +234,7 @@ static const struct fs_values fs_values[] = {
 	/* CBC: a node limit always, so that no time limit is reached (a
 	 * plan cut by time is not reproducible). */
 	FS_COST("time_limit_s", PARAM_DOUBLE, 30, 0, -1),
-	FS_COST("max_vars", PARAM_INT, 200, 1, 10, 100, 1000, 0),
+	FS_COST("max_vars", PARAM_INT, 20, 1, 10, 50, 0),
 	FS_COST("max_nodes", PARAM_INT, 5, 1, 50, -1),
 	FS_COST("slots", PARAM_INT, 4, 2, 3, 8, 16, 1),
 	FS_NUMS("points", PARAM_INT, 1, 2, 8, 32, 0, -1),
