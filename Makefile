@@ -175,7 +175,6 @@ FORCE:
 $(BUILD)/gen/revision.h: FORCE
 	@scripts/gen-revision.sh $@
 $(BUILD)/sim/base/version.o: $(BUILD)/gen/revision.h
-$(FUZZ_DIR)/obj/sim/base/version.o: $(BUILD)/gen/revision.h
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -285,6 +284,7 @@ $(FUZZ_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c $(FUZZ_DIR)/flags
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
 	  -c $< -o $@
+$(FUZZ_DIR)/obj/sim/base/version.o: $(BUILD)/gen/revision.h
 $(FUZZ_DIR)/libsim.a: $(FUZZ_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
