@@ -283,3 +283,78 @@ Test(repro, the_revision_header, .init = setup, .fini = teardown)
 	}
 	free(path);
 }
+
+/* ---- a sweep resumes across a rebuild and from another folder ---- */
+
+/* Runs "cd tmp/SUB && clustersim ARGS", stdout into tmp/o.txt. */
+static int cli_out(const char *sub, const char *args)
+{
+	char *cmd = xasprintf("cd '%s/%s' && '%s' %s >'%s/o.txt' 2>&1", tmp,
+			      sub, bin, args, tmp);
+	int st = system(cmd);
+	free(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(repro, a_sweep_resumes_across_revisions_and_folders, .init = setup,
+     .fini = teardown)
+{
+	char *d = xasprintf("%s/exp", tmp);
+	cr_assert_eq(mkdir(d, 0755), 0);
+	free(d);
+	put("exp/t.swf", "; MaxProcs: 1\n"
+	    "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	    "2 1 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n");
+	put("exp/s.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 1, "
+	    "\"cpus\": 1 } ] }, \"workload\": { \"trace\": \"t.swf\" }, "
+	    "\"policies\": [ \"fcfs\", \"easy\" ], \"output\": \"out\", "
+	    "\"sweep\": { \"bounded_slowdown_tau\": [ 10, 20 ] } }");
+	cr_assert_eq(cli_out(".", "sweep exp/s.json -j 1 --no-plots"), 0,
+		     "%s", slurp("o.txt"));
+	/* From the experiment's own folder: every run is already there. */
+	cr_assert_eq(cli_out("exp", "sweep s.json -j 1 --no-plots"), 0);
+	char *o = slurp("o.txt");
+	cr_expect(strstr(o, "4 runs: 0 ran, 4 skipped"), "%s", o);
+	free(o);
+
+	/* A run folder written by a build at another revision still counts
+	 * as done; one of another version does not. */
+	/* Two of the run folders, by name. */
+	char *ls = xasprintf("cd '%s/exp/out' && ls -d */ | head -2 | tr -d /",
+			     tmp);
+	FILE *p = popen(ls, "r");
+	free(ls);
+	cr_assert(p);
+	char r1[256] = "", r2[256] = "";
+	cr_assert(fgets(r1, sizeof(r1), p) && fgets(r2, sizeof(r2), p));
+	pclose(p);
+	r1[strcspn(r1, "\n")] = '\0';
+	r2[strcspn(r2, "\n")] = '\0';
+	char *m1 = xasprintf("exp/out/%s/manifest.json", r1);
+	char *m2 = xasprintf("exp/out/%s/manifest.json", r2);
+	char *m = slurp(m1);
+	cr_assert(m);
+	cJSON *root = cJSON_Parse(m);
+	cr_assert(root);
+	cJSON_ReplaceItemInObject(root, "revision",
+				  cJSON_CreateString("0123abc-dirty"));
+	char *edited = cJSON_Print(root);
+	char *text = xasprintf("%s\n", edited);
+	put(m1, text);
+	free(text);
+	cJSON_free(edited);
+	cJSON_ReplaceItemInObject(root, "version", cJSON_CreateString("0.0.1"));
+	edited = cJSON_Print(root);
+	text = xasprintf("%s\n", edited);
+	put(m2, text);
+	free(text);
+	cJSON_free(edited);
+	cJSON_Delete(root);
+	free(m);
+	free(m1);
+	free(m2);
+	cr_assert_eq(cli_out(".", "sweep exp/s.json -j 1 --no-plots"), 0);
+	o = slurp("o.txt");
+	cr_expect(strstr(o, "4 runs: 1 ran, 3 skipped"), "%s", o);
+	free(o);
+}
