@@ -157,8 +157,10 @@ Test(repro, manifest_is_the_same_from_any_folder, .init = setup,
 	cr_assert(root);
 	cr_expect_str_eq(cJSON_GetObjectItem(root, "version")->valuestring,
 			 CLUSTERSIM_VERSION);
-	cr_expect_str_eq(cJSON_GetObjectItem(root, "revision")->valuestring,
-			 version_revision());
+	/* The binary's own revision (it may be built at another commit than
+	 * this test runner, so only its presence is checked). */
+	cJSON *rev = cJSON_GetObjectItem(root, "revision");
+	cr_expect(cJSON_IsString(rev) && rev->valuestring[0]);
 	cr_expect_str_eq(cJSON_GetObjectItem(root, "experiment")->valuestring,
 			 "e.json");
 	cJSON *in = cJSON_GetObjectItem(root, "inputs");
