@@ -6,6 +6,9 @@
 #   make bench      the benchmark table (bench/bench.sh)
 #   make SANITIZE=address,undefined test    the suite under sanitizers
 #   make WERROR=1   warnings are errors (CI sets this)
+#   make install    the binary, man page, bash completion, plot scripts,
+#                   plug-in headers and clustersim.pc under PREFIX
+#                   (/usr/local), below DESTDIR when given; make uninstall
 #
 # Policies are discovered: every policies/*.c (job policies) and
 # policies/score/*.c (score plugins) is compiled in and registered under
@@ -91,7 +94,8 @@ SCOREPLUGINS := $(BUILD)/plugin/example_score.so \
 # A policy that aborts on demand: a sweep's crashed run (tests/test_sweep_fail.c).
 BADPLUGIN += $(BUILD)/plugin/crash_plugin.so
 
-.PHONY: all deps run test check-tests bench clean plugin-example
+.PHONY: all deps run test check-tests bench clean plugin-example install \
+        uninstall
 all: $(BIN)
 
 deps:
@@ -196,6 +200,7 @@ test: deps
 	  $(BADPLUGIN) $(SCOREPLUGINS)
 	scripts/check-layers.sh $(BUILD)
 	scripts/check-sizes.sh
+	MAKE='$(MAKE)' scripts/check-install.sh $(BIN)
 	CLUSTERSIM_BIN=$(BIN) CLUSTERSIM_PLUGIN_SO=$(PLUGIN) $(TESTBIN)
 	$(CUDAHOST_BIN)
 	$(GPUCHK_HOST) 1000
@@ -292,6 +297,38 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/obj/tests/fuzz/fuzzlib.o \
 		    $(FUZZ_DIR)/libsim.a
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
 	  -DFUZZ_TARGET_$(shell echo $* | tr a-z A-Z) -o $@ $^ $(FUZZ_LDLIBS)
+
+# Installation (README.md, "Install").  The plot scripts go to
+# share/clustersim/plots, where the binary looks beside its folder.
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+VERSION  := $(shell sed -n 's/.*CLUSTERSIM_VERSION "\(.*\)"/\1/p' \
+              sim/base/version.h)
+I_BIN    := $(DESTDIR)$(PREFIX)/bin
+I_MAN    := $(DESTDIR)$(PREFIX)/share/man/man1
+I_COMP   := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+I_PLOTS  := $(DESTDIR)$(PREFIX)/share/clustersim/plots
+I_INC    := $(DESTDIR)$(PREFIX)/include/clustersim
+I_PC     := $(DESTDIR)$(PREFIX)/lib/pkgconfig
+PLOT_FILES := $(shell cd plots && find . -name '*.gp' | sort)
+
+install: $(BIN)
+	install -d $(I_BIN) $(I_MAN) $(I_COMP) $(I_INC) $(I_PC)
+	install -m 755 $(BIN) $(I_BIN)/clustersim
+	install -m 644 docs/clustersim.1 $(I_MAN)/clustersim.1
+	install -m 644 scripts/clustersim.bash $(I_COMP)/clustersim
+	install -m 644 include/clustersim/*.h $(I_INC)/
+	for f in $(PLOT_FILES); do \
+	  install -D -m 644 plots/$$f $(I_PLOTS)/$$f || exit 1; done
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	  clustersim.pc.in >$(I_PC)/clustersim.pc
+
+uninstall:
+	rm -f $(I_BIN)/clustersim $(I_MAN)/clustersim.1 \
+	  $(I_COMP)/clustersim $(I_PC)/clustersim.pc
+	rm -f $(addprefix $(I_INC)/,$(notdir $(wildcard include/clustersim/*.h)))
+	rm -rf $(DESTDIR)$(PREFIX)/share/clustersim
+	-rmdir $(I_INC) 2>/dev/null
 
 clean:
 	rm -rf build

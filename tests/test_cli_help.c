@@ -3,7 +3,7 @@
  * `help CMD` and `CMD --help` list what the tables hold (each command, and
  * each option a command accepts and no other), unknown commands and
  * options exit 2 with a message, each option lands in its field of
- * struct cli_args, and README.md shows the current `clustersim help`.
+ * struct cli_args (its value after a space or an '='), and README.md shows the current `clustersim help`.
  * Runs the built binary ($CLUSTERSIM_BIN, default build/clustersim).
  */
 #include <criterion/criterion.h>
@@ -199,7 +199,7 @@ Test(cli_help, each_option_lands_in_its_field)
 	cr_expect_str_eq(a.sl.mem, "2G");
 	cr_expect_eq(a.sl.cpus, 4);
 	char l2[] = "e.json -o r --policy easy --lenient --no-plots --stats";
-	cr_assert_eq(parse("validate", l2, &a), 0);
+	cr_assert_eq(parse("run", l2, &a), 0);
 	cr_expect_str_eq(a.outdir, "r");
 	cr_expect_str_eq(a.only, "easy");
 	cr_expect(a.lenient && a.no_plots && a.stats && !a.quiet);
@@ -207,6 +207,60 @@ Test(cli_help, each_option_lands_in_its_field)
 	cr_expect_eq(parse("run", l3, &a), CLI_PARSE_HELP);
 	cr_expect(cli_find("--version") == &cli_commands[CLI_VERSION]);
 	cr_expect(cli_find("-h") == &cli_commands[CLI_HELP]);
+}
+
+Test(cli_help, every_value_may_follow_its_option_after_an_equals_sign)
+{
+	struct cli_args a;
+	char l1[] = "-j=3 --shard=2/5 --plugin=a.so s.json --plugin b.so "
+		    "--time=2:00:00 --mem=4G=x --tasks=7 --cpus-per-task=4 "
+		    "-o=r --partition=p --account=acc";
+	cr_assert_eq(parse("sweep", l1, &a), 0);
+	cr_expect_str_eq(a.operand, "s.json");
+	cr_expect_eq(a.jobs, 3);
+	cr_expect_eq(a.shard.i, 2);
+	cr_expect_eq(a.shard.n, 5);
+	cr_assert_eq(a.plugins.n, 2);
+	cr_expect_str_eq(a.plugins.v[0], "a.so");
+	cr_expect_str_eq(a.sl.time, "2:00:00");
+	cr_expect_str_eq(a.sl.mem, "4G=x", "only the first '=' splits");
+	cr_expect_eq(a.sl.tasks, 7);
+	cr_expect_eq(a.sl.cpus, 4);
+	cr_expect_str_eq(a.outdir, "r");
+	cr_expect_str_eq(a.sl.partition, "p");
+	cr_expect_str_eq(a.sl.account, "acc");
+	char l2[] = "--policy=easy e.json";
+	cr_assert_eq(parse("run", l2, &a), 0);
+	cr_expect_str_eq(a.only, "easy");
+	/* Every option with a value, from the table. */
+	for (size_t k = 0; k < cli_noptions; k++) {
+		const struct cli_option *op = &cli_options[k];
+		if (!op->arg)
+			continue;
+		unsigned cmd = 0;
+		while (!(op->cmds & CLI_ON(cmd)))
+			cmd++;
+		const char *v = op->kind == CLI_SHARD ? "1/2"
+				: op->kind == CLI_COUNT ? "2" : "x";
+		char *line = xasprintf("%s=%s f", op->name, v);
+		cr_expect_eq(parse(cli_commands[cmd].name, line, &a), 0,
+			     "%s %s", cli_commands[cmd].name, line);
+		free(line);
+	}
+}
+
+Test(cli_help, an_equals_sign_needs_a_value_and_a_flag_takes_none)
+{
+	expect_usage_error("run a.json --quiet=yes", "this option takes no "
+			   "value: '--quiet=yes'");
+	expect_usage_error("run a.json -o=", "this option needs a value: "
+			   "'-o='");
+	expect_usage_error("sweep s.json -j=0", "-j needs a number of "
+			   "processes from 1, got '0'");
+	expect_usage_error("run a.json --bogus=1", "unknown option "
+			   "'--bogus=1'");
+	expect_usage_error("merge out --policy=easy", "merge takes no option "
+			   "'--policy=easy'");
 }
 
 Test(cli_help, readme_shows_the_current_command_list)

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "clustersim/clustersim.h"
@@ -74,6 +75,7 @@ struct cli_args {
 	bool slurm;                  /* --slurm: write the job array */
 	struct sweep_slurm_opts sl;  /* --submit, --tasks, --time, ... */
 	bool help;                   /* --help: usage, run nothing */
+	uint64_t given;              /* bit k: cli_options[k] was given */
 };
 
 /* How an option's value is read and where it goes. */
@@ -118,6 +120,17 @@ extern const size_t cli_noptions;
 const struct cli_command *cli_find(const char *s);
 /* Whether command c accepts option op. */
 bool cli_accepts(const struct cli_command *c, const struct cli_option *op);
+
+/* Whether option name (its long name, "--tasks") was on the line. */
+bool cli_given(const struct cli_args *a, const char *name);
+/*
+ * For an option that applies only with or without others: refuses the
+ * first option of names[] (NULL-ended) that was given, saying why
+ * ("--tasks applies only with --slurm or --submit").  Returns 0 when none
+ * was, else 2 (printed).
+ */
+int cli_refuse_given(const struct cli_command *c, const struct cli_args *a,
+		     const char *const *names, const char *why);
 
 /* The defaults of every option. */
 void cli_args_init(struct cli_args *a);

@@ -2,7 +2,9 @@
  * The one parser of the command line and the help printed from the
  * tables (cli.h, cli_table.c).  An argument that starts with '-' (and is
  * not "-" alone) is an option of cli_options; any other is the command's
- * operand.  Options and the operand may come in any order.
+ * operand.  Options and the operand may come in any order.  An option's
+ * value follows it as the next argument or after '=' ("-o DIR",
+ * "-o=DIR", "--policy=easy"); a flag given "=value" is refused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,27 @@ int cli_report(int code, const struct sim_error *err)
 	if (code != 0 && err->msg[0])
 		fprintf(stderr, "clustersim: %s\n", err->msg);
 	return code;
+}
+
+bool cli_given(const struct cli_args *a, const char *name)
+{
+	const struct cli_option *op = find_option(name);
+	SIM_ASSERT(op);
+	return a->given >> (op - cli_options) & 1;
+}
+
+int cli_refuse_given(const struct cli_command *c, const struct cli_args *a,
+		     const char *const *names, const char *why)
+{
+	for (size_t k = 0; names[k]; k++) {
+		if (!cli_given(a, names[k]))
+			continue;
+		char *what = xasprintf("%s %s", names[k], why);
+		cli_usage_error(c, what, "");
+		free(what);
+		return 2;
+	}
+	return 0;
 }
 
 /* ---- parsing ----------------------------------------------------------- */
@@ -135,7 +158,11 @@ int cli_parse(const struct cli_command *c, int argc, char **argv,
 			a->operand = s;
 			continue;
 		}
-		const struct cli_option *op = find_option(s);
+		/* --opt=value (or -o=value): the name before '='. */
+		const char *eq = strchr(s, '=');
+		char *name = eq ? xasprintf("%.*s", (int)(eq - s), s) : NULL;
+		const struct cli_option *op = find_option(name ? name : s);
+		free(name);
 		if (!op)
 			return cli_usage_error(c, "unknown option", s);
 		if (!cli_accepts(c, op)) {
@@ -144,11 +171,19 @@ int cli_parse(const struct cli_command *c, int argc, char **argv,
 			free(what);
 			return 2;
 		}
-		if (op->arg && i + 1 == argc)
+		if (eq && op->arg && !eq[1])
 			return cli_usage_error(c, "this option needs a value:",
 					       s);
-		if (store(c, op, op->arg ? argv[++i] : NULL, a))
+		if (eq && !op->arg)
+			return cli_usage_error(c, "this option takes no "
+					       "value:", s);
+		if (op->arg && !eq && i + 1 == argc)
+			return cli_usage_error(c, "this option needs a value:",
+					       s);
+		const char *v = eq ? eq + 1 : op->arg ? argv[++i] : NULL;
+		if (store(c, op, v, a))
 			return 2;
+		a->given |= UINT64_C(1) << (op - cli_options);
 		if (a->help)
 			return CLI_PARSE_HELP;
 	}
@@ -219,4 +254,6 @@ void cli_print_command(FILE *f, const struct cli_command *c)
 			fprintf(f, "%*s", HELP_COL - n, "");
 		wrap(f, op->help, HELP_COL, HELP_COL);
 	}
+	fprintf(f, "\nA value may also follow its option after '=' "
+		"(-o=DIR, --policy=NAME).\n");
 }

@@ -87,6 +87,32 @@ static int slurm(const struct cli_args *a, const struct sweep *sw,
 	return code;
 }
 
+/* Refuses an option that the mode the others pick (a local or MPI run,
+ * --dry-run, --slurm/--submit) would not use.  Returns 0 or 2. */
+static int refuse_unused(const struct cli_args *a)
+{
+	static const char *const slurm_only[] = {
+		"--tasks", "--time", "--mem", "--cpus-per-task",
+		"--partition", "--account", NULL };
+	static const char *const not_slurm[] = {
+		"-j", "--shard", "--dry-run", "--quiet", "--stats", NULL };
+	static const char *const not_dry[] = {
+		"-o", "-j", "--quiet", "--check", "--lenient", "--no-plots",
+		"--stats", NULL };
+	const struct cli_command *c = &cli_commands[CLI_SWEEP];
+	if (a->slurm || a->sl.submit)
+		return cli_refuse_given(c, a, not_slurm, "does not apply with "
+					"--slurm or --submit (each task runs "
+					"-j C, see --cpus-per-task)");
+	if (cli_refuse_given(c, a, slurm_only, "applies only with --slurm "
+			     "or --submit"))
+		return 2;
+	if (a->dry_run)
+		return cli_refuse_given(c, a, not_dry, "does not apply with "
+					"--dry-run (it runs nothing)");
+	return 0;
+}
+
 /* Loads the sweep and does what the options ask: check, write the Slurm
  * array, or run (under mpirun when started by it, else locally). */
 static int sweep_cmd(const struct cli_args *a, bool validate)
@@ -94,6 +120,8 @@ static int sweep_cmd(const struct cli_args *a, bool validate)
 	struct sweep sw;
 	struct sweep_opts so;
 	struct sim_error err = { .msg = "" };
+	if (!validate && refuse_unused(a))
+		return 2;
 	if (sweep_load(a->operand, &sw, &err))
 		return cli_report(2, &err);
 	sweep_opts_of(a, &sw, &so);

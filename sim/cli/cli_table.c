@@ -9,7 +9,8 @@
 
 #include "cli/cli.h"
 
-#define RUNS   (CLI_ON(CLI_RUN) | CLI_ON(CLI_VALIDATE))
+#define RUN    CLI_ON(CLI_RUN)
+#define RUNS   (RUN | CLI_ON(CLI_VALIDATE))
 #define SWEEP  CLI_ON(CLI_SWEEP)
 #define ALL    ((1u << CLI_NCMDS) - 1)
 #define AT(f)  offsetof(struct cli_args, f)
@@ -35,8 +36,8 @@ const struct cli_command cli_commands[CLI_NCMDS] = {
 		.summary = "check an experiment file without running it",
 		.about = "Loads and checks an experiment file (every point "
 			 "of a sweep), its trace and its policies, and runs "
-			 "nothing. Takes the options of run, so that one "
-			 "command line can be checked, then run.",
+			 "nothing. Takes the options of run that change what "
+			 "is checked: --policy, --plugin and --quiet.",
 		.run = cli_validate,
 	},
 	[CLI_SWEEP] = {
@@ -119,7 +120,7 @@ const struct cli_option cli_options[] = {
 	{ .name = "-o", .arg = "DIR",
 	  .help = "write results to DIR (relative to the current folder) "
 		  "instead of the file's \"output\"",
-	  .cmds = RUNS | SWEEP | CLI_ON(CLI_OPTIMIZE),
+	  .cmds = RUN | SWEEP | CLI_ON(CLI_OPTIMIZE),
 	  .kind = CLI_TEXT, .at = AT(outdir) },
 	{ .name = "--policy", .arg = "NAME",
 	  .help = "run only the policy with this label or name",
@@ -133,16 +134,16 @@ const struct cli_option cli_options[] = {
 	  .cmds = RUNS | SWEEP | CLI_ON(CLI_OPTIMIZE),
 	  .kind = CLI_FLAG, .at = AT(quiet) },
 	{ .name = "--check", .help = "run the invariant checker (slow)",
-	  .cmds = RUNS | SWEEP, .kind = CLI_FLAG, .at = AT(check) },
+	  .cmds = RUN | SWEEP, .kind = CLI_FLAG, .at = AT(check) },
 	{ .name = "--lenient",
 	  .help = "skip malformed trace lines, counting them",
-	  .cmds = RUNS | SWEEP, .kind = CLI_FLAG, .at = AT(lenient) },
+	  .cmds = RUN | SWEEP, .kind = CLI_FLAG, .at = AT(lenient) },
 	{ .name = "--no-plots", .help = "do not call gnuplot",
-	  .cmds = RUNS | SWEEP | CLI_ON(CLI_MERGE) | CLI_ON(CLI_OPTIMIZE),
+	  .cmds = RUN | SWEEP | CLI_ON(CLI_MERGE) | CLI_ON(CLI_OPTIMIZE),
 	  .kind = CLI_FLAG, .at = AT(no_plots) },
 	{ .name = "--stats",
 	  .help = "print timing and memory lines (used by make bench)",
-	  .cmds = RUNS | SWEEP, .kind = CLI_FLAG, .at = AT(stats) },
+	  .cmds = RUN | SWEEP, .kind = CLI_FLAG, .at = AT(stats) },
 	{ .name = "-j", .arg = "N",
 	  .help = "N runs at a time (default: all cores); under mpirun, "
 		  "rank 0 hands runs out to the other ranks",
@@ -191,6 +192,8 @@ const size_t cli_noptions = sizeof(cli_options) / sizeof(cli_options[0]);
 static_assert(sizeof(cli_commands) / sizeof(cli_commands[0]) == CLI_NCMDS,
 	      "one row per command");
 static_assert(CLI_NCMDS <= 32, "cli_option.cmds has a bit per command");
+static_assert(sizeof(cli_options) / sizeof(cli_options[0]) <= 64,
+	      "cli_args.given has a bit per option");
 
 void cli_args_init(struct cli_args *a)
 {

@@ -156,8 +156,8 @@ static bool is_dir(const char *path)
 
 /* The folder of gnuplot scripts (docs/metrics.md): $CLUSTERSIM_PLOTS,
  * else plots/ beside the binary's folder (build/clustersim or
- * build/san/clustersim: <bin>/../plots or <bin>/../../plots), else
- * ./plots.  The caller frees. */
+ * build/san/clustersim: <bin>/../plots or <bin>/../../plots; installed,
+ * <bin>/../share/clustersim/plots), else ./plots.  The caller frees. */
 static char *plots_dir(void)
 {
 	const char *env = getenv("CLUSTERSIM_PLOTS");
@@ -169,8 +169,9 @@ static char *plots_dir(void)
 		exe[n] = '\0';
 		char *bin = path_dirname(exe);
 		/* build/clustersim, then build/san/clustersim. */
-		static const char *const rel[] = { "/../plots",
-						   "/../../plots" };
+		static const char *const rel[] = {
+			"/../plots", "/../../plots",
+			"/../share/clustersim/plots" };
 		for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
 			char *d = xasprintf("%s%s", bin, rel[i]);
 			if (is_dir(d)) {

@@ -25,6 +25,7 @@
 #include "speed/jobclass.h"
 #include "report/out.h"
 #include "run/fill_run.h"
+#include "run/run_keep.h"
 #include "policy/registry.h"
 #include "engine/sim.h"
 #include "base/input.h"
@@ -303,11 +304,58 @@ out:
 	return rc;
 }
 
+/* The progress line of a run on a terminal: which run of how many,
+ * jobs ended, simulated time (that of the last timeline sample), jobs
+ * per second of wall time and the run's ETA; drawn at most four times a
+ * second, and once at the end. */
+struct progress_line {
+	const char *label;  /* the run's label */
+	struct sim *s;      /* the run (its timeline) */
+	size_t run, nruns;  /* this run, 1-based, of how many */
+	double t0, last;    /* when the run started, the line was drawn */
+	bool done;          /* the last line is drawn */
+};
+
+static void fmt_hms(char *buf, size_t n, double s)
+{
+	long t = s > 0 ? (long)(s + 0.5) : 0;
+	if (t >= 86400)
+		snprintf(buf, n, "%ldd%02ld:%02ld:%02ld", t / 86400,
+			 t / 3600 % 24, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60,
+			 t % 60);
+}
+
+static struct progress_line progress_start(const struct runner *r,
+					    const char *label)
+{
+	return (struct progress_line){
+		.label = label, .run = r->nruns + 1,
+		.nruns = r->nentries * r->e.nseeds, .t0 = mono_seconds() };
+}
+
 static void progress(void *ctx, size_t ended, size_t total)
 {
-	const char **label = ctx;
-	fprintf(stderr, "\r%s: %zu/%zu jobs ended (%zu%%)", *label, ended,
-		total, total ? ended * 100 / total : 100);
+	struct progress_line *p = ctx;
+	double now = mono_seconds();
+	if (p->done || (ended < total && now - p->last < 0.25))
+		return;
+	p->done = ended == total;
+	p->last = now;
+	size_t ns = 0;
+	const struct sample *sm = p->s ? sim_samples(p->s, &ns) : NULL;
+	double rate = now > p->t0 ? (double)ended / (now - p->t0) : 0;
+	char simt[32], eta[32];
+	fmt_hms(simt, sizeof(simt),
+		ns ? (double)sm[ns - 1].t / (double)SIM_SEC : 0);
+	if (rate > 0 || ended == total)
+		fmt_hms(eta, sizeof(eta), rate > 0 ? (total - ended) / rate : 0);
+	else
+		snprintf(eta, sizeof(eta), "-");
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %zu/%zu jobs, simulated %s, "
+		"%.0f jobs/s, ETA %s", p->run, p->nruns, p->label, ended,
+		total, simt, rate, eta);
 	if (ended == total)
 		fputs("\n", stderr);
 }
@@ -376,6 +424,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 	}
 	const char *label = en->spec->label;
 	bool show = !r->o->quiet && isatty(fileno(r->o->msg));
+	struct progress_line pl = progress_start(r, label);
 	struct sim_config cfg = {
 		.workload = w,
 		.cluster = &r->cluster,
@@ -397,9 +446,10 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.progress_timeout = e->progress_timeout ? e->progress_timeout
 							: -1,
 		.progress = show ? progress : NULL,
-		.progress_ctx = &label,
+		.progress_ctx = &pl,
 	};
 	struct sim *s = sim_new(&cfg);
+	pl.s = s;
 	double t0 = mono_seconds();
 	rc = sim_run(s, err);
 	double t1 = mono_seconds();
@@ -633,6 +683,7 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	struct runner r = { .o = o };
 	struct outdir od = { .fd = -1 };
 	int code = 2, claim;
+	char *old_summary = NULL, *old_manifest = NULL;
 	if ((o->text ? exp_parse(o->text, o->file, &r.e, err)
 		     : exp_load(o->file, &r.e, err)) != 0)
 		goto out;
@@ -643,6 +694,11 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	if (resolve_policies(&r, err) != 0)
 		goto out;
 	r.outdir = o->outdir ? o->outdir : r.e.output;
+	if (r.e.has_fill && o->check) {
+		err_set(err, "%s: --check does not apply to a fill or replay "
+			"experiment (it checks the event engine)", r.e.path);
+		goto out;
+	}
 	if (r.e.has_fill) {
 		code = run_fill(&r, err);
 		goto out;
@@ -672,6 +728,10 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	code = claim == -SIM_EINPUT ? 2 : 1;
 	if (claim)
 		goto out;
+	if (o->only) { /* the other runs' rows, put back after the run */
+		old_summary = run_keep_read(r.outdir, "summary.csv");
+		old_manifest = run_keep_read(r.outdir, "manifest.json");
+	}
 	r.runs = xcalloc(r.nentries * r.e.nseeds, sizeof(*r.runs));
 	for (size_t i = 0; i < r.nentries; i++) {
 		for (size_t k = 0; k < r.e.nseeds; k++) {
@@ -687,11 +747,17 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 		}
 	}
 	if (out_write_summary(r.outdir, r.runs, r.nruns, err) != 0 ||
-	    out_write_manifest(r.outdir, &r.e, r.runs, r.nruns, err) != 0)
+	    out_write_manifest(r.outdir, &r.e, r.runs, r.nruns, err) != 0 ||
+	    run_keep_others(r.outdir, &r.e, old_summary, old_manifest, err))
 		goto out;
 	if (!o->no_plots) {
 		struct sim_error perr;
+		bool tty = !o->quiet && isatty(fileno(o->msg));
+		if (tty)
+			fputs("drawing the plots...", o->msg);
 		int prc = plot_results(r.outdir, &perr);
+		if (tty)
+			fputs("\r\033[K", o->msg);
 		if (prc != 0)
 			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
 	}
@@ -702,6 +768,8 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	}
 	code = 0;
 out:
+	free(old_summary);
+	free(old_manifest);
 	outdir_unlock(&od);
 	runner_release(&r);
 	if (o->stats)
