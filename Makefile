@@ -174,6 +174,11 @@ $(BUILD)/gen/score_registry.c: $(BUILD)/gen/scores.list
 $(BUILD)/gen/score_registry.o: $(BUILD)/gen/score_registry.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 FORCE:
+# The source revision for the manifest: rewritten only when it changes, and
+# included by sim/base/version.c alone, so a commit recompiles one file.
+$(BUILD)/gen/revision.h: FORCE
+	@scripts/gen-revision.sh $@
+$(BUILD)/sim/base/version.o: $(BUILD)/gen/revision.h
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -284,6 +289,7 @@ $(FUZZ_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c $(FUZZ_DIR)/flags
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
 	  -c $< -o $@
+$(FUZZ_DIR)/obj/sim/base/version.o: $(BUILD)/gen/revision.h
 $(FUZZ_DIR)/libsim.a: $(FUZZ_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^

@@ -528,7 +528,9 @@ Test(fill_replay, list_without_times_refused, .init = cr_redirect_stdout)
 	free(text);
 	char *man = path_join(out, "manifest.json");
 	cr_assert_eq(exp_read_text(man, 0, &text, &len, NULL, NULL), 0);
-	cr_assert(strstr(text, good) && strstr(text, nodes), "%s", text);
+	/* The lists, named from the experiment's folder. */
+	cr_assert(strstr(text, "\"good.csv\"") &&
+		  strstr(text, "\"nodes.csv\""), "%s", text);
 	free(text);
 	free(man);
 	free(tl);

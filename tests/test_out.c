@@ -454,16 +454,22 @@ Test(out, manifest)
 			 "clustersim");
 	cr_expect_str_eq(cJSON_GetObjectItem(root, "version")->valuestring,
 			 CLUSTERSIM_VERSION);
+	cr_expect_str_eq(cJSON_GetObjectItem(root, "revision")->valuestring,
+			 version_revision());
+	/* Paths relative to the experiment file's folder. */
 	cr_expect_str_eq(
-		cJSON_GetObjectItem(root, "experiment")->valuestring, exp);
+		cJSON_GetObjectItem(root, "experiment")->valuestring,
+		"exp.json");
 	cJSON *in = cJSON_GetObjectItem(root, "inputs");
 	cr_assert_eq(cJSON_GetArraySize(in), 2);
 	cJSON *i0 = cJSON_GetArrayItem(in, 0), *i1 = cJSON_GetArrayItem(in, 1);
-	cr_expect_str_eq(cJSON_GetObjectItem(i0, "path")->valuestring, exp);
+	cr_expect_str_eq(cJSON_GetObjectItem(i0, "path")->valuestring,
+			 "exp.json");
 	cr_expect_str_eq(
 		cJSON_GetObjectItem(i0, "sha256")->valuestring,
 		"5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03");
-	cr_expect_str_eq(cJSON_GetObjectItem(i1, "path")->valuestring, trace);
+	cr_expect_str_eq(cJSON_GetObjectItem(i1, "path")->valuestring,
+			 "trace.swf");
 	cr_expect_str_eq(
 		cJSON_GetObjectItem(i1, "sha256")->valuestring,
 		"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

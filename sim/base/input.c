@@ -73,6 +73,27 @@ static void to_hex(const uint8_t *d, char *hex)
 	hex[2 * SHA256_DIGEST_SIZE] = '\0';
 }
 
+char *input_trace_path(const char *dir, const char *rel)
+{
+	const char *env = getenv(INPUT_TRACE_DIR_ENV);
+	size_t n = strlen(INPUT_TRACE_PREFIX);
+	if (env && *env && strncmp(rel, INPUT_TRACE_PREFIX, n) == 0)
+		return path_join(env, rel + n);
+	return path_join(dir, rel);
+}
+
+/* Whether a missing file is one of the public traces: under the shipped
+ * experiments' trace folder or $CLUSTERSIM_TRACE_DIR. */
+static bool public_trace(const char *path)
+{
+	const char *env = getenv(INPUT_TRACE_DIR_ENV);
+	size_t n = env ? strlen(env) : 0;
+	if (n && strncmp(path, env, n) == 0 &&
+	    (path[n] == '/' || env[n - 1] == '/'))
+		return true;
+	return strstr(path, INPUT_TRACE_PREFIX + strlen("../../")) != NULL;
+}
+
 /* Opens path without blocking (a FIFO would wait for a writer) and checks
  * what it is; the file is looked at (stat) before it is opened, so that
  * no device is opened at all. */
@@ -81,9 +102,15 @@ static int open_checked(struct input *in, const char *path,
 {
 	struct stat st;
 
-	if (stat(path, &st) != 0)
-		return err_setc(err, -SIM_EIO, "%s: cannot open: %s", path,
-				strerror(errno));
+	if (stat(path, &st) != 0) {
+		int en = errno;
+		return err_setc(err, -SIM_EIO, "%s: cannot open: %s%s", path,
+				strerror(en),
+				en == ENOENT && public_trace(path)
+					? "; fetch the public traces with "
+					  "traces/fetch-traces.sh"
+					: "");
+	}
 	if (!S_ISREG(st.st_mode))
 		return err_set(err, "%s: not a regular file (%s)", path,
 			       kind_of(st.st_mode));

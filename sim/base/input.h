@@ -116,4 +116,19 @@ int input_slurp(const char *path, const struct input_opts *o, char **out,
 int input_sha256_file(const char *path, const struct input_opts *o,
 		      char *sha256, struct sim_error *err);
 
+/*
+ * The public traces.  The shipped experiments name them by a path under
+ * INPUT_TRACE_PREFIX, relative to the experiments/ folder (the traces
+ * beside the checkout); traces/fetch-traces.sh fetches them into that
+ * layout (hpc/, gpu/, ...).  INPUT_TRACE_DIR_ENV names another folder
+ * holding the same layout.
+ */
+#define INPUT_TRACE_PREFIX "../../shared/traces/"
+#define INPUT_TRACE_DIR_ENV "CLUSTERSIM_TRACE_DIR"
+/* A path as an experiment file spells it (rel), joined to the file's folder
+ * dir (path_join); when rel starts with INPUT_TRACE_PREFIX and
+ * $CLUSTERSIM_TRACE_DIR is set and not empty, the rest of rel under that
+ * folder instead.  The caller frees. */
+char *input_trace_path(const char *dir, const char *rel);
+
 #endif

@@ -367,3 +367,80 @@ double mono_seconds(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+/* An absolute, lexically normal form of path: the working directory
+ * prepended to a relative one, "." and "x/.." removed (no symlink is
+ * followed: the name as the user wrote it). */
+static char *path_absolute(const char *path)
+{
+	char *cwd = NULL, *full;
+	if (path[0] != '/') {
+		cwd = getcwd(NULL, 0);
+		full = xasprintf("%s/%s", cwd ? cwd : "", path);
+	} else {
+		full = xstrdup(path);
+	}
+	free(cwd);
+	char *out = xmalloc(strlen(full) + 2);
+	size_t n = 0;
+	for (char *save = NULL, *c = strtok_r(full, "/", &save); c;
+	     c = strtok_r(NULL, "/", &save)) {
+		if (strcmp(c, ".") == 0)
+			continue;
+		if (strcmp(c, "..") == 0) {
+			while (n > 0 && out[--n] != '/')
+				;
+			continue;
+		}
+		out[n++] = '/';
+		size_t k = strlen(c);
+		memcpy(out + n, c, k);
+		n += k;
+	}
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	free(full);
+	return out;
+}
+
+/* The length of the first component of s (s past its '/'). */
+static size_t comp_len(const char *s)
+{
+	const char *e = strchr(s, '/');
+	return e ? (size_t)(e - s) : strlen(s);
+}
+
+char *path_relative_to(const char *dir, const char *path)
+{
+	char *d = path_absolute(dir), *p = path_absolute(path);
+	const char *a = d + 1, *b = p + 1; /* past the root */
+	size_t shared = 0;
+	/* Skip the components both share. */
+	while (*a && *b) {
+		size_t la = comp_len(a), lb = comp_len(b);
+		if (la != lb || memcmp(a, b, la) != 0)
+			break;
+		a += la + (a[la] == '/');
+		b += lb + (b[lb] == '/');
+		shared++;
+	}
+	char *rel;
+	if (shared == 0 && d[1] != '\0') {
+		rel = p; /* nothing shared but the root: stays absolute */
+		p = NULL;
+		goto out;
+	}
+	size_t ups = *a ? 1 : 0;
+	for (const char *s = a; *s; s++)
+		ups += *s == '/';
+	rel = xmalloc(3 * ups + strlen(b) + 2);
+	rel[0] = '\0';
+	for (size_t i = 0; i < ups; i++)
+		strcat(rel, i + 1 < ups || *b ? "../" : "..");
+	strcat(rel, *b || ups ? b : ".");
+out:
+	free(d);
+	free(p);
+	return rel;
+}

@@ -109,6 +109,11 @@ int mkdir_p(const char *path, struct sim_error *err);
 char *path_join(const char *dir, const char *rel);
 /* The directory part of path ("." when none).  The caller frees. */
 char *path_dirname(const char *path);
+/* path as seen from the folder dir, both as the user wrote them (relative
+ * ones to the working directory), without following symlinks: "../t/x"
+ * for t/x from e/; an absolute path when the two share nothing but "/".
+ * The caller frees. */
+char *path_relative_to(const char *dir, const char *path);
 /* The last component of path (a pointer into it). */
 const char *path_basename(const char *path);
 

@@ -13,7 +13,7 @@
 
 #include "clustersim/clustersim.h"
 
-/* Phases at equal time, lowest first (DESIGN section 4). */
+/* Phases at equal time, lowest first (docs/design.md, "The event loop"). */
 enum ev_phase {
 	EV_END = 0,    /* a job ends */
 	EV_NODE = 1,   /* a node goes down or up */

@@ -404,7 +404,7 @@ int exp_get_path(struct exp_ctx *c, const char *key, const cJSON *v,
 			      "(a newline, a tab)");
 	if (!rc && s) {
 		free(*out);
-		*out = path_join(c->dir, s);
+		*out = input_trace_path(c->dir, s);
 	}
 	return rc;
 }

@@ -117,8 +117,9 @@ int exp_get_enum(struct exp_ctx *c, const char *key, const cJSON *v,
 /* A non-empty array of numbers into a new array of *n. */
 int exp_get_numbers(struct exp_ctx *c, const char *key, const cJSON *v,
 		    double **out, size_t *n);
-/* A path relative to c->dir, newly allocated (an old *out is freed); a
- * path with a control character is refused. */
+/* A path relative to c->dir (input_trace_path: a public trace's folder
+ * may be moved by $CLUSTERSIM_TRACE_DIR), newly allocated (an old *out is
+ * freed); a path with a control character is refused. */
 int exp_get_path(struct exp_ctx *c, const char *key, const cJSON *v,
 		 char **out);
 

@@ -15,6 +15,7 @@
 #include "engine/sim.h"
 #include "workload/gen_dl.h"
 #include "speed/jobclass.h"
+#include "base/input.h"
 #include "base/util.h"
 
 /* DIST at key (see experiments/README.md), then dist_check(). */
@@ -302,7 +303,7 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 				      "character (a newline, a tab)");
 		if (rc)
 			goto out;
-		w->trace = path_join(c->dir, trace);
+		w->trace = input_trace_path(c->dir, trace);
 		w->name = xstrdup(path_basename(trace));
 		if (str_ends_with(trace, ".csv") || str_ends_with(trace, ".csv.gz"))
 			o->format = TRACE_CSV;

@@ -526,28 +526,20 @@ out_path:
 
 /* ---- manifest.json ---- */
 
-/* An input with the digest of its bytes as read (exp_note_input); a file
- * not recorded (a plug-in, which dlopen reads) is hashed now, through the
- * input reader's checks. */
-static int add_input(cJSON *inputs, const struct experiment *e,
-		     const char *path, struct sim_error *err)
+/* A path as the manifest records it: relative to the experiment file's
+ * folder (so results read the same whatever folder clustersim ran from),
+ * absolute only when the two share nothing but "/".  The caller frees. */
+static char *manifest_path(const struct experiment *e, const char *path)
 {
-	char hex[INPUT_SHA256_HEX];
-	const char *sha = exp_input_sha256(e, path);
-	if (!sha) {
-		int rc = input_sha256_file(path, NULL, hex, err);
-		if (rc)
-			return rc;
-		sha = hex;
-	}
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "path", path);
-	cJSON_AddStringToObject(o, "sha256", sha);
-	cJSON_AddItemToArray(inputs, o);
-	return 0;
+	if (!e->path)
+		return xstrdup(path);
+	char *dir = path_dirname(e->path);
+	char *rel = path_relative_to(dir, path);
+	free(dir);
+	return rel;
 }
 
-/* Whether the inputs array names path already. */
+/* Whether the inputs array names path (as recorded) already. */
 static bool listed(const cJSON *inputs, const char *path)
 {
 	const cJSON *it;
@@ -557,6 +549,62 @@ static bool listed(const cJSON *inputs, const char *path)
 			return true;
 	}
 	return false;
+}
+
+/* An input with the digest of its bytes as read (exp_note_input); a file
+ * not recorded (a plug-in, which dlopen reads) is hashed now, through the
+ * input reader's checks.  With once, an input listed already is not
+ * repeated. */
+static int add_input(cJSON *inputs, const struct experiment *e,
+		     const char *path, bool once, struct sim_error *err)
+{
+	char hex[INPUT_SHA256_HEX];
+	char *rel = manifest_path(e, path);
+	int rc = 0;
+	if (once && listed(inputs, rel))
+		goto out;
+	const char *sha = exp_input_sha256(e, path);
+	if (!sha) {
+		rc = input_sha256_file(path, NULL, hex, err);
+		if (rc)
+			goto out;
+		sha = hex;
+	}
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "path", rel);
+	cJSON_AddStringToObject(o, "sha256", sha);
+	cJSON_AddItemToArray(inputs, o);
+out:
+	free(rel);
+	return rc;
+}
+
+/* A string item of the resolved configuration that holds a path: recorded
+ * like the inputs, relative to the experiment's folder. */
+static void config_path(const struct experiment *e, cJSON *item)
+{
+	if (!cJSON_IsString(item))
+		return;
+	char *rel = manifest_path(e, item->valuestring);
+	cJSON_SetValuestring(item, rel);
+	free(rel);
+}
+
+/* The paths of the resolved configuration (trace, output, plug-ins, a fill
+ * experiment's node and pod lists), each recorded like the inputs. */
+static void config_paths(const struct experiment *e, cJSON *config)
+{
+	cJSON *it;
+	config_path(e, cJSON_GetObjectItemCaseSensitive(config, "output"));
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(config,
+								"plugins"))
+		config_path(e, it);
+	cJSON *w = cJSON_GetObjectItemCaseSensitive(config, "workload");
+	config_path(e, cJSON_GetObjectItemCaseSensitive(w, "trace"));
+	cJSON *f = cJSON_GetObjectItemCaseSensitive(config, "fill");
+	config_path(e, cJSON_GetObjectItemCaseSensitive(f, "nodes"));
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(f, "pods"))
+		config_path(e, it);
 }
 
 /* The manifest as a cJSON tree (NULL with err filled). */
@@ -569,31 +617,32 @@ static cJSON *manifest_tree(const struct experiment *e,
 
 	cJSON_AddStringToObject(root, "tool", "clustersim");
 	cJSON_AddStringToObject(root, "version", CLUSTERSIM_VERSION);
+	cJSON_AddStringToObject(root, "revision", version_revision());
 	if (e->path)
-		cJSON_AddStringToObject(root, "experiment", e->path);
+		cJSON_AddStringToObject(root, "experiment",
+					path_basename(e->path));
 	else
 		cJSON_AddNullToObject(root, "experiment");
 
 	cJSON *inputs = cJSON_AddArrayToObject(root, "inputs");
-	if (e->path && (rc = add_input(inputs, e, e->path, err)))
+	if (e->path && (rc = add_input(inputs, e, e->path, false, err)))
 		goto out_root;
 	if (!e->workload.generated && e->workload.trace &&
-	    (rc = add_input(inputs, e, e->workload.trace, err)))
+	    (rc = add_input(inputs, e, e->workload.trace, false, err)))
 		goto out_root;
 	for (size_t i = 0; i < e->nplugins; i++)
-		if ((rc = add_input(inputs, e, e->plugins[i], err)))
+		if ((rc = add_input(inputs, e, e->plugins[i], false, err)))
 			goto out_root;
 	/* A fill or replay experiment's inputs: its node and pod lists. */
 	if (e->has_fill && e->fill.nodes &&
-	    (rc = add_input(inputs, e, e->fill.nodes, err)))
+	    (rc = add_input(inputs, e, e->fill.nodes, false, err)))
 		goto out_root;
 	for (size_t i = 0; e->has_fill && i < e->fill.npods; i++)
-		if ((rc = add_input(inputs, e, e->fill.pods[i], err)))
+		if ((rc = add_input(inputs, e, e->fill.pods[i], false, err)))
 			goto out_root;
 	/* And every other file the load read: a cluster file. */
 	for (size_t i = 0; i < e->ninputs; i++)
-		if (!listed(inputs, e->inputs[i].path) &&
-		    (rc = add_input(inputs, e, e->inputs[i].path, err)))
+		if ((rc = add_input(inputs, e, e->inputs[i].path, true, err)))
 			goto out_root;
 
 	cJSON *seeds = cJSON_AddArrayToObject(root, "seeds");
@@ -645,6 +694,7 @@ static cJSON *manifest_tree(const struct experiment *e,
 				      e->path ? e->path : "experiment");
 			goto out_root;
 		}
+		config_paths(e, config);
 		cJSON_AddItemToObject(root, "config", config);
 	} else {
 		cJSON_AddNullToObject(root, "config");
@@ -672,6 +722,20 @@ char *out_manifest_text(const struct experiment *e,
 	cJSON_free(text);
 	cJSON_Delete(root);
 	return full;
+}
+
+bool out_manifest_same(const char *a, const char *b)
+{
+	cJSON *ja = cJSON_Parse(a), *jb = cJSON_Parse(b);
+	bool same = false;
+	if (ja && jb) {
+		cJSON_DeleteItemFromObjectCaseSensitive(ja, "revision");
+		cJSON_DeleteItemFromObjectCaseSensitive(jb, "revision");
+		same = cJSON_Compare(ja, jb, true);
+	}
+	cJSON_Delete(ja);
+	cJSON_Delete(jb);
+	return same;
 }
 
 int out_write_manifest(const char *outdir, const struct experiment *e,

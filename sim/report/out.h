@@ -43,7 +43,8 @@ int out_write_run(const char *outdir, const struct run_result *r,
 /* Writes OUT/summary.csv, one row per run in the order given. */
 int out_write_summary(const char *outdir, const struct run_result *runs,
 		      size_t nruns, struct sim_error *err);
-/* Writes OUT/manifest.json: tool version, input file hashes (SHA-256),
+/* Writes OUT/manifest.json: tool version and source revision, input file
+ * hashes (SHA-256),
  * seeds, runs (with every policy parameter, defaults included) and the
  * fully resolved configuration.  No wall-clock time,
  * so equal inputs give equal bytes. */
@@ -56,6 +57,11 @@ int out_write_manifest(const char *outdir, const struct experiment *e,
 char *out_manifest_text(const struct experiment *e,
 			const struct run_result *runs, size_t nruns,
 			struct sim_error *err);
+/* Whether two manifest texts describe the same run: equal JSON once the
+ * "revision" (the source the binary was built from) is set aside, so a
+ * rebuild at another commit still resumes a sweep.  An unparsable text is
+ * never the same. */
+bool out_manifest_same(const char *a, const char *b);
 
 /*
  * Draws the plots of a results folder with gnuplot (PNG and SVG under

@@ -820,7 +820,7 @@ int runner_run_one(const struct run_opts *o, struct sim_error *err)
 	if (!want)
 		goto out;
 	have = read_all(mpath);
-	if (have && strcmp(have, want) == 0) {
+	if (have && out_manifest_same(have, want)) {
 		code = RUNNER_SKIPPED;
 		goto out;
 	}

@@ -1,5 +1,5 @@
 /*
- * The speed of running GPU jobs (DESIGN section 3): work is run time on
+ * The speed of running GPU jobs (docs/design.md): work is run time on
  * the reference GPU type, and a job progresses at
  *
  *   rate = (t_ref + a_ref) / (t_gpu + a)

@@ -551,7 +551,9 @@ int sweep_write_manifest(const struct sweep *sw, const char *outdir,
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "tool", "clustersim");
 	cJSON_AddStringToObject(root, "version", CLUSTERSIM_VERSION);
-	cJSON_AddStringToObject(root, "experiment", sw->path);
+	cJSON_AddStringToObject(root, "revision", version_revision());
+	/* Named from its own folder, as a run's manifest names it. */
+	cJSON_AddStringToObject(root, "experiment", path_basename(sw->path));
 	cJSON_AddStringToObject(root, "sha256", sw->sha256);
 	cJSON *axes = cJSON_AddArrayToObject(root, "sweep");
 	for (size_t a = 0; a < sw->naxes; a++) {
