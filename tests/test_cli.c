@@ -35,15 +35,8 @@ static void teardown(void)
 {
 	tl_rmtree(tmp);
 }
-static void put(const char *name, const char *text)
-{
-	char *path = xasprintf("%s/%s", tmp, name);
-	FILE *f = fopen(path, "w");
-	cr_assert(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
-	free(path);
-}
+/* Files and commands in tmp (testlib.h). */
+#define put(name, text) tl_put(tmp, name, text)
 
 /* Runs "clustersim ARGS" in tmp; returns the exit code, stderr in *err
  * (caller frees). */

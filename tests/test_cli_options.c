@@ -170,15 +170,8 @@ Test(cli_options, sweep_refuses_the_options_its_mode_does_not_use)
 	}
 }
 
-static void put(const char *name, const char *text)
-{
-	char *path = xasprintf("%s/%s", tmp, name);
-	FILE *f = fopen(path, "w");
-	cr_assert(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
-	free(path);
-}
+/* Files and commands in tmp (testlib.h). */
+#define put(name, text) tl_put(tmp, name, text)
 
 Test(cli_options, check_is_refused_on_a_fill_experiment)
 {

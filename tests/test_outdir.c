@@ -40,30 +40,10 @@ static void teardown(void)
 
 TestSuite(outdir, .init = setup, .fini = teardown);
 
-static void put(const char *name, const char *text)
-{
-	char *path = xasprintf("%s/%s", tmp, name);
-	FILE *f = fopen(path, "w");
-	cr_assert(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
-	free(path);
-}
+/* Files and commands in tmp (testlib.h). */
+#define put(name, text) tl_put(tmp, name, text)
 
-/* The text of tmp/name, or NULL. */
-static char *slurp(const char *name)
-{
-	char *path = xasprintf("%s/%s", tmp, name);
-	FILE *f = fopen(path, "rb");
-	free(path);
-	if (!f)
-		return NULL;
-	char *buf = xmalloc(1 << 16);
-	size_t n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
+#define slurp(name) tl_slurp(tmp, name)
 
 static bool exists(const char *name)
 {

@@ -31,15 +31,8 @@ static void teardown(void)
 }
 TestSuite(run_keep, .init = setup, .fini = teardown);
 
-static void put(const char *name, const char *text)
-{
-	char *path = xasprintf("%s/%s", tmp, name);
-	FILE *f = fopen(path, "w");
-	cr_assert(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
-	free(path);
-}
+/* Files and commands in tmp (testlib.h). */
+#define put(name, text) tl_put(tmp, name, text)
 
 static char *slurp(const char *name)
 {

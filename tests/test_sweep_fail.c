@@ -45,43 +45,12 @@ static void teardown(void)
 
 TestSuite(sweepfail, .init = setup, .fini = teardown);
 
-static void put(const char *name, const char *text)
-{
-	char *path = xasprintf("%s/%s", tmp, name);
-	FILE *f = fopen(path, "w");
-	cr_assert(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
-	free(path);
-}
+/* Files and commands in tmp (testlib.h). */
+#define put(name, text) tl_put(tmp, name, text)
 
-static char *slurp(const char *name)
-{
-	char *path = xasprintf("%s/%s", tmp, name);
-	FILE *f = fopen(path, "rb");
-	free(path);
-	if (!f)
-		return NULL;
-	char *buf = xmalloc(1 << 16);
-	size_t n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
+#define slurp(name) tl_slurp(tmp, name)
 
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	va_list ap;
-	char cmd[4096];
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	char *full = xasprintf("cd '%s' && (%s) >out.txt 2>err.txt", tmp, cmd);
-	int st = system(full);
-	free(full);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#define sh(...) tl_sh(tmp, __VA_ARGS__)
 
 /* mpirun as this user may run it ("" when it is absent: skips). */
 static const char *mpirun(void)

@@ -2,9 +2,11 @@
 #include "testlib.h"
 
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "speed/jobclass.h"
@@ -267,4 +269,48 @@ void tl_rmtree(const char *dir)
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	cr_assert_eq(system(cmd), 0);
 	free(cmd);
+}
+
+void tl_put(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	cr_assert(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+char *tl_slurp(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "rb");
+	free(path);
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = xmalloc(cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+	}
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+int tl_sh(const char *dir, const char *fmt, ...)
+{
+	va_list ap;
+	char cmd[4096];
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	char *full = xasprintf("cd '%s' && (%s) >out.txt 2>err.txt", dir, cmd);
+	int st = system(full);
+	free(full);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

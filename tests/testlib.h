@@ -82,5 +82,13 @@ void tl_cli_setup(char *bin, size_t nbin, char *tmp, size_t ntmp,
 		  const char *name);
 void tl_cli_need_bin(const char *bin);
 void tl_rmtree(const char *dir);
+/* Files and commands in such a folder: tl_put() writes dir/name,
+ * tl_slurp() returns its text (NULL when it cannot be read; the caller
+ * frees), tl_sh() runs a shell command in dir with its output in out.txt
+ * and err.txt there and returns its exit code (-1 when killed). */
+void tl_put(const char *dir, const char *name, const char *text);
+char *tl_slurp(const char *dir, const char *name);
+int tl_sh(const char *dir, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif
