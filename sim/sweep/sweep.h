@@ -131,12 +131,17 @@ int sweep_claim(const struct sweep *sw, const struct sweep_opts *so,
 		struct outdir *od, struct sim_error *err);
 
 /*
- * Starts run k in a forked child that executes sweep_exec() and dies with
- * this process (PR_SET_PDEATHSIG).  Returns 0 with its *pid, or a
- * negative code when it cannot fork.
+ * Runs runs[0..n) (indices of sw->runs) with sweep_exec(), each in a
+ * forked child of the pool (base/pool.h), at most jobs at a time.  As
+ * each ends, its code (sweep_ended()) goes to *last (may be NULL) and,
+ * when t is not NULL, to the tally and progress line (so->msg, unless
+ * so->quiet).  Returns 0, or a negative code when a process could not be
+ * started (the started ones end first).
  */
-int sweep_spawn(const struct sweep *sw, const struct sweep_opts *so,
-		size_t k, pid_t *pid, struct sim_error *err);
+struct sweep_tally;
+int sweep_pool(const struct sweep *sw, const struct sweep_opts *so,
+	       const size_t *runs, size_t n, unsigned jobs,
+	       struct sweep_tally *t, int *last, struct sim_error *err);
 /* How run k's child ended (its waitpid() status): 0, SWEEP_SKIPPED, 1 or
  * 2.  A child killed by a signal, or that exited with another status,
  * failed: its error.txt says how. */

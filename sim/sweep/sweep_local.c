@@ -1,12 +1,12 @@
 /*
  * The local sweep driver: `clustersim sweep FILE -j N`.
  *
- * Each run executes in a forked child (no exec: the parent has already
- * loaded and checked the sweep), at most N at a time, so a run that
- * crashes or runs out of memory costs that run only; a child dies with
- * its driver (PR_SET_PDEATHSIG), so a killed sweep leaves no run
- * writing.  The driver holds the results folder's lock (base/outdir.h)
- * for the children, which inherit it.  A child exits 0,
+ * Each run executes in a child of the worker pool (base/pool.h: a fork,
+ * no exec, as the parent has already loaded and checked the sweep), at
+ * most N at a time, so a run that crashes or runs out of memory costs
+ * that run only, and a child dies with its driver, so a killed sweep
+ * leaves no run writing.  The driver holds the results folder's lock
+ * (base/outdir.h) for the children, which inherit it.  A child exits 0,
  * SWEEP_SKIPPED (its results were already there), 1 or 2 (the error in
  * OUT/<run>/error.txt); a child killed by a signal gets that error.txt
  * from the parent.  Then, unless this process is one shard of several, the
@@ -15,17 +15,15 @@
  */
 #include "sweep/sweep.h"
 
-#include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/outdir.h"
+#include "base/pool.h"
 #include "base/util.h"
 
 static void fmt_eta(char *buf, size_t n, double s)
@@ -63,35 +61,6 @@ void sweep_progress(FILE *f, struct sweep_tally *t, bool force)
 	fflush(f);
 }
 
-int sweep_spawn(const struct sweep *sw, const struct sweep_opts *so,
-		size_t k, pid_t *pid, struct sim_error *err)
-{
-	pid_t parent = getpid();
-	fflush(NULL);
-	*pid = fork();
-	if (*pid < 0)
-		return err_setc(err, -SIM_EIO, "cannot fork: %s",
-				strerror(errno));
-	if (*pid == 0) {
-		/* A run dies with its driver, and one whose driver is gone
-		 * already does not start: no orphan writes the folder. */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
-		    getppid() != parent)
-			_exit(1);
-		/* A crash is the driver's to record: no handler of the
-		 * parent's (an MPI library's) runs in the child. */
-		static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-					     SIGABRT };
-		for (size_t i = 0; i < ARRAY_SIZE(fatal); i++)
-			signal(fatal[i], SIG_DFL);
-		struct sim_error e = { .msg = "" };
-		int rc = sweep_exec(sw, so, k, &e);
-		fflush(NULL);
-		_exit(rc);
-	}
-	return 0;
-}
-
 int sweep_ended(const struct sweep *sw, const struct sweep_opts *so,
 		size_t k, int status)
 {
@@ -115,11 +84,38 @@ int sweep_ended(const struct sweep *sw, const struct sweep_opts *so,
 	return 1;
 }
 
-/* Counts how a child ended. */
-static void child_ended(const struct sweep *sw, const struct sweep_opts *so,
-			size_t k, int status, struct sweep_tally *t)
+/* A sweep_pool() of runs. */
+struct batch {
+	const struct sweep *sw;
+	const struct sweep_opts *so;
+	const size_t *runs;     /* the runs, by task */
+	struct sweep_tally *t;  /* NULL: no tally */
+	int *last;              /* the last code, or NULL */
+};
+
+/* In the child: one run. */
+static int batch_run(void *ctx, size_t k, void *slot, struct sim_error *err)
 {
-	int code = sweep_ended(sw, so, k, status);
+	const struct batch *b = ctx;
+	(void)slot;
+	(void)err; /* the run writes its own error.txt */
+	struct sim_error e = { .msg = "" };
+	return sweep_exec(b->sw, b->so, b->runs[k], &e);
+}
+
+/* In the parent: how it ended, counted. */
+static void batch_ended(void *ctx, size_t k, int status, const void *slot,
+			const struct sim_error *err)
+{
+	const struct batch *b = ctx;
+	struct sweep_tally *t = b->t;
+	(void)slot;
+	(void)err;
+	int code = sweep_ended(b->sw, b->so, b->runs[k], status);
+	if (b->last)
+		*b->last = code;
+	if (!t)
+		return;
 	t->done++;
 	if (code == 0)
 		t->ran++;
@@ -127,6 +123,20 @@ static void child_ended(const struct sweep *sw, const struct sweep_opts *so,
 		t->skipped++;
 	else
 		t->failed++;
+	if (!b->so->quiet)
+		sweep_progress(b->so->msg, t, t->done == t->total);
+}
+
+int sweep_pool(const struct sweep *sw, const struct sweep_opts *so,
+	       const size_t *runs, size_t n, unsigned jobs,
+	       struct sweep_tally *t, int *last, struct sim_error *err)
+{
+	struct batch b = { .sw = sw, .so = so, .runs = runs, .t = t,
+			   .last = last };
+	struct pool p = { .jobs = jobs, .ntasks = n, .run = batch_run,
+			  .ended = batch_ended, .ctx = &b };
+	int rc = pool_run(&p, NULL, err);
+	return rc < 0 ? rc : 0; /* a failed run is counted, not an error */
 }
 
 /* Prints the failed runs' errors (from their error.txt). */
@@ -183,77 +193,28 @@ int sweep_finish(const struct sweep *sw, const struct sweep_opts *so,
 int sweep_run_local(const struct sweep *sw, const struct sweep_opts *so,
 		    struct sim_error *err)
 {
-	unsigned jobs = so->jobs ? so->jobs : 1;
-	pid_t *pids = xcalloc(jobs, sizeof(*pids));
-	size_t *slot_run = xcalloc(jobs, sizeof(*slot_run));
-	struct sweep_tally t = { .t0 = mono_seconds(), .tty = isatty(fileno(so->msg)) };
-	size_t next = 0, running = 0;
+	size_t *runs = xcalloc(sw->nruns + 1, sizeof(*runs));
+	struct sweep_tally t = { .t0 = mono_seconds(),
+				 .tty = isatty(fileno(so->msg)) };
 	struct outdir od = { .fd = -1 };
 	int code = 1;
 
 	for (size_t k = 0; k < sw->nruns; k++)
-		t.total += sweep_in_shard(so, k);
+		if (sweep_in_shard(so, k))
+			runs[t.total++] = k;
 	t.last = t.t0;
 	int claim = sweep_claim(sw, so, &od, err);
 	if (claim) {
 		code = claim == -SIM_EINPUT ? 2 : 1;
 		goto out;
 	}
-	while (next < sw->nruns || running > 0) {
-		/* Start runs while there is a free slot. */
-		while (running < jobs && next < sw->nruns) {
-			size_t k = next++;
-			if (!sweep_in_shard(so, k))
-				continue;
-			unsigned s = 0;
-			while (pids[s])
-				s++;
-			pid_t pid;
-			if (sweep_spawn(sw, so, k, &pid, err))
-				goto out_wait;
-			pids[s] = pid;
-			slot_run[s] = k;
-			running++;
-		}
-		if (running == 0)
-			break;
-		int status;
-		pid_t pid = waitpid(-1, &status, 0);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			err_setc(err, -SIM_EIO, "waiting for a run: %s",
-				 strerror(errno));
-			goto out;
-		}
-		for (unsigned s = 0; s < jobs; s++) {
-			if (pids[s] != pid)
-				continue;
-			pids[s] = 0;
-			running--;
-			child_ended(sw, so, slot_run[s], status, &t);
-		}
-		if (!so->quiet)
-			sweep_progress(so->msg, &t, t.done == t.total);
-	}
+	if (sweep_pool(sw, so, runs, t.total, so->jobs, &t, NULL, err) != 0)
+		goto out; /* a fork failed: the started runs have ended */
 	if (!so->quiet && t.total == 0)
 		sweep_progress(so->msg, &t, true);
 	code = sweep_finish(sw, so, &t, err);
-	goto out;
-out_wait:
-	/* A fork failed: let the started runs end, then report. */
-	while (running > 0) {
-		int status;
-		pid_t pid = waitpid(-1, &status, 0);
-		if (pid < 0 && errno != EINTR)
-			break;
-		if (pid > 0)
-			running--;
-	}
-	code = 1;
 out:
 	outdir_unlock(&od);
-	free(slot_run);
-	free(pids);
+	free(runs);
 	return code;
 }

@@ -7,10 +7,10 @@
  * takes the results folder (its lock, sweep_claim()) and writes the sweep
  * manifest, then hands out runs one at a time (dynamic, so long and short
  * runs balance) and merges at the end; ranks 1..N-1 execute each run in a
- * forked child (sweep_spawn(), as the local driver does: the child calls
- * no MPI), so a run that crashes is recorded in its error.txt (the
- * results folder is on a shared file system, as on any cluster) and the
- * sweep goes on.  One rank alone runs the local driver.
+ * forked child of the worker pool (sweep_pool(), as the local driver does:
+ * the child calls no MPI), so a run that crashes is recorded in its
+ * error.txt (the results folder is on a shared file system, as on any
+ * cluster) and the sweep goes on.  One rank alone runs the local driver.
  *
  * Dying together: every rank dies with the process that started it
  * (mpirun or its daemon, PR_SET_PDEATHSIG), and each run's child with its
@@ -23,11 +23,9 @@
  */
 #include "sweep/sweep.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/outdir.h"
@@ -112,17 +110,10 @@ static void worker(const struct sweep *sw, const struct sweep_opts *so)
 		if (work < 0)
 			return;
 		struct sim_error e = { .msg = "" };
-		pid_t pid;
-		int status;
+		size_t run = (size_t)work;
 		msg[0] = work;
-		msg[1] = 1;
-		if (sweep_spawn(sw, so, (size_t)work, &pid, &e) != 0)
-			continue; /* cannot fork: the run failed */
-		pid_t got;
-		while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-			;
-		if (got == pid)
-			msg[1] = sweep_ended(sw, so, (size_t)work, status);
+		msg[1] = 1; /* stays when it cannot fork: the run failed */
+		sweep_pool(sw, so, &run, 1, 1, NULL, &msg[1], &e);
 	}
 }
 
