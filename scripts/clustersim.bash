@@ -15,9 +15,9 @@ _clustersim()
 	fi
 	cmd=${COMP_WORDS[1]}
 	case $cmd in
-	run) opts="-o --policy --plugin -q --quiet --check --lenient --no-plots --stats -h --help" ;;
+	run) opts="-o --policy --plugin -q --quiet --check --lenient --no-plots --stats -j --jobs -h --help" ;;
 	validate) opts="--policy --plugin -q --quiet -h --help" ;;
-	sweep) opts="-o --plugin -q --quiet --check --lenient --no-plots --stats -j --shard --dry-run --slurm --submit --tasks --time --mem --cpus-per-task --partition --account -h --help" ;;
+	sweep) opts="-o --plugin -q --quiet --check --lenient --no-plots --stats -j --jobs --shard --dry-run --slurm --submit --tasks --time --mem --cpus-per-task --partition --account -h --help" ;;
 	merge) opts="--no-plots -h --help" ;;
 	plot) opts="-h --help" ;;
 	optimize) opts="-o -q --quiet --no-plots -h --help" ;;
@@ -30,7 +30,7 @@ _clustersim()
 	case $prev in
 	-o) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--plugin) COMPREPLY=($(compgen -f -X '!*.so' -- "$cur") $(compgen -d -- "$cur")); return ;;
-	--policy|-j|--shard|--tasks|--time|--mem|--cpus-per-task|--partition|--account) return ;;
+	--policy|-j|--jobs|--shard|--tasks|--time|--mem|--cpus-per-task|--partition|--account) return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))

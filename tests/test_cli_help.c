@@ -156,7 +156,8 @@ Test(cli_help, unknown_commands_and_options_exit_2)
 	expect_usage_error("sweep s.json --bogus", "unknown option '--bogus'");
 	expect_usage_error("policies -x", "unknown option '-x'");
 	/* An option of another command. */
-	expect_usage_error("run a.json -j 2", "run takes no option '-j'");
+	expect_usage_error("run a.json --shard 1/2", "run takes no option "
+			   "'--shard'");
 	expect_usage_error("merge out --quiet", "merge takes no option "
 			   "'--quiet'");
 	expect_usage_error("optimize a.json --policy easy",

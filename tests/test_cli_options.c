@@ -42,7 +42,7 @@ static const struct {
 } takes[] = {
 	/* runner_run(): each field of struct run_opts. */
 	{ CLI_RUN, { "-o", "--policy", "--plugin", "--quiet", "--check",
-		     "--lenient", "--no-plots", "--stats", "--help" } },
+		     "--lenient", "--no-plots", "--stats", "-j", "--help" } },
 	/* What is checked: the policy label, the plug-ins; the ok line. */
 	{ CLI_VALIDATE, { "--policy", "--plugin", "--quiet", "--help" } },
 	/* sweep_opts and the Slurm scripts; per mode, see refuse_unused()
@@ -184,6 +184,8 @@ Test(cli_options, check_is_refused_on_a_fill_experiment)
 		      "\"fgd\" } ], \"output\": \"out\" }\n");
 	expect_refused("run f.json --check --no-plots", "--check does not "
 		       "apply to a fill or replay experiment");
+	expect_refused("run f.json -j 2 --no-plots", "-j 2 does not apply "
+		       "to a fill or replay experiment");
 	char *err;
 	cr_expect_eq(cli("run f.json --no-plots -q", &err), 0, "%s", err);
 	free(err);

@@ -1,8 +1,9 @@
 /*
- * The progress line of `run` (sim/run/runner.c): on a terminal, stderr
+ * The progress line of `run` (sim/run/run_jobs.c): on a terminal, stderr
  * shows which run of how many, jobs ended, simulated time, jobs per
  * second and the ETA, drawn at most four times a second and once at the
- * end; never when stderr is not a terminal, nor with --quiet.  The
+ * end (with -j N, the runs done); never when stderr is not a terminal,
+ * nor with --quiet.  The
  * terminal is a pseudo-terminal from script(1) (util-linux); the test
  * skips, saying so, where it is missing.
  * Runs the built binary ($CLUSTERSIM_BIN, default build/clustersim).
@@ -112,4 +113,23 @@ Test(run_progress, no_line_when_stderr_is_not_a_terminal)
 	char *err = slurp("e.txt");
 	cr_expect(!strstr(err, "jobs/s") && !strchr(err, '\r'), "%s", err);
 	free(err);
+}
+
+/* With -j 2 the runs are in two processes: one line of runs done, drawn
+ * by the parent, and no run's own line (two would garble one). */
+Test(run_progress, runs_in_processes_show_the_runs_done)
+{
+	if (sh("script -qec true /dev/null >/dev/null 2>&1") != 0)
+		cr_skip_test("script(1) cannot open a pseudo-terminal here");
+	experiment();
+	char *cmd = xasprintf("script -qec \"'%s' run e.json --no-plots -j 2\" "
+			      "/dev/null >tty.txt 2>&1", bin);
+	cr_assert_eq(sh(cmd), 0);
+	free(cmd);
+	char *out = slurp("tty.txt");
+	cr_expect(strstr(out, "runs: 1/2 done") && strstr(out,
+							  "runs: 2/2 done\r\n"),
+		  "%s", out);
+	cr_expect(!strstr(out, "jobs/s"), "%s", out);
+	free(out);
 }

@@ -144,10 +144,12 @@ const struct cli_option cli_options[] = {
 	{ .name = "--stats",
 	  .help = "print timing and memory lines (used by make bench)",
 	  .cmds = RUN | SWEEP, .kind = CLI_FLAG, .at = AT(stats) },
-	{ .name = "-j", .arg = "N",
-	  .help = "N runs at a time (default: all cores); under mpirun, "
-		  "rank 0 hands runs out to the other ranks",
-	  .cmds = SWEEP, .kind = CLI_COUNT, .at = AT(jobs),
+	{ .name = "-j", .alias = "--jobs", .arg = "N",
+	  .help = "N runs at a time, each in its own process, with the "
+		  "results of one at a time (run: default 1; sweep: "
+		  "default all cores; under mpirun, rank 0 hands runs out "
+		  "to the other ranks)",
+	  .cmds = RUN | SWEEP, .kind = CLI_COUNT, .at = AT(jobs),
 	  .lo = 1, .hi = 4096, .want = "a number of processes from 1" },
 	{ .name = "--shard", .arg = "I/N",
 	  .help = "run only runs I, I+N, I+2N, ... (1-based), no merge",

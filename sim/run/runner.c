@@ -25,6 +25,7 @@
 #include "speed/jobclass.h"
 #include "report/out.h"
 #include "run/fill_run.h"
+#include "run/run_jobs.h"
 #include "run/run_keep.h"
 #include "policy/registry.h"
 #include "engine/sim.h"
@@ -304,62 +305,6 @@ out:
 	return rc;
 }
 
-/* The progress line of a run on a terminal: which run of how many,
- * jobs ended, simulated time (that of the last timeline sample), jobs
- * per second of wall time and the run's ETA; drawn at most four times a
- * second, and once at the end. */
-struct progress_line {
-	const char *label;  /* the run's label */
-	struct sim *s;      /* the run (its timeline) */
-	size_t run, nruns;  /* this run, 1-based, of how many */
-	double t0, last;    /* when the run started, the line was drawn */
-	bool done;          /* the last line is drawn */
-};
-
-static void fmt_hms(char *buf, size_t n, double s)
-{
-	long t = s > 0 ? (long)(s + 0.5) : 0;
-	if (t >= 86400)
-		snprintf(buf, n, "%ldd%02ld:%02ld:%02ld", t / 86400,
-			 t / 3600 % 24, t / 60 % 60, t % 60);
-	else
-		snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60,
-			 t % 60);
-}
-
-static struct progress_line progress_start(const struct runner *r,
-					    const char *label)
-{
-	return (struct progress_line){
-		.label = label, .run = r->nruns + 1,
-		.nruns = r->nentries * r->e.nseeds, .t0 = mono_seconds() };
-}
-
-static void progress(void *ctx, size_t ended, size_t total)
-{
-	struct progress_line *p = ctx;
-	double now = mono_seconds();
-	if (p->done || (ended < total && now - p->last < 0.25))
-		return;
-	p->done = ended == total;
-	p->last = now;
-	size_t ns = 0;
-	const struct sample *sm = p->s ? sim_samples(p->s, &ns) : NULL;
-	double rate = now > p->t0 ? (double)ended / (now - p->t0) : 0;
-	char simt[32], eta[32];
-	fmt_hms(simt, sizeof(simt),
-		ns ? (double)sm[ns - 1].t / (double)SIM_SEC : 0);
-	if (rate > 0 || ended == total)
-		fmt_hms(eta, sizeof(eta), rate > 0 ? (total - ended) / rate : 0);
-	else
-		snprintf(eta, sizeof(eta), "-");
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %zu/%zu jobs, simulated %s, "
-		"%.0f jobs/s, ETA %s", p->run, p->nruns, p->label, ended,
-		total, simt, rate, eta);
-	if (ended == total)
-		fputs("\n", stderr);
-}
-
 /* Jobs that can never fit are rejected, counted and said: never dropped
  * silently. */
 static void warn_rejected(const struct runner *r, const char *label,
@@ -408,6 +353,14 @@ out_gen:
 	return rc;
 }
 
+static struct run_progress progress_start(const struct runner *r,
+					  const char *label)
+{
+	return (struct run_progress){
+		.label = label, .run = r->nruns + 1,
+		.nruns = r->nentries * r->e.nseeds, .t0 = mono_seconds() };
+}
+
 /* One policy x seed: simulate, compute metrics, write the run folder. */
 static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		   struct run_result *res, struct sim_error *err)
@@ -424,7 +377,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 	}
 	const char *label = en->spec->label;
 	bool show = !r->o->quiet && isatty(fileno(r->o->msg));
-	struct progress_line pl = progress_start(r, label);
+	struct run_progress pl = progress_start(r, label);
 	struct sim_config cfg = {
 		.workload = w,
 		.cluster = &r->cluster,
@@ -445,7 +398,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		/* 0 in the experiment is off; 0 in the config the default. */
 		.progress_timeout = e->progress_timeout ? e->progress_timeout
 							: -1,
-		.progress = show ? progress : NULL,
+		.progress = show ? run_progress_draw : NULL,
 		.progress_ctx = &pl,
 	};
 	struct sim *s = sim_new(&cfg);
@@ -509,6 +462,55 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 	sim_free(s);
 	workload_release(&gen);
 	return rc;
+}
+
+/* Every policy x seed, one after another.  Returns the exit code. */
+static int run_all(struct runner *r, struct sim_error *err)
+{
+	for (size_t i = 0; i < r->nentries; i++) {
+		for (size_t k = 0; k < r->e.nseeds; k++) {
+			int rc = run_one(r, &r->entries[i], r->e.seeds[k],
+					 &r->runs[r->nruns], err);
+			if (rc)
+				return rc == -SIM_EINPUT ? 2 : 1;
+			r->nruns++;
+		}
+	}
+	return 0;
+}
+
+/* Run k of runner_run() (policy k / nseeds, seed k % nseeds), in a
+ * worker process of run -j N: its messages to msg. */
+static int run_task(void *ctx, size_t k, struct run_result *res, FILE *msg,
+		    struct sim_error *err)
+{
+	struct runner *r = ctx;
+	struct run_opts o = *r->o; /* this process's own, until it exits */
+	o.msg = msg;
+	r->o = &o;
+	int rc = run_one(r, &r->entries[k / r->e.nseeds],
+			 r->e.seeds[k % r->e.nseeds], res, err);
+	return rc == -SIM_EINPUT ? 2 : rc ? 1 : 0;
+}
+
+/* Every run, o->jobs at a time (run_jobs.h).  Returns the exit code. */
+static int run_parallel(struct runner *r, struct sim_error *err)
+{
+	size_t n = r->nentries * r->e.nseeds;
+	char **names = xcalloc(n + 1, sizeof(*names));
+	for (size_t k = 0; k < n; k++)
+		names[k] = xasprintf("%s-s%" PRIu64,
+				     r->entries[k / r->e.nseeds].spec->label,
+				     r->e.seeds[k % r->e.nseeds]);
+	int code = run_jobs(r->o->jobs, n, run_task, r,
+			    (const char *const *)names, r->runs, r->o->msg,
+			    !r->o->quiet && isatty(fileno(r->o->msg)), err);
+	if (code == 0)
+		r->nruns = n;
+	for (size_t k = 0; k < n; k++)
+		free(names[k]);
+	free(names);
+	return code;
 }
 
 static void print_table(const struct runner *r)
@@ -700,6 +702,12 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 			"experiment (it checks the event engine)", r.e.path);
 		goto out;
 	}
+	if (r.e.has_fill && o->jobs > 1) {
+		err_set(err, "%s: -j %u does not apply to a fill or replay "
+			"experiment (its policies run in one process)",
+			r.e.path, o->jobs);
+		goto out;
+	}
 	if (r.e.has_fill) {
 		code = run_fill(&r, err);
 		goto out;
@@ -734,19 +742,9 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 		old_manifest = run_keep_read(r.outdir, "manifest.json");
 	}
 	r.runs = xcalloc(r.nentries * r.e.nseeds, sizeof(*r.runs));
-	for (size_t i = 0; i < r.nentries; i++) {
-		for (size_t k = 0; k < r.e.nseeds; k++) {
-			int rc = run_one(&r, &r.entries[i], r.e.seeds[k],
-					 &r.runs[r.nruns], err);
-			if (rc == -SIM_EINPUT) {
-				code = 2;
-				goto out;
-			}
-			if (rc)
-				goto out;
-			r.nruns++;
-		}
-	}
+	if ((code = o->jobs > 1 ? run_parallel(&r, err) : run_all(&r, err)))
+		goto out;
+	code = 1;
 	if (out_write_summary(r.outdir, r.runs, r.nruns, err) != 0 ||
 	    out_write_manifest(r.outdir, &r.e, r.runs, r.nruns, err) != 0 ||
 	    run_keep_others(r.outdir, &r.e, old_summary, old_manifest, err))

@@ -23,6 +23,9 @@ struct run_opts {
 	bool stats;              /* print timing lines (for make bench) */
 	bool validate_only;      /* check the file, run nothing */
 	bool no_plots;           /* skip gnuplot */
+	unsigned jobs;           /* -j: runs at a time, each in a worker
+	                            process when above 1 (0, 1: one after
+	                            another in this process) */
 	FILE *out;               /* table and report (stdout) */
 	FILE *msg;               /* warnings and progress (stderr) */
 	const char *text;        /* the experiment as JSON text (file names

@@ -1,10 +1,13 @@
 /*
  * crashfifo: an out-of-tree policy that crashes on purpose, to test that a
- * sweep records a run whose process dies and goes on with the others.
+ * sweep records a run whose process dies and goes on with the others, and
+ * that `run -j N` reports a failed run as one process would.
  *
  * What it does: first come, first served (the queue head while it fits);
  * with "crash": true it aborts at its first decision instead, as a buggy
- * plug-in would.  Parameter: crash (bool, default false).
+ * plug-in would; with "idle": true it starts nothing, so the run ends
+ * with the engine's error (jobs left pending with nothing to come).
+ * Parameters: crash, idle (bool, default false).
  *
  * Build: cc -shared -fPIC -DCLUSTERSIM_PLUGIN -I include -o crash.so this.c
  */
@@ -14,6 +17,7 @@
 
 static const struct policy_param crash_params[] = {
 	{ "crash", PARAM_BOOL, "false", "abort at the first decision" },
+	{ "idle", PARAM_BOOL, "false", "start no job" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 
@@ -22,7 +26,8 @@ static void crash_schedule(struct sim *sim, void *state)
 	(void)state;
 	if (sim_param_bool(sim, "crash"))
 		abort();
-	sim_start_head(sim);
+	if (!sim_param_bool(sim, "idle"))
+		sim_start_head(sim);
 }
 
 CLUSTERSIM_POLICY(crashfifo,
