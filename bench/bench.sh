@@ -5,7 +5,8 @@
 #   simulation),
 #   fcfs on a generated 1,000,000-job workload on 10,000 nodes,
 #   las on the whole Philly summary with the network model on, and fcfs on
-#   it with one pool of 512 GPUs,
+#   it with one pool of 512 GPUs, the three policies of KTH-SP2 with
+#   run -j 1 and -j 2,
 # each next to the cost of just reading its trace (`zcat FILE | awk`),
 # timed in the same run so that ratios, not absolute times, are compared.
 # Last, the same pooled fcfs in plain Python (bench/py-fcfs.py), the way
@@ -145,6 +146,32 @@ echo "alone $(printf '%.3f' "$sim_total") s; overhead per run beyond the simulat
 echo "$(printf '%.2f' "$(echo "($j1_wall - $sim_total) * 1000 / 200" | bc -l)") ms (fork, loading the point, writing its folder and"
 echo "manifest, and the run's share of the merge).  mpirun -np 3: rank 0"
 echo "hands out runs, 2 workers run them."
+# run -j: the three policies of experiments/kth.json (fcfs, easy,
+# conservative) one after another (-j 1) and two at a time (-j 2, on the
+# worker pool), and whether both results folders hold the same bytes.
+kth="$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz"
+run_j() {
+	local t0 t1
+	t0=$(now)
+	"$bin" run "$here/../experiments/kth.json" -o "$out/kth-j$1" --quiet \
+		--no-plots -j "$1"
+	t1=$(now)
+	echo "$t1 - $t0" | bc -l
+}
+echo
+if [ -f "$kth" ]; then
+	kth_j1=$(run_j 1)
+	kth_j2=$(run_j 2)
+	sweep_row "run kth -j" "runs" "wall_s" "speed-up"
+	sweep_row "-j 1" 3 "$(printf '%.3f' "$kth_j1")" "1.00"
+	sweep_row "-j 2" 3 "$(printf '%.3f' "$kth_j2")" \
+		"$(printf '%.2f' "$(echo "$kth_j1 / $kth_j2" | bc -l)")"
+	echo "run kth -j 2: the results folder is" \
+		"$(diff -r "$out/kth-j1" "$out/kth-j2" >/dev/null &&
+		   echo "the same bytes as with -j 1" || echo "DIFFERENT from -j 1")."
+else
+	echo "skip run kth -j: $kth is absent" >&2
+fi
 # The batch evaluator (docs/gpu.md): evaluations/s on 1 core and on
 # all cores, pooled and node-level, 100 and 1,000 jobs, 64 nodes x 8 GPUs.
 echo
