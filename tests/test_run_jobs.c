@@ -3,15 +3,18 @@
  * of an experiment in N worker processes give the bytes of -j 1 in every
  * output file (run folders, summary.csv, manifest.json, plots) and in
  * what is printed; a run that fails gives the exit code and message of
- * -j 1; a run whose process is killed is named; a count that is not one
- * is refused (exit 2).
+ * -j 1; a run whose process is killed is named; an interrupted run
+ * leaves no worker running; a count that is not one is refused (exit 2).
  * Runs the built binary ($CLUSTERSIM_BIN, default build/clustersim) and
  * the test plug-in build/plugin/crash_plugin.so.
  */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -198,4 +201,64 @@ Test(run_jobs, a_count_that_is_not_one_is_refused)
 	cr_expect(strstr(out, "-j, --jobs N") || strstr(out, "--jobs"), "%s",
 		  out);
 	free(out);
+}
+
+/* The processes whose working folder is tmp. */
+static size_t running_here(void)
+{
+	DIR *d = opendir("/proc");
+	size_t n = 0;
+	struct dirent *de;
+	char link[512];
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		char *path = xasprintf("/proc/%s/cwd", de->d_name);
+		ssize_t k = readlink(path, link, sizeof(link) - 1);
+		free(path);
+		if (k > 0) {
+			link[k] = '\0';
+			n += strcmp(link, tmp) == 0;
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* ^C, or a kill -INT, reaches the parent alone: its workers die with it
+ * (PR_SET_PDEATHSIG) and none writes on. */
+Test(run_jobs, an_interrupted_run_leaves_no_worker)
+{
+	put("g.json",
+	    "{ \"cluster\": { \"nodes\": [ { \"count\": 64, \"cpus\": 4 } ] },"
+	    "  \"workload\": { \"generate\": { \"jobs\": 500000,"
+	    "    \"interarrival\": { \"dist\": \"exponential\", \"mean\": 260 },"
+	    "    \"runtime\": { \"dist\": \"lognormal\", \"mu\": 7, \"sigma\": 1 },"
+	    "    \"cpus\": { \"dist\": \"pow2\", \"min\": 1, \"max\": 128 } } },"
+	    "  \"policies\": [ \"easy\", \"conservative\" ],"
+	    "  \"seeds\": [ 1, 2 ], \"output\": \"out\" }");
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		if (chdir(tmp) != 0 || !freopen("/dev/null", "w", stdout) ||
+		    !freopen("/dev/null", "w", stderr))
+			_exit(127);
+		execl(bin, bin, "run", "g.json", "-j", "2", "--no-plots",
+		      "-q", (char *)NULL);
+		_exit(127);
+	}
+	/* The parent and its two workers. */
+	for (int i = 0; i < 3000 && running_here() < 3; i++)
+		usleep(10000);
+	cr_assert_geq(running_here(), 3, "the workers did not start");
+	kill(pid, SIGINT); /* the parent alone, not its group */
+	int st;
+	waitpid(pid, &st, 0);
+	cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
+	for (int i = 0; i < 1000 && running_here() > 0; i++)
+		usleep(10000);
+	cr_expect_eq(running_here(), 0, "workers outlived their parent");
+	cr_expect_neq(sh("test -e out/summary.csv"), 0);
 }
