@@ -24,6 +24,7 @@
 #include "fill/fill.h"
 #include "speed/jobclass.h"
 #include "report/out.h"
+#include "report/report.h"
 #include "run/fill_run.h"
 #include "run/run_keep.h"
 #include "policy/registry.h"
@@ -679,6 +680,27 @@ static void runner_release(struct runner *r)
 	exp_release(&r->e);
 }
 
+/* The plots (unless --no-plots), then report.html; a problem with
+ * either is a warning: the results are written. */
+static void draw_plots(const struct run_opts *o, const char *outdir)
+{
+	struct sim_error perr = { .msg = "" };
+	int prc = 0;
+	if (!o->no_plots) {
+		bool tty = !o->quiet && isatty(fileno(o->msg));
+		if (tty)
+			fputs("drawing the plots...", o->msg);
+		prc = plot_results(outdir, &perr);
+		if (tty)
+			fputs("\r\033[K", o->msg);
+		if (prc != 0)
+			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
+	}
+	if (report_after_plots(outdir, REPORT_RUN, o->no_plots, prc,
+			       perr.msg, &perr))
+		fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
+}
+
 int runner_run(const struct run_opts *o, struct sim_error *err)
 {
 	struct runner r = { .o = o };
@@ -751,21 +773,11 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	    out_write_manifest(r.outdir, &r.e, r.runs, r.nruns, err) != 0 ||
 	    run_keep_others(r.outdir, &r.e, old_summary, old_manifest, err))
 		goto out;
-	if (!o->no_plots) {
-		struct sim_error perr;
-		bool tty = !o->quiet && isatty(fileno(o->msg));
-		if (tty)
-			fputs("drawing the plots...", o->msg);
-		int prc = plot_results(r.outdir, &perr);
-		if (tty)
-			fputs("\r\033[K", o->msg);
-		if (prc != 0)
-			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
-	}
+	draw_plots(o, r.outdir);
 	if (!o->quiet) {
 		print_table(&r);
 		fprintf(o->out, "\nresults: %s/ (summary.csv, manifest.json, "
-			"<label>-s<seed>/, plots/)\n", r.outdir);
+			"<label>-s<seed>/, plots/, report.html)\n", r.outdir);
 	}
 	code = 0;
 out:
