@@ -25,8 +25,9 @@
 # ../shared/traces beside the checkout; traces/fetch-traces.sh fetches
 # them) is skipped, saying so, and its blocks are left as they are.
 # The binary is $CLUSTERSIM_BIN (default build/clustersim).  `make
-# docs-figures` runs it all (a few minutes, most of it philly.json); `make
-# test` runs `--check make-run` (a few seconds).
+# docs-figures` runs it all (a few minutes of CPU, most of it
+# philly-vc.json, openb-fill.json and curie.json); `make test` runs
+# `--check make-run` (a few seconds).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -45,6 +46,9 @@ philly-las-job54|gpu/philly.csv|experiments/philly.json --policy las: job 54 and
 philly-vc|gpu/philly.csv|experiments/philly-vc.json: waits and bounded slowdowns
 placement||experiments/placement-comm.json and placement-compute.json: mean JCT and placement slowdown
 search-online|hpc/KTH-SP2-1996-2.1-cln.swf.gz|experiments/search-online.json: mean wait and response
+openb-fill|gpu/openb/openb_node_list_gpu_node.csv gpu/openb/openb_pod_list_default.csv gpu/openb/openb_pod_list_gpushare100.csv gpu/openb/openb_pod_list_multigpu50.csv|experiments/openb-fill.json: GPU allocation at the last point, means over the seeds
+openb-replay|gpu/openb/openb_node_list_gpu_node.csv gpu/openb/openb_pod_list_default.csv gpu/openb/openb_pod_list_gpushare100.csv|experiments/openb-replay.json: waits, time-averaged allocation and fragmentation, means over the seeds
+openb-replay-x20000|gpu/openb/openb_node_list_gpu_node.csv gpu/openb/openb_pod_list_default.csv gpu/openb/openb_pod_list_gpushare100.csv|experiments/openb-replay-x20000.json: the same at 20,000 times the arrival rate
 kth|hpc/KTH-SP2-1996-2.1-cln.swf.gz|experiments/kth.json: the validation table
 nasa|hpc/NASA-iPSC-1993-3.1-cln.swf.gz|experiments/nasa.json: the validation table
 curie|hpc/CEA-Curie-2011-2.1-cln.swf.gz|experiments/curie.json: the validation table
@@ -297,6 +301,48 @@ fig_search_online() {
 		row "$d" $l $l wait_mean:int response_mean:int
 	done
 }
+
+# The fill experiment: each policy's GPU allocation when the arrivals
+# stop (the last point), the mean over the seeds, one column per list.
+fig_openb_fill() {
+	run openb-fill experiments/openb-fill.json
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	{ l = $(k["label"]); p = $(k["pods_list"]); sub(/^openb_pod_list_/, "", p)
+	  if (!(l in seen)) { seen[l] = 1; order[++nl] = l }
+	  if (!(p in seenp)) { seenp[p] = 1; lists[++np] = p }
+	  s[l, p] += $(k["alloc_ratio"]); n[l, p]++ }
+	END {
+		printf "| policy |"; for (j = 1; j <= np; j++) printf " %s |", lists[j]
+		printf "\n|---|"; for (j = 1; j <= np; j++) printf "---:|"; print ""
+		for (i = 1; i <= nl; i++) {
+			printf "| %s |", order[i]
+			for (j = 1; j <= np; j++)
+				printf " %.1f%% |", 100 * s[order[i], lists[j]] / n[order[i], lists[j]]
+			print ""
+		}
+	}' "$work/openb-fill/fill_summary.csv"
+}
+
+# A replay experiment: per list and policy, the means over the seeds.
+replay_table() {
+	run "$1" "experiments/$1.json"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	{ l = $(k["label"]); p = $(k["pods_list"]); sub(/^openb_pod_list_/, "", p)
+	  if (!((p, l) in seen)) { seen[p, l] = 1; order[++n] = p SUBSEP l }
+	  c[p, l]++; w[p, l] += $(k["wait_mean_s"]); q[p, l] += $(k["wait_p99_s"])
+	  a[p, l] += $(k["alloc_ratio_mean"]); f[p, l] += $(k["frag_ratio_mean"]) }
+	END {
+		print "| pod list | policy | mean wait (s) | p99 wait (s) | GPU allocation | fragmentation |"
+		print "|---|---|---:|---:|---:|---:|"
+		for (i = 1; i <= n; i++) {
+			split(order[i], pl, SUBSEP); x = order[i]
+			printf "| %s | %s | %.1f | %.1f | %.2f%% | %.2f%% |\n", pl[1], pl[2],
+				w[x] / c[x], q[x] / c[x], 100 * a[x] / c[x], 100 * f[x] / c[x]
+		}
+	}' "$work/$1/replay_summary.csv"
+}
+fig_openb_replay() { replay_table openb-replay; }
+fig_openb_replay_x20000() { replay_table openb-replay-x20000; }
 
 # The validation tables: replays of Parallel Workloads Archive logs.
 validation() {
