@@ -332,3 +332,36 @@ Test(seeds, a_seed_that_is_not_exact_is_exit_2, .init = cli_setup,
 	put_experiment("f.json", "[ \"-3\" ]");
 	cr_assert_eq(tl_sh(tmp, "'%s' validate f.json", bin), 2);
 }
+
+/* A sweep with a seed past 2^53 - 1: its manifest writes the seed as a
+ * string, and merge, which rebuilds summary.csv from the manifest and the
+ * run folders, reads it back to the same bytes. */
+Test(seeds, a_sweep_reads_its_string_seeds_back, .init = cli_setup,
+     .fini = cli_teardown)
+{
+	tl_put(tmp, "s.json",
+	       "{ \"cluster\": { \"nodes\": [ { \"count\": 4, \"cpus\": 4 } ] },\n"
+	       "  \"workload\": { \"generate\": { \"jobs\": 100,\n"
+	       "    \"interarrival\": { \"dist\": \"exponential\", \"mean\": 60 },\n"
+	       "    \"runtime\": { \"dist\": \"lognormal\", \"mu\": 5, \"sigma\": 1 },\n"
+	       "    \"cpus\": { \"dist\": \"pow2\", \"min\": 1, \"max\": 16 } } },\n"
+	       "  \"seeds\": [ 3, \"18446744073709551615\" ],\n"
+	       "  \"policies\": [ \"fcfs\" ], \"output\": \"out\",\n"
+	       "  \"sweep\": { \"workload.load_scale\": [ 1, 2 ] } }\n");
+	int rc = tl_sh(tmp, "'%s' sweep s.json -j 1 --no-plots -q", bin);
+	char *err = slurp("err.txt");
+	cr_assert_eq(rc, 0, "%s", err);
+	free(err);
+	char *man = slurp("out/manifest.json");
+	cr_assert_not_null(strstr(man, "\"seed\":\t\"18446744073709551615\""),
+			   "%s", man);
+	free(man);
+	char *ref = slurp("out/summary.csv");
+	cr_assert_not_null(strstr(ref, ",18446744073709551615,"), "%s", ref);
+	cr_assert_eq(tl_sh(tmp, "rm out/summary.csv && '%s' merge out "
+			   "--no-plots", bin), 0);
+	char *merged = slurp("out/summary.csv");
+	cr_assert_str_eq(merged, ref);
+	free(merged);
+	free(ref);
+}
