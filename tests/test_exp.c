@@ -500,8 +500,9 @@ Test(exp, error_types_and_values)
 {
 	exp_expect_error("f.json",
 		"{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD ", \"policies\": "
-		"[\"a\"], \"seeds\": [1, \"2\"]}",
-		"f.json: $.seeds[1]: expected an integer, got string");
+		"[\"a\"], \"seeds\": [1, null]}",
+		"f.json: $.seeds[1]: expected an integer or a string of "
+		"digits, got null");
 	exp_expect_error("f.json",
 		"{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD ", \"policies\": "
 		"[\"a\"], \"seeds\": [1, 2.5]}",

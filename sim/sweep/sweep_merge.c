@@ -165,7 +165,8 @@ static int read_manifest(const char *outdir, cJSON **root,
 		}
 		const cJSON *seed = cJSON_GetObjectItemCaseSensitive(it,
 								     "seed");
-		r->seed = cJSON_IsNumber(seed) ? sweep_value_text(seed) : NULL;
+		r->seed = cJSON_IsNumber(seed) || cJSON_IsString(seed) ?
+			  sweep_value_text(seed) : NULL;
 		if (!r->seed)
 			rc = -SIM_EINPUT;
 		const cJSON *pt = cJSON_GetObjectItemCaseSensitive(it, "point");
