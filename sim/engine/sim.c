@@ -107,6 +107,7 @@ void sim_free(struct sim *s)
 	free(s->end_ev);
 	free(s->prog);
 	free(s->resume);
+	free(s->promise);
 	if (!s->cfg.jobs_in_place)
 		free(s->jobs);
 	free(s->queue);
@@ -609,8 +610,13 @@ int sim_run(struct sim *s, struct sim_error *err)
 				break;
 			call_schedule(s);
 		}
-		if (s->cfg.check)
+		if (s->cfg.check) {
 			sim_check_invariants(s);
+			if (s->broke.job) {
+				rc = sim_promise_error(s, err);
+				goto fini;
+			}
+		}
 		if (s->cfg.progress && s->ended >= progress_mark) {
 			s->cfg.progress(s->cfg.progress_ctx, s->ended, s->njobs);
 			progress_mark = s->ended + s->njobs / 100 + 1;
@@ -673,6 +679,8 @@ void sim_begin_run(struct sim *s, struct job *j)
 {
 	queue_remove(s, j);
 	j->state = JOB_RUNNING;
+	if (s->promise)
+		s->promise[j->idx] = SIM_TIME_NONE; /* kept */
 	bool restart = j->preemptions > 0;
 	if (!restart) {
 		j->start = s->now;

@@ -42,6 +42,10 @@ struct run_counters {
 	uint64_t migrations;    /* running jobs moved to other GPUs */
 	uint64_t shared_starts; /* jobs started on another job's GPUs */
 	uint32_t queue_max;     /* longest queue */
+	uint64_t promises_broken; /* promised starts still to come moved
+	                             later (sim_job_promise) */
+	uint64_t promises_missed; /* promised starts that came without the
+	                             job starting */
 };
 
 /* A policy parameter's resolved value. */
