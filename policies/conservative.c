@@ -15,8 +15,8 @@
  * fits there): when jobs end before their estimates the schedule is
  * compressed.  Then each new job, in queue order, is reserved at the
  * earliest time free of all of them.  Jobs that end and jobs that arrive
- * at the same time: the ends' room is given out to the promised jobs
- * first, as pyss orders terminations before submissions.
+ * at the same time (with "schedule_on": "timestamp"): the ends' room is
+ * given out to the promised jobs first, then to the new ones.
  *
  * replan = "scratch": every reservation is made again from scratch, in
  * queue order, against the jobs ahead only.  This is NOT conservative: a

@@ -88,6 +88,12 @@ struct sim *sim_new(const struct sim_config *cfg)
 		s->speed = speed_new(cfg->cluster, &cfg->speed->net,
 				     cfg->speed->ref_gpu, cfg->speed->thr);
 	evq_init(&s->q);
+	if (cfg->submits_first) {
+		static const enum ev_phase order[EV_NPHASES] = {
+			EV_SUBMIT, EV_END, EV_NODE, EV_TIMER, EV_SAMPLE,
+		};
+		evq_set_order(&s->q, order);
+	}
 	s->max_samples = cfg->max_samples ? cfg->max_samples
 					  : SIM_MAX_SAMPLES_DEFAULT;
 	if (s->max_samples < 3)
@@ -605,10 +611,13 @@ int sim_run(struct sim *s, struct sim_error *err)
 				evq_pop(&s->q, &t, &ph, &payload);
 				apply(s, ph, payload);
 				fired = true;
+				if (s->cfg.schedule_each_event)
+					call_schedule(s);
 			}
 			if (!fired)
 				break;
-			call_schedule(s);
+			if (!s->cfg.schedule_each_event)
+				call_schedule(s);
 		}
 		if (s->cfg.check) {
 			sim_check_invariants(s);
