@@ -362,7 +362,8 @@ enum root_key {
 	ROOT_NAME, ROOT_CLUSTER, ROOT_WORKLOAD, ROOT_POLICIES, ROOT_SEEDS,
 	ROOT_OUTPUT, ROOT_PLUGINS, ROOT_TIMELINE, ROOT_BSLD_TAU, ROOT_CHECK,
 	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
-	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_NKEYS
+	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_SCHEDULE_ON,
+	ROOT_SAME_TIME, ROOT_NKEYS
 };
 
 /* The experiment's name, which names the default folder results/<name>:
@@ -383,6 +384,23 @@ static int check_name(struct exp_ctx *c, const char *name)
 	return 0;
 }
 
+/* Events at the same time: "schedule_on" and "same_time". */
+static int parse_same_time(struct exp_ctx *c, const cJSON *const *f,
+			   struct experiment *e)
+{
+	static const char *const on[] = { "timestamp", "event" };
+	static const char *const order[] = { "ends_first", "submits_first" };
+	int each = 0, subs = 0;
+	int rc = exp_get_enum(c, "schedule_on", f[ROOT_SCHEDULE_ON], on,
+			      ARRAY_SIZE(on), &each);
+	if (!rc)
+		rc = exp_get_enum(c, "same_time", f[ROOT_SAME_TIME], order,
+				  ARRAY_SIZE(order), &subs);
+	e->schedule_each_event = each == 1;
+	e->submits_first = subs == 1;
+	return rc;
+}
+
 /* The root keys that shape how each run goes: its timeline, metrics,
  * checks, preemption costs, throughputs and the offline search. */
 static int parse_run_keys(struct exp_ctx *c, const cJSON *const *f,
@@ -401,6 +419,8 @@ static int parse_run_keys(struct exp_ctx *c, const cJSON *const *f,
 	if (!rc)
 		rc = exp_get_seconds(c, "progress_timeout", f[ROOT_PROGRESS], 0,
 				     false, &e->progress_timeout);
+	if (!rc)
+		rc = parse_same_time(c, f, e);
 	if (!rc && f[ROOT_PREEMPTION])
 		rc = parse_preemption(c, f[ROOT_PREEMPTION], e);
 	if (!rc && f[ROOT_THROUGHPUTS])
@@ -429,6 +449,8 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_OPTIMIZE] = "optimize", [ROOT_FILL] = "fill",
 		[ROOT_LIMITS] = "limits",
 		[ROOT_PROGRESS] = "progress_timeout",
+		[ROOT_SCHEDULE_ON] = "schedule_on",
+		[ROOT_SAME_TIME] = "same_time",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;

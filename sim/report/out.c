@@ -446,6 +446,8 @@ static int write_run_summary(const char *path, const struct run_result *r,
 	json_add_u64(c, "preemptions", r->counters.preemptions);
 	json_add_u64(c, "migrations", r->counters.migrations);
 	json_add_u64(c, "shared_starts", r->counters.shared_starts);
+	json_add_u64(c, "promises_broken", r->counters.promises_broken);
+	json_add_u64(c, "promises_missed", r->counters.promises_missed);
 	char lost[64];
 	*put_ratio(lost, r->counters.lost_work) = '\0';
 	cJSON_AddRawToObject(c, "lost_work_s", lost);

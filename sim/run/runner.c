@@ -409,6 +409,20 @@ out_gen:
 	return rc;
 }
 
+/* The experiment's root keys that set how the engine runs. */
+static void engine_settings(const struct experiment *e,
+			    struct sim_config *cfg)
+{
+	cfg->schedule_each_event = e->schedule_each_event;
+	cfg->submits_first = e->submits_first;
+	cfg->checkpoint_interval = e->checkpoint_interval;
+	cfg->restore_overhead = e->restore_overhead;
+	cfg->restore_per_gpu = e->restore_per_gpu;
+	cfg->storage_Bps = e->storage_GBps * 1e9;
+	/* 0 in the experiment is off; 0 in the config the default. */
+	cfg->progress_timeout = e->progress_timeout ? e->progress_timeout : -1;
+}
+
 /* One policy x seed: simulate, compute metrics, write the run folder. */
 static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		   struct run_result *res, struct sim_error *err)
@@ -439,16 +453,10 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.speed = r->use_speed ? &r->speed : NULL,
 		/* A generated workload is this run's alone: no copy. */
 		.jobs_in_place = e->workload.generated ? gen.jobs : NULL,
-		.checkpoint_interval = e->checkpoint_interval,
-		.restore_overhead = e->restore_overhead,
-		.restore_per_gpu = e->restore_per_gpu,
-		.storage_Bps = e->storage_GBps * 1e9,
-		/* 0 in the experiment is off; 0 in the config the default. */
-		.progress_timeout = e->progress_timeout ? e->progress_timeout
-							: -1,
 		.progress = show ? progress : NULL,
 		.progress_ctx = &pl,
 	};
+	engine_settings(e, &cfg);
 	struct sim *s = sim_new(&cfg);
 	pl.s = s;
 	double t0 = mono_seconds();
