@@ -94,7 +94,7 @@ SCOREPLUGINS := $(BUILD)/plugin/example_score.so \
 # A policy that aborts on demand: a sweep's crashed run (tests/test_sweep_fail.c).
 BADPLUGIN += $(BUILD)/plugin/crash_plugin.so
 
-.PHONY: all deps run test check-tests bench clean plugin-example install \
+.PHONY: all deps run test check-tests bench docs-figures clean plugin-example install \
         uninstall
 all: $(BIN)
 
@@ -214,6 +214,14 @@ $(BUILD)/plugin/%.so: tests/plugin/%.c include/clustersim/*.h
 bench: deps
 	$(MAKE) $(BIN)
 	bench/bench.sh $(BIN)
+
+# Every figure of clustersim's results that README.md, experiments/README.md
+# and docs/ quote, rerun from the shipped experiments and rewritten in
+# place (scripts/docs-figures.sh; minutes; figures whose traces are missing
+# are skipped, saying so).  make test checks the make-run table.
+docs-figures: deps
+	$(MAKE) $(BIN)
+	CLUSTERSIM_BIN=$(BIN) scripts/docs-figures.sh
 
 # Fuzzing (tests/fuzz/README.md).  `make fuzz` builds build/fuzz/fuzz_<name>
 # with clang's libFuzzer (+ ASan, UBSan) from each tests/fuzz/fuzz_<name>.c

@@ -1,37 +1,182 @@
 /*
  * conservative: conservative backfilling.
  *
- * What it does: every waiting job gets a reservation, in queue order, at
- * the earliest time its request is free for its whole estimate given the
- * running jobs and the reservations of the jobs ahead of it.  A job whose
- * reservation is now starts now; so a job may start early only if it
- * delays no other job's reservation.  Reservations are recomputed from
- * scratch at every scheduling point (in queue order), so when jobs end
- * before their estimates the schedule is compressed: no job's reservation
- * moves later than it was, since the profile only gains free resources.
+ * What it does: every waiting job gets a reservation, at the earliest
+ * time its request is free for its whole estimate given the running jobs
+ * and every other reservation; a job whose reservation is now starts now.
+ * So a job may start early only if it delays no other job's reservation,
+ * and once made a reservation never moves later: the policy promises each
+ * job its start (sim_job_promise), and the engine holds it to that.
+ *
+ * replan = "compress" (the default, the classic algorithm): at each
+ * scheduling point the promises are put back into the profile; then each
+ * promised job in queue order gives its reservation back and takes the
+ * earliest one open now, which is never later than the old (it still
+ * fits there): when jobs end before their estimates the schedule is
+ * compressed.  Then each new job, in queue order, is reserved at the
+ * earliest time free of all of them.  Jobs that end and jobs that arrive
+ * at the same time (with "schedule_on": "timestamp"): the ends' room is
+ * given out to the promised jobs first, then to the new ones.
+ *
+ * replan = "scratch": every reservation is made again from scratch, in
+ * queue order, against the jobs ahead only.  This is NOT conservative: a
+ * job moved into a gap can push a job behind it later than it was
+ * promised (on normalised KTH-SP2, thousands of times).  Kept because
+ * earlier results of clustersim used it.
  *
  * On a cluster partitioned into virtual clusters the profile plans each
- * job against its VC and the shared pool (policy.h), and the first step
- * is not sim_start_head: its per-VC queues would start a job of one VC on
- * pool GPUs reserved for an earlier job of another.  The loop below
- * starts every job whose reservation is now, in queue order, already.
+ * job against its VC and the shared pool (policy.h).  The scratch
+ * variant's first step is sim_start_head only without VCs: per-VC queues
+ * would start a job of one VC on pool GPUs reserved for an earlier job of
+ * another.  On a cluster with GPUs the profile counts GPUs, not the CPUs a
+ * job needs too: a job whose reservation is now but whose CPUs do not fit
+ * keeps it and waits; its promise is then measured from now.
  *
- * Source: Mu'alem and Feitelson, IEEE TPDS 2001 (section 2); Feitelson and
- * Weil, "Utilization and predictability in scheduling the IBM SP2 with
- * backfilling", IPPS 1998.
+ * Source: Mu'alem and Feitelson, IEEE TPDS 2001 (section 2, compression
+ * when a job ends early); Feitelson and Weil, "Utilization and
+ * predictability in scheduling the IBM SP2 with backfilling", IPPS 1998;
+ * pyss's conservative scheduler (re-insertion in submit order at each
+ * termination).
  *
- * Parameters: none.
+ * Parameters: replan ("compress" or "scratch").
  *
  * Example (10 CPUs, estimates exact): A runs on 6 CPUs until 100.  Queue:
  * B 8 CPUs for 50 s, C 4 CPUs for 200 s, D 2 CPUs for 20 s.  B is reserved
  * at 100 (until 150).  C fits now but would overlap B (4 + 8 > 10): its
  * earliest slot is 150.  D fits now and until 20 with B and C: starts now.
+ * Where the two differ (tests/test_conservative.c): A (2 CPUs, estimate
+ * 100) ends at 10, 90 s early; C (10 CPUs) was promised 100 and D (8 CPUs
+ * for 40 s) 50, in the gap before A's expected end.  Compress moves C to
+ * 90, after D; scratch plans C first, at 50, and pushes D to 150.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "clustersim/policy.h"
+
+/* The policy's state. */
+struct cons {
+	bool compress;      /* replan = "compress" */
+	sim_time_t kept;    /* the first promise this pass kept by its
+	                       split (VCs only; SIM_TIME_MAX = none) */
+	sim_time_t armed;   /* the wake-up set for such a promise */
+};
+
+/* What a pass plans: a job that can start now starts; others keep
+ * their reservation, promised.  Returns true when the job started (it
+ * left the queue). */
+static bool plan(struct sim *sim, struct cons *c, struct profile *p,
+		 const struct job *j, sim_time_t promised)
+{
+	sim_time_t now = sim_now(sim);
+	sim_time_t t = profile_earliest(p, j, j->estimate);
+	/* With VCs a reservation takes the envelope of its possible splits
+	 * of VC and pool GPUs (policy.h), which grows with what is free:
+	 * asked afresh the old time may not fit, though the split it was
+	 * made with still does.  Without VCs t > promised cannot happen,
+	 * and the engine would report it.  A promise kept so may be at a
+	 * time no event marks (without VCs each is at the expected end of
+	 * a running job or of another promise): the policy wakes itself
+	 * then. */
+	if (promised != SIM_TIME_NONE && t > promised && sim_vc_count(sim)) {
+		profile_reserve_again(p, j, promised, j->estimate);
+		if (promised < c->kept)
+			c->kept = promised;
+		return false;
+	}
+	/* The profile counts GPUs on a cluster with GPUs, not the CPUs a
+	 * job may need too: the start is asked only when the job fits. */
+	if (t == now && sim_job_fits(sim, j) && sim_job_start(sim, j) == 0) {
+		profile_reserve(p, j, now, j->estimate);
+		return true;
+	}
+	profile_reserve(p, j, t, j->estimate);
+	if (t != SIM_TIME_MAX)
+		sim_job_promise(sim, j, t);
+	return false;
+}
+
+/* The job's promise if it is now or still to come; SIM_TIME_NONE if it
+ * has none, or if its time has passed without a start (a running job past
+ * its estimate held the room, or on a cluster with GPUs its CPUs did not
+ * fit): such a job is planned again, but not before the promises to
+ * come, which it must not push. */
+static sim_time_t to_come(struct sim *sim, const struct job *j)
+{
+	sim_time_t t = sim_job_promised(sim, j);
+	return t != SIM_TIME_NONE && t >= sim_now(sim) ? t : SIM_TIME_NONE;
+}
+
+static void compress_schedule(struct sim *sim, struct cons *c)
+{
+	struct profile *p = sim_profile(sim);
+	size_t n = sim_queue_len(sim);
+	c->kept = SIM_TIME_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = sim_queue_at(sim, i);
+		sim_time_t t = to_come(sim, j);
+		if (t != SIM_TIME_NONE)
+			profile_reserve_again(p, j, t, j->estimate);
+	}
+	/* In queue order, each promised job moves as early as the others'
+	 * promises let it; then the new jobs. */
+	for (size_t i = 0; i < sim_queue_len(sim);) {
+		const struct job *j = sim_queue_at(sim, i);
+		sim_time_t t = to_come(sim, j);
+		if (t != SIM_TIME_NONE)
+			profile_release(p, j, t, j->estimate);
+		else if (sim_job_promised(sim, j) == SIM_TIME_NONE) {
+			i++;
+			continue;
+		}
+		if (!plan(sim, c, p, j, t))
+			i++;
+	}
+	for (size_t i = 0; i < sim_queue_len(sim);) {
+		const struct job *j = sim_queue_at(sim, i);
+		if (sim_job_promised(sim, j) != SIM_TIME_NONE ||
+		    !plan(sim, c, p, j, SIM_TIME_NONE))
+			i++;
+	}
+	if (c->kept != SIM_TIME_MAX && c->kept > sim_now(sim) &&
+	    c->kept != c->armed &&
+	    sim_wakeup_at(sim, c->kept) == 0)
+		c->armed = c->kept;
+}
+
+static int conservative_init(struct sim *sim, void **state,
+			     struct sim_error *err)
+{
+	const char *replan = sim_param_str(sim, "replan");
+	struct cons *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -1;
+	*state = c;
+	c->armed = SIM_TIME_NONE;
+	if (strcmp(replan, "compress") == 0) {
+		c->compress = true;
+	} else if (strcmp(replan, "scratch") != 0) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "replan must be 'compress' or 'scratch', got '%s'",
+			 replan);
+		return -1;
+	}
+	return 0;
+}
+
+static void conservative_fini(struct sim *sim, void *state)
+{
+	free(state);
+}
 
 static void conservative_schedule(struct sim *sim, void *state)
 {
-	(void)state;
+	struct cons *c = state;
+	if (c->compress) {
+		compress_schedule(sim, c);
+		return;
+	}
 	if (!sim_vc_count(sim)) {
 		sim_start_head(sim);
 		if (sim_queue_len(sim) < 2)
@@ -55,7 +200,18 @@ static void conservative_schedule(struct sim *sim, void *state)
 	}
 }
 
+static const struct policy_param conservative_params[] = {
+	{ "replan", PARAM_STRING, "compress",
+	  "\"compress\": reservations only move earlier (classic); "
+	  "\"scratch\": re-planned in queue order, not conservative" },
+	{ NULL, PARAM_INT, NULL, NULL },
+};
+
 CLUSTERSIM_POLICY(conservative,
 	.summary = "conservative backfilling: every waiting job has a "
-		   "reservation; a job starts early only if it delays none",
+		   "reservation, never moved later; a job starts early only "
+		   "if it delays none",
+	.params = conservative_params,
+	.init = conservative_init,
+	.fini = conservative_fini,
 	.schedule = conservative_schedule);

@@ -433,7 +433,8 @@ Test(exp, resolved_json)
 	const char *order[] = { "name", "cluster", "workload", "policies",
 				"seeds", "output", "plugins",
 				"timeline_interval", "bounded_slowdown_tau",
-				"check", "progress_timeout", "preemption",
+				"check", "schedule_on", "same_time",
+				"progress_timeout", "preemption",
 				"throughputs", "limits" };
 	size_t i = 0;
 	for (const cJSON *it = j->child; it; it = it->next, i++) {
@@ -500,8 +501,9 @@ Test(exp, error_types_and_values)
 {
 	exp_expect_error("f.json",
 		"{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD ", \"policies\": "
-		"[\"a\"], \"seeds\": [1, \"2\"]}",
-		"f.json: $.seeds[1]: expected an integer, got string");
+		"[\"a\"], \"seeds\": [1, null]}",
+		"f.json: $.seeds[1]: expected an integer or a string of "
+		"digits, got null");
 	exp_expect_error("f.json",
 		"{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD ", \"policies\": "
 		"[\"a\"], \"seeds\": [1, 2.5]}",
@@ -902,4 +904,28 @@ Test(exp, progress_timeout)
 			 ", \"policies\": [\"fcfs\"], "
 			 "\"progress_timeout\": -1}",
 			 "x.json: $.progress_timeout: must be >= 0, got '-1'");
+}
+
+Test(exp, same_time_keys)
+{
+	struct experiment e;
+	struct sim_error err = { .msg = "" };
+	const char *text = "{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD
+			   ", \"policies\": [\"fcfs\"], "
+			   "\"schedule_on\": \"event\", "
+			   "\"same_time\": \"submits_first\"}";
+	cr_assert_eq(exp_parse(text, "x.json", &e, &err), 0, "%s", err.msg);
+	cr_expect(e.schedule_each_event);
+	cr_expect(e.submits_first);
+	exp_release(&e);
+	cr_assert_eq(exp_parse("{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD
+			       ", \"policies\": [\"fcfs\"]}", "x.json", &e,
+			       &err), 0, "%s", err.msg);
+	cr_expect(!e.schedule_each_event && !e.submits_first);
+	exp_release(&e);
+	exp_expect_error("x.json", "{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD
+			 ", \"policies\": [\"fcfs\"], "
+			 "\"schedule_on\": \"job\"}",
+			 "x.json: $.schedule_on: unknown value 'job' "
+			 "(expected 'timestamp' or 'event')");
 }

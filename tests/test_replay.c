@@ -12,6 +12,9 @@
 #include "report/stats.h"
 #include "testlib.h"
 #include "base/util.h"
+#include "policy/registry.h"
+
+extern const struct policy_ops clustersim_policy_conservative;
 
 static char *trace_path(const char *name)
 {
@@ -46,9 +49,29 @@ static double work(const struct sim *s)
  * lists 70.1% utilization for the log's own schedule; clipping removes
  * 0.2 points of work, so every policy must land at 69.9% +- 0.1 (the
  * makespan barely moves: the last jobs arrive at an idle machine).
- * Mu'alem and Feitelson (TPDS 2001) find EASY better than conservative
- * on SP2 workloads; both are far better than FCFS.
+ * Both backfillings are far better than FCFS.  EASY waits less than
+ * conservative (Mu'alem and Feitelson, TPDS 2001, find the two close on
+ * SP2 workloads, EASY usually ahead); classic conservative keeps every
+ * reservation (no promise broken), and re-planning from scratch waits
+ * 9.1% longer than it (7,988.2 s against 7,319.0 s; measured
+ * independently of this code on this normalisation: about 9%).
  */
+/* Conservative backfilling re-planned from scratch (not conservative). */
+static struct sim *run_scratch(const struct workload *w,
+			       const struct cluster_spec *c)
+{
+	struct param_value pv = {
+		.key = xstrdup("replan"), .json_path = xstrdup("$.replan"),
+		.type = PV_STRING, .str = xstrdup("scratch"),
+	};
+	struct sim *s = tl_run_with(&clustersim_policy_conservative, &pv, 1,
+				    w, c);
+	free(pv.key);
+	free(pv.json_path);
+	free(pv.str);
+	return s;
+}
+
 Test(replay, kth_sp2_fcfs_easy_conservative)
 {
 	char *path = trace_path("KTH-SP2-1996-2.1-cln.swf.gz");
@@ -62,10 +85,11 @@ Test(replay, kth_sp2_fcfs_easy_conservative)
 	cr_assert_eq(w.n, 28467);
 	struct cluster_spec c;
 	tl_cluster(&c, 100, 1);
-	const char *pol[] = { "fcfs", "easy", "conservative" };
-	double bsld[3];
-	for (int k = 0; k < 3; k++) {
-		struct sim *s = tl_run_unchecked(pol[k], &w, &c);
+	const char *pol[] = { "fcfs", "easy", "conservative", "scratch" };
+	double bsld[4], wait[4];
+	for (int k = 0; k < 4; k++) {
+		struct sim *s = k < 3 ? tl_run_unchecked(pol[k], &w, &c)
+				      : run_scratch(&w, &c);
 		struct metrics m;
 		size_t n;
 		const struct job *j = sim_jobs(s, &n);
@@ -76,10 +100,15 @@ Test(replay, kth_sp2_fcfs_easy_conservative)
 		cr_expect(m.v[M_UTIL] > 0.698 && m.v[M_UTIL] < 0.700,
 			  "%s: utilization %f", pol[k], m.v[M_UTIL]);
 		bsld[k] = m.v[M_BSLD_MEAN];
+		wait[k] = m.v[M_WAIT_MEAN];
+		cr_expect_eq(sim_counters(s)->promises_broken, 0);
 		sim_free(s);
 	}
-	cr_expect_lt(bsld[1], bsld[2], "easy %f vs conservative %f", bsld[1],
-		     bsld[2]);
+	cr_expect_lt(wait[1], wait[2], "easy %f vs conservative %f", wait[1],
+		     wait[2]);
+	cr_expect_float_eq(wait[2], 7319.0, 0.05, "conservative: %f",
+			   wait[2]);
+	cr_expect_float_eq(wait[3], 7988.2, 0.05, "scratch: %f", wait[3]);
 	cr_expect_lt(bsld[2], bsld[0] / 10);
 	cluster_spec_release(&c);
 	workload_release(&w);

@@ -532,5 +532,32 @@ bool profile_fits(struct profile *p, const struct job *job,
 /* Takes the job's demand during [t, t + duration). */
 void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 		     sim_time_t duration);
+/* Puts back a reservation made in an earlier pass (a promise, below) at
+ * the same t: on a cluster with VCs it takes the split of VC and pool GPUs
+ * it took then, not one drawn from what is free now, so that what was
+ * planned around it still fits.  Elsewhere the same as profile_reserve. */
+void profile_reserve_again(struct profile *p, const struct job *job,
+			   sim_time_t t, sim_time_t duration);
+/* Gives back a reservation made by profile_reserve(p, job, t, duration)
+ * since this profile was built (the same job, t and duration). */
+void profile_release(struct profile *p, const struct job *job, sim_time_t t,
+		     sim_time_t duration);
+
+/* ---- Promised starts (reservations kept between passes) --------------- */
+
+/*
+ * A policy that plans every waiting job may promise each a start, which
+ * the engine keeps from pass to pass (the profile does not outlive one).
+ * sim_job_promised() gives the job's promise, SIM_TIME_NONE if it has
+ * none (never promised, started, or preempted since).  sim_job_promise()
+ * sets it (t >= now, a waiting job; else a bad call).  A promise still
+ * to come that moves later is broken: counted in the run's
+ * promises_broken, and under --check the run stops with an error.  One
+ * whose time came without a start (a job past its estimate held the
+ * room) is missed, counted in promises_missed.  sim/engine/sim_promise.c
+ * says more.
+ */
+sim_time_t sim_job_promised(const struct sim *sim, const struct job *job);
+int sim_job_promise(struct sim *sim, const struct job *job, sim_time_t t);
 
 #endif

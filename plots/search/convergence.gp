@@ -7,15 +7,20 @@
 # results plots skip it).
 #
 # Variables (set with -e): data (OUTPUT/optimize/convergence.csv: method,
-# evals, wall_s, best), out (the PNG to write), objective (the score
-# optimized, e.g. "twct"), experiment (its name, for the title), plotdir
+# evals, wall_s, best), term ("png", the default, or "svg"), out (the
+# file to write), objective (the score optimized, e.g. "twct"), experiment (its name, for the title), plotdir
 # (the plots folder, for lib/style.gp).  summary.csv is read from the
 # folder of data.
 
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-	set terminal pngcairo size 900,500 enhanced font "Sans,11"
+if (!exists("term")) term = "png"
+if (term eq "svg") {
+	set terminal svg size 900,500 enhanced font "Sans,12" background rgb "white"
 } else {
-	set terminal png size 900,500
+	if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+		set terminal pngcairo size 900,500 enhanced font "Sans,11"
+	} else {
+		set terminal png size 900,500
+	}
 }
 set output out
 if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }

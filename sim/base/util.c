@@ -191,6 +191,13 @@ int fmt_double(char *buf, double v)
 	return n;
 }
 
+int fmt_seed_json(char *buf, uint64_t seed)
+{
+	if (seed <= JSON_EXACT_MAX)
+		return sprintf(buf, "%" PRIu64, seed);
+	return sprintf(buf, "\"%" PRIu64 "\"", seed);
+}
+
 int seconds_to_time(double s, sim_time_t *out)
 {
 	double us = s * 1e6;

@@ -67,6 +67,14 @@ int fmt_time(char *buf, sim_time_t t);
  * exponent form when that would not fit.  buf must hold 32 bytes. */
 int fmt_double(char *buf, double v);
 
+/* The largest integer every JSON reader reads exactly (a double's 53-bit
+ * significand): a seed past it is written as a string of its digits. */
+#define JSON_EXACT_MAX UINT64_C(9007199254740991)
+/* seed as JSON text, read back exactly by any JSON reader: the number up
+ * to JSON_EXACT_MAX, past it the digits in quotes ("18446744073709551615"),
+ * the two forms an experiment's "seeds" take.  buf holds 24 bytes;
+ * returns the length. */
+int fmt_seed_json(char *buf, uint64_t seed);
 /* Parses seconds given as a decimal string ("1.5", "-1", "2e3") into
  * microseconds, rounding to the nearest microsecond.  0 or -1 on error. */
 int parse_seconds(const char *s, sim_time_t *out);

@@ -23,8 +23,8 @@ const struct cli_command cli_commands[CLI_NCMDS] = {
 			   "\"output\")",
 		.about = "Runs every policy with every seed of an experiment "
 			 "file, then writes each run's results, summary.csv, "
-			 "manifest.json and the plots under the file's "
-			 "\"output\". Bad input fails before any run. A file "
+			 "manifest.json, the plots and report.html under the "
+			 "file's \"output\". Bad input fails before any run. A file "
 			 "with a \"sweep\" is run by 'clustersim sweep'. "
 			 "Experiment files are described in "
 			 "experiments/README.md.",
@@ -58,8 +58,8 @@ const struct cli_command cli_commands[CLI_NCMDS] = {
 		.name = "merge", .operand = "DIR",
 		.needs = "a results folder",
 		.summary = "rebuild a sweep's summary.csv and plots",
-		.about = "Rebuilds summary.csv, failed.csv and the plots of a "
-			 "sweep's results folder from its run folders (after "
+		.about = "Rebuilds summary.csv, failed.csv, the plots and "
+			 "report.html of a sweep's results folder from its run folders (after "
 			 "--shard or --slurm). Exits 1 while runs are failed "
 			 "or missing.",
 		.run = cli_merge,
@@ -68,8 +68,11 @@ const struct cli_command cli_commands[CLI_NCMDS] = {
 		.name = "plot", .operand = "DIR",
 		.needs = "a results folder",
 		.summary = "redraw the plots of a results folder",
-		.about = "Redraws DIR/plots/ from the results in DIR "
-			 "(gnuplot).",
+		.about = "Redraws the plots of the results folder DIR, of "
+			 "any kind (run, sweep, fill, replay, optimize; a "
+			 "folder that holds optimize/ has both redrawn), "
+			 "from its files (gnuplot), and rewrites its "
+			 "report.html.",
 		.run = cli_plot,
 	},
 	[CLI_OPTIMIZE] = {

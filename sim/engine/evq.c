@@ -3,7 +3,9 @@
  * to the cache: the four children of a node are adjacent) with a handle
  * table so that any queued event can be removed or moved in O(log n).
  * The order (time, phase, sequence) is total, so ties never depend on
- * memory layout.
+ * memory layout.  The order of phases at one time is the engine's
+ * same-time rule (evq_set_order): by default a job's end comes before a
+ * submission at the same time.
  */
 #include "engine/evq.h"
 
@@ -23,6 +25,17 @@ static inline bool before(const struct evq_item *a, const struct evq_item *b)
 void evq_init(struct evq *q)
 {
 	memset(q, 0, sizeof(*q));
+	for (int i = 0; i < EV_NPHASES; i++)
+		q->rank[i] = q->phase_at[i] = (uint8_t)i;
+}
+
+void evq_set_order(struct evq *q, const enum ev_phase order[EV_NPHASES])
+{
+	SIM_ASSERT(q->n == 0);
+	for (int i = 0; i < EV_NPHASES; i++) {
+		q->phase_at[i] = (uint8_t)order[i];
+		q->rank[order[i]] = (uint8_t)i;
+	}
 }
 
 void evq_release(struct evq *q)
@@ -107,7 +120,7 @@ uint32_t evq_push(struct evq *q, sim_time_t t, enum ev_phase ph,
 	xgrow(&q->heap, &q->cap, q->n + 1, sizeof(*q->heap));
 	struct evq_item it = {
 		.t = t,
-		.key = (uint64_t)ph << PHASE_SHIFT | q->seq++,
+		.key = (uint64_t)q->rank[ph] << PHASE_SHIFT | q->seq++,
 		.h = h,
 	};
 	q->heap[q->n] = it;
@@ -122,7 +135,7 @@ bool evq_peek(const struct evq *q, sim_time_t *t, enum ev_phase *ph)
 	if (!q->n)
 		return false;
 	*t = q->heap[0].t;
-	*ph = (enum ev_phase)(q->heap[0].key >> PHASE_SHIFT);
+	*ph = (enum ev_phase)q->phase_at[q->heap[0].key >> PHASE_SHIFT];
 	return true;
 }
 
@@ -149,7 +162,7 @@ void evq_pop(struct evq *q, sim_time_t *t, enum ev_phase *ph,
 	SIM_ASSERT(q->n > 0);
 	const struct evq_item *top = &q->heap[0];
 	*t = top->t;
-	*ph = (enum ev_phase)(top->key >> PHASE_SHIFT);
+	*ph = (enum ev_phase)q->phase_at[top->key >> PHASE_SHIFT];
 	*payload = q->payload[top->h];
 	take(q, 0);
 }

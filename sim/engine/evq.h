@@ -40,10 +40,16 @@ struct evq {
 	size_t nfree;
 	size_t nhandles, hcap; /* handles ever made, allocated */
 	uint64_t seq;          /* next insertion sequence */
+	uint8_t rank[EV_NPHASES];     /* phase -> its place at equal times */
+	uint8_t phase_at[EV_NPHASES]; /* the inverse */
 };
 
 void evq_init(struct evq *q);
 void evq_release(struct evq *q);
+/* The order of phases at equal times, first to last (a permutation of
+ * the phases; the default is their numeric order).  Set before the first
+ * push. */
+void evq_set_order(struct evq *q, const enum ev_phase order[EV_NPHASES]);
 /* Empties the queue, keeping its storage. */
 void evq_clear(struct evq *q);
 

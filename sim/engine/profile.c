@@ -248,3 +248,29 @@ void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 	for (; i < p->n && p->t[i] < end; i++)
 		p->free[i] -= d;
 }
+
+void profile_reserve_again(struct profile *p, const struct job *job,
+			   sim_time_t t, sim_time_t duration)
+{
+	if (p->parted)
+		pprof_reserve_kept(p->vc, job, t, duration, true);
+	else
+		profile_reserve(p, job, t, duration);
+}
+
+void profile_release(struct profile *p, const struct job *job, sim_time_t t,
+		     sim_time_t duration)
+{
+	if (p->parted) {
+		pprof_release(p->vc, job, t, duration);
+		return;
+	}
+	SIM_ASSERT(t >= p->t[0] && duration >= 0);
+	if (duration == 0)
+		return;
+	/* The reservation made both ends steps, and steps never merge. */
+	int64_t d = (int64_t)units_demand(p->cluster, job);
+	sim_time_t end = end_of(t, duration);
+	for (size_t i = step_at(p, t); i < p->n && p->t[i] < end; i++)
+		p->free[i] += d;
+}

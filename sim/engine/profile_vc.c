@@ -63,6 +63,19 @@ struct pprof {
 	const struct cluster *cluster; /* for VCs of jobs and nodes */
 	const struct placement *plc;   /* running jobs' placements */
 	sim_time_t now;
+	/* Reservations since the build, for pprof_release: what each took
+	 * of every partition (np values each, in held). */
+	const struct job **rjob;       /* their jobs */
+	sim_time_t *rt;                /* their starts */
+	int64_t *held;                 /* rjob[k] took held[k * np + v] */
+	size_t nres, rescap;           /* reservations, room */
+	size_t rnext;                  /* where the next search starts */
+	/* The split each waiting job was last reserved with, kept from
+	 * build to build (by job index): a promise put back at the same
+	 * time takes the same split, not one drawn from what is free now. */
+	sim_time_t *kt;                /* when; SIM_TIME_NONE = none */
+	int64_t *ka, *kb;              /* of its VC, of the pool */
+	size_t kcap;                   /* entries */
 };
 
 struct pprof *pprof_new(void)
@@ -78,6 +91,12 @@ void pprof_free(struct pprof *pp)
 	free(pp->f);
 	free(pp->capv);
 	free(pp->hold);
+	free(pp->rjob);
+	free(pp->rt);
+	free(pp->held);
+	free(pp->kt);
+	free(pp->ka);
+	free(pp->kb);
 	free(pp);
 }
 
@@ -134,7 +153,15 @@ void pprof_build(struct pprof *pp, const struct cluster *c, sim_time_t now,
 		pp->np = np;
 		pp->capv = xcalloc(np, sizeof(*pp->capv));
 		pp->hold = xcalloc(np, sizeof(*pp->hold));
+		free(pp->held);
+		pp->held = NULL;
+		free(pp->rjob);
+		pp->rjob = NULL;
+		free(pp->rt);
+		pp->rt = NULL;
+		pp->rescap = 0;
 	}
+	pp->nres = pp->rnext = 0;
 	pp->cluster = c;
 	pp->plc = plc;
 	pp->now = now;
@@ -277,8 +304,34 @@ sim_time_t pprof_earliest(struct pprof *pp, const struct job *job,
 	return SIM_TIME_MAX; /* only when reservations overfill forever */
 }
 
+/* Remembers the split a waiting job was reserved with at t. */
+static void keep_split(struct pprof *pp, const struct job *job, sim_time_t t,
+		       int64_t a, int64_t b)
+{
+	if (job->idx >= pp->kcap) {
+		size_t cap = pp->kcap, want = (size_t)job->idx + 1;
+		xgrow(&pp->kt, &cap, want, sizeof(*pp->kt));
+		size_t c2 = pp->kcap;
+		xgrow(&pp->ka, &c2, want, sizeof(*pp->ka));
+		c2 = pp->kcap;
+		xgrow(&pp->kb, &c2, want, sizeof(*pp->kb));
+		for (size_t k = pp->kcap; k < cap; k++)
+			pp->kt[k] = SIM_TIME_NONE;
+		pp->kcap = cap;
+	}
+	pp->kt[job->idx] = t;
+	pp->ka[job->idx] = a;
+	pp->kb[job->idx] = b;
+}
+
 void pprof_reserve(struct pprof *pp, const struct job *job, sim_time_t t,
 		   sim_time_t duration)
+{
+	pprof_reserve_kept(pp, job, t, duration, false);
+}
+
+void pprof_reserve_kept(struct pprof *pp, const struct job *job,
+			sim_time_t t, sim_time_t duration, bool again)
 {
 	SIM_ASSERT(t >= pp->t[0] && duration >= 0);
 	if (duration == 0)
@@ -292,7 +345,13 @@ void pprof_reserve(struct pprof *pp, const struct job *job, sim_time_t t,
 		holdings(pp, job); /* started now: exactly what it holds */
 	} else {
 		int64_t a, b;
-		envelope(pp, job, i, v, &a, &b);
+		if (again && job->idx < pp->kcap && pp->kt[job->idx] == t) {
+			a = pp->ka[job->idx];
+			b = pp->kb[job->idx];
+		} else {
+			envelope(pp, job, i, v, &a, &b);
+			keep_split(pp, job, t, a, b);
+		}
 		memset(pp->hold, 0, pp->np * sizeof(*pp->hold));
 		pp->hold[v] += a;
 		pp->hold[pool] += b;
@@ -300,4 +359,50 @@ void pprof_reserve(struct pprof *pp, const struct job *job, sim_time_t t,
 	for (; i < pp->n && pp->t[i] < end; i++)
 		for (uint32_t k = 0; k < pp->np; k++)
 			row(pp, i)[k] -= pp->hold[k];
+	if (pp->nres == pp->rescap) {
+		size_t cap = pp->rescap;
+		xgrow(&pp->rjob, &cap, pp->nres + 1, sizeof(*pp->rjob));
+		cap = pp->rescap;
+		xgrow(&pp->rt, &cap, pp->nres + 1, sizeof(*pp->rt));
+		pp->held = xrealloc(pp->held,
+				    cap * pp->np * sizeof(*pp->held));
+		pp->rescap = cap;
+	}
+	pp->rjob[pp->nres] = job;
+	pp->rt[pp->nres] = t;
+	memcpy(&pp->held[pp->nres * pp->np], pp->hold,
+	       pp->np * sizeof(*pp->held));
+	pp->nres++;
+}
+
+/* The reservation of job at t, searched from where the last one was
+ * found (a compression releases in the order it reserved); nres if
+ * there is none. */
+static size_t find_res(struct pprof *pp, const struct job *job,
+		       sim_time_t t)
+{
+	for (size_t n = 0, k = pp->rnext; n < pp->nres; n++, k++) {
+		if (k == pp->nres)
+			k = 0;
+		if (pp->rjob[k] == job && pp->rt[k] == t) {
+			pp->rnext = k + 1 < pp->nres ? k + 1 : 0;
+			return k;
+		}
+	}
+	return pp->nres;
+}
+
+void pprof_release(struct pprof *pp, const struct job *job, sim_time_t t,
+		   sim_time_t duration)
+{
+	size_t k = duration > 0 ? find_res(pp, job, t) : pp->nres;
+	SIM_ASSERT(duration == 0 || k < pp->nres);
+	if (k == pp->nres)
+		return;
+	const int64_t *h = &pp->held[k * pp->np];
+	sim_time_t end = end_of(t, duration);
+	for (size_t i = step_at(pp, t); i < pp->n && pp->t[i] < end; i++)
+		for (uint32_t v = 0; v < pp->np; v++)
+			row(pp, i)[v] += h[v];
+	pp->rjob[k] = NULL; /* given back: never found again */
 }

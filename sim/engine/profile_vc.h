@@ -28,5 +28,11 @@ bool pprof_fits(struct pprof *pp, const struct job *job, sim_time_t t,
 		sim_time_t duration);
 void pprof_reserve(struct pprof *pp, const struct job *job, sim_time_t t,
 		   sim_time_t duration);
+/* again: a reservation of an earlier build put back at the same t, with
+ * the split it took then (if it is known). */
+void pprof_reserve_kept(struct pprof *pp, const struct job *job,
+			sim_time_t t, sim_time_t duration, bool again);
+void pprof_release(struct pprof *pp, const struct job *job, sim_time_t t,
+		   sim_time_t duration);
 
 #endif

@@ -88,6 +88,12 @@ struct sim *sim_new(const struct sim_config *cfg)
 		s->speed = speed_new(cfg->cluster, &cfg->speed->net,
 				     cfg->speed->ref_gpu, cfg->speed->thr);
 	evq_init(&s->q);
+	if (cfg->submits_first) {
+		static const enum ev_phase order[EV_NPHASES] = {
+			EV_SUBMIT, EV_END, EV_NODE, EV_TIMER, EV_SAMPLE,
+		};
+		evq_set_order(&s->q, order);
+	}
 	s->max_samples = cfg->max_samples ? cfg->max_samples
 					  : SIM_MAX_SAMPLES_DEFAULT;
 	if (s->max_samples < 3)
@@ -107,6 +113,7 @@ void sim_free(struct sim *s)
 	free(s->end_ev);
 	free(s->prog);
 	free(s->resume);
+	free(s->promise);
 	if (!s->cfg.jobs_in_place)
 		free(s->jobs);
 	free(s->queue);
@@ -604,13 +611,21 @@ int sim_run(struct sim *s, struct sim_error *err)
 				evq_pop(&s->q, &t, &ph, &payload);
 				apply(s, ph, payload);
 				fired = true;
+				if (s->cfg.schedule_each_event)
+					call_schedule(s);
 			}
 			if (!fired)
 				break;
-			call_schedule(s);
+			if (!s->cfg.schedule_each_event)
+				call_schedule(s);
 		}
-		if (s->cfg.check)
+		if (s->cfg.check) {
 			sim_check_invariants(s);
+			if (s->broke.job) {
+				rc = sim_promise_error(s, err);
+				goto fini;
+			}
+		}
 		if (s->cfg.progress && s->ended >= progress_mark) {
 			s->cfg.progress(s->cfg.progress_ctx, s->ended, s->njobs);
 			progress_mark = s->ended + s->njobs / 100 + 1;
@@ -673,6 +688,8 @@ void sim_begin_run(struct sim *s, struct job *j)
 {
 	queue_remove(s, j);
 	j->state = JOB_RUNNING;
+	if (s->promise)
+		s->promise[j->idx] = SIM_TIME_NONE; /* kept */
 	bool restart = j->preemptions > 0;
 	if (!restart) {
 		j->start = s->now;

@@ -42,6 +42,10 @@ struct run_counters {
 	uint64_t migrations;    /* running jobs moved to other GPUs */
 	uint64_t shared_starts; /* jobs started on another job's GPUs */
 	uint32_t queue_max;     /* longest queue */
+	uint64_t promises_broken; /* promised starts still to come moved
+	                             later (sim_job_promise) */
+	uint64_t promises_missed; /* promised starts that came without the
+	                             job starting */
 };
 
 /* A policy parameter's resolved value. */
@@ -76,6 +80,13 @@ struct sim_config {
 	 * explicit one that would need more is an error. */
 	size_t max_samples;
 	bool check;                         /* invariant checker */
+	/* Events at the same time (experiments/README.md, "Events at the
+	 * same time"): the policy is called once a timestamp's events are
+	 * all applied, or after each (schedule_each_event); a job's end
+	 * comes before a submission at its time, or after
+	 * (submits_first). */
+	bool schedule_each_event;
+	bool submits_first;
 	/* GPU job speeds (GPU types, communication): NULL = every job runs
 	 * at reference speed.  Only used on a cluster with GPUs. */
 	const struct speed_config *speed;

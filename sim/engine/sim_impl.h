@@ -123,6 +123,14 @@ struct sim {
 	sim_time_t min_run;           /* microseconds; 0 = none */
 	sim_time_t pin_wake;          /* the wake-up armed for when a kept
 	                                 job may be preempted; 0 = none */
+
+	/* Promised starts (sim_promise.c). */
+	sim_time_t *promise;          /* per job, made on the first promise;
+	                                 SIM_TIME_NONE = none */
+	struct promise_break {        /* the first promise moved later */
+		int64_t job;          /* its index + 1; 0 = none */
+		sim_time_t was, now_at, at; /* old promise, new one, when */
+	} broke;
 };
 
 /* A job and its key in sim_rank_by. */
@@ -364,5 +372,7 @@ void sim_leave_resources(struct sim *s, struct job *j);
 
 /* sim_check.c: aborts with a message on a broken invariant. */
 void sim_check_invariants(struct sim *s);
+/* The first broken promise, as the run's error (sim_promise.c). */
+int sim_promise_error(const struct sim *s, struct sim_error *err);
 
 #endif

@@ -177,6 +177,55 @@ out:
 
 /* ---- the rest --------------------------------------------------------- */
 
+/* A seed written as a string: its decimal digits, no sign, no leading
+ * zero, at most 2^64 - 1 (how a seed past 2^53 - 1 is written, since a
+ * JSON number there may not be exact). */
+static int parse_seed_digits(struct exp_ctx *c, const cJSON *v,
+			     uint64_t *out)
+{
+	const char *s = v->valuestring;
+	char shown[EXP_SHOW_MAX];
+	uint64_t u = 0;
+	size_t i = 0;
+	exp_show(v, shown);
+	for (; s[i] >= '0' && s[i] <= '9'; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (u > (UINT64_MAX - d) / 10)
+			return exp_fail(c, NULL, "seed '%s' does not fit in "
+					"64 bits (at most %" PRIu64 ")", shown,
+					UINT64_MAX);
+		u = u * 10 + d;
+	}
+	if (i == 0 || s[i] || (s[0] == '0' && i > 1))
+		return exp_fail(c, NULL, "expected a seed as a string of "
+				"decimal digits (no sign, no leading zero), "
+				"got '%s'", shown);
+	*out = u;
+	return 0;
+}
+
+/* One seed: an integer in [0, 2^53 - 1], or past that a string of its
+ * digits; an integer past 2^53 - 1 is refused, since cJSON (like every
+ * reader that parses numbers as doubles) may have rounded it. */
+static int parse_seed(struct exp_ctx *c, const cJSON *v, uint64_t *out)
+{
+	char shown[EXP_SHOW_MAX];
+	if (cJSON_IsString(v))
+		return parse_seed_digits(c, v, out);
+	if (!cJSON_IsNumber(v))
+		return exp_fail_type(c, NULL, "an integer or a string of "
+				     "digits", v);
+	double d = v->valuedouble;
+	if (isfinite(d) && d == floor(d) && d > (double)JSON_EXACT_MAX) {
+		exp_show(v, shown);
+		return exp_fail(c, NULL, "seed '%s' is past 2^53 - 1, where "
+				"a JSON number may not be exact: write it as "
+				"a string of its digits, e.g. "
+				"\"18446744073709551615\"", shown);
+	}
+	return exp_get_uint(c, NULL, v, 0, JSON_EXACT_MAX, out);
+}
+
 static int parse_seeds(struct exp_ctx *c, const cJSON *v,
 		       struct experiment *e)
 {
@@ -188,12 +237,11 @@ static int parse_seeds(struct exp_ctx *c, const cJSON *v,
 	for (const cJSON *it = v->child; it && !rc; it = it->next, i++) {
 		size_t mi = exp_jp_index(c, i);
 		uint64_t s = 0;
-		rc = exp_get_uint(c, NULL, it, 0, UINT64_MAX, &s);
+		rc = parse_seed(c, it, &s);
 		for (size_t j = 0; j < i && !rc; j++)
 			if (e->seeds[j] == s)
-				rc = exp_fail(c, NULL, "duplicate seed '%llu' "
-					      "(also $.seeds[%zu])",
-					      (unsigned long long)s, j);
+				rc = exp_fail(c, NULL, "duplicate seed '%" PRIu64
+					      "' (also $.seeds[%zu])", s, j);
 		exp_jp_pop(c, mi);
 		if (!rc)
 			e->seeds[e->nseeds++] = s;
@@ -314,7 +362,8 @@ enum root_key {
 	ROOT_NAME, ROOT_CLUSTER, ROOT_WORKLOAD, ROOT_POLICIES, ROOT_SEEDS,
 	ROOT_OUTPUT, ROOT_PLUGINS, ROOT_TIMELINE, ROOT_BSLD_TAU, ROOT_CHECK,
 	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
-	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_NKEYS
+	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_SCHEDULE_ON,
+	ROOT_SAME_TIME, ROOT_NKEYS
 };
 
 /* The experiment's name, which names the default folder results/<name>:
@@ -335,6 +384,23 @@ static int check_name(struct exp_ctx *c, const char *name)
 	return 0;
 }
 
+/* Events at the same time: "schedule_on" and "same_time". */
+static int parse_same_time(struct exp_ctx *c, const cJSON *const *f,
+			   struct experiment *e)
+{
+	static const char *const on[] = { "timestamp", "event" };
+	static const char *const order[] = { "ends_first", "submits_first" };
+	int each = 0, subs = 0;
+	int rc = exp_get_enum(c, "schedule_on", f[ROOT_SCHEDULE_ON], on,
+			      ARRAY_SIZE(on), &each);
+	if (!rc)
+		rc = exp_get_enum(c, "same_time", f[ROOT_SAME_TIME], order,
+				  ARRAY_SIZE(order), &subs);
+	e->schedule_each_event = each == 1;
+	e->submits_first = subs == 1;
+	return rc;
+}
+
 /* The root keys that shape how each run goes: its timeline, metrics,
  * checks, preemption costs, throughputs and the offline search. */
 static int parse_run_keys(struct exp_ctx *c, const cJSON *const *f,
@@ -353,6 +419,8 @@ static int parse_run_keys(struct exp_ctx *c, const cJSON *const *f,
 	if (!rc)
 		rc = exp_get_seconds(c, "progress_timeout", f[ROOT_PROGRESS], 0,
 				     false, &e->progress_timeout);
+	if (!rc)
+		rc = parse_same_time(c, f, e);
 	if (!rc && f[ROOT_PREEMPTION])
 		rc = parse_preemption(c, f[ROOT_PREEMPTION], e);
 	if (!rc && f[ROOT_THROUGHPUTS])
@@ -381,6 +449,8 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_OPTIMIZE] = "optimize", [ROOT_FILL] = "fill",
 		[ROOT_LIMITS] = "limits",
 		[ROOT_PROGRESS] = "progress_timeout",
+		[ROOT_SCHEDULE_ON] = "schedule_on",
+		[ROOT_SAME_TIME] = "same_time",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;

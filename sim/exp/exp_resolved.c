@@ -50,6 +50,14 @@ static cJSON *jstr(const char *s)
 	return jnew(cJSON_CreateString(s));
 }
 
+/* A seed as an experiment takes it back, exactly (fmt_seed_json). */
+static cJSON *jseed(uint64_t seed)
+{
+	char buf[24];
+	fmt_seed_json(buf, seed);
+	return jnew(cJSON_CreateRaw(buf));
+}
+
 static cJSON *jnum(double v)
 {
 	return jnew(cJSON_CreateNumber(v));
@@ -197,7 +205,7 @@ char *exp_resolved_json(const struct experiment *e)
 	for (size_t i = 0; i < e->npolicies; i++)
 		jpush(pols, policy_json(&e->policies[i]));
 	for (size_t i = 0; i < e->nseeds; i++)
-		jpush(seeds, jnum((double)e->seeds[i]));
+		jpush(seeds, jseed(e->seeds[i]));
 	for (size_t i = 0; i < e->nplugins; i++)
 		jpush(plugins, jstr(e->plugins[i]));
 
@@ -215,6 +223,10 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(root, "timeline_interval", jsec(e->timeline_interval));
 	jadd(root, "bounded_slowdown_tau", jsec(e->bsld_tau));
 	jadd(root, "check", jbool(e->check));
+	jadd(root, "schedule_on",
+	     jstr(e->schedule_each_event ? "event" : "timestamp"));
+	jadd(root, "same_time",
+	     jstr(e->submits_first ? "submits_first" : "ends_first"));
 	jadd(root, "progress_timeout", jsec(e->progress_timeout));
 	cJSON *pre = jobj();
 	jadd(pre, "checkpoint_interval", jsec(e->checkpoint_interval));

@@ -62,11 +62,19 @@ void band_header(FILE *f, const char *first, const char *const *labels,
 	fputc('\n', f);
 }
 
+/* The plots/fill/ scripts of each mode. */
+static const char *const fill_scripts[] = { "fill_alloc", "fill_frag" };
+static const char *const replay_scripts[] = { "replay_alloc", "replay_frag",
+					      "replay_pending" };
+
 int band_plot(const char *outdir, const char *mode, const char *stem,
-	      const char *const *scripts, size_t nscripts,
 	      const char *const *labels, size_t npol, struct sim_error *err)
 {
 	static const char *const terms[] = { "png", "svg" };
+	bool fill = strcmp(mode, "fill") == 0;
+	const char *const *scripts = fill ? fill_scripts : replay_scripts;
+	size_t nscripts = fill ? ARRAY_SIZE(fill_scripts) :
+				 ARRAY_SIZE(replay_scripts);
 	char *pdir = plot_scripts_dir();
 	char *odir = path_join(outdir, "plots");
 	char *log = path_join(odir, "gnuplot.log");

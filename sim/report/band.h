@@ -33,13 +33,13 @@ void band_header(FILE *f, const char *first, const char *const *labels,
 		 size_t npol, const char *const *what, size_t nwhat);
 
 /*
- * Draws plots/fill/SCRIPT.gp for each of scripts[] over one pod list's
- * OUTDIR/MODE-STEM.csv (MODE "fill" or "replay"), one curve per label,
+ * Draws the plots/fill/ scripts of MODE ("fill": fill_alloc, fill_frag;
+ * "replay": replay_alloc, replay_frag, replay_pending) over one pod
+ * list's OUTDIR/MODE-STEM.csv, one curve per label,
  * PNG and SVG, into OUTDIR/plots/SCRIPT-STEM.*; gnuplot's messages go to
  * plots/gnuplot.log.  0 or a negative code with err set.
  */
 int band_plot(const char *outdir, const char *mode, const char *stem,
-	      const char *const *scripts, size_t nscripts,
 	      const char *const *labels, size_t npol, struct sim_error *err);
 
 #endif

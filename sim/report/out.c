@@ -404,6 +404,15 @@ static void json_add_u64(cJSON *obj, const char *key, uint64_t v)
 	cJSON_AddRawToObject(obj, key, buf);
 }
 
+/* "seed": a number, or past 2^53 - 1 a string of digits, as an
+ * experiment takes it (fmt_seed_json): exact in any JSON reader. */
+static void json_add_seed(cJSON *obj, uint64_t seed)
+{
+	char buf[24];
+	fmt_seed_json(buf, seed);
+	cJSON_AddRawToObject(obj, "seed", buf);
+}
+
 /* Writes a JSON tree (printed with cJSON, plus a final newline). */
 static int write_json(const char *path, const cJSON *root,
 		      struct sim_error *err)
@@ -429,7 +438,7 @@ static int write_run_summary(const char *path, const struct run_result *r,
 	cJSON_AddStringToObject(root, "label", r->label);
 	cJSON_AddStringToObject(root, "policy", r->policy);
 	cJSON_AddStringToObject(root, "workload", r->workload);
-	json_add_u64(root, "seed", r->seed);
+	json_add_seed(root, r->seed);
 	cJSON *c = cJSON_AddObjectToObject(root, "counters");
 	json_add_u64(c, "events", r->counters.events);
 	json_add_u64(c, "schedule_calls", r->counters.schedule_calls);
@@ -437,6 +446,8 @@ static int write_run_summary(const char *path, const struct run_result *r,
 	json_add_u64(c, "preemptions", r->counters.preemptions);
 	json_add_u64(c, "migrations", r->counters.migrations);
 	json_add_u64(c, "shared_starts", r->counters.shared_starts);
+	json_add_u64(c, "promises_broken", r->counters.promises_broken);
+	json_add_u64(c, "promises_missed", r->counters.promises_missed);
 	char lost[64];
 	*put_ratio(lost, r->counters.lost_work) = '\0';
 	cJSON_AddRawToObject(c, "lost_work_s", lost);
@@ -648,7 +659,7 @@ static cJSON *manifest_tree(const struct experiment *e,
 	cJSON *seeds = cJSON_AddArrayToObject(root, "seeds");
 	for (size_t i = 0; i < e->nseeds; i++) {
 		char buf[24];
-		*put_u64(buf, e->seeds[i]) = '\0';
+		fmt_seed_json(buf, e->seeds[i]);
 		cJSON_AddItemToArray(seeds, cJSON_CreateRaw(buf));
 	}
 
@@ -659,7 +670,7 @@ static cJSON *manifest_tree(const struct experiment *e,
 		out_run_dirname(&runs[k], dir, sizeof(dir));
 		cJSON_AddStringToObject(o, "label", runs[k].label);
 		cJSON_AddStringToObject(o, "policy", runs[k].policy);
-		json_add_u64(o, "seed", runs[k].seed);
+		json_add_seed(o, runs[k].seed);
 		cJSON_AddStringToObject(o, "dir", dir);
 		cJSON *params = cJSON_AddObjectToObject(o, "params");
 		for (size_t i = 0; i < runs[k].nparams; i++) {

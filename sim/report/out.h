@@ -93,6 +93,8 @@ int plot_put_literal(FILE *f, const char *val);
  * messages): 0, 1 when gnuplot is missing, or a negative code (also when
  * a value of d was refused). */
 char *plot_scripts_dir(void);
+/* Whether gnuplot is on $PATH. */
+bool plot_gnuplot_found(void);
 int plot_gnuplot(const struct plot_defs *d, const char *script, int logfd,
 		 const char *log, struct sim_error *err);
 

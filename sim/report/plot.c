@@ -555,6 +555,11 @@ char *plot_scripts_dir(void)
 	return plots_dir();
 }
 
+bool plot_gnuplot_found(void)
+{
+	return on_path("gnuplot");
+}
+
 int plot_gnuplot(const struct plot_defs *d, const char *script, int logfd,
 		 const char *log, struct sim_error *err)
 {

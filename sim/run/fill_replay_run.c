@@ -31,13 +31,10 @@
 #include "fill/fill.h"
 #include "report/band.h"
 #include "report/out.h"
+#include "report/report.h"
 #include "run/fill_run.h"
 #include "run/runner.h"
 #include "base/outdir.h"
-
-/* plots/fill/ scripts drawn for each pod list. */
-static const char *const replay_scripts[] = { "replay_alloc", "replay_frag",
-					      "replay_pending" };
 
 static void put_time(FILE *f, sim_time_t t, const char *sep)
 {
@@ -291,9 +288,7 @@ static int replay_list(const struct run_opts *o, struct experiment *e,
 				cap, res[0].t_first, e->fill.step, err);
 	if (!rc && !o->no_plots) {
 		struct sim_error perr;
-		if (band_plot(outdir, "replay", stem, replay_scripts,
-			      ARRAY_SIZE(replay_scripts), labels, npol,
-			      &perr))
+		if (band_plot(outdir, "replay", stem, labels, npol, &perr))
 			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
 	}
 	if (!rc && !o->quiet)
@@ -382,10 +377,14 @@ int replay_experiment(const struct run_opts *o, struct experiment *e,
 		afile_abort(&af);
 	if (!rc)
 		rc = out_write_manifest(outdir, e, NULL, 0, err);
+	struct sim_error rerr;
+	if (!rc && report_after_plots(outdir, REPORT_REPLAY, o->no_plots, 0,
+				      NULL, &rerr))
+		fprintf(o->msg, "clustersim: warning: %s\n", rerr.msg);
 	if (!rc && !o->quiet)
 		fprintf(o->out, "\nresults: %s/ (replay_summary.csv, "
 			"replay-<list>.csv, <label>-<list>-s<seed>/"
-			"{timeline,pods}.csv, plots/)\n", outdir);
+			"{timeline,pods}.csv, plots/, report.html)\n", outdir);
 	outdir_unlock(&od);
 	frag_cluster_release(&c);
 	return rc == -SIM_EINPUT ? 2 : rc ? 1 : 0;

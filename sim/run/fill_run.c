@@ -24,6 +24,7 @@
 #include "exp/exp.h"
 #include "report/band.h"
 #include "report/out.h"
+#include "report/report.h"
 #include "run/fill_run.h"
 #include "run/runner.h"
 #include "base/input.h"
@@ -168,10 +169,8 @@ static int fill_list(const struct run_opts *o, struct experiment *e,
 				c->gpu_capacity, err);
 	if (!rc && !o->no_plots) {
 		struct sim_error perr;
-		static const char *const scripts[] = { "fill_alloc",
-						       "fill_frag" };
-		int prc = band_plot(outdir, "fill", stem, scripts,
-				    ARRAY_SIZE(scripts), labels, npol, &perr);
+		int prc = band_plot(outdir, "fill", stem, labels, npol,
+				    &perr);
 		if (prc)
 			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
 	}
@@ -278,10 +277,14 @@ int fill_experiment(const struct run_opts *o, struct experiment *e,
 		afile_abort(&af);
 	if (!rc)
 		rc = out_write_manifest(outdir, e, NULL, 0, err);
+	struct sim_error rerr;
+	if (!rc && report_after_plots(outdir, REPORT_FILL, o->no_plots, 0,
+				      NULL, &rerr))
+		fprintf(o->msg, "clustersim: warning: %s\n", rerr.msg);
 	if (!rc && !o->quiet)
 		fprintf(o->out, "\nresults: %s/ (fill_summary.csv, "
 			"fill-<list>.csv, <label>-<list>-s<seed>/fill.csv, "
-			"plots/)\n", outdir);
+			"plots/, report.html)\n", outdir);
 	outdir_unlock(&od);
 	frag_cluster_release(&c);
 	return rc == -SIM_EINPUT ? 2 : rc ? 1 : 0;

@@ -5,10 +5,9 @@
  * estimates at each GPU type's speed, in whole seconds, rounded up),
  * solved by each method asked for.  Writes to OUTPUT/optimize/:
  * summary.csv (score, lower bound, gap, evaluations, time, reproducible,
- * backend), schedule-METHOD.csv, convergence.csv and convergence.png
- * (gnuplot, when present).
+ * backend), schedule-METHOD.csv, convergence.csv, manifest.json,
+ * convergence.png and .svg (gnuplot, when present) and report.html.
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +20,7 @@
 #include "search/search.h"
 #include "search/search_online.h"
 #include "report/out.h"
+#include "report/report.h"
 #include "speed/speed.h"
 
 /* ---- the batch from a workload --------------------------------------- */
@@ -155,37 +155,6 @@ out:
 	free(st);
 	free(ty);
 	return rc;
-}
-
-/* convergence.png beside the CSV (plots/search/convergence.gp); a plot
- * that cannot be drawn (no gnuplot, a path gnuplot cannot be given) is
- * skipped: the results are intact, and gnuplot's messages are in
- * gnuplot.log. */
-static void draw_plot(const char *dir, const struct experiment *e)
-{
-	char *pdir = plot_scripts_dir();
-	char *script = xasprintf("%s/search/convergence.gp", pdir);
-	char *log = path_join(dir, "gnuplot.log");
-	char *data = path_join(dir, "convergence.csv");
-	char *png = path_join(dir, "convergence.png");
-	struct plot_defs d = { 0 };
-	struct sim_error err;
-	plot_def(&d, "data", data);
-	plot_def(&d, "out", png);
-	plot_def(&d, "objective", optimize_objectives[e->optimize.objective]);
-	plot_def(&d, "experiment", e->name ? e->name : "");
-	plot_def(&d, "plotdir", pdir);
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd >= 0) {
-		plot_gnuplot(&d, script, fd, log, &err);
-		close(fd);
-	}
-	plot_defs_release(&d);
-	free(png);
-	free(data);
-	free(log);
-	free(script);
-	free(pdir);
 }
 
 /* ---- the command ------------------------------------------------------ */
@@ -372,8 +341,21 @@ int optimize_main(const char *file, const char *outdir, bool quiet,
 		code = rc == -SIM_EINPUT ? 2 : 1;
 		goto out;
 	}
-	if (!no_plots)
-		draw_plot(dir, &e);
+	rc = out_write_manifest(dir, &e, NULL, 0, err);
+	if (rc) {
+		code = rc == -SIM_EINPUT ? 2 : 1;
+		goto out;
+	}
+	/* A plot that cannot be drawn (no gnuplot, a path gnuplot cannot
+	 * be given) is skipped: the results are intact, and gnuplot's
+	 * messages are in gnuplot.log. */
+	struct sim_error perr = { .msg = "" };
+	int prc = no_plots ? 0 : report_plot_convergence(dir,
+		optimize_objectives[e.optimize.objective],
+		e.name ? e.name : "", &perr);
+	if (report_after_plots(dir, REPORT_OPTIMIZE, no_plots, prc, perr.msg,
+			       &perr) && !quiet)
+		fprintf(stderr, "clustersim: warning: %s\n", perr.msg);
 	if (!quiet)
 		fprintf(out, "results: %s/\n", dir);
 	code = 0;

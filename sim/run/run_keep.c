@@ -92,7 +92,7 @@ static cJSON *find_run(const cJSON *man, const char *label, uint64_t seed)
 {
 	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(man, "runs");
 	char want[24];
-	snprintf(want, sizeof(want), "%" PRIu64, seed);
+	fmt_seed_json(want, seed);
 	cJSON *o;
 	cJSON_ArrayForEach(o, runs) {
 		const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, "label");

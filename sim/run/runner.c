@@ -24,6 +24,7 @@
 #include "fill/fill.h"
 #include "speed/jobclass.h"
 #include "report/out.h"
+#include "report/report.h"
 #include "run/fill_run.h"
 #include "run/run_jobs.h"
 #include "run/run_keep.h"
@@ -361,6 +362,20 @@ static struct run_progress progress_start(const struct runner *r,
 		.nruns = r->nentries * r->e.nseeds, .t0 = mono_seconds() };
 }
 
+/* The experiment's root keys that set how the engine runs. */
+static void engine_settings(const struct experiment *e,
+			    struct sim_config *cfg)
+{
+	cfg->schedule_each_event = e->schedule_each_event;
+	cfg->submits_first = e->submits_first;
+	cfg->checkpoint_interval = e->checkpoint_interval;
+	cfg->restore_overhead = e->restore_overhead;
+	cfg->restore_per_gpu = e->restore_per_gpu;
+	cfg->storage_Bps = e->storage_GBps * 1e9;
+	/* 0 in the experiment is off; 0 in the config the default. */
+	cfg->progress_timeout = e->progress_timeout ? e->progress_timeout : -1;
+}
+
 /* One policy x seed: simulate, compute metrics, write the run folder. */
 static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		   struct run_result *res, struct sim_error *err)
@@ -391,16 +406,10 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.speed = r->use_speed ? &r->speed : NULL,
 		/* A generated workload is this run's alone: no copy. */
 		.jobs_in_place = e->workload.generated ? gen.jobs : NULL,
-		.checkpoint_interval = e->checkpoint_interval,
-		.restore_overhead = e->restore_overhead,
-		.restore_per_gpu = e->restore_per_gpu,
-		.storage_Bps = e->storage_GBps * 1e9,
-		/* 0 in the experiment is off; 0 in the config the default. */
-		.progress_timeout = e->progress_timeout ? e->progress_timeout
-							: -1,
 		.progress = show ? run_progress_draw : NULL,
 		.progress_ctx = &pl,
 	};
+	engine_settings(e, &cfg);
 	struct sim *s = sim_new(&cfg);
 	pl.s = s;
 	double t0 = mono_seconds();
@@ -511,28 +520,6 @@ static int run_parallel(struct runner *r, struct sim_error *err)
 		free(names[k]);
 	free(names);
 	return code;
-}
-
-static void print_table(const struct runner *r)
-{
-	FILE *f = r->o->out;
-	fprintf(f, "\n%-24s %6s %14s %14s %12s\n", "policy", "seed",
-		"mean wait (s)", "mean bsld", "utilization");
-	for (size_t i = 0; i < r->nruns; i++) {
-		const struct run_result *x = &r->runs[i];
-		const struct metrics *m = &x->metrics;
-		char wait[32] = "-", bsld[32] = "-", util[32] = "-";
-		if (m->set[M_WAIT_MEAN])
-			snprintf(wait, sizeof(wait), "%.1f", m->v[M_WAIT_MEAN]);
-		if (m->set[M_BSLD_MEAN])
-			snprintf(bsld, sizeof(bsld), "%.2f", m->v[M_BSLD_MEAN]);
-		/* On a GPU cluster, the GPUs' utilization. */
-		enum metric_id u = m->set[M_UTIL_GPU] ? M_UTIL_GPU : M_UTIL;
-		if (m->set[u])
-			snprintf(util, sizeof(util), "%.1f%%", 100.0 * m->v[u]);
-		fprintf(f, "%-24s %6" PRIu64 " %14s %14s %12s\n", x->label,
-			x->seed, wait, bsld, util);
-	}
 }
 
 /* A fill experiment (fill.h): its own cluster, pods and outputs. */
@@ -681,6 +668,27 @@ static void runner_release(struct runner *r)
 	exp_release(&r->e);
 }
 
+/* The plots (unless --no-plots), then report.html; a problem with
+ * either is a warning: the results are written. */
+static void draw_plots(const struct run_opts *o, const char *outdir)
+{
+	struct sim_error perr = { .msg = "" };
+	int prc = 0;
+	if (!o->no_plots) {
+		bool tty = !o->quiet && isatty(fileno(o->msg));
+		if (tty)
+			fputs("drawing the plots...", o->msg);
+		prc = plot_results(outdir, &perr);
+		if (tty)
+			fputs("\r\033[K", o->msg);
+		if (prc != 0)
+			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
+	}
+	if (report_after_plots(outdir, REPORT_RUN, o->no_plots, prc,
+			       perr.msg, &perr))
+		fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
+}
+
 int runner_run(const struct run_opts *o, struct sim_error *err)
 {
 	struct runner r = { .o = o };
@@ -749,21 +757,11 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	    out_write_manifest(r.outdir, &r.e, r.runs, r.nruns, err) != 0 ||
 	    run_keep_others(r.outdir, &r.e, old_summary, old_manifest, err))
 		goto out;
-	if (!o->no_plots) {
-		struct sim_error perr;
-		bool tty = !o->quiet && isatty(fileno(o->msg));
-		if (tty)
-			fputs("drawing the plots...", o->msg);
-		int prc = plot_results(r.outdir, &perr);
-		if (tty)
-			fputs("\r\033[K", o->msg);
-		if (prc != 0)
-			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
-	}
+	draw_plots(o, r.outdir);
 	if (!o->quiet) {
-		print_table(&r);
+		run_print_table(o->out, r.runs, r.nruns);
 		fprintf(o->out, "\nresults: %s/ (summary.csv, manifest.json, "
-			"<label>-s<seed>/, plots/)\n", r.outdir);
+			"<label>-s<seed>/, plots/, report.html)\n", r.outdir);
 	}
 	code = 0;
 out:

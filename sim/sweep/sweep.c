@@ -569,8 +569,8 @@ int sweep_write_manifest(const struct sweep *sw, const char *outdir,
 	for (size_t k = 0; k < sw->nruns; k++) {
 		const struct sweep_run *r = &sw->runs[k];
 		cJSON *o = cJSON_CreateObject();
-		char seed[32];
-		snprintf(seed, sizeof(seed), "%" PRIu64, r->seed);
+		char seed[24];
+		fmt_seed_json(seed, r->seed);
 		cJSON_AddStringToObject(o, "label", r->label);
 		cJSON_AddStringToObject(o, "policy", r->policy);
 		cJSON_AddStringToObject(o, "policy_label", r->plabel);

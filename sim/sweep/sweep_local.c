@@ -185,7 +185,7 @@ int sweep_finish(const struct sweep *sw, const struct sweep_opts *so,
 	if (warn.msg[0])
 		fprintf(so->msg, "clustersim: warning: %s\n", warn.msg);
 	fprintf(so->out, "results: %s/ (summary.csv, manifest.json, "
-		"<label>-s<seed>/%s)\n", so->outdir,
+		"<label>-s<seed>/%s, report.html)\n", so->outdir,
 		so->no_plots ? "" : ", plots/");
 	return code;
 }

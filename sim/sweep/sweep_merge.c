@@ -26,6 +26,7 @@
 
 #include "exp/exp_json.h"
 #include "report/out.h"
+#include "report/report.h"
 #include "report/stats.h"
 #include "base/util.h"
 
@@ -164,7 +165,8 @@ static int read_manifest(const char *outdir, cJSON **root,
 		}
 		const cJSON *seed = cJSON_GetObjectItemCaseSensitive(it,
 								     "seed");
-		r->seed = cJSON_IsNumber(seed) ? sweep_value_text(seed) : NULL;
+		r->seed = cJSON_IsNumber(seed) || cJSON_IsString(seed) ?
+			  sweep_value_text(seed) : NULL;
 		if (!r->seed)
 			rc = -SIM_EINPUT;
 		const cJSON *pt = cJSON_GetObjectItemCaseSensitive(it, "point");
@@ -441,6 +443,7 @@ int sweep_merge(const char *outdir, bool no_plots, size_t *nfailed,
 	const cJSON *axes = NULL;
 	struct mrun *runs = NULL;
 	size_t n = 0;
+	int prc = 0;
 	int rc = read_manifest(outdir, &root, &axes, &runs, &n, err);
 	*nfailed = *nmissing = 0;
 	if (rc)
@@ -472,8 +475,19 @@ int sweep_merge(const char *outdir, bool no_plots, size_t *nfailed,
 	if (!rc && cJSON_GetArraySize(axes) > 0 && complete)
 		rc = write_plot_data(outdir, axes, runs, n, gpu, err);
 	if (!rc && !no_plots && complete) {
-		if (plot_results(outdir, warn) == 0)
+		prc = plot_results(outdir, warn);
+		if (prc == 0)
 			warn->msg[0] = '\0';
+	}
+	if (!rc) {
+		struct sim_error rerr;
+		int hrc = complete || no_plots ?
+			  report_after_plots(outdir, REPORT_SWEEP, no_plots,
+					     prc, warn->msg, &rerr) :
+			  report_html(outdir, REPORT_SWEEP, false, "No run is "
+				      "complete yet: no plots.", &rerr);
+		if (hrc && !warn->msg[0])
+			*warn = rerr;
 	}
 out:
 	for (size_t k = 0; k < n; k++) {

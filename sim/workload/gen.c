@@ -2,16 +2,17 @@
  * Synthetic workloads: jobs drawn from named distributions (GSL), for
  * experiments that need a controlled load rather than a real trace.
  *
- * Reproducibility is the point: one gsl_rng_mt19937 seeded with the
- * experiment's seed, and for every job the draws are taken in a fixed
- * order - interarrival, gpus, runtime, cpus, estimate factor, user - so
- * the same seed and spec give the same jobs on every machine.  A constant
- * takes no draw; every other distribution takes its draws whether or not
- * the value is later clamped or unused (a GPU job still draws cpus, then
- * takes gpus x cpus_per_gpu CPUs).  The runtime draw comes from the
- * bucket of runtime_by_gpus that holds the job's GPU count, else from
- * runtime.  With gpus a constant 0 (the default) no GPU draw is taken,
- * so a CPU-only spec gives the jobs it gave before GPUs were added.
+ * Reproducibility is the point: the draws come from Philox keyed by the
+ * experiment's whole 64-bit seed (gen_rng.h says why), and each field of
+ * each job - interarrival, gpus, runtime, cpus, estimate factor, user -
+ * draws from a stream of its own, so the same seed and spec give the same
+ * jobs on every machine, and a field's values do not move when another
+ * field's distribution changes.  A constant takes no draw; every other
+ * distribution takes its draws whether or not the value is later clamped
+ * or unused (a GPU job still draws cpus, then takes gpus x cpus_per_gpu
+ * CPUs).  The runtime draw comes from the bucket of runtime_by_gpus that
+ * holds the job's GPU count, else from runtime, on the runtime stream
+ * either way.  With gpus a constant 0 (the default) no GPU draw is taken.
  *
  * GPU jobs get no job class (JOB_CLASS_NONE): like a trace that names no
  * model, the engine draws one when "job_classes" is "draw" (speed.h).
@@ -28,6 +29,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "base/util.h"
+#include "workload/gen_rng.h"
 
 /* Names of each kind's parameters p[i], as experiment files spell them. */
 static const char *const dist_param[DIST_NKINDS][5] = {
@@ -289,6 +291,14 @@ static double gen_draw(const struct gen_dist *g, gsl_rng *r)
 	SIM_BUG("bad distribution kind %d", (int)g->d->kind);
 }
 
+/* A draw of g on the stream of field `field` of job `job`. */
+static double gen_field(const struct gen_dist *g, gsl_rng *r, uint32_t job,
+			uint32_t field)
+{
+	gen_rng_stream(r, job, field);
+	return gen_draw(g, r);
+}
+
 /* A drawn GPU count: rounded, 0 (a CPU job) below 1 or for NaN. */
 static uint32_t gen_gpu_count(double v)
 {
@@ -298,7 +308,8 @@ static uint32_t gen_gpu_count(double v)
 	return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
-/* The job-wide distributions, in the order they are drawn. */
+/* The job-wide distributions, in the order they are drawn; each value is
+ * also the field of the job's stream it draws from (GD_N: the user). */
 enum { GD_GAP, GD_GPUS, GD_RUN, GD_CPUS, GD_FACTOR, GD_N };
 
 static const char *const gd_names[GD_N] = {
@@ -348,24 +359,30 @@ static uint32_t gen_cpu_count(const struct gen_spec *g, double cpus,
 }
 
 /*
- * Job k (0-based): its draws, in a fixed order (gap, GPUs, run time from
- * its GPU count's bucket or the job-wide one, CPUs, estimate factor,
+ * Job k (0-based): its draws, each on its own stream (gap, GPUs, run time
+ * from its GPU count's bucket or the job-wide one, CPUs, estimate factor,
  * user), then its fields; *t is the previous submit time and becomes its.
  */
 static int gen_job(const struct gen_spec *g, struct gen_dist *gd,
 		   struct gen_dist *bd, gsl_rng *r, size_t k, sim_time_t *t,
 		   struct job *j, struct sim_error *err)
 {
-	double gap = gen_draw(&gd[GD_GAP], r);
-	uint32_t gpus = gen_gpu_count(gen_draw(&gd[GD_GPUS], r));
+	uint32_t job = (uint32_t)k; /* gen_check: at most 2^32 - 1 jobs */
+	double gap = gen_field(&gd[GD_GAP], r, job, GD_GAP);
+	uint32_t gpus = gen_gpu_count(gen_field(&gd[GD_GPUS], r, job,
+						GD_GPUS));
 	const struct gen_bucket *b = gpus ? gen_bucket_find(g, gpus) : NULL;
-	double run = gen_draw(b ? &bd[b - g->runtime_by_gpus] : &gd[GD_RUN],
-			      r);
-	double cpus = gen_draw(&gd[GD_CPUS], r);
-	double factor = gen_draw(&gd[GD_FACTOR], r);
-	int32_t user = g->users ?
-		(int32_t)gsl_rng_uniform_int(r, g->users) : -1;
+	double run = gen_field(b ? &bd[b - g->runtime_by_gpus] : &gd[GD_RUN],
+			       r, job, GD_RUN);
+	double cpus = gen_field(&gd[GD_CPUS], r, job, GD_CPUS);
+	double factor = gen_field(&gd[GD_FACTOR], r, job, GD_FACTOR);
+	int32_t user = -1;
 	sim_time_t dt, rt;
+
+	if (g->users) {
+		gen_rng_stream(r, job, GD_N);
+		user = (int32_t)gsl_rng_uniform_int(r, g->users);
+	}
 
 	if (k > 0) {
 		if (seconds_to_time(gap > 0 ? gap : 0, &dt) != 0 ||
@@ -425,11 +442,7 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 	if ((rc = gen_check(g, ds, err)) != 0)
 		return rc;
 
-	r = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!r)
-		SIM_BUG("gsl_rng_alloc failed");
-	/* mt19937 takes 32 bits: fold the high half in rather than drop it. */
-	gsl_rng_set(r, (unsigned long)((seed ^ (seed >> 32)) & 0xffffffffu));
+	r = gen_rng_new(seed);
 	for (i = 0; i < GD_N; i++)
 		gen_dist_init(&gd[i], ds[i]);
 	bd = xcalloc(g->nbuckets ? g->nbuckets : 1, sizeof(*bd));

@@ -315,8 +315,8 @@ const struct gen_bucket *gen_bucket_find(const struct gen_spec *g,
  * err names the problem with "$.path[i]" under json_path. */
 int gen_buckets_check(const struct gen_spec *g, const char *json_path,
 		      struct sim_error *err);
-/* Generates g->jobs jobs with seed (GSL mt19937) into w.  sim/workload/gen.c
- * documents the order of the draws. */
+/* Generates g->jobs jobs with seed (all 64 bits: Philox, gen_rng.h) into
+ * w.  sim/workload/gen.c documents the draws. */
 int gen_workload(const struct gen_spec *g, uint64_t seed,
 		 const struct trace_opts *o, struct workload *w,
 		 struct sim_error *err);

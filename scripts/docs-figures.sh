@@ -1,0 +1,428 @@
+#!/usr/bin/env bash
+# Regenerates the figures of clustersim's own results that the docs quote
+# (README.md, experiments/README.md, docs/*.md), from the shipped
+# experiments, and rewrites them in place, so that no quoted figure can go
+# stale.  A figure is a block between two marker lines:
+#
+#   <!-- figures: NAME begin -->
+#   ... written by this script ...
+#   <!-- figures: NAME end -->
+#
+# NAME is one of the figures below (fig_NAME); a block may appear in
+# several files.  Everything outside the markers is the author's.  Times
+# of runs are measurements of one machine and are not figures here; peers'
+# figures (papers' numbers) are quoted with their source, never generated.
+#
+#   scripts/docs-figures.sh [NAME...]          regenerate (all by default)
+#   scripts/docs-figures.sh --check [NAME...]  compare, change nothing:
+#                                              exit 1 when a block differs
+#   scripts/docs-figures.sh --print NAME       print one figure's block
+#   scripts/docs-figures.sh --list             the figures and what they run
+#
+# Every mode first checks the markers of every doc: each begin has its end,
+# blocks do not nest, and each names a known figure (exit 2 otherwise).  A
+# figure whose traces are missing (under $CLUSTERSIM_TRACE_DIR, default
+# ../shared/traces beside the checkout; traces/fetch-traces.sh fetches
+# them) is skipped, saying so, and its blocks are left as they are.
+# The binary is $CLUSTERSIM_BIN (default build/clustersim).  `make
+# docs-figures` runs it all (a few minutes of CPU, most of it
+# philly-vc.json, openb-fill.json and curie.json); `make test` runs
+# `--check make-run` (a few seconds).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bin=${CLUSTERSIM_BIN:-build/clustersim}
+case $bin in /*) ;; *) bin=$root/$bin ;; esac
+traces=${CLUSTERSIM_TRACE_DIR:-$root/../shared/traces}
+export CLUSTERSIM_TRACE_DIR=$traces
+
+# name | traces it needs (under $traces, space-separated) | what it runs
+figures='
+make-run||experiments/default.json: the table `make run` prints
+philly-gen||experiments/philly-gen.json: the table and the offered load measured over its jobs
+gavel-hetero|gpu/gavel/max_min_fairness.trace|experiments/gavel-hetero.json, and gavel with throughput false and with 60 s rounds: JCTs, makespan, GPU utilisation, preemptions
+philly-las|gpu/philly.csv|experiments/philly.json --policy las: preemptions and scheduling points
+philly-las-job54|gpu/philly.csv|experiments/philly.json --policy las: job 54 and the slowdowns below 1
+philly-vc|gpu/philly.csv|experiments/philly-vc.json: waits and bounded slowdowns
+placement||experiments/placement-comm.json and placement-compute.json: mean JCT and placement slowdown
+search-online|hpc/KTH-SP2-1996-2.1-cln.swf.gz|experiments/search-online.json: mean wait and response
+openb-fill|gpu/openb/openb_node_list_gpu_node.csv gpu/openb/openb_pod_list_default.csv gpu/openb/openb_pod_list_gpushare100.csv gpu/openb/openb_pod_list_multigpu50.csv|experiments/openb-fill.json: GPU allocation at the last point, means over the seeds
+openb-replay|gpu/openb/openb_node_list_gpu_node.csv gpu/openb/openb_pod_list_default.csv gpu/openb/openb_pod_list_gpushare100.csv|experiments/openb-replay.json: waits, time-averaged allocation and fragmentation, means over the seeds
+openb-replay-x20000|gpu/openb/openb_node_list_gpu_node.csv gpu/openb/openb_pod_list_default.csv gpu/openb/openb_pod_list_gpushare100.csv|experiments/openb-replay-x20000.json: the same at 20,000 times the arrival rate
+kth|hpc/KTH-SP2-1996-2.1-cln.swf.gz|experiments/kth.json: the validation table
+nasa|hpc/NASA-iPSC-1993-3.1-cln.swf.gz|experiments/nasa.json: the validation table
+curie|hpc/CEA-Curie-2011-2.1-cln.swf.gz|experiments/curie.json: the validation table
+'
+docs=(README.md experiments/README.md docs/*.md)
+
+known() { printf '%s\n' "$figures" | awk -F'|' 'NF == 3 { print $1 }'; }
+needs() { printf '%s\n' "$figures" | awk -F'|' -v n="$1" '$1 == n { print $2 }'; }
+
+usage() {
+	echo "usage: scripts/docs-figures.sh [--check] [NAME...] | --list" >&2
+	exit 2
+}
+
+# ---- markers ----------------------------------------------------------
+
+# Checks every doc's markers; prints FILE:LINE: problems, exit 2 on one.
+check_markers() {
+	awk -v names="$(known | tr '\n' ' ')" '
+	BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
+	FNR == 1 { if (open != "") bad(prev, "block " open " never ends"); open = "" }
+	{ prev = FILENAME ":" FNR }
+	/<!-- figures:/ {
+		if (!match($0, /^<!-- figures: [a-z0-9-]+ (begin|end) -->$/)) {
+			bad(prev, "malformed figures marker: " $0); next
+		}
+		name = $3; end = $4 == "end"
+		if (!(name in ok)) bad(prev, "unknown figure " name)
+		if (!end && open != "") bad(prev, "block " name " inside block " open)
+		if (end && open != name) bad(prev, "end of " name " outside its block")
+		open = end ? "" : name
+	}
+	END { if (open != "") bad(prev, "block " open " never ends"); exit errs > 0 }
+	function bad(where, msg) { print where ": " msg > "/dev/stderr"; errs++ }
+	' "${docs[@]}" || exit 2
+}
+
+# Names that have a block in some doc.
+used() {
+	awk '/^<!-- figures: [a-z0-9-]+ begin -->$/ { print $3 }' "${docs[@]}" |
+		sort -u
+}
+
+# Rewrites file's blocks whose NAME.txt is in dir; prints the result.
+rewrite() {
+	awk -v dir="$2" '
+	/^<!-- figures: [a-z0-9-]+ begin -->$/ {
+		print; f = dir "/" $3 ".txt"
+		if ((getline line < f) > 0) {
+			skip = 1; print line
+			while ((getline line < f) > 0) print line
+			close(f)
+		}
+		next
+	}
+	/^<!-- figures: [a-z0-9-]+ end -->$/ { skip = 0 }
+	!skip { print }
+	' "$1"
+}
+
+# ---- helpers for the figures ------------------------------------------
+
+# run NAME FILE [OPTIONS...]: FILE's runs into $work/NAME, quietly.
+run() {
+	local name=$1 file=$2
+	shift 2
+	"$bin" run "$file" --no-plots -q -o "$work/$name" "$@" >/dev/null ||
+		{ echo "docs-figures: $file failed" >&2; exit 1; }
+}
+
+# col DIR LABEL COLUMN: the value of COLUMN in LABEL's row of summary.csv.
+col() {
+	awk -F, -v l="$2" -v c="$3" '
+	NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	$1 == l { print $(k[c]); found = 1 }
+	END { if (!found || !(c in k)) exit 1 }' "$1/summary.csv" ||
+		{ echo "docs-figures: no $3 for $2 in $1" >&2; exit 1; }
+}
+
+# counter DIR LABEL KEY: a counter of LABEL-s1/summary.json.
+counter() {
+	sed -n "s/^[[:space:]]*\"$3\":[[:space:]]*\([0-9.]*\),*$/\1/p" \
+		"$1/$2-s1/summary.json" | head -n 1
+}
+
+# fmt FORMAT VALUE: int (rounded, thousands separated), f1/f2/f3 (that
+# many decimals, separated), pct1/pct2 (a fraction as a percentage).
+fmt() {
+	awk -v f="$1" -v v="$2" '
+	function sep(s,   neg, ip, fp, i, out) {
+		neg = substr(s, 1, 1) == "-"; if (neg) s = substr(s, 2)
+		i = index(s, "."); ip = i ? substr(s, 1, i - 1) : s
+		fp = i ? substr(s, i) : ""
+		while (length(ip) > 3) {
+			out = "," substr(ip, length(ip) - 2) out
+			ip = substr(ip, 1, length(ip) - 3)
+		}
+		return (neg ? "-" : "") ip out fp
+	}
+	BEGIN {
+		if (f == "int") print sep(sprintf("%.0f", v))
+		else if (f ~ /^f[0-9]$/) print sep(sprintf("%." substr(f, 2) "f", v))
+		else if (f ~ /^pct[0-9]$/) print sprintf("%." substr(f, 4) "f%%", 100 * v)
+		else exit 1
+	}'
+}
+
+# val DIR LABEL COLUMN FORMAT: a value of summary.csv, formatted.
+val() { fmt "$4" "$(col "$1" "$2" "$3")"; }
+
+# row DIR LABEL SHOWN COLUMN:FORMAT...: one Markdown table row.
+row() {
+	local dir=$1 label=$2 line="| $3 |" spec
+	shift 3
+	for spec in "$@"; do
+		line="$line $(fmt "${spec#*:}" "$(col "$dir" "$label" "${spec%%:*}")") |"
+	done
+	printf '%s\n' "$line"
+}
+
+# An experiment with its "policies" replaced by $2 (JSON), into $3; the
+# shipped files keep "policies": [ ... ] on lines of their own.
+with_policies() {
+	awk -v p="$2" '
+	/^\t"policies": \[/ { print "\t\"policies\": " p ","; skip = 1; next }
+	skip && /^\t\],?$/ { skip = 0; next }
+	!skip { print }' "$1" >"$3"
+}
+
+# ---- the figures: each prints its block ---------------------------------
+
+fig_make_run() {
+	local out
+	out=$("$bin" run experiments/default.json --no-plots -o "$work/default") ||
+		{ echo "docs-figures: default.json failed" >&2; exit 1; }
+	echo '```'
+	printf '%s\n' "$out" | awk '/^policy / { on = 1 } on && /^$/ { exit } on'
+	echo '```'
+}
+
+fig_philly_gen() {
+	local d=$work/philly-gen l load
+	run philly-gen experiments/philly-gen.json
+	echo "| policy | mean wait (s) | p99 wait (s) | mean bounded slowdown | preemptions | GPU utilization | makespan (s) |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	for l in fcfs sjf las; do
+		echo "| $l | $(val "$d" $l wait_mean f1) | $(val "$d" $l wait_p99 int) | $(val "$d" $l bsld_mean f2) | $(fmt int "$(counter "$d" $l preemptions)") | $(val "$d" $l utilization_gpu pct1) | $(val "$d" $l makespan int) |"
+	done
+	# The offered load: GPUs x run time at reference speed (a generated
+	# job's estimate, its factor being 1) over the span of submits and the
+	# cluster's 512 GPUs.
+	load=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	{ s = $(k["submit"]); if (NR == 2 || s < lo) lo = s; if (s > hi) hi = s
+	  g += $(k["gpus"]) * $(k["estimate"]); n++ }
+	END { print n, g / n, g / (hi - lo) / 512 }' "$d/fcfs-s1/jobs.csv")
+	set -- $load
+	echo
+	echo "Over its $(fmt int "$1") jobs: $(fmt int "$2") GPU-seconds per job at reference speed, an"
+	echo "offered load of $(fmt f2 "$3") of the 512 GPUs over the span of the submits."
+}
+
+fig_gavel_hetero() {
+	local d=$work/gavel v=$work/gavel-v l
+	run gavel experiments/gavel-hetero.json
+	with_policies experiments/gavel-hetero.json '[ { "name": "gavel",
+	  "label": "gavel-nothroughput", "params": { "throughput": false } },
+	  { "name": "gavel", "label": "gavel-round60",
+	  "params": { "round_s": 60 } } ]' "$work/gavel-v.json"
+	"$bin" run "$work/gavel-v.json" --no-plots -q -o "$v" >/dev/null
+	echo "| policy | mean JCT (s) | p99 JCT (s) | makespan (s) | GPU utilisation |"
+	echo "|---|---|---|---|---|"
+	for l in fcfs srtf las fairshare gavel; do
+		row "$d" $l $l response_mean:int response_p99:int makespan:int \
+			utilization_gpu:pct1
+	done
+	row "$v" gavel-nothroughput 'gavel, `throughput` false' \
+		response_mean:int response_p99:int makespan:int utilization_gpu:pct1
+	row "$v" gavel-round60 'gavel, `round_s` 60' \
+		response_mean:int response_p99:int makespan:int utilization_gpu:pct1
+	echo
+	echo "gavel makes $(fmt int "$(counter "$d" gavel preemptions)") preemptions with 360 s rounds, and $(fmt int "$(counter "$v" gavel-round60 preemptions)") with 60 s"
+	echo "rounds."
+}
+
+philly_las() {
+	[ -d "$work/philly-las" ] || run philly-las experiments/philly.json --policy las
+}
+
+fig_philly_las() {
+	local d=$work/philly-las
+	philly_las
+	echo "Under las (Tiresias), \`philly.json\` (the whole Philly summary,"
+	echo "$(val "$d" las jobs int) jobs, the fat-tree network model on) makes $(fmt int "$(counter "$d" las preemptions)")"
+	echo "preemptions at $(fmt int "$(counter "$d" las schedule_calls)") scheduling points."
+}
+
+fig_philly_las_job54() {
+	local d=$work/philly-las
+	philly_las
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	$(k["state"]) == "finished" && $(k["slowdown"]) < 1 {
+		below++; if (min == "" || $(k["slowdown"]) < min) min = $(k["slowdown"]) }
+	{ n++ }
+	$(k["id"]) == 54 { for (c in k) j[c] = $(k[c]) }
+	function sep(x,   s, o) { s = sprintf("%.0f", x)
+		while (length(s) > 3) { o = "," substr(s, length(s) - 2) o
+			s = substr(s, 1, length(s) - 3) } return s o }
+	END {
+		printf "On `philly.json` under las, %d of %s jobs have a slowdown below 1\n", below, sep(n)
+		printf "(%.3f at the least). Job 54 (%d GPUs, submitted at %s s,\n", min, j["gpus"], sep(j["submit"])
+		printf "%s, preempted %d times) queued %s s in all and ended\n", j["first_wait"] == 0 ? "started at once" : "started after " sep(j["first_wait"]) " s", j["preemptions"], sep(j["queued"])
+		printf "%s s after its submit; its service is %s s, so its slowdown\n", sep(j["response"]), sep(j["service"])
+		printf "is %.2f, where `response / run` would say %.0f.\n", j["slowdown"], j["response"] / j["run"]
+	}' "$d/las-s1/jobs.csv"
+}
+
+fig_philly_vc() {
+	local d=$work/philly-vc l
+	run philly-vc experiments/philly-vc.json
+	echo "| policy | mean wait (s) | mean bounded slowdown |"
+	echo "|---|---:|---:|"
+	for l in fcfs sjf easy conservative las; do
+		row "$d" $l $l wait_mean:f1 bsld_mean:f2
+	done
+	echo
+	echo "The wait is the total time queued, waits after a preemption included, and"
+	echo "the bounded slowdown divides by each job's service time, its run time"
+	echo "alone (\`docs/metrics.md\`); las's first starts come after $(val "$d" las first_wait_mean f1) s on"
+	echo "average, but its preempted jobs queue again."
+}
+
+fig_placement() {
+	local k d
+	run placement-comm experiments/placement-comm.json
+	run placement-compute experiments/placement-compute.json
+	echo "| experiment | model | mean JCT (s), consolidate | spread | mean placement slowdown, consolidate | spread |"
+	echo "|---|---|---:|---:|---:|---:|"
+	for k in comm:'Transformer (batch size 16)' compute:'ResNet-50 (batch size 128)'; do
+		d=$work/placement-${k%%:*}
+		echo "| \`placement-${k%%:*}.json\` | ${k#*:} | $(val "$d" consolidate response_mean int) | $(val "$d" spread response_mean int) | $(val "$d" consolidate placement_slowdown_mean f3) | $(val "$d" spread placement_slowdown_mean f3) |"
+	done
+}
+
+fig_search_online() {
+	local d=$work/search-online l
+	run search-online experiments/search-online.json
+	echo "| policy | mean wait (s) | mean response (s) |"
+	echo "|---|---:|---:|"
+	for l in fcfs easy ga sa ilp; do
+		row "$d" $l $l wait_mean:int response_mean:int
+	done
+}
+
+# The fill experiment: each policy's GPU allocation when the arrivals
+# stop (the last point), the mean over the seeds, one column per list.
+fig_openb_fill() {
+	run openb-fill experiments/openb-fill.json
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	{ l = $(k["label"]); p = $(k["pods_list"]); sub(/^openb_pod_list_/, "", p)
+	  if (!(l in seen)) { seen[l] = 1; order[++nl] = l }
+	  if (!(p in seenp)) { seenp[p] = 1; lists[++np] = p }
+	  s[l, p] += $(k["alloc_ratio"]); n[l, p]++ }
+	END {
+		printf "| policy |"; for (j = 1; j <= np; j++) printf " %s |", lists[j]
+		printf "\n|---|"; for (j = 1; j <= np; j++) printf "---:|"; print ""
+		for (i = 1; i <= nl; i++) {
+			printf "| %s |", order[i]
+			for (j = 1; j <= np; j++)
+				printf " %.1f%% |", 100 * s[order[i], lists[j]] / n[order[i], lists[j]]
+			print ""
+		}
+	}' "$work/openb-fill/fill_summary.csv"
+}
+
+# A replay experiment: per list and policy, the means over the seeds.
+replay_table() {
+	run "$1" "experiments/$1.json"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	{ l = $(k["label"]); p = $(k["pods_list"]); sub(/^openb_pod_list_/, "", p)
+	  if (!((p, l) in seen)) { seen[p, l] = 1; order[++n] = p SUBSEP l }
+	  c[p, l]++; w[p, l] += $(k["wait_mean_s"]); q[p, l] += $(k["wait_p99_s"])
+	  a[p, l] += $(k["alloc_ratio_mean"]); f[p, l] += $(k["frag_ratio_mean"]) }
+	END {
+		print "| pod list | policy | mean wait (s) | p99 wait (s) | GPU allocation | fragmentation |"
+		print "|---|---|---:|---:|---:|---:|"
+		for (i = 1; i <= n; i++) {
+			split(order[i], pl, SUBSEP); x = order[i]
+			printf "| %s | %s | %.1f | %.1f | %.2f%% | %.2f%% |\n", pl[1], pl[2],
+				w[x] / c[x], q[x] / c[x], 100 * a[x] / c[x], 100 * f[x] / c[x]
+		}
+	}' "$work/$1/replay_summary.csv"
+}
+fig_openb_replay() { replay_table openb-replay; }
+fig_openb_replay_x20000() { replay_table openb-replay-x20000; }
+
+# The validation tables: replays of Parallel Workloads Archive logs.
+validation() {
+	local d=$work/$1 l
+	run "$1" "experiments/$1.json"
+	echo "| policy | mean wait (s) | median wait (s) | p99 wait (s) | mean bounded slowdown | utilization | makespan (s) |"
+	echo "|---|---|---|---|---|---|---|"
+	for l in fcfs easy conservative; do
+		row "$d" $l $l wait_mean:f1 wait_median:f1 wait_p99:f1 \
+			bsld_mean:f1 utilization:pct2 makespan:int
+	done
+}
+fig_kth() { validation kth; }
+fig_curie() { validation curie; }
+
+fig_nasa() {
+	local d=$work/nasa l
+	run nasa experiments/nasa.json
+	echo "| policy | mean wait (s) | mean bounded slowdown | utilization | makespan (s) |"
+	echo "|---|---|---|---|---|"
+	for l in fcfs easy conservative; do
+		row "$d" $l $l wait_mean:f2 bsld_mean:f3 utilization:pct2 \
+			makespan:int
+	done
+}
+
+# ---- main ---------------------------------------------------------------
+
+check=0 print=0
+case ${1:-} in
+--list)
+	printf '%s\n' "$figures" | awk -F'|' 'NF == 3 { printf "%-18s %s\n", $1, $3 }'
+	exit 0 ;;
+--check) check=1; shift ;;
+--print) [ $# -eq 2 ] || usage; print=1; shift ;;
+-*) usage ;;
+esac
+check_markers
+want=("$@")
+[ ${#want[@]} -gt 0 ] || mapfile -t want < <(known)
+for n in "${want[@]}"; do
+	known | grep -qx -- "$n" || { echo "docs-figures: unknown figure '$n' (--list)" >&2; exit 2; }
+	[ $print = 1 ] || used | grep -qx -- "$n" ||
+		{ echo "docs-figures: figure '$n' has no block in the docs" >&2; exit 2; }
+done
+[ -x "$bin" ] || { echo "docs-figures: $bin: no binary (make build/clustersim)" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/docs-figures.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/blocks"
+skipped=()
+for n in "${want[@]}"; do
+	missing=
+	for t in $(needs "$n"); do
+		[ -e "$traces/$t" ] || missing="$missing $t"
+	done
+	if [ -n "$missing" ]; then
+		skipped+=("$n")
+		echo "docs-figures: skipped $n: missing$missing under $traces" >&2
+		continue
+	fi
+	"fig_${n//-/_}" >"$work/blocks/$n.txt"
+done
+if [ $print = 1 ]; then
+	cat "$work/blocks/$1.txt" 2>/dev/null || exit 1
+	exit 0
+fi
+
+stale=0
+for f in "${docs[@]}"; do
+	rewrite "$f" "$work/blocks" >"$work/new"
+	cmp -s "$f" "$work/new" && continue
+	if [ $check = 1 ]; then
+		echo "docs-figures: $f: figures are stale (run scripts/docs-figures.sh):" >&2
+		diff -u "$f" "$work/new" | sed -n '3,$p' >&2 || true
+		stale=1
+	else
+		cat "$work/new" >"$f"
+		echo "docs-figures: rewrote $f"
+	fi
+done
+[ ${#skipped[@]} -eq 0 ] || echo "docs-figures: skipped (traces missing): ${skipped[*]}" >&2
+exit $stale
