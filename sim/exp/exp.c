@@ -314,7 +314,7 @@ enum root_key {
 	ROOT_NAME, ROOT_CLUSTER, ROOT_WORKLOAD, ROOT_POLICIES, ROOT_SEEDS,
 	ROOT_OUTPUT, ROOT_PLUGINS, ROOT_TIMELINE, ROOT_BSLD_TAU, ROOT_CHECK,
 	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
-	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_NKEYS
+	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_MEASURE, ROOT_NKEYS
 };
 
 /* The experiment's name, which names the default folder results/<name>:
@@ -353,6 +353,11 @@ static int parse_run_keys(struct exp_ctx *c, const cJSON *const *f,
 	if (!rc)
 		rc = exp_get_seconds(c, "progress_timeout", f[ROOT_PROGRESS], 0,
 				     false, &e->progress_timeout);
+	e->measure = (struct exp_measure){ .form = EXP_MEASURE_NONE,
+					   .start = SIM_TIME_NONE,
+					   .end = SIM_TIME_NONE };
+	if (!rc && f[ROOT_MEASURE])
+		rc = exp_parse_measure(c, f[ROOT_MEASURE], &e->measure);
 	if (!rc && f[ROOT_PREEMPTION])
 		rc = parse_preemption(c, f[ROOT_PREEMPTION], e);
 	if (!rc && f[ROOT_THROUGHPUTS])
@@ -381,6 +386,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_OPTIMIZE] = "optimize", [ROOT_FILL] = "fill",
 		[ROOT_LIMITS] = "limits",
 		[ROOT_PROGRESS] = "progress_timeout",
+		[ROOT_MEASURE] = "measure",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;

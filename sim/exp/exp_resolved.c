@@ -214,6 +214,7 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(root, "plugins", plugins);
 	jadd(root, "timeline_interval", jsec(e->timeline_interval));
 	jadd(root, "bounded_slowdown_tau", jsec(e->bsld_tau));
+	jadd(root, "measure", exp_measure_json(&e->measure));
 	jadd(root, "check", jbool(e->check));
 	jadd(root, "progress_timeout", jsec(e->progress_timeout));
 	cJSON *pre = jobj();
