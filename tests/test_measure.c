@@ -296,3 +296,18 @@ Test(measure, a_sweep_reruns_when_the_window_changes)
 	free(s0);
 	free(s1);
 }
+
+/* A fill experiment has its own window (from the first arrival to the
+ * last): "measure" there would be ignored, so it is refused. */
+Test(measure, a_fill_experiment_refuses_measure)
+{
+	tl_put(tmp, "f.json",
+	       "{ \"fill\": { \"nodes\": \"n.csv\", \"pods\": [ \"p.csv\" ] },"
+	       " \"policies\": [ \"fgd\" ], \"output\": \"out\","
+	       " \"measure\": { \"skip_first\": 1 } }");
+	cr_expect_eq(tl_sh(tmp, "'%s' run f.json --no-plots", bin), 2);
+	char *err = tl_slurp(tmp, "err.txt");
+	cr_expect(err && strstr(err, "f.json: $.measure: not used by a fill "
+				"experiment"), "%s", err ? err : "");
+	free(err);
+}

@@ -356,6 +356,11 @@ static int parse_run_keys(struct exp_ctx *c, const cJSON *const *f,
 	e->measure = (struct exp_measure){ .form = EXP_MEASURE_NONE,
 					   .start = SIM_TIME_NONE,
 					   .end = SIM_TIME_NONE };
+	if (!rc && e->has_fill && f[ROOT_MEASURE] &&
+	    !cJSON_IsNull(f[ROOT_MEASURE]))
+		rc = exp_fail(c, "measure", "not used by a fill experiment "
+			      "(its measurement window runs from the first "
+			      "arrival to the last)");
 	if (!rc && f[ROOT_MEASURE])
 		rc = exp_parse_measure(c, f[ROOT_MEASURE], &e->measure);
 	if (!rc && f[ROOT_PREEMPTION])
