@@ -12,11 +12,12 @@
  *   utilization = sum(run x cpus) / (capacity x makespan),
  *   makespan = last end - first submit.
  * A job "ran" when it ended FINISHED or KILLED; only those take part in
- * the statistics over jobs.  With a measurement window, only the jobs
- * submitted inside it (stats_measured) do, and utilization divides the
+ * the statistics over jobs.  REJECTED jobs count in "jobs" and "rejected"
+ * only.  With a measurement window, only the jobs submitted inside it
+ * (stats_measured) count at all, and utilization divides the
  * resource-seconds held inside the window's span by its length
- * (window_use): the drain after the last arrival no longer dilutes it.  REJECTED jobs count in "jobs" and "rejected"
- * only.  Statistics over jobs use GSL: the mean is gsl_stats_mean, the
+ * (window_use): the drain after the last arrival no longer dilutes it.
+ * Statistics over jobs use GSL: the mean is gsl_stats_mean, the
  * percentiles are gsl_stats_quantile_from_sorted_data (linear
  * interpolation between the two nearest order statistics at (n - 1) x f),
  * the median is the 0.5 quantile.  Time metrics are seconds as doubles.
