@@ -433,7 +433,7 @@ Test(exp, resolved_json)
 	const char *order[] = { "name", "cluster", "workload", "policies",
 				"seeds", "output", "plugins",
 				"timeline_interval", "bounded_slowdown_tau",
-				"check", "schedule_on", "same_time",
+				"measure", "check", "schedule_on", "same_time",
 				"progress_timeout", "preemption",
 				"throughputs", "limits" };
 	size_t i = 0;

@@ -46,6 +46,12 @@ struct run_counters {
 	                             later (sim_job_promise) */
 	uint64_t promises_missed; /* promised starts that came without the
 	                             job starting */
+	/* The same integrals over the measurement window only (0 without
+	 * one: sim_config's measure). */
+	double win_busy_area;   /* allocated CPUs, CPU x seconds */
+	double win_queue_area;  /* queue length, job x seconds */
+	double win_gpu_busy_area; /* allocated GPUs, GPU x seconds */
+	uint32_t win_queue_max; /* longest queue inside it */
 };
 
 /* A policy parameter's resolved value. */
@@ -75,6 +81,11 @@ struct sim_config {
 	size_t nparams;
 	uint64_t seed;
 	sim_time_t sample_interval;         /* timeline period; 0 = automatic */
+	/* The measurement window (docs/metrics.md): with measure, the
+	 * counters' win_* integrals run over [measure_start, measure_end]
+	 * (SIM_TIME_NONE: open on that side). */
+	bool measure;
+	sim_time_t measure_start, measure_end;
 	/* Most timeline samples (0: SIM_MAX_SAMPLES_DEFAULT).  An automatic
 	 * period doubles when they reach it (every other sample kept); an
 	 * explicit one that would need more is an error. */

@@ -89,6 +89,8 @@ struct sim {
 	uint64_t capacity_gpus;
 	sim_time_t last_sample_t;
 	sim_time_t area_t;            /* areas integrated up to here */
+	bool measure;                 /* a measurement window is set */
+	sim_time_t win_start, win_end;/* its bounds (open: the extremes) */
 	bool started;                 /* the first event was applied */
 	struct run_counters counters;
 	char bad_first[160];          /* what the first refused call that

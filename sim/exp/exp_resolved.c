@@ -222,6 +222,7 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(root, "plugins", plugins);
 	jadd(root, "timeline_interval", jsec(e->timeline_interval));
 	jadd(root, "bounded_slowdown_tau", jsec(e->bsld_tau));
+	jadd(root, "measure", exp_measure_json(&e->measure));
 	jadd(root, "check", jbool(e->check));
 	jadd(root, "schedule_on",
 	     jstr(e->schedule_each_event ? "event" : "timestamp"));

@@ -310,6 +310,8 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 	*p++ = ',';
 	if (ended)
 		p = put_ratio(p, j->lost_work);
+	*p++ = ',';
+	*p++ = stats_measured(r->window, j) ? '1' : '0';
 	*p++ = '\n';
 	return p;
 }
@@ -321,7 +323,7 @@ static int write_jobs(const char *path, const struct run_result *r,
 		"id,submit,start,end,wait,run,response,slowdown,"
 		"bounded_slowdown,procs,estimate,user,group,state,gpus,"
 		"nodes,gpu_type,preemptions,restarts,attained,queued,"
-		"placement_slowdown,first_wait,service,lost_work\n";
+		"placement_slowdown,first_wait,service,lost_work,measured\n";
 	struct afile af;
 	int rc = afile_open(&af, path, err);
 	if (rc)
@@ -431,6 +433,16 @@ out_text:
 	return rc;
 }
 
+/* The measurement window's bounds as text (empty when no job ran). */
+static void measure_cells(const struct metrics *m, char *start, char *end)
+{
+	*start = *end = '\0';
+	if (m->span_set) {
+		*put_time(start, m->span_start) = '\0';
+		*put_time(end, m->span_end) = '\0';
+	}
+}
+
 static int write_run_summary(const char *path, const struct run_result *r,
 			     struct sim_error *err)
 {
@@ -459,6 +471,18 @@ static int write_run_summary(const char *path, const struct run_result *r,
 			cJSON_AddRawToObject(m, metric_defs[i].name, buf);
 		else
 			cJSON_AddNullToObject(m, metric_defs[i].name);
+	}
+	char span[2][64];
+	measure_cells(&r->metrics, span[0], span[1]);
+	cJSON *w = cJSON_AddObjectToObject(root, "measure");
+	cJSON_AddStringToObject(w, "basis",
+				stats_basis_names[r->metrics.basis]);
+	for (int i = 0; i < 2; i++) {
+		const char *key = i ? "end" : "start";
+		if (span[i][0])
+			cJSON_AddRawToObject(w, key, span[i]);
+		else
+			cJSON_AddNullToObject(w, key);
 	}
 	int rc = write_json(path, root, err);
 	cJSON_Delete(root);
@@ -512,7 +536,7 @@ int out_write_summary(const char *outdir, const struct run_result *runs,
 	fputs("label,policy,workload,seed", af.f);
 	for (int i = 0; i < M_NMETRICS; i++)
 		fprintf(af.f, ",%s", metric_defs[i].name);
-	fputc('\n', af.f);
+	fputs(OUT_SUMMARY_TAIL "\n", af.f);
 	for (size_t k = 0; k < nruns; k++) {
 		const struct run_result *r = &runs[k];
 		csv_put_str(af.f, r->label);
@@ -527,7 +551,10 @@ int out_write_summary(const char *outdir, const struct run_result *runs,
 			fputc(',', af.f);
 			fputs(buf, af.f);
 		}
-		fputc('\n', af.f);
+		char span[2][64];
+		measure_cells(&r->metrics, span[0], span[1]);
+		fprintf(af.f, ",%s,%s,%s\n", span[0], span[1],
+			stats_basis_names[r->metrics.basis]);
 	}
 	rc = afile_commit(&af, err);
 out_path:

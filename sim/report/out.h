@@ -29,6 +29,8 @@ struct run_result {
 	const struct pval *params; /* every parameter of the policy, with
 	                              defaults filled in (for the manifest) */
 	size_t nparams;
+	const struct stats_window *window; /* which jobs are measured (jobs.csv
+	                              "measured", the CDFs); NULL: all */
 	const char *const *gpu_types; /* the cluster's GPU type names, by
 	                                 index (jobs.csv gpu_type) */
 	size_t ngpu_types;
@@ -40,6 +42,9 @@ void out_run_dirname(const struct run_result *r, char *buf, size_t n);
  * the cdf_*.csv files (report/cdf.h). */
 int out_write_run(const char *outdir, const struct run_result *r,
 		  sim_time_t tau, struct sim_error *err);
+/* The columns summary.csv has after the metrics: the measurement
+ * window's bounds (s) and its basis word (docs/metrics.md). */
+#define OUT_SUMMARY_TAIL ",measure_start,measure_end,measure_basis"
 /* Writes OUT/summary.csv, one row per run in the order given. */
 int out_write_summary(const char *outdir, const struct run_result *runs,
 		      size_t nruns, struct sim_error *err);

@@ -27,6 +27,7 @@
 #include "report/report.h"
 #include "run/fill_run.h"
 #include "run/run_keep.h"
+#include "run/run_measure.h"
 #include "policy/registry.h"
 #include "engine/sim.h"
 #include "base/input.h"
@@ -423,20 +424,35 @@ static void engine_settings(const struct experiment *e,
 	cfg->progress_timeout = e->progress_timeout ? e->progress_timeout : -1;
 }
 
+/* The run's workload (r's trace, or generated into gen for this seed)
+ * and its measurement window; gen is released on an error. */
+static int run_workload(struct runner *r, uint64_t seed, struct workload *gen,
+			const struct workload **w, struct stats_window *win,
+			struct sim_error *err)
+{
+	int rc = 0;
+	*w = &r->w;
+	if (r->e.workload.generated && (rc = generate(r, seed, gen, err)))
+		return rc;
+	if (r->e.workload.generated)
+		*w = gen;
+	rc = run_measure_window(&r->e, *w, win, err);
+	if (rc)
+		workload_release(gen);
+	return rc;
+}
+
 /* One policy x seed: simulate, compute metrics, write the run folder. */
 static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		   struct run_result *res, struct sim_error *err)
 {
 	struct experiment *e = &r->e;
 	struct workload gen = { 0 };
-	const struct workload *w = &r->w;
-	int rc;
-	if (e->workload.generated) {
-		rc = generate(r, seed, &gen, err);
-		if (rc)
-			return rc;
-		w = &gen;
-	}
+	const struct workload *w;
+	struct stats_window win;
+	int rc = run_workload(r, seed, &gen, &w, &win, err);
+	if (rc)
+		return rc;
 	const char *label = en->spec->label;
 	bool show = !r->o->quiet && isatty(fileno(r->o->msg));
 	struct progress_line pl = progress_start(r, label);
@@ -457,6 +473,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.progress_ctx = &pl,
 	};
 	engine_settings(e, &cfg);
+	run_measure_engine(&cfg, &win);
 	struct sim *s = sim_new(&cfg);
 	pl.s = s;
 	double t0 = mono_seconds();
@@ -478,6 +495,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 			.counters = *sim_counters(s),
 			.params = en->params,
 			.nparams = en->nparams,
+			.window = &win,
 		};
 		const struct cluster *cl = sim_cluster(s);
 		uint32_t ntypes = cluster_gpu_type_count(cl);
@@ -486,9 +504,9 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 			types[k] = cluster_gpu_type_name(cl, k);
 		res->gpu_types = types;
 		res->ngpu_types = ntypes;
-		stats_compute(jobs, nj, sim_capacity_cpus(s),
-			      sim_capacity_gpus(s), e->bsld_tau,
-			      &res->counters, &res->metrics);
+		stats_compute_window(jobs, nj, sim_capacity_cpus(s),
+				     sim_capacity_gpus(s), e->bsld_tau,
+				     &res->counters, &win, &res->metrics);
 		if (res->counters.rejected)
 			warn_rejected(r, label, jobs, nj, sim_capacity_cpus(s));
 		if (sim_bad_call_first(s))
@@ -500,6 +518,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		rc = out_write_run(r->outdir, res, e->bsld_tau, err);
 		res->jobs = NULL;
 		res->samples = NULL;
+		res->window = NULL;
 		free(types);
 		res->gpu_types = NULL;
 		res->ngpu_types = 0;
@@ -518,28 +537,6 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 	sim_free(s);
 	workload_release(&gen);
 	return rc;
-}
-
-static void print_table(const struct runner *r)
-{
-	FILE *f = r->o->out;
-	fprintf(f, "\n%-24s %6s %14s %14s %12s\n", "policy", "seed",
-		"mean wait (s)", "mean bsld", "utilization");
-	for (size_t i = 0; i < r->nruns; i++) {
-		const struct run_result *x = &r->runs[i];
-		const struct metrics *m = &x->metrics;
-		char wait[32] = "-", bsld[32] = "-", util[32] = "-";
-		if (m->set[M_WAIT_MEAN])
-			snprintf(wait, sizeof(wait), "%.1f", m->v[M_WAIT_MEAN]);
-		if (m->set[M_BSLD_MEAN])
-			snprintf(bsld, sizeof(bsld), "%.2f", m->v[M_BSLD_MEAN]);
-		/* On a GPU cluster, the GPUs' utilization. */
-		enum metric_id u = m->set[M_UTIL_GPU] ? M_UTIL_GPU : M_UTIL;
-		if (m->set[u])
-			snprintf(util, sizeof(util), "%.1f%%", 100.0 * m->v[u]);
-		fprintf(f, "%-24s %6" PRIu64 " %14s %14s %12s\n", x->label,
-			x->seed, wait, bsld, util);
-	}
 }
 
 /* A fill experiment (fill.h): its own cluster, pods and outputs. */
@@ -783,7 +780,7 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 		goto out;
 	draw_plots(o, r.outdir);
 	if (!o->quiet) {
-		print_table(&r);
+		run_print_table(r.o->out, r.runs, r.nruns, &r.e.measure);
 		fprintf(o->out, "\nresults: %s/ (summary.csv, manifest.json, "
 			"<label>-s<seed>/, plots/, report.html)\n", r.outdir);
 	}
