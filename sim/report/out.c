@@ -29,6 +29,7 @@
 #include "base/input.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "speed/jobclass.h"
 
 #define OUT_BUF (1u << 20) /* row buffer and stdio buffer size */
 
@@ -70,6 +71,34 @@ static void csv_put_str(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+void out_result_from_sim(struct run_result *r, const struct sim *s,
+			 const struct workload *w)
+{
+	const struct cluster *cl = sim_cluster(s);
+	uint32_t ntypes = cluster_gpu_type_count(cl);
+	const char **types = xcalloc(ntypes ? ntypes : 1, sizeof(*types));
+	for (uint32_t k = 0; k < ntypes; k++)
+		types[k] = cluster_gpu_type_name(cl, k);
+	r->jobs = sim_jobs(s, &r->njobs);
+	r->samples = sim_samples(s, &r->nsamples);
+	r->counters = *sim_counters(s);
+	r->gpu_types = types;
+	r->ngpu_types = ntypes;
+	r->groups = (const char *const *)w->groups;
+	r->ngroups = w->groups ? w->ngroups : 0;
+}
+
+void out_result_release(struct run_result *r)
+{
+	free((void *)r->gpu_types);
+	r->jobs = NULL;
+	r->samples = NULL;
+	r->gpu_types = NULL;
+	r->ngpu_types = 0;
+	r->groups = NULL;
+	r->ngroups = 0;
 }
 
 void out_run_dirname(const struct run_result *r, char *buf, size_t n)
@@ -172,7 +201,9 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 	if (j->user >= 0)
 		p = put_i64(p, j->user);
 	*p++ = ',';
-	if (j->group >= 0)
+	if (j->group >= 0 && (size_t)j->group < r->ngroups)
+		p = put_text(p, r->groups[j->group]);
+	else if (j->group >= 0)
 		p = put_i64(p, j->group);
 	*p++ = ',';
 	const char *st = j->state < JOB_NSTATES ? state_names[j->state] :
@@ -211,6 +242,11 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 	*p++ = ',';
 	if (ended)
 		p = put_ratio(p, j->lost_work);
+	*p++ = ',';
+	const struct jobclass *cls = j->gpus && j->job_class ?
+		jobclass_get(j->job_class) : NULL;
+	if (cls)
+		p = put_text(p, cls->name);
 	*p++ = '\n';
 	return p;
 }
@@ -222,7 +258,8 @@ static int write_jobs(const char *path, const struct run_result *r,
 		"id,submit,start,end,wait,run,response,slowdown,"
 		"bounded_slowdown,procs,estimate,user,group,state,gpus,"
 		"nodes,gpu_type,preemptions,restarts,attained,queued,"
-		"placement_slowdown,first_wait,service,lost_work\n";
+		"placement_slowdown,first_wait,service,lost_work,"
+		"job_class\n";
 	struct afile af;
 	int rc = afile_open(&af, path, err);
 	if (rc)

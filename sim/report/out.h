@@ -32,8 +32,22 @@ struct run_result {
 	const char *const *gpu_types; /* the cluster's GPU type names, by
 	                                 index (jobs.csv gpu_type) */
 	size_t ngpu_types;
+	const char *const *groups; /* the trace's group (VC) names, by group
+	                              id (jobs.csv group); NULL = numbers */
+	size_t ngroups;
 };
 
+/*
+ * The results of a finished simulation into r: its jobs, samples and
+ * counters, the cluster's GPU type names and the workload's group names.
+ * The caller sets label, policy, workload, seed and params.  r borrows
+ * from s and w until out_result_release(), which frees what this
+ * allocated and drops the borrowed pointers (the counters and metrics
+ * stay).
+ */
+void out_result_from_sim(struct run_result *r, const struct sim *s,
+			 const struct workload *w);
+void out_result_release(struct run_result *r);
 /* "<label>-s<seed>" into buf (n bytes). */
 void out_run_dirname(const struct run_result *r, char *buf, size_t n);
 /* Writes OUT/<label>-s<seed>/{jobs.csv,timeline.csv,summary.json} and

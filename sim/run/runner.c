@@ -454,29 +454,17 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 	rc = sim_run(s, err);
 	double t1 = mono_seconds();
 	if (rc == 0) {
-		size_t nj, ns;
-		const struct job *jobs = sim_jobs(s, &nj);
-		const struct sample *samples = sim_samples(s, &ns);
 		*res = (struct run_result){
 			.label = label,
 			.policy = en->ops->name,
 			.workload = e->workload.name,
 			.seed = seed,
-			.jobs = jobs,
-			.njobs = nj,
-			.samples = samples,
-			.nsamples = ns,
-			.counters = *sim_counters(s),
 			.params = en->params,
 			.nparams = en->nparams,
 		};
-		const struct cluster *cl = sim_cluster(s);
-		uint32_t ntypes = cluster_gpu_type_count(cl);
-		const char **types = xcalloc(ntypes, sizeof(*types));
-		for (uint32_t k = 0; k < ntypes; k++)
-			types[k] = cluster_gpu_type_name(cl, k);
-		res->gpu_types = types;
-		res->ngpu_types = ntypes;
+		out_result_from_sim(res, s, w);
+		size_t nj = res->njobs;
+		const struct job *jobs = res->jobs;
 		stats_compute(jobs, nj, sim_capacity_cpus(s),
 			      sim_capacity_gpus(s), e->bsld_tau,
 			      &res->counters, &res->metrics);
@@ -489,11 +477,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 				label, res->counters.bad_calls,
 				sim_bad_call_first(s));
 		rc = out_write_run(r->outdir, res, e->bsld_tau, err);
-		res->jobs = NULL;
-		res->samples = NULL;
-		free(types);
-		res->gpu_types = NULL;
-		res->ngpu_types = 0;
+		out_result_release(res);
 		if (r->o->stats) {
 			double dt = t1 - t0;
 			fprintf(r->o->msg,
