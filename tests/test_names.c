@@ -75,4 +75,9 @@ Test(names, philly_vc_names_reach_jobs_csv)
 			  "job %s class '%s'", c[0], c[25]);
 	}
 	free(j);
+	/* jobs.swf numbers the groups, and its header names them. */
+	char *swf = tl_slurp(tmp, "out/fcfs-s1/jobs.swf");
+	cr_expect(swf && strstr(swf, "; Note: group 0 (field 13) is 0e4a51\n"
+				     "; Note: group 1 (field 13) is 11cb48\n"));
+	free(swf);
 }

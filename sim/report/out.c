@@ -88,6 +88,9 @@ void out_result_from_sim(struct run_result *r, const struct sim *s,
 	r->ngpu_types = ntypes;
 	r->groups = (const char *const *)w->groups;
 	r->ngroups = w->groups ? w->ngroups : 0;
+	r->nodes = cluster_nodes(cl);
+	r->cpus = sim_capacity_cpus(s);
+	r->gpus = sim_capacity_gpus(s);
 }
 
 void out_result_release(struct run_result *r)
@@ -404,6 +407,11 @@ int out_write_run(const char *outdir, const struct run_result *r,
 		goto out_dir;
 	path = xasprintf("%s/jobs.csv", dir);
 	rc = write_jobs(path, r, tau, err);
+	if (rc)
+		goto out_path;
+	free(path);
+	path = xasprintf("%s/jobs.swf", dir);
+	rc = out_write_swf(path, r, err);
 	if (rc)
 		goto out_path;
 	free(path);

@@ -35,11 +35,14 @@ struct run_result {
 	const char *const *groups; /* the trace's group (VC) names, by group
 	                              id (jobs.csv group); NULL = numbers */
 	size_t ngroups;
+	uint32_t nodes;        /* the cluster's nodes, CPUs and GPUs (the */
+	uint64_t cpus, gpus;   /* header of jobs.swf) */
 };
 
 /*
  * The results of a finished simulation into r: its jobs, samples and
- * counters, the cluster's GPU type names and the workload's group names.
+ * counters, the cluster's size and GPU type names and the workload's
+ * group names.
  * The caller sets label, policy, workload, seed and params.  r borrows
  * from s and w until out_result_release(), which frees what this
  * allocated and drops the borrowed pointers (the counters and metrics
@@ -50,10 +53,14 @@ void out_result_from_sim(struct run_result *r, const struct sim *s,
 void out_result_release(struct run_result *r);
 /* "<label>-s<seed>" into buf (n bytes). */
 void out_run_dirname(const struct run_result *r, char *buf, size_t n);
-/* Writes OUT/<label>-s<seed>/{jobs.csv,timeline.csv,summary.json} and
- * the cdf_*.csv files (report/cdf.h). */
+/* Writes OUT/<label>-s<seed>/{jobs.csv,jobs.swf,timeline.csv,
+ * summary.json} and the cdf_*.csv files (report/cdf.h). */
 int out_write_run(const char *outdir, const struct run_result *r,
 		  sim_time_t tau, struct sim_error *err);
+/* out_sched.c: jobs.swf (the schedule in the Standard Workload Format)
+ * to path. */
+int out_write_swf(const char *path, const struct run_result *r,
+		  struct sim_error *err);
 /* Writes OUT/summary.csv, one row per run in the order given. */
 int out_write_summary(const char *outdir, const struct run_result *runs,
 		      size_t nruns, struct sim_error *err);

@@ -549,7 +549,7 @@ static char *read_all(const char *path)
 static const char *const run_files[] = {
 	"jobs.csv", "timeline.csv", "summary.json", "summary.csv",
 	"manifest.json", "error.txt", "fill.csv", "pods.csv", "cdf_wait.csv",
-	"cdf_response.csv", "cdf_placement_slowdown.csv", NULL,
+	"cdf_response.csv", "cdf_placement_slowdown.csv", "jobs.swf", NULL,
 };
 
 /* Whether s ends in "-s<digits>", as every run folder's name does. */
