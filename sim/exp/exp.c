@@ -314,7 +314,7 @@ enum root_key {
 	ROOT_NAME, ROOT_CLUSTER, ROOT_WORKLOAD, ROOT_POLICIES, ROOT_SEEDS,
 	ROOT_OUTPUT, ROOT_PLUGINS, ROOT_TIMELINE, ROOT_BSLD_TAU, ROOT_CHECK,
 	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
-	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_NKEYS
+	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_ALLOCATIONS, ROOT_NKEYS
 };
 
 /* The experiment's name, which names the default folder results/<name>:
@@ -353,6 +353,13 @@ static int parse_run_keys(struct exp_ctx *c, const cJSON *const *f,
 	if (!rc)
 		rc = exp_get_seconds(c, "progress_timeout", f[ROOT_PROGRESS], 0,
 				     false, &e->progress_timeout);
+	if (!rc)
+		rc = exp_get_bool(c, "allocations", f[ROOT_ALLOCATIONS],
+				  &e->allocations);
+	if (!rc && e->allocations && e->has_fill)
+		rc = exp_fail(c, "allocations", "does not apply to a fill or "
+			      "replay experiment (it logs the event engine's "
+			      "placements)");
 	if (!rc && f[ROOT_PREEMPTION])
 		rc = parse_preemption(c, f[ROOT_PREEMPTION], e);
 	if (!rc && f[ROOT_THROUGHPUTS])
@@ -381,6 +388,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_OPTIMIZE] = "optimize", [ROOT_FILL] = "fill",
 		[ROOT_LIMITS] = "limits",
 		[ROOT_PROGRESS] = "progress_timeout",
+		[ROOT_ALLOCATIONS] = "allocations",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;

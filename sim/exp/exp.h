@@ -92,6 +92,8 @@ struct experiment {
 	sim_time_t progress_timeout; /* no net progress this long ends a run
 	                                with an error; 0 = off */
 	bool check;            /* invariant checker on */
+	bool allocations;      /* "allocations": write each run's
+	                          allocations.csv */
 	sim_time_t checkpoint_interval; /* preempted jobs keep work up to
 	                                   their last checkpoint, every this
 	                                   much work; 0 = at preemption */

@@ -215,6 +215,7 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(root, "timeline_interval", jsec(e->timeline_interval));
 	jadd(root, "bounded_slowdown_tau", jsec(e->bsld_tau));
 	jadd(root, "check", jbool(e->check));
+	jadd(root, "allocations", jbool(e->allocations));
 	jadd(root, "progress_timeout", jsec(e->progress_timeout));
 	cJSON *pre = jobj();
 	jadd(pre, "checkpoint_interval", jsec(e->checkpoint_interval));

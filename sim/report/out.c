@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -74,7 +75,7 @@ static void csv_put_str(FILE *f, const char *s)
 }
 
 void out_result_from_sim(struct run_result *r, const struct sim *s,
-			 const struct workload *w)
+			 const struct workload *w, bool allocations)
 {
 	const struct cluster *cl = sim_cluster(s);
 	uint32_t ntypes = cluster_gpu_type_count(cl);
@@ -91,6 +92,8 @@ void out_result_from_sim(struct run_result *r, const struct sim *s,
 	r->nodes = cluster_nodes(cl);
 	r->cpus = sim_capacity_cpus(s);
 	r->gpus = sim_capacity_gpus(s);
+	r->allocations = allocations;
+	r->allocs = sim_allocations(s, &r->nallocs, &r->alloc_slots);
 }
 
 void out_result_release(struct run_result *r)
@@ -102,6 +105,9 @@ void out_result_release(struct run_result *r)
 	r->ngpu_types = 0;
 	r->groups = NULL;
 	r->ngroups = 0;
+	r->allocs = NULL;
+	r->alloc_slots = NULL;
+	r->nallocs = 0;
 }
 
 void out_run_dirname(const struct run_result *r, char *buf, size_t n)
@@ -395,6 +401,16 @@ static int write_run_summary(const char *path, const struct run_result *r,
 	return rc;
 }
 
+/* A result file this run does not write, left by an earlier run into the
+ * same folder: removed, so that it is not taken for this run's. */
+static int remove_stale(const char *path, struct sim_error *err)
+{
+	if (unlink(path) == 0 || errno == ENOENT)
+		return 0;
+	return err_setc(err, -SIM_EIO, "%s: cannot remove: %s", path,
+			strerror(errno));
+}
+
 int out_write_run(const char *outdir, const struct run_result *r,
 		  sim_time_t tau, struct sim_error *err)
 {
@@ -412,6 +428,14 @@ int out_write_run(const char *outdir, const struct run_result *r,
 	free(path);
 	path = xasprintf("%s/jobs.swf", dir);
 	rc = out_write_swf(path, r, err);
+	if (rc)
+		goto out_path;
+	free(path);
+	path = xasprintf("%s/allocations.csv", dir);
+	if (r->allocations)
+		rc = out_write_allocations(path, r, err);
+	else
+		rc = remove_stale(path, err);
 	if (rc)
 		goto out_path;
 	free(path);

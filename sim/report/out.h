@@ -37,30 +37,42 @@ struct run_result {
 	size_t ngroups;
 	uint32_t nodes;        /* the cluster's nodes, CPUs and GPUs (the */
 	uint64_t cpus, gpus;   /* header of jobs.swf) */
+	bool allocations;      /* write allocations.csv from: */
+	const struct alloc_interval *allocs; /* the placement log */
+	size_t nallocs;
+	const struct place_slot *alloc_slots; /* the extents it names */
 };
 
 /*
  * The results of a finished simulation into r: its jobs, samples and
- * counters, the cluster's size and GPU type names and the workload's
- * group names.
- * The caller sets label, policy, workload, seed and params.  r borrows
- * from s and w until out_result_release(), which frees what this
- * allocated and drops the borrowed pointers (the counters and metrics
- * stay).
+ * counters, the cluster's size and GPU type names, the workload's group
+ * names and, when the run kept it, the placement log.  The caller sets
+ * label, policy, workload, seed and params.  r borrows from s and w
+ * until out_result_release(), which frees what this allocated and drops
+ * the borrowed pointers (the counters and metrics stay).
  */
 void out_result_from_sim(struct run_result *r, const struct sim *s,
-			 const struct workload *w);
+			 const struct workload *w, bool allocations);
 void out_result_release(struct run_result *r);
 /* "<label>-s<seed>" into buf (n bytes). */
 void out_run_dirname(const struct run_result *r, char *buf, size_t n);
 /* Writes OUT/<label>-s<seed>/{jobs.csv,jobs.swf,timeline.csv,
- * summary.json} and the cdf_*.csv files (report/cdf.h). */
+ * summary.json}, allocations.csv when r->allocations, and the cdf_*.csv
+ * files (report/cdf.h). */
 int out_write_run(const char *outdir, const struct run_result *r,
 		  sim_time_t tau, struct sim_error *err);
-/* out_sched.c: jobs.swf (the schedule in the Standard Workload Format)
- * to path. */
+/* out_sched.c: allocations.csv (one row per placement interval) and
+ * jobs.swf (the schedule in the Standard Workload Format), to path. */
+int out_write_allocations(const char *path, const struct run_result *r,
+			  struct sim_error *err);
 int out_write_swf(const char *path, const struct run_result *r,
 		  struct sim_error *err);
+/* The nodes of the extents slots[0..n) that give gpus GPUs per node, as
+ * a Batsim / evalys interval set ("0-3,7": sorted, adjacent extents
+ * joined), NUL-terminated at p; returns its length.  p needs room for
+ * 24 bytes per extent; scratch for n extents. */
+size_t out_node_set(char *p, const struct place_slot *slots, size_t n,
+		    uint32_t gpus, struct place_slot *scratch);
 /* Writes OUT/summary.csv, one row per run in the order given. */
 int out_write_summary(const char *outdir, const struct run_result *runs,
 		      size_t nruns, struct sim_error *err);

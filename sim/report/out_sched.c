@@ -1,8 +1,9 @@
 /*
- * The simulated schedule in the forms other tools read: jobs.swf, the run
- * as a Standard Workload Format trace (AccaSim, CQSim, Alea and the
- * Parallel Workloads Archive's tools read it).  docs/metrics.md is the
- * contract.
+ * The simulated schedule in the forms other tools read: allocations.csv,
+ * one row per interval a job held a placement (the nodes as a Batsim /
+ * evalys interval set, "0-3,7"), and jobs.swf, the run as a Standard
+ * Workload Format trace (AccaSim, CQSim, Alea and the Parallel Workloads
+ * Archive's tools read it).  docs/metrics.md is the contract of both.
  *
  * jobs.swf is written for every run, so it is built like jobs.csv: rows
  * formatted with out_fmt.h's integer formatters in a large buffer.
@@ -18,6 +19,153 @@
 #include "speed/jobclass.h"
 
 #define SCHED_BUF (1u << 20) /* row buffer size */
+
+/* A growable row buffer that is flushed to f when a row may not fit. */
+struct rowbuf {
+	FILE *f;
+	char *buf;
+	size_t cap;
+};
+
+/* Room for need more bytes at *p: flushes, or grows for a long row. */
+static char *rb_room(struct rowbuf *b, char *p, size_t need)
+{
+	size_t used = (size_t)(p - b->buf);
+	if (used + need <= b->cap)
+		return p;
+	fwrite(b->buf, 1, used, b->f);
+	if (need > b->cap) {
+		free(b->buf);
+		b->cap = need;
+		b->buf = xmalloc(b->cap);
+	}
+	return b->buf;
+}
+
+/* ---- allocations.csv ---- */
+
+/* Insertion sort of extents by first node: placements are short and
+ * nearly always in node order already. */
+static void sort_slots(struct place_slot *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct place_slot x = v[i];
+		size_t k = i;
+		for (; k > 0 && v[k - 1].node > x.node; k--)
+			v[k] = v[k - 1];
+		v[k] = x;
+	}
+}
+
+size_t out_node_set(char *p, const struct place_slot *slots, size_t n,
+		    uint32_t gpus, struct place_slot *scratch)
+{
+	char *start = p;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (slots[i].gpus == gpus && slots[i].count)
+			scratch[m++] = slots[i];
+	sort_slots(scratch, m);
+	for (size_t i = 0; i < m;) {
+		uint32_t lo = scratch[i].node;
+		uint64_t hi = (uint64_t)lo + scratch[i].count - 1;
+		/* Extents that touch or overlap the range join it. */
+		for (i++; i < m && scratch[i].node <= hi + 1; i++) {
+			uint64_t e = (uint64_t)scratch[i].node +
+				     scratch[i].count - 1;
+			if (e > hi)
+				hi = e;
+		}
+		if (p != start)
+			*p++ = ',';
+		p = put_u64(p, lo);
+		if (hi > lo) {
+			*p++ = '-';
+			p = put_u64(p, hi);
+		}
+	}
+	*p = '\0';
+	return (size_t)(p - start);
+}
+
+/* Whether an earlier extent of the interval has the same GPUs per node
+ * (its row is written already). */
+static bool gpus_seen(const struct place_slot *s, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		if (s[i].gpus == s[k].gpus)
+			return true;
+	return false;
+}
+
+/* The rows of one interval: one per distinct GPU count per node (one
+ * row for nearly every placement). */
+static char *interval_rows(struct rowbuf *b, char *p, const struct job *j,
+			   const struct alloc_interval *a,
+			   const struct place_slot *slots,
+			   struct place_slot *scratch)
+{
+	const struct place_slot *s = slots + a->slot0;
+	for (size_t k = 0; k < a->nslots || k == 0; k++) {
+		if (a->nslots && gpus_seen(s, k))
+			continue;
+		uint32_t g = a->nslots ? s[k].gpus : 0;
+		p = rb_room(b, p, 24 * (size_t)a->nslots + 160);
+		p = put_i64(p, j->id);
+		*p++ = ',';
+		p = put_time(p, a->start);
+		*p++ = ',';
+		p = put_time(p, a->end);
+		*p++ = ',';
+		p += out_node_set(p, s, a->nslots, g, scratch);
+		*p++ = ',';
+		p = put_u64(p, g);
+		*p++ = '\n';
+		if (!a->nslots)
+			break;
+	}
+	return p;
+}
+
+int out_write_allocations(const char *path, const struct run_result *r,
+			  struct sim_error *err)
+{
+	static const char header[] = "job,start,end,nodes,gpus\n";
+	struct afile af;
+	int rc = afile_open(&af, path, err);
+	if (rc)
+		return rc;
+	/* The intervals by job (submit order), each job's in time order. */
+	size_t n = r->nallocs, maxslots = 1;
+	size_t *first = xcalloc(r->njobs + 1, sizeof(*first));
+	uint32_t *ord = xmalloc((n ? n : 1) * sizeof(*ord));
+	for (size_t i = 0; i < n; i++) {
+		first[r->allocs[i].idx + 1]++;
+		if (r->allocs[i].nslots > maxslots)
+			maxslots = r->allocs[i].nslots;
+	}
+	for (size_t i = 0; i < r->njobs; i++)
+		first[i + 1] += first[i];
+	for (size_t i = 0; i < n; i++)
+		ord[first[r->allocs[i].idx]++] = (uint32_t)i;
+	struct place_slot *scratch = xmalloc(maxslots * sizeof(*scratch));
+	struct rowbuf b = { .f = af.f, .cap = SCHED_BUF };
+	b.buf = xmalloc(b.cap);
+	char *p = b.buf;
+	memcpy(p, header, sizeof(header) - 1);
+	p += sizeof(header) - 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct alloc_interval *a = &r->allocs[ord[i]];
+		p = interval_rows(&b, p, &r->jobs[a->idx], a, r->alloc_slots,
+				  scratch);
+	}
+	fwrite(b.buf, 1, (size_t)(p - b.buf), af.f);
+	free(b.buf);
+	free(scratch);
+	free(ord);
+	free(first);
+	return afile_commit(&af, err);
+}
 
 /* ---- jobs.swf ---- */
 

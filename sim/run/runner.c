@@ -447,6 +447,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 							: -1,
 		.progress = show ? progress : NULL,
 		.progress_ctx = &pl,
+		.record_allocations = e->allocations || r->o->allocations,
 	};
 	struct sim *s = sim_new(&cfg);
 	pl.s = s;
@@ -462,7 +463,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 			.params = en->params,
 			.nparams = en->nparams,
 		};
-		out_result_from_sim(res, s, w);
+		out_result_from_sim(res, s, w, cfg.record_allocations);
 		size_t nj = res->njobs;
 		const struct job *jobs = res->jobs;
 		stats_compute(jobs, nj, sim_capacity_cpus(s),
@@ -549,7 +550,8 @@ static char *read_all(const char *path)
 static const char *const run_files[] = {
 	"jobs.csv", "timeline.csv", "summary.json", "summary.csv",
 	"manifest.json", "error.txt", "fill.csv", "pods.csv", "cdf_wait.csv",
-	"cdf_response.csv", "cdf_placement_slowdown.csv", "jobs.swf", NULL,
+	"cdf_response.csv", "cdf_placement_slowdown.csv", "jobs.swf",
+	"allocations.csv", NULL,
 };
 
 /* Whether s ends in "-s<digits>", as every run folder's name does. */
@@ -663,6 +665,19 @@ static void runner_release(struct runner *r)
 	exp_release(&r->e);
 }
 
+/* The options of the event engine, refused for a fill or replay
+ * experiment: -SIM_EINPUT with a message, or 0. */
+static int refuse_for_fill(const struct runner *r, struct sim_error *err)
+{
+	const char *opt = r->o->check ? "--check" : "--allocations";
+	if (!r->e.has_fill || (!r->o->check && !r->o->allocations))
+		return 0;
+	return err_set(err, "%s: %s does not apply to a fill or replay "
+		       "experiment (it %s)", r->e.path, opt, r->o->check
+		       ? "checks the event engine"
+		       : "logs the event engine's placements");
+}
+
 int runner_run(const struct run_opts *o, struct sim_error *err)
 {
 	struct runner r = { .o = o };
@@ -679,11 +694,8 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	if (resolve_policies(&r, err) != 0)
 		goto out;
 	r.outdir = o->outdir ? o->outdir : r.e.output;
-	if (r.e.has_fill && o->check) {
-		err_set(err, "%s: --check does not apply to a fill or replay "
-			"experiment (it checks the event engine)", r.e.path);
+	if (refuse_for_fill(&r, err))
 		goto out;
-	}
 	if (r.e.has_fill) {
 		code = run_fill(&r, err);
 		goto out;
