@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "exp/exp.h"
+#include "report/gantt.h"
 #include "report/out.h"
 #include "testlib.h"
 #include "base/util.h"
@@ -203,6 +204,71 @@ Test(alloc, the_option_asks_for_it_and_a_rerun_without_drops_it)
 	char *path = xasprintf("%s/out/las-s1/allocations.csv", tmp);
 	cr_expect_neq(access(path, F_OK), 0, "a stale allocations.csv");
 	free(path);
+}
+
+/*
+ * A placement over nodes that give it different GPU counts, and a node
+ * set with a gap (quoted, it holds a comma): four nodes of 4 GPUs, fcfs
+ * with first-fit placement, jobs of no class (reference speed).  A (2
+ * GPUs, 100 s) takes node 0's first two; B (8 GPUs, 5 s), submitted with
+ * it, the next free ones: node 0's other two, node 1's four and node 2's
+ * first two, so its rows are nodes 0 and 2 with 2 GPUs each and node 1
+ * with 4.
+ */
+Test(alloc, uneven_placements_are_a_row_per_gpu_count)
+{
+	tl_cli_need_bin(bin);
+	tl_put(tmp, "t.csv", "id,submit,run,cpus,gpus\n1,0,100,0,2\n"
+			     "2,0,5,0,8\n");
+	tl_put(tmp, "x.json",
+	       "{\"cluster\": {\"nodes\": [{\"name\": \"g\", \"count\": 4, "
+	       "\"cpus\": 8, \"gpus\": 4, \"gpu_type\": \"v100\"}]}, "
+	       "\"workload\": {\"trace\": \"t.csv\", \"format\": \"csv\", "
+	       "\"job_classes\": \"trace\"}, "
+	       "\"policies\": [\"fcfs\"], \"allocations\": true, "
+	       "\"output\": \"out\"}");
+	int rc = tl_sh(tmp, "'%s' run x.json -q --no-plots", bin);
+	char *err = tl_slurp(tmp, "err.txt");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	free(err);
+	char *a = tl_slurp(tmp, "out/fcfs-s1/allocations.csv");
+	cr_assert(a);
+	cr_expect_str_eq(a, "job,start,end,nodes,gpus\n"
+			    "1,0,100,0,2\n"
+			    "2,0,5,\"0,2\",2\n"
+			    "2,0,5,1,4\n");
+	free(a);
+}
+
+/* The Gantt chart's boxes: one per range of a row's node set, quoted
+ * or not; no chart past GANTT_MAX_JOBS jobs. */
+Test(alloc, gantt_boxes_split_the_node_sets)
+{
+	tl_put(tmp, "a.csv", "job,start,end,nodes,gpus\n"
+			     "2,0,5,\"0-1,3,5-7\",2\n2,5,9,4,1\n7,1,2.5,9,0\n");
+	char *csv = xasprintf("%s/a.csv", tmp);
+	char *dat = xasprintf("%s/a.dat", tmp);
+	struct sim_error err;
+	cr_assert_eq(gantt_data(csv, dat, &err), 1, "%s", err.msg);
+	char *d = tl_slurp(tmp, "a.dat");
+	cr_expect_str_eq(d, "# job start end first_node last_node gpus\n"
+			    "2 0 5 0 1 2\n2 0 5 3 3 2\n2 0 5 5 7 2\n"
+			    "2 5 9 4 4 1\n7 1 2.5 9 9 0\n");
+	free(d);
+	/* GANTT_MAX_JOBS + 1 jobs: no chart, and no data file. */
+	FILE *f = fopen(csv, "w");
+	cr_assert(f);
+	fputs("job,start,end,nodes,gpus\n", f);
+	for (int k = 0; k <= GANTT_MAX_JOBS; k++)
+		fprintf(f, "%d,0,1,0,0\n", k + 1);
+	fclose(f);
+	unlink(dat);
+	cr_expect_eq(gantt_data(csv, dat, &err), 0);
+	cr_expect_neq(access(dat, F_OK), 0);
+	/* No allocations.csv: no chart. */
+	cr_expect_eq(gantt_data("/nonexistent/allocations.csv", dat, &err), 0);
+	free(csv);
+	free(dat);
 }
 
 Test(alloc, the_gantt_chart_is_drawn_from_it)

@@ -117,7 +117,16 @@ static char *interval_rows(struct rowbuf *b, char *p, const struct job *j,
 		*p++ = ',';
 		p = put_time(p, a->end);
 		*p++ = ',';
-		p += out_node_set(p, s, a->nslots, g, scratch);
+		/* Quoted when it holds a comma (RFC 4180). */
+		size_t len = out_node_set(p + 1, s, a->nslots, g, scratch);
+		if (memchr(p + 1, ',', len)) {
+			*p = '"';
+			p += len + 1;
+			*p++ = '"';
+		} else {
+			memmove(p, p + 1, len);
+			p += len;
+		}
 		*p++ = ',';
 		p = put_u64(p, g);
 		*p++ = '\n';
