@@ -286,6 +286,10 @@ Test(alloc, the_gantt_chart_is_drawn_from_it)
 	char *svg = xasprintf("%s/out/plots/gantt-las-s1.svg", tmp);
 	cr_expect_eq(access(png, R_OK), 0);
 	cr_expect_eq(access(svg, R_OK), 0);
+	/* Run again without: no chart is left from the first run. */
+	run_las("", "");
+	cr_expect_neq(access(png, F_OK), 0, "a stale Gantt chart");
+	cr_expect_neq(access(svg, F_OK), 0, "a stale Gantt chart");
 	free(png);
 	free(svg);
 }

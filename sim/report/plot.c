@@ -510,6 +510,15 @@ static void draw_per_run(struct plot_par *pp, const char *outdir,
 			pp->rc = rc;
 			pp->err = e;
 		}
+		/* No chart now: none left from an earlier run either. */
+		for (size_t t = 0; t < ARRAY_SIZE(terms) && rc == 0; t++) {
+			char *old = xasprintf("%s/%.*s-%s.%s", odir, (int)stem,
+					      name, pr->dirs[k], terms[t]);
+			unlink(old);
+			free(old);
+		}
+		if (rc == 0)
+			unlink(dat);
 		for (size_t t = 0; t < ARRAY_SIZE(terms) && rc == 1; t++) {
 			char *out = xasprintf("%s/%.*s-%s.%s", odir, (int)stem,
 					      name, pr->dirs[k], terms[t]);
