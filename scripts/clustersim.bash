@@ -15,7 +15,7 @@ _clustersim()
 	fi
 	cmd=${COMP_WORDS[1]}
 	case $cmd in
-	run) opts="-o --policy --plugin -q --quiet --check --lenient --no-plots --stats -h --help" ;;
+	run) opts="-o --policy --plugin -q --quiet --check --lenient --no-plots --allocations --stats -h --help" ;;
 	validate) opts="--policy --plugin -q --quiet -h --help" ;;
 	sweep) opts="-o --plugin -q --quiet --check --lenient --no-plots --stats -j --shard --dry-run --slurm --submit --tasks --time --mem --cpus-per-task --partition --account -h --help" ;;
 	merge) opts="--no-plots -h --help" ;;

@@ -434,7 +434,7 @@ Test(exp, resolved_json)
 				"seeds", "output", "plugins",
 				"timeline_interval", "bounded_slowdown_tau",
 				"measure", "check", "schedule_on", "same_time",
-				"progress_timeout", "preemption",
+				"allocations", "progress_timeout", "preemption",
 				"throughputs", "limits" };
 	size_t i = 0;
 	for (const cJSON *it = j->child; it; it = it->next, i++) {

@@ -84,6 +84,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->capacity_cpus = cluster_total_cpus(s->cluster);
 	s->capacity_gpus = cluster_total_gpus(s->cluster);
 	s->profile = profile_new();
+	sim_placelog_init(s);
 	if (cfg->speed && cluster_total_gpus(s->cluster))
 		s->speed = speed_new(cfg->cluster, &cfg->speed->net,
 				     cfg->speed->ref_gpu, cfg->speed->thr);
@@ -127,6 +128,7 @@ void sim_free(struct sim *s)
 	free(s->rank);
 	free(s->rkeys);
 	free(s->samples);
+	sim_placelog_release(s);
 	profile_free(s->profile);
 	speed_free(s->speed);
 	cluster_free(s->cluster);
@@ -730,6 +732,7 @@ void sim_begin_run(struct sim *s, struct job *j)
 	if (s->prog)
 		sim_prog_begin(s, j, done, hold);
 	running_insert(s, j); /* after prog: a restart's planned end */
+	placelog_open(s, j);
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
 	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
 	double left = (double)j->run - done;

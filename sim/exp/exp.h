@@ -112,6 +112,8 @@ struct experiment {
 	bool check;            /* invariant checker on */
 	bool schedule_each_event; /* "schedule_on": "event" */
 	bool submits_first;    /* "same_time": "submits_first" */
+	bool allocations;      /* "allocations": write each run's
+	                          allocations.csv */
 	sim_time_t checkpoint_interval; /* preempted jobs keep work up to
 	                                   their last checkpoint, every this
 	                                   much work; 0 = at preemption */

@@ -228,6 +228,7 @@ char *exp_resolved_json(const struct experiment *e)
 	     jstr(e->schedule_each_event ? "event" : "timestamp"));
 	jadd(root, "same_time",
 	     jstr(e->submits_first ? "submits_first" : "ends_first"));
+	jadd(root, "allocations", jbool(e->allocations));
 	jadd(root, "progress_timeout", jsec(e->progress_timeout));
 	cJSON *pre = jobj();
 	jadd(pre, "checkpoint_interval", jsec(e->checkpoint_interval));

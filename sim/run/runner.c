@@ -471,6 +471,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.jobs_in_place = e->workload.generated ? gen.jobs : NULL,
 		.progress = show ? progress : NULL,
 		.progress_ctx = &pl,
+		.record_allocations = e->allocations || r->o->allocations,
 	};
 	engine_settings(e, &cfg);
 	run_measure_engine(&cfg, &win);
@@ -480,30 +481,18 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 	rc = sim_run(s, err);
 	double t1 = mono_seconds();
 	if (rc == 0) {
-		size_t nj, ns;
-		const struct job *jobs = sim_jobs(s, &nj);
-		const struct sample *samples = sim_samples(s, &ns);
 		*res = (struct run_result){
 			.label = label,
 			.policy = en->ops->name,
 			.workload = e->workload.name,
 			.seed = seed,
-			.jobs = jobs,
-			.njobs = nj,
-			.samples = samples,
-			.nsamples = ns,
-			.counters = *sim_counters(s),
 			.params = en->params,
 			.nparams = en->nparams,
 			.window = &win,
 		};
-		const struct cluster *cl = sim_cluster(s);
-		uint32_t ntypes = cluster_gpu_type_count(cl);
-		const char **types = xcalloc(ntypes, sizeof(*types));
-		for (uint32_t k = 0; k < ntypes; k++)
-			types[k] = cluster_gpu_type_name(cl, k);
-		res->gpu_types = types;
-		res->ngpu_types = ntypes;
+		out_result_from_sim(res, s, w, cfg.record_allocations);
+		size_t nj = res->njobs;
+		const struct job *jobs = res->jobs;
 		stats_compute_window(jobs, nj, sim_capacity_cpus(s),
 				     sim_capacity_gpus(s), e->bsld_tau,
 				     &res->counters, &win, &res->metrics);
@@ -516,12 +505,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 				label, res->counters.bad_calls,
 				sim_bad_call_first(s));
 		rc = out_write_run(r->outdir, res, e->bsld_tau, err);
-		res->jobs = NULL;
-		res->samples = NULL;
-		res->window = NULL;
-		free(types);
-		res->gpu_types = NULL;
-		res->ngpu_types = 0;
+		out_result_release(res);
 		if (r->o->stats) {
 			double dt = t1 - t0;
 			fprintf(r->o->msg,
@@ -571,7 +555,8 @@ static char *read_all(const char *path)
 static const char *const run_files[] = {
 	"jobs.csv", "timeline.csv", "summary.json", "summary.csv",
 	"manifest.json", "error.txt", "fill.csv", "pods.csv", "cdf_wait.csv",
-	"cdf_response.csv", "cdf_placement_slowdown.csv", NULL,
+	"cdf_response.csv", "cdf_placement_slowdown.csv", "jobs.swf",
+	"allocations.csv", NULL,
 };
 
 /* Whether s ends in "-s<digits>", as every run folder's name does. */
@@ -706,6 +691,19 @@ static void draw_plots(const struct run_opts *o, const char *outdir)
 		fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
 }
 
+/* The options of the event engine, refused for a fill or replay
+ * experiment: -SIM_EINPUT with a message, or 0. */
+static int refuse_for_fill(const struct runner *r, struct sim_error *err)
+{
+	const char *opt = r->o->check ? "--check" : "--allocations";
+	if (!r->e.has_fill || (!r->o->check && !r->o->allocations))
+		return 0;
+	return err_set(err, "%s: %s does not apply to a fill or replay "
+		       "experiment (it %s)", r->e.path, opt, r->o->check
+		       ? "checks the event engine"
+		       : "logs the event engine's placements");
+}
+
 int runner_run(const struct run_opts *o, struct sim_error *err)
 {
 	struct runner r = { .o = o };
@@ -722,11 +720,8 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	if (resolve_policies(&r, err) != 0)
 		goto out;
 	r.outdir = o->outdir ? o->outdir : r.e.output;
-	if (r.e.has_fill && o->check) {
-		err_set(err, "%s: --check does not apply to a fill or replay "
-			"experiment (it checks the event engine)", r.e.path);
+	if (refuse_for_fill(&r, err))
 		goto out;
-	}
 	if (r.e.has_fill) {
 		code = run_fill(&r, err);
 		goto out;

@@ -23,6 +23,7 @@ struct run_opts {
 	bool stats;              /* print timing lines (for make bench) */
 	bool validate_only;      /* check the file, run nothing */
 	bool no_plots;           /* skip gnuplot */
+	bool allocations;        /* write each run's allocations.csv */
 	FILE *out;               /* table and report (stdout) */
 	FILE *msg;               /* warnings and progress (stderr) */
 	const char *text;        /* the experiment as JSON text (file names
