@@ -15,7 +15,7 @@ _clustersim()
 	fi
 	cmd=${COMP_WORDS[1]}
 	case $cmd in
-	run) opts="-o --policy --plugin -q --quiet --check --lenient --no-plots --stats -j --jobs -h --help" ;;
+	run) opts="-o --policy --plugin -q --quiet --check --lenient --no-plots --allocations --stats -j --jobs -h --help" ;;
 	validate) opts="--policy --plugin -q --quiet -h --help" ;;
 	sweep) opts="-o --plugin -q --quiet --check --lenient --no-plots --stats -j --jobs --shard --dry-run --slurm --submit --tasks --time --mem --cpus-per-task --partition --account -h --help" ;;
 	merge) opts="--no-plots -h --help" ;;

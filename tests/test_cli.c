@@ -538,7 +538,7 @@ Test(cli, jobs_that_never_fit_are_rejected_with_a_warning)
 		     "rejected (the largest, job 2, asks 2 CPUs of 1)");
 	char *jobs = slurp("out/fcfs-s1/jobs.csv");
 	cr_assert(jobs);
-	cr_expect(strstr(jobs, "\n2,1,,,,,,,,2,10,1,1,rejected,0,,,0,0,,,,,,\n"), "%s", jobs);
+	cr_expect(strstr(jobs, "\n2,1,,,,,,,,2,10,1,1,rejected,0,,,0,0,,,,,,,1,\n"), "%s", jobs);
 	free(jobs);
 	char *sum = slurp("out/summary.csv");
 	cr_assert(sum);

@@ -42,7 +42,8 @@ static const struct {
 } takes[] = {
 	/* runner_run(): each field of struct run_opts. */
 	{ CLI_RUN, { "-o", "--policy", "--plugin", "--quiet", "--check",
-		     "--lenient", "--no-plots", "--stats", "-j", "--help" } },
+		     "--lenient", "--no-plots", "--allocations", "--stats", "-j",
+		     "--help" } },
 	/* What is checked: the policy label, the plug-ins; the ok line. */
 	{ CLI_VALIDATE, { "--policy", "--plugin", "--quiet", "--help" } },
 	/* sweep_opts and the Slurm scripts; per mode, see refuse_unused()

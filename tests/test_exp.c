@@ -433,8 +433,8 @@ Test(exp, resolved_json)
 	const char *order[] = { "name", "cluster", "workload", "policies",
 				"seeds", "output", "plugins",
 				"timeline_interval", "bounded_slowdown_tau",
-				"check", "schedule_on", "same_time",
-				"progress_timeout", "preemption",
+				"measure", "check", "schedule_on", "same_time",
+				"allocations", "progress_timeout", "preemption",
 				"throughputs", "limits" };
 	size_t i = 0;
 	for (const cJSON *it = j->child; it; it = it->next, i++) {

@@ -727,6 +727,10 @@ Test(gen_dl, shipped_experiment)
 	cr_assert_str_eq(g->preset, "philly");
 	cr_assert_eq(g->jobs, 20000);
 	cr_assert_eq(e.npolicies, 3);
+	/* Measured without the first and last 1,000 jobs. */
+	cr_assert_eq(e.measure.form, EXP_MEASURE_JOBS);
+	cr_assert_eq(e.measure.skip_first, 1000);
+	cr_assert_eq(e.measure.skip_last, 1000);
 	double wsum = 0, gpu_s = 0, cap = 0;
 	for (size_t i = 0; i < g->gpus.nvalues; i++)
 		wsum += g->gpus.weights[i];

@@ -104,7 +104,7 @@ static const char mp_header[] =
 	"id,submit,start,end,wait,run,response,slowdown,bounded_slowdown,"
 	"procs,estimate,user,group,state,gpus,nodes,gpu_type,preemptions,"
 	"restarts,attained,queued,placement_slowdown,first_wait,service,"
-	"lost_work\n";
+	"lost_work,measured,job_class\n";
 
 /*
  * 1 CPU, tau 10 s.  A (submit 0, 100 s of work), B (submit 5, 20 s).
@@ -134,9 +134,9 @@ Test(metrics_preempt, checkpointed_job_that_loses_work)
 	char *want = xasprintf(
 		"%s"
 		"1,0,0,125,20,125,125,1.25,1.25,1,100,,,finished,0,1,,1,1,105,"
-		"20,,0,100,2\n"
+		"20,,0,100,2,1,\n"
 		"2,5,10,30,5,20,25,1.25,1.25,1,20,,,finished,0,1,,0,0,20,5,,5,"
-		"20,0\n",
+		"20,0,1,\n",
 		mp_header);
 	cr_expect_str_eq(csv, want);
 	MP_EXPECT(m, M_WAIT_MEAN, 12.5);
@@ -174,9 +174,9 @@ Test(metrics_preempt, preempted_job_that_keeps_its_work)
 	char *want = xasprintf(
 		"%s"
 		"1,0,0,123,20,123,123,1.23,1.23,1,100,,,finished,0,1,,1,1,103,"
-		"20,,0,100,0\n"
+		"20,,0,100,0,1,\n"
 		"2,5,10,30,5,20,25,1.25,1.25,1,20,,,finished,0,1,,0,0,20,5,,5,"
-		"20,0\n",
+		"20,0,1,\n",
 		mp_header);
 	cr_expect_str_eq(csv, want);
 	MP_EXPECT(m, M_SLD_MEAN, (1.23 + 1.25) / 2);

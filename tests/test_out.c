@@ -140,6 +140,7 @@ static void out_jobs(struct job *j)
 	j[0].lost_work = 12.5;
 	j[0].placement_slowdown = 1.25;
 	j[0].restarts = 2; /* a restart and a migration */
+	j[0].job_class = 1; /* a GPU job's class is named; j[3]'s is not */
 	j[3].nodes_used = 1;
 }
 
@@ -149,14 +150,14 @@ static const char out_jobs_csv[] =
 	"id,submit,start,end,wait,run,response,slowdown,bounded_slowdown,"
 	"procs,estimate,user,group,state,gpus,nodes,gpu_type,preemptions,"
 	"restarts,attained,queued,placement_slowdown,first_wait,service,"
-	"lost_work\n"
+	"lost_work,measured,job_class\n"
 	"1,5.5,10,15.25,4.5,5.25,9.75,1.857143,1,2,,,,finished,0,0,,0,0,0,4.5,"
-	",4.5,5.25,0\n"
-	"2,20,,,,,,,,64,50,3,0,rejected,0,,,0,0,,,,,,\n"
+	",4.5,5.25,0,1,\n"
+	"2,20,,,,,,,,64,50,3,0,rejected,0,,,0,0,,,,,,,1,\n"
 	"3,0,0,100,30,100,100,1.25,1.25,4,200,7,1,finished,2,1,v100,1,2,212.5,"
-	"30,1.25,0,80,12.5\n"
+	"30,1.25,0,80,12.5,1,ResNet-18 (batch size 16)\n"
 	"4,30,40,100,10,60,70,1.166667,1.166667,1,60,2,,killed,0,1,,0,0,0,10,"
-	",10,60,0\n";
+	",10,60,0,1,\n";
 
 static const struct sample out_samples[] = {
 	{ .t = 0, .busy_cpus = 4, .util = 0.4, .util_avg = 0, .running = 1,
@@ -179,7 +180,8 @@ static const char out_summary_header[] =
 	"bsld_max,utilization,utilization_alloc,makespan,queue_mean,"
 	"queue_max,utilization_gpu,queued_mean,ftf_mean,ftf_max,jain,"
 	"placement_slowdown_mean,first_wait_mean,first_wait_p95,"
-	"preemptions_mean,lost_work_mean\n";
+	"preemptions_mean,lost_work_mean,measure_start,measure_end,"
+	"measure_basis\n";
 
 static void out_result(struct run_result *r, const struct job *jobs,
 		       size_t n)
@@ -282,13 +284,14 @@ Test(out, summary_csv)
 	r[1].metrics.set[M_QUEUE_MAX] = true;
 	cr_assert_eq(out_write_summary(d, r, 2, &err), 0, "%s", err.msg);
 	char *s = out_slurp(d, "summary.csv", NULL);
-	/* 36 metric cells per row: jobs, then wait_mean fifth, rest empty. */
+	/* 36 metric cells per row: jobs, then wait_mean fifth, rest empty;
+	 * then the window, whose bounds are empty (no job ran here). */
 	char *expect = xasprintf(
 		"%s"
 		"easy,easy,tiny.swf,1,4,,,,3.625,,,,,,,,,,,,,,,,,,,,,,,,,,,"
-		",,,,\n"
+		",,,,,,,makespan\n"
 		"\"easy, tuned\",easy,tiny.swf,7,4,,,,3.625,,,,,,,,,,,,,,,,,"
-		",,,,3,,,,,,,,,,\n",
+		",,,,3,,,,,,,,,,,,,makespan\n",
 		out_summary_header);
 	cr_expect_str_eq(s, expect);
 	free(expect);
@@ -358,7 +361,7 @@ Test(out, many_jobs_sorted_and_formatted)
 		fmt_time(t[5], j->end - j->submit);
 		snprintf(want, sizeof(want),
 			 "%lld,%s,%s,%s,%s,%s,%s,%s,%s,%u,,,,finished,0,0,,0,0,0,"
-			 "%s,,%s,%s,0",
+			 "%s,,%s,%s,0,1,",
 			 (long long)j->id, t[0], t[1], t[2], t[3], t[4], t[5],
 			 a, b, j->cpus, t[3], t[3], t[4]);
 		cr_assert_str_eq(line, want, "row %zu", i);

@@ -69,6 +69,7 @@ struct cli_args {
 	bool lenient;                /* --lenient: skip bad trace lines */
 	bool no_plots;               /* --no-plots: no gnuplot */
 	bool stats;                  /* --stats: timing and memory lines */
+	bool allocations;            /* --allocations: allocations.csv */
 	unsigned jobs;               /* -j; 0 = all cores */
 	struct cli_shard shard;      /* --shard */
 	bool dry_run;                /* --dry-run: check and list runs */

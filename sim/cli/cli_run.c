@@ -17,6 +17,7 @@ void cli_run_opts(const struct cli_args *a, struct run_opts *o)
 		.lenient = a->lenient,
 		.stats = a->stats,
 		.no_plots = a->no_plots,
+		.allocations = a->allocations,
 		.jobs = a->jobs ? a->jobs : 1,
 		.out = stdout,
 		.msg = stderr,

@@ -144,6 +144,10 @@ const struct cli_option cli_options[] = {
 	{ .name = "--no-plots", .help = "do not call gnuplot",
 	  .cmds = RUN | SWEEP | CLI_ON(CLI_MERGE) | CLI_ON(CLI_OPTIMIZE),
 	  .kind = CLI_FLAG, .at = AT(no_plots) },
+	{ .name = "--allocations",
+	  .help = "write each run's allocations.csv (the nodes and GPUs of "
+		  "every placement interval) and draw its Gantt chart",
+	  .cmds = RUN, .kind = CLI_FLAG, .at = AT(allocations) },
 	{ .name = "--stats",
 	  .help = "print timing and memory lines (used by make bench)",
 	  .cmds = RUN | SWEEP, .kind = CLI_FLAG, .at = AT(stats) },

@@ -84,6 +84,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->capacity_cpus = cluster_total_cpus(s->cluster);
 	s->capacity_gpus = cluster_total_gpus(s->cluster);
 	s->profile = profile_new();
+	sim_placelog_init(s);
 	if (cfg->speed && cluster_total_gpus(s->cluster))
 		s->speed = speed_new(cfg->cluster, &cfg->speed->net,
 				     cfg->speed->ref_gpu, cfg->speed->thr);
@@ -100,6 +101,11 @@ struct sim *sim_new(const struct sim_config *cfg)
 		s->max_samples = 3; /* a first, a middle and a last */
 	s->interval = cfg->sample_interval > 0 ? cfg->sample_interval
 					       : sim_auto_interval(cfg->workload);
+	s->measure = cfg->measure;
+	s->win_start = cfg->measure_start != SIM_TIME_NONE ? cfg->measure_start
+							   : INT64_MIN;
+	s->win_end = cfg->measure_end != SIM_TIME_NONE ? cfg->measure_end
+						       : INT64_MAX;
 	return s;
 }
 
@@ -122,6 +128,7 @@ void sim_free(struct sim *s)
 	free(s->rank);
 	free(s->rkeys);
 	free(s->samples);
+	sim_placelog_release(s);
 	profile_free(s->profile);
 	speed_free(s->speed);
 	cluster_free(s->cluster);
@@ -162,6 +169,9 @@ static void queue_insert(struct sim *s, struct job *j)
 		s->qzero += units_demand(s->cluster, j) == 0;
 	if (s->qlen > s->counters.queue_max)
 		s->counters.queue_max = (uint32_t)s->qlen;
+	if (s->measure && s->now >= s->win_start && s->now <= s->win_end &&
+	    s->qlen > s->counters.win_queue_max)
+		s->counters.win_queue_max = (uint32_t)s->qlen;
 }
 
 /* Position of a pending job in the queue (it is there). */
@@ -344,6 +354,22 @@ static void apply(struct sim *s, enum ev_phase ph, uint32_t payload)
 	}
 }
 
+/* The part of the step from area_t to t inside the measurement window. */
+static void advance_window(struct sim *s, sim_time_t t)
+{
+	sim_time_t a = s->area_t > s->win_start ? s->area_t : s->win_start;
+	sim_time_t b = t < s->win_end ? t : s->win_end;
+	if (b <= a)
+		return;
+	double dt = (double)(b - a) / (double)SIM_SEC;
+	struct run_counters *c = &s->counters;
+	c->win_busy_area += (double)s->busy_cpus * dt;
+	c->win_queue_area += (double)s->qlen * dt;
+	c->win_gpu_busy_area += (double)s->busy_gpus * dt;
+	if (s->qlen > c->win_queue_max)
+		c->win_queue_max = (uint32_t)s->qlen;
+}
+
 /* Integrates the busy and queue step functions up to t. */
 static void advance_to(struct sim *s, sim_time_t t)
 {
@@ -353,6 +379,8 @@ static void advance_to(struct sim *s, sim_time_t t)
 		s->counters.busy_area += (double)s->busy_cpus * dt;
 		s->counters.queue_area += (double)s->qlen * dt;
 		s->counters.gpu_busy_area += (double)s->busy_gpus * dt;
+		if (s->measure)
+			advance_window(s, t);
 	}
 	s->area_t = t;
 	s->now = t;
@@ -704,6 +732,7 @@ void sim_begin_run(struct sim *s, struct job *j)
 	if (s->prog)
 		sim_prog_begin(s, j, done, hold);
 	running_insert(s, j); /* after prog: a restart's planned end */
+	placelog_open(s, j);
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
 	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
 	double left = (double)j->run - done;

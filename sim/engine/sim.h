@@ -46,6 +46,12 @@ struct run_counters {
 	                             later (sim_job_promise) */
 	uint64_t promises_missed; /* promised starts that came without the
 	                             job starting */
+	/* The same integrals over the measurement window only (0 without
+	 * one: sim_config's measure). */
+	double win_busy_area;   /* allocated CPUs, CPU x seconds */
+	double win_queue_area;  /* queue length, job x seconds */
+	double win_gpu_busy_area; /* allocated GPUs, GPU x seconds */
+	uint32_t win_queue_max; /* longest queue inside it */
 };
 
 /* A policy parameter's resolved value. */
@@ -75,6 +81,11 @@ struct sim_config {
 	size_t nparams;
 	uint64_t seed;
 	sim_time_t sample_interval;         /* timeline period; 0 = automatic */
+	/* The measurement window (docs/metrics.md): with measure, the
+	 * counters' win_* integrals run over [measure_start, measure_end]
+	 * (SIM_TIME_NONE: open on that side). */
+	bool measure;
+	sim_time_t measure_start, measure_end;
 	/* Most timeline samples (0: SIM_MAX_SAMPLES_DEFAULT).  An automatic
 	 * period doubles when they reach it (every other sample kept); an
 	 * explicit one that would need more is an error. */
@@ -107,6 +118,9 @@ struct sim_config {
 	 * this long (simulated) ends with -SIM_ESTATE (sim_progress.c
 	 * says what counts).  0 = SIM_PROGRESS_TIMEOUT, < 0 = off. */
 	sim_time_t progress_timeout;
+	/* Keep the placement log (sim_allocations): every interval a job
+	 * held a placement.  Off, it costs nothing. */
+	bool record_allocations;
 	/* Called now and then with jobs ended so far (may be NULL). */
 	void (*progress)(void *ctx, size_t ended, size_t total);
 	void *progress_ctx;
@@ -136,6 +150,22 @@ const struct sample *sim_samples(const struct sim *s, size_t *n);
  * a parameter it does not declare ..."), or NULL. */
 const char *sim_bad_call_first(const struct sim *s);
 const struct run_counters *sim_counters(const struct sim *s);
+/* One interval of the placement log: a job held one placement from
+ * start to end (a start or migration, to its end, preemption or next
+ * migration). */
+struct alloc_interval {
+	uint32_t idx;       /* the job */
+	sim_time_t start;   /* when it took the placement */
+	sim_time_t end;     /* when it left it */
+	uint32_t slot0;     /* its extents: slots[slot0 .. slot0 + nslots) */
+	uint32_t nslots;    /* of the array sim_allocations() gives */
+};
+/* The placement log, in the order the intervals began, and the extents
+ * they name (valid until sim_free()); NULL and *n = 0 when the run was
+ * not asked to keep it (sim_config.record_allocations). */
+const struct alloc_interval *sim_allocations(const struct sim *s,
+					     size_t *n,
+					     const struct place_slot **slots);
 /* The simulated cluster (for its GPU type names, ...). */
 const struct cluster *sim_cluster(const struct sim *s);
 

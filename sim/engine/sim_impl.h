@@ -13,6 +13,7 @@
  *                   the free-resource profile
  *   sim_query.c     read-only queries, parameters, GPU types
  *   sim_check.c     the invariant checker (--check)
+ *   sim_placelog.c  the placement log (allocations.csv), when asked
  * Small calls on hot paths are inline here, so the split costs no calls.
  */
 #ifndef CLUSTERSIM_SIM_IMPL_H
@@ -89,6 +90,8 @@ struct sim {
 	uint64_t capacity_gpus;
 	sim_time_t last_sample_t;
 	sim_time_t area_t;            /* areas integrated up to here */
+	bool measure;                 /* a measurement window is set */
+	sim_time_t win_start, win_end;/* its bounds (open: the extremes) */
 	bool started;                 /* the first event was applied */
 	struct run_counters counters;
 	char bad_first[160];          /* what the first refused call that
@@ -131,6 +134,8 @@ struct sim {
 		int64_t job;          /* its index + 1; 0 = none */
 		sim_time_t was, now_at, at; /* old promise, new one, when */
 	} broke;
+	struct alloc_log *alog;       /* the placement log (sim_placelog.c);
+	                                 NULL = not kept */
 };
 
 /* A job and its key in sim_rank_by. */
@@ -369,6 +374,24 @@ void sim_notify(struct sim *s,
 /* sim_share.c: a running job stops and leaves its resources (or its
  * pair). */
 void sim_leave_resources(struct sim *s, struct job *j);
+
+/* sim_placelog.c: the placement log, made by init when the config asks
+ * for it; open when a job takes its placement in s->plc, close before
+ * it leaves it. */
+void sim_placelog_init(struct sim *s);
+void sim_placelog_release(struct sim *s);
+void sim_placelog_open(struct sim *s, const struct job *j);
+void sim_placelog_close(struct sim *s, const struct job *j);
+static inline void placelog_open(struct sim *s, const struct job *j)
+{
+	if (s->alog)
+		sim_placelog_open(s, j);
+}
+static inline void placelog_close(struct sim *s, const struct job *j)
+{
+	if (s->alog)
+		sim_placelog_close(s, j);
+}
 
 /* sim_check.c: aborts with a message on a broken invariant. */
 void sim_check_invariants(struct sim *s);

@@ -24,6 +24,7 @@
 void sim_leave_resources(struct sim *s, struct job *j)
 {
 	struct job *q = partner_of(s, j);
+	placelog_close(s, j);
 	if (s->speed && j->gpus)
 		speed_job_ended(s->speed, j);
 	if (q) {
@@ -177,8 +178,10 @@ int sim_job_migrate(struct sim *s, const struct job *cj)
 	} else {
 		cluster_release(s->cluster, &s->plc[j->idx]);
 	}
+	placelog_close(s, j);
 	placement_release(&s->plc[j->idx]);
 	s->plc[j->idx] = to;
+	placelog_open(s, j);
 	sim_note_placement(s, j);
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
 	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);

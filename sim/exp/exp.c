@@ -363,7 +363,7 @@ enum root_key {
 	ROOT_OUTPUT, ROOT_PLUGINS, ROOT_TIMELINE, ROOT_BSLD_TAU, ROOT_CHECK,
 	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
 	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_SCHEDULE_ON,
-	ROOT_SAME_TIME, ROOT_NKEYS
+	ROOT_SAME_TIME, ROOT_MEASURE, ROOT_ALLOCATIONS, ROOT_NKEYS
 };
 
 /* The experiment's name, which names the default folder results/<name>:
@@ -421,6 +421,23 @@ static int parse_run_keys(struct exp_ctx *c, const cJSON *const *f,
 				     false, &e->progress_timeout);
 	if (!rc)
 		rc = parse_same_time(c, f, e);
+	e->measure = (struct exp_measure){ .form = EXP_MEASURE_NONE,
+					   .start = SIM_TIME_NONE,
+					   .end = SIM_TIME_NONE };
+	if (!rc && e->has_fill && f[ROOT_MEASURE] &&
+	    !cJSON_IsNull(f[ROOT_MEASURE]))
+		rc = exp_fail(c, "measure", "not used by a fill experiment "
+			      "(its measurement window runs from the first "
+			      "arrival to the last)");
+	if (!rc && f[ROOT_MEASURE])
+		rc = exp_parse_measure(c, f[ROOT_MEASURE], &e->measure);
+	if (!rc)
+		rc = exp_get_bool(c, "allocations", f[ROOT_ALLOCATIONS],
+				  &e->allocations);
+	if (!rc && e->allocations && e->has_fill)
+		rc = exp_fail(c, "allocations", "does not apply to a fill or "
+			      "replay experiment (it logs the event engine's "
+			      "placements)");
 	if (!rc && f[ROOT_PREEMPTION])
 		rc = parse_preemption(c, f[ROOT_PREEMPTION], e);
 	if (!rc && f[ROOT_THROUGHPUTS])
@@ -451,6 +468,8 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_PROGRESS] = "progress_timeout",
 		[ROOT_SCHEDULE_ON] = "schedule_on",
 		[ROOT_SAME_TIME] = "same_time",
+		[ROOT_MEASURE] = "measure",
+		[ROOT_ALLOCATIONS] = "allocations",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;

@@ -57,6 +57,23 @@ struct exp_input {
 	char sha256[INPUT_SHA256_HEX]; /* SHA-256 of its bytes, hex */
 };
 
+/* "measure": the measurement window (docs/metrics.md).  Jobs count in
+ * the statistics when submitted inside it; utilization is taken over it. */
+enum exp_measure_form {
+	EXP_MEASURE_NONE, /* no "measure": every job, utilization over
+	                     first submit .. last end */
+	EXP_MEASURE_TIME, /* {"start", "end"}: submits in [start, end) */
+	EXP_MEASURE_JOBS  /* {"skip_first", "skip_last"}: jobs in submit
+	                     order, the first and last ones left out */
+};
+
+struct exp_measure {
+	enum exp_measure_form form;
+	sim_time_t start, end; /* EXP_MEASURE_TIME; SIM_TIME_NONE = open */
+	uint64_t skip_first;   /* EXP_MEASURE_JOBS: jobs left out first */
+	uint64_t skip_last;    /* and last */
+};
+
 /* "limits": the sizes a run may take (experiments/README.md); each is
  * refused above its limit with the key that raises it. */
 struct exp_limits {
@@ -89,11 +106,14 @@ struct experiment {
 	struct exp_limits limits; /* "limits" (defaults filled in) */
 	sim_time_t timeline_interval; /* sampling period; 0 = automatic */
 	sim_time_t bsld_tau;   /* bounded-slowdown threshold, default 10 s */
+	struct exp_measure measure; /* "measure" (form NONE when absent) */
 	sim_time_t progress_timeout; /* no net progress this long ends a run
 	                                with an error; 0 = off */
 	bool check;            /* invariant checker on */
 	bool schedule_each_event; /* "schedule_on": "event" */
 	bool submits_first;    /* "same_time": "submits_first" */
+	bool allocations;      /* "allocations": write each run's
+	                          allocations.csv */
 	sim_time_t checkpoint_interval; /* preempted jobs keep work up to
 	                                   their last checkpoint, every this
 	                                   much work; 0 = at preemption */

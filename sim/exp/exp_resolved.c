@@ -222,11 +222,13 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(root, "plugins", plugins);
 	jadd(root, "timeline_interval", jsec(e->timeline_interval));
 	jadd(root, "bounded_slowdown_tau", jsec(e->bsld_tau));
+	jadd(root, "measure", exp_measure_json(&e->measure));
 	jadd(root, "check", jbool(e->check));
 	jadd(root, "schedule_on",
 	     jstr(e->schedule_each_event ? "event" : "timestamp"));
 	jadd(root, "same_time",
 	     jstr(e->submits_first ? "submits_first" : "ends_first"));
+	jadd(root, "allocations", jbool(e->allocations));
 	jadd(root, "progress_timeout", jsec(e->progress_timeout));
 	cJSON *pre = jobj();
 	jadd(pre, "checkpoint_interval", jsec(e->checkpoint_interval));

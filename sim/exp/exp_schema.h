@@ -35,6 +35,11 @@ int exp_parse_cluster(struct exp_ctx *c, const struct cJSON *v,
  * generated workload; fills w. */
 int exp_parse_workload(struct exp_ctx *c, const struct cJSON *v,
 		       struct workload_spec *w);
+/* "measure" (exp_measure.c): fills m; its resolved JSON (null when
+ * absent). */
+int exp_parse_measure(struct exp_ctx *c, const struct cJSON *v,
+		      struct exp_measure *m);
+struct cJSON *exp_measure_json(const struct exp_measure *m);
 int exp_parse_throughputs(struct exp_ctx *c, const struct cJSON *v,
 			  struct jobclass_overrides *o);
 struct cJSON *exp_throughputs_json(const struct jobclass_overrides *o);

@@ -73,7 +73,7 @@ static int cdf_write_one(const char *path, const struct run_result *r,
 	size_t n = 0;
 	for (size_t i = 0; i < r->njobs; i++) {
 		double x = cdf_value(&r->jobs[i], k);
-		if (!isnan(x))
+		if (!isnan(x) && stats_measured(r->window, &r->jobs[i]))
 			v[n++] = x;
 	}
 	qsort(v, n, sizeof(*v), cdf_cmp);

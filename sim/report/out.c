@@ -16,18 +16,21 @@
  */
 #include "report/out.h"
 #include "report/cdf.h"
+#include "report/out_fmt.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "base/input.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "speed/jobclass.h"
 
 #define OUT_BUF (1u << 20) /* row buffer and stdio buffer size */
 
@@ -40,85 +43,6 @@ static const char *const state_names[JOB_NSTATES] = {
 	[JOB_KILLED] = "killed",
 	[JOB_REJECTED] = "rejected",
 };
-
-/* ---- fast formatters: each writes at p and returns the new end ---- */
-
-static const char digits2[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233"
-	"34353637383940414243444546474849505152535455565758596061626364656667"
-	"6869707172737475767778798081828384858687888990919293949596979899";
-
-static char *put_u64(char *p, uint64_t v)
-{
-	char tmp[24];
-	char *q = tmp + sizeof(tmp);
-	while (v >= 100) {
-		q -= 2;
-		memcpy(q, digits2 + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, digits2 + 2 * v, 2);
-	} else {
-		*--q = (char)('0' + v);
-	}
-	size_t n = (size_t)(tmp + sizeof(tmp) - q);
-	memcpy(p, q, n);
-	return p + n;
-}
-
-static char *put_i64(char *p, int64_t v)
-{
-	if (v < 0) {
-		*p++ = '-';
-		return put_u64(p, (uint64_t)0 - (uint64_t)v);
-	}
-	return put_u64(p, (uint64_t)v);
-}
-
-/* The same text as fmt_time (exact seconds, trailing zeros trimmed), two
- * digits at a time: jobs.csv has seven times per row. */
-static char *put_time(char *p, sim_time_t t)
-{
-	uint64_t m = t < 0 ? (uint64_t)0 - (uint64_t)t : (uint64_t)t;
-	uint32_t frac = (uint32_t)(m % 1000000u);
-	if (t < 0)
-		*p++ = '-';
-	p = put_u64(p, m / 1000000u);
-	if (frac) {
-		*p++ = '.';
-		memcpy(p, digits2 + 2 * (frac / 10000), 2);
-		memcpy(p + 2, digits2 + 2 * (frac / 100 % 100), 2);
-		memcpy(p + 4, digits2 + 2 * (frac % 100), 2);
-		p += 6;
-		while (p[-1] == '0')
-			p--;
-	}
-	return p;
-}
-
-/*
- * The same text as fmt_double (six decimals, "%.6f", trimmed) without
- * printf in the common case.  s = v x 10^6 is off from the exact product
- * by at most half an ulp (< 10^-4 below 10^12), so where s is farther than
- * that from a rounding tie, rounding s and rounding the exact value agree,
- * and the digits are those of an integer count of millionths.
- */
-static char *put_ratio(char *p, double v)
-{
-	if (fabs(v) < 1e9) {
-		/* v x 1e6 carries a rounding error of a few ulps: only when
-		 * its fraction is clearly away from one half is rounding it
-		 * the same as printf's exact decimal rounding. */
-		double s = v * 1e6;
-		double fl = floor(s);
-		double frac = s - fl;
-		if (fabs(frac - 0.5) > 1e-3 + fabs(s) * 4e-16)
-			return put_time(p, (int64_t)fl + (frac > 0.5));
-	}
-	return p + fmt_double(p, v);
-}
 
 /* A metric's value as text (0 bytes when it does not apply). */
 static int fmt_metric(char *buf, const struct metrics *m, enum metric_id i)
@@ -148,6 +72,43 @@ static void csv_put_str(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+void out_result_from_sim(struct run_result *r, const struct sim *s,
+			 const struct workload *w, bool allocations)
+{
+	const struct cluster *cl = sim_cluster(s);
+	uint32_t ntypes = cluster_gpu_type_count(cl);
+	const char **types = xcalloc(ntypes ? ntypes : 1, sizeof(*types));
+	for (uint32_t k = 0; k < ntypes; k++)
+		types[k] = cluster_gpu_type_name(cl, k);
+	r->jobs = sim_jobs(s, &r->njobs);
+	r->samples = sim_samples(s, &r->nsamples);
+	r->counters = *sim_counters(s);
+	r->gpu_types = types;
+	r->ngpu_types = ntypes;
+	r->groups = (const char *const *)w->groups;
+	r->ngroups = w->groups ? w->ngroups : 0;
+	r->nodes = cluster_nodes(cl);
+	r->cpus = sim_capacity_cpus(s);
+	r->gpus = sim_capacity_gpus(s);
+	r->allocations = allocations;
+	r->allocs = sim_allocations(s, &r->nallocs, &r->alloc_slots);
+}
+
+void out_result_release(struct run_result *r)
+{
+	free((void *)r->gpu_types);
+	r->jobs = NULL;
+	r->samples = NULL;
+	r->gpu_types = NULL;
+	r->ngpu_types = 0;
+	r->groups = NULL;
+	r->ngroups = 0;
+	r->allocs = NULL;
+	r->alloc_slots = NULL;
+	r->nallocs = 0;
+	r->window = NULL;
 }
 
 void out_run_dirname(const struct run_result *r, char *buf, size_t n)
@@ -208,28 +169,8 @@ static uint32_t *order_by_id(const struct job *jobs, size_t n)
 	return ord;
 }
 
-/* A cell of text, quoted when it holds a comma or a quote (RFC 4180),
- * cut to 200 bytes so that a row stays within its buffer margin. */
-static char *put_text(char *p, const char *s)
-{
-	size_t n = strlen(s);
-	if (n > 200)
-		n = 200;
-	if (!memchr(s, ',', n) && !memchr(s, '"', n)) {
-		memcpy(p, s, n);
-		return p + n;
-	}
-	*p++ = '"';
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '"')
-			*p++ = '"';
-		*p++ = s[i];
-	}
-	*p++ = '"';
-	return p;
-}
-
-/* One row of jobs.csv at p; returns the new end.  At most ~800 bytes. */
+/* One row of jobs.csv at p; returns the new end.  At most ~1,100 bytes
+ * (numbers, and the group and class names quoted, 402 bytes at most). */
 static char *job_row(char *p, const struct job *j, sim_time_t tau,
 		     const struct run_result *r)
 {
@@ -271,7 +212,9 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 	if (j->user >= 0)
 		p = put_i64(p, j->user);
 	*p++ = ',';
-	if (j->group >= 0)
+	if (j->group >= 0 && (size_t)j->group < r->ngroups)
+		p = put_text(p, r->groups[j->group]);
+	else if (j->group >= 0)
 		p = put_i64(p, j->group);
 	*p++ = ',';
 	const char *st = j->state < JOB_NSTATES ? state_names[j->state] :
@@ -310,6 +253,13 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 	*p++ = ',';
 	if (ended)
 		p = put_ratio(p, j->lost_work);
+	*p++ = ',';
+	*p++ = stats_measured(r->window, j) ? '1' : '0';
+	*p++ = ',';
+	const struct jobclass *cls = j->gpus && j->job_class ?
+		jobclass_get(j->job_class) : NULL;
+	if (cls)
+		p = put_text(p, cls->name);
 	*p++ = '\n';
 	return p;
 }
@@ -321,7 +271,8 @@ static int write_jobs(const char *path, const struct run_result *r,
 		"id,submit,start,end,wait,run,response,slowdown,"
 		"bounded_slowdown,procs,estimate,user,group,state,gpus,"
 		"nodes,gpu_type,preemptions,restarts,attained,queued,"
-		"placement_slowdown,first_wait,service,lost_work\n";
+		"placement_slowdown,first_wait,service,lost_work,measured,"
+		"job_class\n";
 	struct afile af;
 	int rc = afile_open(&af, path, err);
 	if (rc)
@@ -333,7 +284,7 @@ static int write_jobs(const char *path, const struct run_result *r,
 	memcpy(p, header, sizeof(header) - 1);
 	p += sizeof(header) - 1;
 	for (size_t i = 0; i < r->njobs; i++) {
-		if ((size_t)(p - buf) > OUT_BUF - 1024) {
+		if ((size_t)(p - buf) > OUT_BUF - 2048) {
 			fwrite(buf, 1, (size_t)(p - buf), af.f);
 			p = buf;
 		}
@@ -431,6 +382,16 @@ out_text:
 	return rc;
 }
 
+/* The measurement window's bounds as text (empty when no job ran). */
+static void measure_cells(const struct metrics *m, char *start, char *end)
+{
+	*start = *end = '\0';
+	if (m->span_set) {
+		*put_time(start, m->span_start) = '\0';
+		*put_time(end, m->span_end) = '\0';
+	}
+}
+
 static int write_run_summary(const char *path, const struct run_result *r,
 			     struct sim_error *err)
 {
@@ -460,9 +421,31 @@ static int write_run_summary(const char *path, const struct run_result *r,
 		else
 			cJSON_AddNullToObject(m, metric_defs[i].name);
 	}
+	char span[2][64];
+	measure_cells(&r->metrics, span[0], span[1]);
+	cJSON *w = cJSON_AddObjectToObject(root, "measure");
+	cJSON_AddStringToObject(w, "basis",
+				stats_basis_names[r->metrics.basis]);
+	for (int i = 0; i < 2; i++) {
+		const char *key = i ? "end" : "start";
+		if (span[i][0])
+			cJSON_AddRawToObject(w, key, span[i]);
+		else
+			cJSON_AddNullToObject(w, key);
+	}
 	int rc = write_json(path, root, err);
 	cJSON_Delete(root);
 	return rc;
+}
+
+/* A result file this run does not write, left by an earlier run into the
+ * same folder: removed, so that it is not taken for this run's. */
+static int remove_stale(const char *path, struct sim_error *err)
+{
+	if (unlink(path) == 0 || errno == ENOENT)
+		return 0;
+	return err_setc(err, -SIM_EIO, "%s: cannot remove: %s", path,
+			strerror(errno));
 }
 
 int out_write_run(const char *outdir, const struct run_result *r,
@@ -477,6 +460,19 @@ int out_write_run(const char *outdir, const struct run_result *r,
 		goto out_dir;
 	path = xasprintf("%s/jobs.csv", dir);
 	rc = write_jobs(path, r, tau, err);
+	if (rc)
+		goto out_path;
+	free(path);
+	path = xasprintf("%s/jobs.swf", dir);
+	rc = out_write_swf(path, r, err);
+	if (rc)
+		goto out_path;
+	free(path);
+	path = xasprintf("%s/allocations.csv", dir);
+	if (r->allocations)
+		rc = out_write_allocations(path, r, err);
+	else
+		rc = remove_stale(path, err);
 	if (rc)
 		goto out_path;
 	free(path);
@@ -512,7 +508,7 @@ int out_write_summary(const char *outdir, const struct run_result *runs,
 	fputs("label,policy,workload,seed", af.f);
 	for (int i = 0; i < M_NMETRICS; i++)
 		fprintf(af.f, ",%s", metric_defs[i].name);
-	fputc('\n', af.f);
+	fputs(OUT_SUMMARY_TAIL "\n", af.f);
 	for (size_t k = 0; k < nruns; k++) {
 		const struct run_result *r = &runs[k];
 		csv_put_str(af.f, r->label);
@@ -527,7 +523,10 @@ int out_write_summary(const char *outdir, const struct run_result *runs,
 			fputc(',', af.f);
 			fputs(buf, af.f);
 		}
-		fputc('\n', af.f);
+		char span[2][64];
+		measure_cells(&r->metrics, span[0], span[1]);
+		fprintf(af.f, ",%s,%s,%s\n", span[0], span[1],
+			stats_basis_names[r->metrics.basis]);
 	}
 	rc = afile_commit(&af, err);
 out_path:

@@ -29,17 +29,55 @@ struct run_result {
 	const struct pval *params; /* every parameter of the policy, with
 	                              defaults filled in (for the manifest) */
 	size_t nparams;
+	const struct stats_window *window; /* which jobs are measured (jobs.csv
+	                              "measured", the CDFs); NULL: all */
 	const char *const *gpu_types; /* the cluster's GPU type names, by
 	                                 index (jobs.csv gpu_type) */
 	size_t ngpu_types;
+	const char *const *groups; /* the trace's group (VC) names, by group
+	                              id (jobs.csv group); NULL = numbers */
+	size_t ngroups;
+	uint32_t nodes;        /* the cluster's nodes, CPUs and GPUs (the */
+	uint64_t cpus, gpus;   /* header of jobs.swf) */
+	bool allocations;      /* write allocations.csv from: */
+	const struct alloc_interval *allocs; /* the placement log */
+	size_t nallocs;
+	const struct place_slot *alloc_slots; /* the extents it names */
 };
 
+/*
+ * The results of a finished simulation into r: its jobs, samples and
+ * counters, the cluster's size and GPU type names, the workload's group
+ * names and, when the run kept it, the placement log.  The caller sets
+ * label, policy, workload, seed and params.  r borrows from s and w
+ * until out_result_release(), which frees what this allocated and drops
+ * the borrowed pointers (the counters and metrics stay).
+ */
+void out_result_from_sim(struct run_result *r, const struct sim *s,
+			 const struct workload *w, bool allocations);
+void out_result_release(struct run_result *r);
 /* "<label>-s<seed>" into buf (n bytes). */
 void out_run_dirname(const struct run_result *r, char *buf, size_t n);
-/* Writes OUT/<label>-s<seed>/{jobs.csv,timeline.csv,summary.json} and
- * the cdf_*.csv files (report/cdf.h). */
+/* Writes OUT/<label>-s<seed>/{jobs.csv,jobs.swf,timeline.csv,
+ * summary.json}, allocations.csv when r->allocations, and the cdf_*.csv
+ * files (report/cdf.h). */
 int out_write_run(const char *outdir, const struct run_result *r,
 		  sim_time_t tau, struct sim_error *err);
+/* The columns summary.csv has after the metrics: the measurement
+ * window's bounds (s) and its basis word (docs/metrics.md). */
+#define OUT_SUMMARY_TAIL ",measure_start,measure_end,measure_basis"
+/* out_sched.c: allocations.csv (one row per placement interval) and
+ * jobs.swf (the schedule in the Standard Workload Format), to path. */
+int out_write_allocations(const char *path, const struct run_result *r,
+			  struct sim_error *err);
+int out_write_swf(const char *path, const struct run_result *r,
+		  struct sim_error *err);
+/* The nodes of the extents slots[0..n) that give gpus GPUs per node, as
+ * a Batsim / evalys interval set ("0-3,7": sorted, adjacent extents
+ * joined), NUL-terminated at p; returns its length.  p needs room for
+ * 24 bytes per extent; scratch for n extents. */
+size_t out_node_set(char *p, const struct place_slot *slots, size_t n,
+		    uint32_t gpus, struct place_slot *scratch);
 /* Writes OUT/summary.csv, one row per run in the order given. */
 int out_write_summary(const char *outdir, const struct run_result *runs,
 		      size_t nruns, struct sim_error *err);

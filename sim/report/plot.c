@@ -15,6 +15,10 @@
  *   plotdir the plots folder (for the shared plots/lib/style.gp)
  *   experiment the experiment's name, for the titles
  * A script with a line "# draw: gpu" is drawn only on a GPU cluster.
+ * One with "# draw: allocations" is drawn once per run instead, for each
+ * run with an allocations.csv of at most GANTT_MAX_JOBS jobs (report/
+ * gantt.h), with runs and labels naming that run alone, into
+ * OUT/plots/<script stem>-<run folder>.<term>.
  * gnuplot's output goes to OUT/plots/gnuplot.log: library code never
  * prints.  The plots are drawn by one gnuplot each, as many at once as
  * there are CPUs (par_start).  A missing gnuplot is not an error for the results (return 1).
@@ -34,6 +38,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "report/gantt.h"
 
 extern char **environ;
 
@@ -55,6 +60,9 @@ struct plot_runs {
 	char *seed;      /* current row's seed (owned) */
 	size_t runs_len, runs_cap;     /* growth of runs */
 	size_t labels_len, labels_cap; /* growth of labels */
+	char **dirs;     /* the run folders one by one (owned) */
+	char **labs;     /* their labels (owned) */
+	size_t dirs_cap; /* growth of dirs and labs */
 };
 
 /* Appends a word to a space-separated list; a word with a blank in it is
@@ -111,7 +119,12 @@ static void csv_row(int c, void *priv)
 		append(&pr->runs, &pr->runs_len, &pr->runs_cap, dir);
 		append(&pr->labels, &pr->labels_len, &pr->labels_cap,
 		       pr->label);
-		free(dir);
+		/* Both arrays grow together, to dirs_cap. */
+		xgrow(&pr->dirs, &pr->dirs_cap, pr->nruns + 1,
+		      sizeof(*pr->dirs));
+		pr->labs = xrealloc(pr->labs, pr->dirs_cap * sizeof(*pr->labs));
+		pr->dirs[pr->nruns] = dir;
+		pr->labs[pr->nruns] = xstrdup(pr->label);
 		if (!pr->seed0)
 			pr->seed0 = xstrdup(pr->seed);
 		else if (strcmp(pr->seed0, pr->seed) != 0)
@@ -459,6 +472,69 @@ static void par_start(struct plot_par *pp, const struct plot_defs *d,
 	pp->script[pp->n++] = xstrdup(script);
 }
 
+/* The common variables of one drawing: the run set (or one run), the
+ * terminal and the output file. */
+static void common_defs(struct plot_defs *d, const char *outdir,
+			const char *runs, const char *labels,
+			const char *term, const char *out,
+			const struct plot_runs *pr, const char *pdir,
+			const char *ename)
+{
+	plot_def(d, "outdir", outdir);
+	plot_def(d, "runs", runs);
+	plot_def(d, "labels", labels);
+	plot_def(d, "term", term);
+	plot_def(d, "out", out);
+	plot_def(d, "resource", pr->gpus ? "gpu" : "cpu");
+	plot_def(d, "plotdir", pdir);
+	plot_def(d, "experiment", ename);
+}
+
+/* A script marked "# draw: allocations": once per run that has the data
+ * (report/gantt.h), which it reads from OUT/plots/<stem>-<run>.dat. */
+static void draw_per_run(struct plot_par *pp, const char *outdir,
+			 const char *odir, const char *script, size_t stem,
+			 const char *name, const struct plot_runs *pr,
+			 const char *pdir, const char *ename, int logfd,
+			 const char *log)
+{
+	static const char *const terms[] = { "png", "svg" };
+	for (size_t k = 0; k < pr->nruns && !pp->rc; k++) {
+		char *csv = xasprintf("%s/%s/allocations.csv", outdir,
+				      pr->dirs[k]);
+		char *dat = xasprintf("%s/%.*s-%s.dat", odir, (int)stem, name,
+				      pr->dirs[k]);
+		struct sim_error e = { "" };
+		int rc = gantt_data(csv, dat, &e);
+		if (rc < 0 && !pp->rc) {
+			pp->rc = rc;
+			pp->err = e;
+		}
+		/* No chart now: none left from an earlier run either. */
+		for (size_t t = 0; t < ARRAY_SIZE(terms) && rc == 0; t++) {
+			char *old = xasprintf("%s/%.*s-%s.%s", odir, (int)stem,
+					      name, pr->dirs[k], terms[t]);
+			unlink(old);
+			free(old);
+		}
+		if (rc == 0)
+			unlink(dat);
+		for (size_t t = 0; t < ARRAY_SIZE(terms) && rc == 1; t++) {
+			char *out = xasprintf("%s/%.*s-%s.%s", odir, (int)stem,
+					      name, pr->dirs[k], terms[t]);
+			struct plot_defs d = { 0 };
+			common_defs(&d, outdir, pr->dirs[k], pr->labs[k],
+				    terms[t], out, pr, pdir, ename);
+			plot_def(&d, "data", dat);
+			par_start(pp, &d, script, logfd, log);
+			plot_defs_release(&d);
+			free(out);
+		}
+		free(dat);
+		free(csv);
+	}
+}
+
 int plot_results(const char *outdir, struct sim_error *err)
 {
 	static const char *const terms[] = { "png", "svg" };
@@ -506,20 +582,20 @@ int plot_results(const char *outdir, struct sim_error *err)
 		size_t stem = strlen(scripts[i]) - 3;
 		bool skip = (!pr.gpus && marked(script, "gpu")) ||
 			    (!sweep && marked(script, "sweep"));
+		if (!skip && marked(script, "allocations")) {
+			draw_per_run(&pp, outdir, odir, script, stem,
+				     scripts[i], &pr, pdir, ename, logfd, log);
+			skip = true;
+		}
 		for (size_t t = 0; t < ARRAY_SIZE(terms) && !skip; t++) {
 			char *out = xasprintf("%s/%.*s.%s", odir, (int)stem,
 					      scripts[i], terms[t]);
 			struct plot_defs d = { 0 };
-			plot_def(&d, "outdir", outdir);
-			plot_def(&d, "runs", pr.runs);
 			/* With several seeds a label alone would name
 			 * several curves: the folder names them apart. */
-			plot_def(&d, "labels", pr.seeds ? pr.runs : pr.labels);
-			plot_def(&d, "term", terms[t]);
-			plot_def(&d, "out", out);
-			plot_def(&d, "resource", pr.gpus ? "gpu" : "cpu");
-			plot_def(&d, "plotdir", pdir);
-			plot_def(&d, "experiment", ename);
+			common_defs(&d, outdir, pr.runs,
+				    pr.seeds ? pr.runs : pr.labels, terms[t],
+				    out, &pr, pdir, ename);
 			par_start(&pp, &d, script, logfd, log);
 			plot_defs_release(&d);
 			free(out);
@@ -537,6 +613,12 @@ out_scripts:
 		free(scripts[i]);
 	free(scripts);
 out_runs:
+	for (size_t i = 0; i < pr.nruns; i++) {
+		free(pr.dirs[i]);
+		free(pr.labs[i]);
+	}
+	free(pr.dirs);
+	free(pr.labs);
 	free(pr.runs);
 	free(pr.labels);
 	free(pr.seed0);

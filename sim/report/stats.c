@@ -13,7 +13,11 @@
  *   makespan = last end - first submit.
  * A job "ran" when it ended FINISHED or KILLED; only those take part in
  * the statistics over jobs.  REJECTED jobs count in "jobs" and "rejected"
- * only.  Statistics over jobs use GSL: the mean is gsl_stats_mean, the
+ * only.  With a measurement window, only the jobs submitted inside it
+ * (stats_measured) count at all, and utilization divides the
+ * resource-seconds held inside the window's span by its length
+ * (window_use): the drain after the last arrival no longer dilutes it.
+ * Statistics over jobs use GSL: the mean is gsl_stats_mean, the
  * percentiles are gsl_stats_quantile_from_sorted_data (linear
  * interpolation between the two nearest order statistics at (n - 1) x f),
  * the median is the 0.5 quantile.  Time metrics are seconds as doubles.
@@ -106,6 +110,50 @@ static bool job_ran(const struct job *j)
 {
 	return (j->state == JOB_FINISHED || j->state == JOB_KILLED) &&
 	       j->start != SIM_TIME_NONE && j->end != SIM_TIME_NONE;
+}
+
+const char *const stats_basis_names[STATS_NBASES] = {
+	[STATS_BASIS_MAKESPAN] = "makespan",
+	[STATS_BASIS_TIME] = "time",
+	[STATS_BASIS_JOBS] = "jobs",
+};
+
+size_t stats_window_resolve(struct stats_window *w, const struct job *jobs,
+			    size_t n)
+{
+	size_t k = 0;
+	switch (w->basis) {
+	case STATS_BASIS_JOBS:
+		w->lo = w->hi = 0;
+		w->span_start = w->span_end = SIM_TIME_NONE;
+		if (w->skip_first >= n || w->skip_last >= n - w->skip_first)
+			return 0;
+		w->lo = (uint32_t)w->skip_first;
+		w->hi = (uint32_t)(n - w->skip_last);
+		/* From the first measured arrival to the last: the span in
+		 * which the measured jobs arrive (docs/metrics.md). */
+		w->span_start = jobs[w->lo].submit;
+		w->span_end = jobs[w->hi - 1].submit;
+		return w->hi - w->lo;
+	case STATS_BASIS_TIME:
+		w->span_start = w->start;
+		w->span_end = w->end;
+		for (size_t i = 0; i < n; i++)
+			k += stats_measured(w, &jobs[i]);
+		return k;
+	case STATS_BASIS_MAKESPAN:
+	case STATS_NBASES:
+		break;
+	}
+	w->span_start = w->span_end = SIM_TIME_NONE;
+	return n;
+}
+
+/* A job that takes part in the statistics over jobs: it ran, and it was
+ * submitted inside the window (w NULL: every job). */
+static bool counted(const struct stats_window *w, const struct job *j)
+{
+	return job_ran(j) && stats_measured(w, j);
 }
 
 double stats_ftf(const struct job *j)
@@ -223,18 +271,19 @@ struct owner_sum {
 	uint64_t n;    /* jobs */
 };
 
-static void jain(const struct job *jobs, size_t n, struct metrics *m)
+static void jain(const struct job *jobs, size_t n,
+		 const struct stats_window *w, struct metrics *m)
 {
 	bool users = false;
 	for (size_t i = 0; i < n && !users; i++)
-		users = jobs[i].user >= 0;
+		users = jobs[i].user >= 0 && stats_measured(w, &jobs[i]);
 	size_t cap = 1024, used = 0;
 	struct owner_sum *t = xmalloc(cap * sizeof(*t));
 	for (size_t i = 0; i < cap; i++)
 		t[i].key = INT64_MIN;
 	for (size_t i = 0; i < n; i++) {
 		double rho = stats_ftf(&jobs[i]);
-		if (isnan(rho))
+		if (isnan(rho) || !stats_measured(w, &jobs[i]))
 			continue;
 		if (2 * (used + 1) > cap) { /* grow: rehash in slot order */
 			struct owner_sum *old = t;
@@ -280,6 +329,7 @@ static void jain(const struct job *jobs, size_t n, struct metrics *m)
 
 /* What one pass over the jobs adds up. */
 struct job_totals {
+	uint64_t measured;                   /* jobs in the window */
 	uint64_t finished, killed, rejected; /* jobs by end state */
 	sim_time_t first_submit;             /* of the jobs submitted */
 	sim_time_t last_end;                 /* of the jobs that ran */
@@ -291,12 +341,28 @@ struct job_totals {
 	size_t nran;     /* jobs that ran */
 };
 
-static void add_up(const struct job *jobs, size_t n, struct job_totals *t)
+/* Time job j (that ran) held its resources, microseconds: its whole
+ * stay, unless it was preempted or shared its GPUs (then its service
+ * over its width: a job sharing GPUs is charged half of them). */
+static double held_time(const struct job *j)
+{
+	double held = (double)(j->end - j->start);
+	double width = j->gpus ? j->gpus : j->cpus;
+	if ((j->preemptions || (j->gpus && j->attained > 0)) && width > 0)
+		held = j->attained / width * SIM_SEC;
+	return held;
+}
+
+static void add_up(const struct job *jobs, size_t n,
+		   const struct stats_window *w, struct job_totals *t)
 {
 	*t = (struct job_totals){ .first_submit = SIM_TIME_MAX,
 				  .last_end = SIM_TIME_NONE };
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = &jobs[i];
+		if (!stats_measured(w, j))
+			continue;
+		t->measured++;
 		if (j->state == JOB_FINISHED)
 			t->finished++;
 		else if (j->state == JOB_KILLED)
@@ -310,14 +376,7 @@ static void add_up(const struct job *jobs, size_t n, struct job_totals *t)
 		t->nran++;
 		if (j->end > t->last_end)
 			t->last_end = j->end;
-		/* Time it held its resources: its whole stay, unless it was
-		 * preempted or shared its GPUs (then its service over its
-		 * width: a job sharing GPUs is charged half of them). */
-		double held = (double)(j->end - j->start);
-		double width = j->gpus ? j->gpus : j->cpus;
-		if ((j->preemptions || (j->gpus && j->attained > 0)) &&
-		    width > 0)
-			held = j->attained / width * SIM_SEC;
+		double held = held_time(j);
 		t->area += held * j->cpus;
 		t->gpu_area += held * j->gpus;
 		t->queued += (double)j->queued / SIM_SEC;
@@ -329,7 +388,8 @@ static void add_up(const struct job *jobs, size_t n, struct job_totals *t)
 /* Means and quantiles of wait, response and (bounded) slowdown, over the
  * nran jobs that ran. */
 static void describe_jobs(const struct job *jobs, size_t n, size_t nran,
-			  sim_time_t tau, struct metrics *m)
+			  const struct stats_window *w, sim_time_t tau,
+			  struct metrics *m)
 {
 	static const struct quantile wait_q[] = {
 		{ M_WAIT_MEDIAN, 0.5 }, { M_WAIT_P90, 0.9 },
@@ -349,20 +409,20 @@ static void describe_jobs(const struct job *jobs, size_t n, size_t nran,
 	double *x = xmalloc(nran * sizeof(*x));
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (job_ran(&jobs[i]))
+		if (counted(w, &jobs[i]))
 			x[k++] = (double)jobs[i].queued / SIM_SEC;
 	describe(m, x, k, M_WAIT_MEAN, wait_q, ARRAY_SIZE(wait_q));
 
 	k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (job_ran(&jobs[i]))
+		if (counted(w, &jobs[i]))
 			x[k++] = (double)(jobs[i].start - jobs[i].submit) /
 				 SIM_SEC;
 	describe(m, x, k, M_FWAIT_MEAN, fwait_q, ARRAY_SIZE(fwait_q));
 
 	k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (job_ran(&jobs[i]))
+		if (counted(w, &jobs[i]))
 			x[k++] = (double)(jobs[i].end - jobs[i].submit) /
 				 SIM_SEC;
 	describe(m, x, k, M_RESP_MEAN, resp_q, ARRAY_SIZE(resp_q));
@@ -370,7 +430,7 @@ static void describe_jobs(const struct job *jobs, size_t n, size_t nran,
 	k = 0;
 	for (size_t i = 0; i < n; i++) {
 		double s = stats_slowdown(&jobs[i]);
-		if (!isnan(s))
+		if (!isnan(s) && stats_measured(w, &jobs[i]))
 			x[k++] = s;
 	}
 	describe(m, x, k, M_SLD_MEAN, NULL, 0);
@@ -378,7 +438,7 @@ static void describe_jobs(const struct job *jobs, size_t n, size_t nran,
 	k = 0;
 	for (size_t i = 0; i < n; i++) {
 		double s = stats_bounded_slowdown(&jobs[i], tau);
-		if (!isnan(s))
+		if (!isnan(s) && stats_measured(w, &jobs[i]))
 			x[k++] = s;
 	}
 	describe(m, x, k, M_BSLD_MEAN, bsld_q, ARRAY_SIZE(bsld_q));
@@ -387,14 +447,15 @@ static void describe_jobs(const struct job *jobs, size_t n, size_t nran,
 
 /* Finish-time fairness (mean and largest rho, Jain's index) and the mean
  * placement slowdown of the multi-GPU jobs that the speed model ran. */
-static void fairness(const struct job *jobs, size_t n, struct metrics *m)
+static void fairness(const struct job *jobs, size_t n,
+		     const struct stats_window *w, struct metrics *m)
 {
 	/* Mean and largest rho need no sort. */
 	double rsum = 0, rmax = 0;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		double r = stats_ftf(&jobs[i]);
-		if (isnan(r))
+		if (isnan(r) || !stats_measured(w, &jobs[i]))
 			continue;
 		rsum += r;
 		rmax = k++ ? fmax(rmax, r) : r;
@@ -403,11 +464,11 @@ static void fairness(const struct job *jobs, size_t n, struct metrics *m)
 		set(m, M_FTF_MEAN, rsum / (double)k);
 		set(m, M_FTF_MAX, rmax);
 	}
-	jain(jobs, n, m);
+	jain(jobs, n, w, m);
 	double psum = 0;
 	k = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!job_ran(&jobs[i]) || jobs[i].gpus < 2 ||
+		if (!counted(w, &jobs[i]) || jobs[i].gpus < 2 ||
 		    !(jobs[i].placement_slowdown > 0))
 			continue;
 		psum += jobs[i].placement_slowdown;
@@ -417,26 +478,86 @@ static void fairness(const struct job *jobs, size_t n, struct metrics *m)
 		set(m, M_PSLOW_MEAN, psum / (double)k);
 }
 
+/* Utilization over a window's span [s0, s1] (s1 > s0): the time each
+ * job that ran (measured or not: the cluster was busy with it) held its
+ * resources inside the span; a preempted or sharing job's held time is
+ * spread evenly over its stay, from its first start to its last end. */
+static void window_use(const struct job *jobs, size_t n, sim_time_t s0,
+		       sim_time_t s1, uint64_t capacity, uint64_t gpus,
+		       const struct run_counters *rc, struct metrics *m)
+{
+	double area = 0, gpu_area = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = &jobs[i];
+		if (!job_ran(j) || j->end <= j->start || j->end <= s0 ||
+		    j->start >= s1)
+			continue;
+		sim_time_t a = j->start > s0 ? j->start : s0;
+		sim_time_t b = j->end < s1 ? j->end : s1;
+		double held = held_time(j) *
+			      ((double)(b - a) / (double)(j->end - j->start));
+		area += held * j->cpus;
+		gpu_area += held * j->gpus;
+	}
+	double span = (double)(s1 - s0) / SIM_SEC;
+	if (gpus > 0)
+		set(m, M_UTIL_GPU, gpu_area / SIM_SEC / ((double)gpus * span));
+	if (capacity > 0) {
+		set(m, M_UTIL, area / SIM_SEC / ((double)capacity * span));
+		if (rc)
+			set(m, M_UTIL_ALLOC,
+			    rc->win_busy_area / ((double)capacity * span));
+	}
+	if (rc)
+		set(m, M_QUEUE_MEAN, rc->win_queue_area / span);
+}
+
+/* The span of a window, its open bounds closed by the first submit and
+ * the last end of the run. */
+static void window_span(const struct job *jobs, size_t n,
+			const struct stats_window *w, sim_time_t *s0,
+			sim_time_t *s1)
+{
+	struct job_totals all;
+	add_up(jobs, n, NULL, &all);
+	*s0 = w->span_start != SIM_TIME_NONE ? w->span_start
+					     : all.first_submit;
+	*s1 = w->span_end != SIM_TIME_NONE ? w->span_end : all.last_end;
+}
+
 void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 		   uint64_t gpus, sim_time_t tau,
 		   const struct run_counters *rc, struct metrics *m)
 {
+	stats_compute_window(jobs, n, capacity, gpus, tau, rc, NULL, m);
+}
+
+void stats_compute_window(const struct job *jobs, size_t n,
+			  uint64_t capacity, uint64_t gpus, sim_time_t tau,
+			  const struct run_counters *rc,
+			  const struct stats_window *w, struct metrics *m)
+{
 	struct job_totals t;
+	if (w && w->basis == STATS_BASIS_MAKESPAN)
+		w = NULL;
 	for (size_t i = 0; i < M_NMETRICS; i++) {
 		m->v[i] = 0;
 		m->set[i] = false;
 	}
-	add_up(jobs, n, &t);
-	set(m, M_JOBS, (double)n);
+	m->basis = w ? w->basis : STATS_BASIS_MAKESPAN;
+	m->span_set = false;
+	add_up(jobs, n, w, &t);
+	set(m, M_JOBS, (double)t.measured);
 	set(m, M_FINISHED, (double)t.finished);
 	set(m, M_KILLED, (double)t.killed);
 	set(m, M_REJECTED, (double)t.rejected);
 	if (rc)
-		set(m, M_QUEUE_MAX, (double)rc->queue_max);
+		set(m, M_QUEUE_MAX, (double)(w ? rc->win_queue_max
+					       : rc->queue_max));
 	if (t.nran == 0)
 		return;
-	describe_jobs(jobs, n, t.nran, tau, m);
-	fairness(jobs, n, m);
+	describe_jobs(jobs, n, t.nran, w, tau, m);
+	fairness(jobs, n, w, m);
 
 	/* A job cannot end before it was submitted, so this is >= 0. */
 	double makespan = (double)(t.last_end - t.first_submit) / SIM_SEC;
@@ -444,6 +565,19 @@ void stats_compute(const struct job *jobs, size_t n, uint64_t capacity,
 	set(m, M_QUEUED_MEAN, t.queued / (double)t.nran);
 	set(m, M_PREEMPT_MEAN, t.preemptions / (double)t.nran);
 	set(m, M_LOST_MEAN, t.lost / (double)t.nran);
+	if (w) {
+		sim_time_t s0, s1;
+		window_span(jobs, n, w, &s0, &s1);
+		m->span_set = true;
+		m->span_start = s0;
+		m->span_end = s1;
+		if (s1 > s0)
+			window_use(jobs, n, s0, s1, capacity, gpus, rc, m);
+		return;
+	}
+	m->span_set = true;
+	m->span_start = t.first_submit;
+	m->span_end = t.last_end;
 	if (makespan > 0 && gpus > 0)
 		set(m, M_UTIL_GPU,
 		    t.gpu_area / SIM_SEC / ((double)gpus * makespan));

@@ -23,7 +23,6 @@
  */
 #include "run/run_jobs.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 
@@ -92,27 +91,6 @@ void run_progress_draw(void *ctx, size_t ended, size_t total)
 		total, simt, rate, eta);
 	if (ended == total)
 		fputs("\n", stderr);
-}
-
-void run_print_table(FILE *f, const struct run_result *runs, size_t n)
-{
-	fprintf(f, "\n%-24s %6s %14s %14s %12s\n", "policy", "seed",
-		"mean wait (s)", "mean bsld", "utilization");
-	for (size_t i = 0; i < n; i++) {
-		const struct run_result *x = &runs[i];
-		const struct metrics *m = &x->metrics;
-		char wait[32] = "-", bsld[32] = "-", util[32] = "-";
-		if (m->set[M_WAIT_MEAN])
-			snprintf(wait, sizeof(wait), "%.1f", m->v[M_WAIT_MEAN]);
-		if (m->set[M_BSLD_MEAN])
-			snprintf(bsld, sizeof(bsld), "%.2f", m->v[M_BSLD_MEAN]);
-		/* On a GPU cluster, the GPUs' utilization. */
-		enum metric_id u = m->set[M_UTIL_GPU] ? M_UTIL_GPU : M_UTIL;
-		if (m->set[u])
-			snprintf(util, sizeof(util), "%.1f%%", 100.0 * m->v[u]);
-		fprintf(f, "%-24s %6" PRIu64 " %14s %14s %12s\n", x->label,
-			x->seed, wait, bsld, util);
-	}
 }
 
 /* In the child: run k, its messages into the slot. */

@@ -2,8 +2,7 @@
  * How `clustersim run` carries out an experiment's runs (policy x seed)
  * and shows them: one after another in this process, with a progress
  * line per run on a terminal (-j 1, the default), or in N worker
- * processes at once (-j N, base/pool.h), with one line of runs done; and
- * the table of their results.
+ * processes at once (-j N, base/pool.h), with one line of runs done.
  */
 #ifndef CLUSTERSIM_RUN_JOBS_H
 #define CLUSTERSIM_RUN_JOBS_H
@@ -30,10 +29,6 @@ struct run_progress {
 /* The engine's progress callback (struct sim_config.progress) drawing
  * it; ctx is the struct run_progress. */
 void run_progress_draw(void *ctx, size_t ended, size_t total);
-
-/* The table `run` prints at the end: policy, seed, mean wait, mean
- * bounded slowdown, utilization (of the GPUs on a GPU cluster). */
-void run_print_table(FILE *f, const struct run_result *runs, size_t n);
 
 /* Run k of a run_jobs(): fills *res (its pointers into memory that
  * existed before the run, its job and sample arrays NULL), writes the

@@ -28,6 +28,7 @@
 #include "run/fill_run.h"
 #include "run/run_jobs.h"
 #include "run/run_keep.h"
+#include "run/run_measure.h"
 #include "policy/registry.h"
 #include "engine/sim.h"
 #include "base/input.h"
@@ -376,20 +377,35 @@ static void engine_settings(const struct experiment *e,
 	cfg->progress_timeout = e->progress_timeout ? e->progress_timeout : -1;
 }
 
+/* The run's workload (r's trace, or generated into gen for this seed)
+ * and its measurement window; gen is released on an error. */
+static int run_workload(struct runner *r, uint64_t seed, struct workload *gen,
+			const struct workload **w, struct stats_window *win,
+			struct sim_error *err)
+{
+	int rc = 0;
+	*w = &r->w;
+	if (r->e.workload.generated && (rc = generate(r, seed, gen, err)))
+		return rc;
+	if (r->e.workload.generated)
+		*w = gen;
+	rc = run_measure_window(&r->e, *w, win, err);
+	if (rc)
+		workload_release(gen);
+	return rc;
+}
+
 /* One policy x seed: simulate, compute metrics, write the run folder. */
 static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		   struct run_result *res, struct sim_error *err)
 {
 	struct experiment *e = &r->e;
 	struct workload gen = { 0 };
-	const struct workload *w = &r->w;
-	int rc;
-	if (e->workload.generated) {
-		rc = generate(r, seed, &gen, err);
-		if (rc)
-			return rc;
-		w = &gen;
-	}
+	const struct workload *w;
+	struct stats_window win;
+	int rc = run_workload(r, seed, &gen, &w, &win, err);
+	if (rc)
+		return rc;
 	const char *label = en->spec->label;
 	bool show = !r->o->quiet && isatty(fileno(r->o->msg));
 	struct run_progress pl = progress_start(r, label);
@@ -408,40 +424,31 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.jobs_in_place = e->workload.generated ? gen.jobs : NULL,
 		.progress = show ? run_progress_draw : NULL,
 		.progress_ctx = &pl,
+		.record_allocations = e->allocations || r->o->allocations,
 	};
 	engine_settings(e, &cfg);
+	run_measure_engine(&cfg, &win);
 	struct sim *s = sim_new(&cfg);
 	pl.s = s;
 	double t0 = mono_seconds();
 	rc = sim_run(s, err);
 	double t1 = mono_seconds();
 	if (rc == 0) {
-		size_t nj, ns;
-		const struct job *jobs = sim_jobs(s, &nj);
-		const struct sample *samples = sim_samples(s, &ns);
 		*res = (struct run_result){
 			.label = label,
 			.policy = en->ops->name,
 			.workload = e->workload.name,
 			.seed = seed,
-			.jobs = jobs,
-			.njobs = nj,
-			.samples = samples,
-			.nsamples = ns,
-			.counters = *sim_counters(s),
 			.params = en->params,
 			.nparams = en->nparams,
+			.window = &win,
 		};
-		const struct cluster *cl = sim_cluster(s);
-		uint32_t ntypes = cluster_gpu_type_count(cl);
-		const char **types = xcalloc(ntypes, sizeof(*types));
-		for (uint32_t k = 0; k < ntypes; k++)
-			types[k] = cluster_gpu_type_name(cl, k);
-		res->gpu_types = types;
-		res->ngpu_types = ntypes;
-		stats_compute(jobs, nj, sim_capacity_cpus(s),
-			      sim_capacity_gpus(s), e->bsld_tau,
-			      &res->counters, &res->metrics);
+		out_result_from_sim(res, s, w, cfg.record_allocations);
+		size_t nj = res->njobs;
+		const struct job *jobs = res->jobs;
+		stats_compute_window(jobs, nj, sim_capacity_cpus(s),
+				     sim_capacity_gpus(s), e->bsld_tau,
+				     &res->counters, &win, &res->metrics);
 		if (res->counters.rejected)
 			warn_rejected(r, label, jobs, nj, sim_capacity_cpus(s));
 		if (sim_bad_call_first(s))
@@ -451,11 +458,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 				label, res->counters.bad_calls,
 				sim_bad_call_first(s));
 		rc = out_write_run(r->outdir, res, e->bsld_tau, err);
-		res->jobs = NULL;
-		res->samples = NULL;
-		free(types);
-		res->gpu_types = NULL;
-		res->ngpu_types = 0;
+		out_result_release(res);
 		if (r->o->stats) {
 			double dt = t1 - t0;
 			fprintf(r->o->msg,
@@ -554,7 +557,8 @@ static char *read_all(const char *path)
 static const char *const run_files[] = {
 	"jobs.csv", "timeline.csv", "summary.json", "summary.csv",
 	"manifest.json", "error.txt", "fill.csv", "pods.csv", "cdf_wait.csv",
-	"cdf_response.csv", "cdf_placement_slowdown.csv", NULL,
+	"cdf_response.csv", "cdf_placement_slowdown.csv", "jobs.swf",
+	"allocations.csv", NULL,
 };
 
 /* Whether s ends in "-s<digits>", as every run folder's name does. */
@@ -689,6 +693,19 @@ static void draw_plots(const struct run_opts *o, const char *outdir)
 		fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
 }
 
+/* The options of the event engine, refused for a fill or replay
+ * experiment: -SIM_EINPUT with a message, or 0. */
+static int refuse_for_fill(const struct runner *r, struct sim_error *err)
+{
+	const char *opt = r->o->check ? "--check" : "--allocations";
+	if (!r->e.has_fill || (!r->o->check && !r->o->allocations))
+		return 0;
+	return err_set(err, "%s: %s does not apply to a fill or replay "
+		       "experiment (it %s)", r->e.path, opt, r->o->check
+		       ? "checks the event engine"
+		       : "logs the event engine's placements");
+}
+
 int runner_run(const struct run_opts *o, struct sim_error *err)
 {
 	struct runner r = { .o = o };
@@ -705,11 +722,8 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 	if (resolve_policies(&r, err) != 0)
 		goto out;
 	r.outdir = o->outdir ? o->outdir : r.e.output;
-	if (r.e.has_fill && o->check) {
-		err_set(err, "%s: --check does not apply to a fill or replay "
-			"experiment (it checks the event engine)", r.e.path);
+	if (refuse_for_fill(&r, err))
 		goto out;
-	}
 	if (r.e.has_fill && o->jobs > 1) {
 		err_set(err, "%s: -j %u does not apply to a fill or replay "
 			"experiment (its policies run in one process)",
@@ -759,7 +773,7 @@ int runner_run(const struct run_opts *o, struct sim_error *err)
 		goto out;
 	draw_plots(o, r.outdir);
 	if (!o->quiet) {
-		run_print_table(o->out, r.runs, r.nruns);
+		run_print_table(r.o->out, r.runs, r.nruns, &r.e.measure);
 		fprintf(o->out, "\nresults: %s/ (summary.csv, manifest.json, "
 			"<label>-s<seed>/, plots/, report.html)\n", r.outdir);
 	}

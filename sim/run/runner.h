@@ -23,6 +23,7 @@ struct run_opts {
 	bool stats;              /* print timing lines (for make bench) */
 	bool validate_only;      /* check the file, run nothing */
 	bool no_plots;           /* skip gnuplot */
+	bool allocations;        /* write each run's allocations.csv */
 	unsigned jobs;           /* -j: runs at a time, each in a worker
 	                            process when above 1 (0, 1: one after
 	                            another in this process) */

@@ -212,7 +212,7 @@ static int write_summary(const char *outdir, const cJSON *axes,
 	}
 	for (int i = 0; i < M_NMETRICS; i++)
 		fprintf(af.f, ",%s", metric_defs[i].name);
-	fputc('\n', af.f);
+	fputs(OUT_SUMMARY_TAIL "\n", af.f);
 	for (size_t k = 0; k < n; k++) {
 		const struct mrun *r = &runs[k];
 		if (!r->cells)
