@@ -19,6 +19,7 @@
 #include "base/util.h"
 #include "report/cdf.h"
 #include "report/out.h"
+#include "report/seeds.h"
 
 #define PT_MAX 4096 /* points read back from one table */
 
@@ -416,14 +417,40 @@ Test(plots, convergence_draws_the_bound_and_greedy)
 	pt_rmtree(d);
 }
 
-/* Runs of two seeds: each legend names its seed (the run folder), as a
- * label alone would name two curves. */
-Test(plots, legends_name_the_seed_when_seeds_differ)
+/* The band of two seeds' CDFs, by hand: seed A has 2 jobs, at 1 and 3;
+ * seed B 4 jobs, one at 2 and three at 4 (its points (2, 1/4), (4, 1)).
+ * On the union 1, 2, 3, 4: A's CDF is 1/2, 1/2, 1, 1 and B's 0, 1/4,
+ * 1/4, 1, so the pooled CDF (6 jobs) is 1/6, 2/6, 3/6, 1. */
+Test(plots, seeds_cdf_band_hand_worked)
+{
+	double va[] = { 1, 3 }, fa[] = { 0.5, 1 };
+	double vb[] = { 2, 4 }, fb[] = { 0.25, 1 };
+	struct seeds_cdf s[3] = {
+		{ va, fa, 2, 2 }, { NULL, NULL, 0, 0 }, { vb, fb, 2, 4 } };
+	double x[4], pl[4], lo[4], hi[4];
+	size_t m = seeds_cdf_band(s, 3, x, pl, lo, hi);
+	static const double ex[] = { 1, 2, 3, 4 };
+	static const double epl[] = { 1 / 6., 2 / 6., 3 / 6., 1 };
+	static const double elo[] = { 0, 0.25, 0.25, 1 };
+	static const double ehi[] = { 0.5, 0.5, 1, 1 };
+	cr_assert_eq(m, 4);
+	for (size_t i = 0; i < m; i++) {
+		cr_expect_eq(x[i], ex[i]);
+		cr_expect_float_eq(pl[i], epl[i], 1e-12, "pooled at %g", x[i]);
+		cr_expect_eq(lo[i], elo[i], "min at %g", x[i]);
+		cr_expect_eq(hi[i], ehi[i], "max at %g", x[i]);
+	}
+}
+
+/* Two seeds of one label: plot_results writes the label's bars over its
+ * seeds (mean, min, max) and one CDF curve for it, whose legend names the
+ * seeds' count; the wait CDF drawn is the pooled one, rising to 1. */
+Test(plots, several_seeds_draw_one_curve_per_label)
 {
 	char *dir;
 	free(pt_script("wait_cdf.gp", &dir));
 	setenv("CLUSTERSIM_PLOTS", dir, 1);
-	static const double wait[] = { 0, 1, 2 };
+	static const double wait[2][3] = { { 0, 10, 20 }, { 30, 40, 50 } };
 	static const uint32_t gpus[] = { 0, 0, 0 };
 	static const double ps[] = { 0, 0, 0 };
 	struct job j[2][3];
@@ -431,10 +458,9 @@ Test(plots, legends_name_the_seed_when_seeds_differ)
 	struct sim_error err = { "" };
 	char *d = pt_tmpdir();
 	for (int i = 0; i < 2; i++) {
-		pt_result(&r[i], j[i], 3, wait, gpus, ps);
+		pt_result(&r[i], j[i], 3, wait[i], gpus, ps);
 		r[i].seed = (uint64_t)i + 1;
-		/* All waits 0 (no log axis possible), slowdowns 1. */
-		r[i].metrics.v[M_WAIT_MEAN] = 0;
+		r[i].metrics.v[M_WAIT_MEAN] = 10 + 30 * i;
 		r[i].metrics.set[M_WAIT_MEAN] = true;
 		r[i].metrics.v[M_BSLD_MEAN] = 1;
 		r[i].metrics.set[M_BSLD_MEAN] = true;
@@ -442,15 +468,49 @@ Test(plots, legends_name_the_seed_when_seeds_differ)
 	}
 	cr_assert_eq(out_write_summary(d, r, 2, &err), 0, "%s", err.msg);
 	cr_assert_eq(plot_results(d, &err), 0, "%s", err.msg);
-	char *p = xasprintf("%s/plots/wait_cdf.svg", d);
+	/* Bars: mean 25, min 10, max 40. */
+	char *p = xasprintf("%s/plots/seeds_summary.csv", d);
 	FILE *f = fopen(p, "r");
+	cr_assert(f, "no seeds_summary.csv");
+	char line[8192];
+	cr_assert(fgets(line, sizeof(line), f));
+	cr_expect(strstr(line, "label,seeds,"), "%s", line);
+	cr_expect(strstr(line, ",wait_mean_mean,wait_mean_min,wait_mean_max"));
+	cr_assert(fgets(line, sizeof(line), f));
+	cr_expect(strncmp(line, "easy,2,", 7) == 0, "%s", line);
+	cr_expect(strstr(line, ",25,10,40,"), "%s", line);
+	fclose(f);
+	free(p);
+	/* One curve, named with its seeds. */
+	p = xasprintf("%s/plots/wait_cdf.svg", d);
+	f = fopen(p, "r");
 	cr_assert(f);
 	static char svg[1 << 20];
 	size_t len = fread(svg, 1, sizeof(svg) - 1, f);
 	svg[len] = 0;
 	fclose(f);
-	cr_expect(strstr(svg, "easy-s1") && strstr(svg, "easy-s2"),
-		  "the legends do not name the seeds");
+	cr_expect(strstr(svg, "easy (2 seeds)"), "no legend for the label");
+	cr_expect(!strstr(svg, "easy-s1"), "a curve per seed");
+	free(p);
+	/* The pooled CDF: 1/6 at wait 0 ... 1 at 50. */
+	p = xasprintf("%s/plots/seeds_cdf_wait.dat", d);
+	f = fopen(p, "r");
+	cr_assert(f);
+	double v, pl, lo, hi, last = 0;
+	int n = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lf %lf %lf %lf", &v, &pl, &lo, &hi) == 4) {
+			if (n++ == 0) {
+				cr_expect_eq(v, 0);
+				cr_expect_float_eq(pl, 1 / 6., 1e-9);
+				cr_expect_float_eq(hi, 1 / 3., 1e-9);
+				cr_expect_eq(lo, 0);
+			}
+			last = pl;
+		}
+	fclose(f);
+	cr_expect_eq(n, 6);
+	cr_expect_float_eq(last, 1, 1e-9);
 	free(p);
 	free(dir);
 	pt_rmtree(d);

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "report/seeds.h"
 
 extern char **environ;
 
@@ -51,6 +52,12 @@ struct plot_runs {
 	bool gpus;       /* some run has a GPU utilization: a GPU cluster */
 	char *seed0;     /* the first run's seed (owned) */
 	bool seeds;      /* runs of more than one seed: legends name it */
+	char **dirs;     /* the run folders, in order (owned) */
+	size_t *rgroup;  /* each run's label group, 0-based */
+	char **glabels;  /* the groups' labels, first seen first (owned) */
+	size_t *gseeds;  /* runs (seeds) per group */
+	size_t ngroups;  /* label groups */
+	size_t dirs_cap, groups_cap; /* growth of the arrays */
 	char *label;     /* current row's label (owned) */
 	char *seed;      /* current row's seed (owned) */
 	size_t runs_len, runs_cap;     /* growth of runs */
@@ -103,6 +110,30 @@ static void csv_field(void *data, size_t len, void *priv)
 	pr->field++;
 }
 
+/* Records run dir of the current row's label in its group. */
+static void add_run(struct plot_runs *pr, const char *dir)
+{
+	size_t g = 0;
+	while (g < pr->ngroups && strcmp(pr->glabels[g], pr->label))
+		g++;
+	if (g == pr->ngroups) {
+		size_t cap = pr->groups_cap;
+		xgrow(&pr->glabels, &cap, g + 1, sizeof(*pr->glabels));
+		xgrow(&pr->gseeds, &pr->groups_cap, g + 1,
+		      sizeof(*pr->gseeds));
+		pr->glabels[g] = xstrdup(pr->label);
+		pr->gseeds[g] = 0;
+		pr->ngroups++;
+	}
+	pr->gseeds[g]++;
+	size_t cap = pr->dirs_cap;
+	xgrow(&pr->dirs, &cap, pr->nruns + 1, sizeof(*pr->dirs));
+	xgrow(&pr->rgroup, &pr->dirs_cap, pr->nruns + 1,
+	      sizeof(*pr->rgroup));
+	pr->dirs[pr->nruns] = xstrdup(dir);
+	pr->rgroup[pr->nruns] = g;
+}
+
 static void csv_row(int c, void *priv)
 {
 	struct plot_runs *pr = priv;
@@ -111,6 +142,7 @@ static void csv_row(int c, void *priv)
 		append(&pr->runs, &pr->runs_len, &pr->runs_cap, dir);
 		append(&pr->labels, &pr->labels_len, &pr->labels_cap,
 		       pr->label);
+		add_run(pr, dir);
 		free(dir);
 		if (!pr->seed0)
 			pr->seed0 = xstrdup(pr->seed);
@@ -156,6 +188,21 @@ out_parser:
 	pr->label = pr->seed = NULL;
 	fclose(f);
 	return rc;
+}
+
+static void runs_release(struct plot_runs *pr)
+{
+	for (size_t i = 0; i < pr->nruns; i++)
+		free(pr->dirs[i]);
+	for (size_t k = 0; k < pr->ngroups; k++)
+		free(pr->glabels[k]);
+	free(pr->dirs);
+	free(pr->rgroup);
+	free(pr->glabels);
+	free(pr->gseeds);
+	free(pr->runs);
+	free(pr->labels);
+	free(pr->seed0);
 }
 
 static bool is_dir(const char *path)
@@ -319,6 +366,18 @@ int plot_put_literal(FILE *f, const char *val)
 	return 0;
 }
 
+/* Appends the definitions of src to d (a bad one of src stays bad). */
+static void plot_defs_append(struct plot_defs *d, const struct plot_defs *src)
+{
+	if (src->bad && !d->bad)
+		d->bad = src->bad;
+	if (!src->len)
+		return;
+	xgrow(&d->s, &d->cap, d->len + src->len + 1, 1);
+	memcpy(d->s + d->len, src->s, src->len + 1);
+	d->len += src->len;
+}
+
 void plot_defs_release(struct plot_defs *d)
 {
 	free(d->s);
@@ -412,6 +471,43 @@ static char *experiment_name(const char *outdir)
 	return name ? name : xstrdup("");
 }
 
+/*
+ * The label groups as the scripts get them: groups (the labels), gseeds
+ * (runs of each) and rungroup (each run's group, 1-based); with some
+ * label run on several seeds, also bands = '1', after the band files
+ * (report/seeds.h) are written.
+ */
+static int group_defs(const char *outdir, const struct plot_runs *pr,
+		      struct plot_defs *d, struct sim_error *err)
+{
+	char *g = NULL, *n = NULL, *r = NULL;
+	size_t gl = 0, gc = 0, nl = 0, nc = 0, rl = 0, rc_ = 0;
+	bool several = false;
+	char num[32];
+	for (size_t k = 0; k < pr->ngroups; k++) {
+		append(&g, &gl, &gc, pr->glabels[k]);
+		snprintf(num, sizeof(num), "%zu", pr->gseeds[k]);
+		append(&n, &nl, &nc, num);
+		several |= pr->gseeds[k] > 1;
+	}
+	for (size_t i = 0; i < pr->nruns; i++) {
+		snprintf(num, sizeof(num), "%zu", pr->rgroup[i] + 1);
+		append(&r, &rl, &rc_, num);
+	}
+	plot_def(d, "groups", g ? g : "");
+	plot_def(d, "gseeds", n ? n : "");
+	plot_def(d, "rungroup", r ? r : "");
+	free(g);
+	free(n);
+	free(r);
+	if (!several)
+		return 0;
+	plot_def(d, "bands", "1");
+	return seeds_write(outdir, (const char *const *)pr->dirs, pr->rgroup,
+			   pr->nruns, (const char *const *)pr->glabels,
+			   pr->ngroups, err);
+}
+
 #define PLOT_PAR_MAX 8 /* gnuplot processes at once, at most */
 
 /* The gnuplot processes drawing at once: each plot is its own file, so
@@ -496,6 +592,12 @@ int plot_results(const char *outdir, struct sim_error *err)
 			      strerror(errno));
 		goto out_scripts;
 	}
+	struct plot_defs gdefs = { 0 };
+	if ((rc = group_defs(outdir, &pr, &gdefs, err))) {
+		plot_defs_release(&gdefs);
+		close(logfd);
+		goto out_scripts;
+	}
 	char *ename = experiment_name(outdir);
 	struct plot_par pp = { .max = 1 };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -520,6 +622,7 @@ int plot_results(const char *outdir, struct sim_error *err)
 			plot_def(&d, "resource", pr.gpus ? "gpu" : "cpu");
 			plot_def(&d, "plotdir", pdir);
 			plot_def(&d, "experiment", ename);
+			plot_defs_append(&d, &gdefs);
 			par_start(&pp, &d, script, logfd, log);
 			plot_defs_release(&d);
 			free(out);
@@ -529,6 +632,7 @@ int plot_results(const char *outdir, struct sim_error *err)
 	while (pp.n > 0)
 		par_reap(&pp, log);
 	free(ename);
+	plot_defs_release(&gdefs);
 	if ((rc = pp.rc))
 		*err = pp.err;
 	close(logfd);
@@ -537,9 +641,7 @@ out_scripts:
 		free(scripts[i]);
 	free(scripts);
 out_runs:
-	free(pr.runs);
-	free(pr.labels);
-	free(pr.seed0);
+	runs_release(&pr);
 out_paths:
 	free(log);
 	free(odir);
