@@ -515,3 +515,55 @@ Test(plots, several_seeds_draw_one_curve_per_label)
 	free(dir);
 	pt_rmtree(d);
 }
+
+/* A replay's pending pods: policy b's run stops sampling at 10 s (no pod
+ * waits after the last arrival), a's goes on to 20 s.  The plot draws b
+ * on at 0 to 20 s, so both curves span the same time. */
+Test(plots, replay_pending_curves_span_the_same_time)
+{
+	char *dir;
+	char *script = pt_script("fill/replay_pending.gp", &dir);
+	char *d = pt_tmpdir();
+	char *data = xasprintf("%s/replay-l.csv", d);
+	FILE *f = fopen(data, "w");
+	cr_assert(f);
+	fputs("time_s,a_pending_mean,a_pending_min,a_pending_max,"
+	      "b_pending_mean,b_pending_min,b_pending_max\n"
+	      "0,0,0,0,0,0,0\n5,3,3,3,2,2,2\n10,2,2,2,0,0,0\n"
+	      "15,1,1,1,,,\n20,0,0,0,,,\n", f);
+	fclose(f);
+	char *table = xasprintf("%s/t.txt", d);
+	char *cmd = xasprintf(
+		"gnuplot -e \"data='%s'; labels='a b'; term='png'; "
+		"out='%s/x.png'; list='l'; plotdir='%s'; window_s='5'; "
+		"set table '%s'\" '%s' >'%s/log' 2>&1",
+		data, d, dir, table, script, d);
+	cr_assert_eq(system(cmd), 0, "%s failed", cmd);
+	/* Curves: a's band, b's band, a's mean, b's mean. */
+	f = fopen(table, "r");
+	cr_assert(f);
+	char line[512];
+	int curve = 0, rows = 0;
+	double last_x = -1, last_y = -1;
+	while (fgets(line, sizeof(line), f)) {
+		int ci, cn;
+		double x, y;
+		if (sscanf(line, "# Curve %d of %d", &ci, &cn) == 2)
+			curve = ci + 1;
+		else if (curve == 4 && sscanf(line, "%lf %lf", &x, &y) == 2) {
+			rows++;
+			last_x = x;
+			last_y = y;
+		}
+	}
+	fclose(f);
+	cr_expect_eq(rows, 5, "b's mean curve has %d points", rows);
+	cr_expect_eq(last_x, 20);
+	cr_expect_eq(last_y, 0);
+	free(cmd);
+	free(table);
+	free(data);
+	free(script);
+	free(dir);
+	pt_rmtree(d);
+}

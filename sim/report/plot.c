@@ -341,7 +341,7 @@ static char *gp_literal(const char *val)
 }
 
 /* NAME=LITERAL; (gp_literal); a value that cannot be quoted is left out
- * and the first such name kept, for run_gnuplot() to refuse the call. */
+ * and the first such name kept, for gp_spawn() to refuse the call. */
 void plot_def(struct plot_defs *d, const char *name, const char *val)
 {
 	char *lit = gp_literal(val);
@@ -366,8 +366,7 @@ int plot_put_literal(FILE *f, const char *val)
 	return 0;
 }
 
-/* Appends the definitions of src to d (a bad one of src stays bad). */
-static void plot_defs_append(struct plot_defs *d, const struct plot_defs *src)
+void plot_defs_append(struct plot_defs *d, const struct plot_defs *src)
 {
 	if (src->bad && !d->bad)
 		d->bad = src->bad;
@@ -384,19 +383,24 @@ void plot_defs_release(struct plot_defs *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* Starts gnuplot -e DEFS SCRIPT with output to the log fd; *pid is its
- * process. */
-static int gp_spawn(const struct plot_defs *d, const char *script,
-		    int logfd, pid_t *pid, struct sim_error *err)
+/* Starts gnuplot -e DEFS SCRIPT with output to the log fd, and when d2
+ * is given, in the same process, a reset of the session (variables and
+ * settings, so the second drawing starts afresh) and -e D2 SCRIPT; *pid
+ * is its process. */
+static int gp_spawn(const struct plot_defs *d, const struct plot_defs *d2,
+		    const char *script, int logfd, pid_t *pid,
+		    struct sim_error *err)
 {
-	if (d->bad)
+	const char *bad = d->bad ? d->bad : d2 ? d2->bad : NULL;
+	if (bad)
 		return err_setc(err, -SIM_EINPUT, "%s: not drawn: the value of "
-				"'%s' holds a control character", script,
-				d->bad);
+				"'%s' holds a control character", script, bad);
 	const char *defs = d->s ? d->s : "";
+	const char *defs2 = d2 && d2->s ? d2->s : "";
 	posix_spawn_file_actions_t fa;
 	char *argv[] = { "gnuplot", "-e", (char *)defs, (char *)script,
-			 NULL };
+			 d2 ? "-e" : NULL, "reset session", "-e",
+			 (char *)defs2, (char *)script, NULL };
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, logfd, 1);
@@ -432,14 +436,6 @@ static int gp_wait(pid_t pid, const char *script, const char *log,
 	return rc;
 }
 
-/* Runs gnuplot -e DEFS SCRIPT with output to the log fd. */
-static int run_gnuplot(const struct plot_defs *d, const char *script,
-		       int logfd, const char *log, struct sim_error *err)
-{
-	pid_t pid;
-	int rc = gp_spawn(d, script, logfd, &pid, err);
-	return rc ? rc : gp_wait(pid, script, log, err);
-}
 
 /* The experiment's name for the titles: the file name, without its
  * folder and ".json", of manifest.json's "experiment"; "" when there is
@@ -536,17 +532,18 @@ static void par_reap(struct plot_par *pp, const char *log)
 	memmove(pp->script, pp->script + 1, pp->n * sizeof(pp->script[0]));
 }
 
-/* Starts one gnuplot, first waiting for a slot; no new one after an
- * error. */
+/* Starts one gnuplot (gp_spawn), first waiting for a slot; no new one
+ * after an error. */
 static void par_start(struct plot_par *pp, const struct plot_defs *d,
-		      const char *script, int logfd, const char *log)
+		      const struct plot_defs *d2, const char *script,
+		      int logfd, const char *log)
 {
 	while (pp->n >= pp->max)
 		par_reap(pp, log);
 	if (pp->rc)
 		return;
 	struct sim_error e = { "" };
-	int rc = gp_spawn(d, script, logfd, &pp->pid[pp->n], &e);
+	int rc = gp_spawn(d, d2, script, logfd, &pp->pid[pp->n], &e);
 	if (rc) {
 		pp->rc = rc;
 		pp->err = e;
@@ -555,9 +552,30 @@ static void par_start(struct plot_par *pp, const struct plot_defs *d,
 	pp->script[pp->n++] = xstrdup(script);
 }
 
-int plot_results(const char *outdir, struct sim_error *err)
+/* Draws one script (name, at path script) in one gnuplot: PNG, then SVG,
+ * each with the common definitions. */
+static void draw_script(struct plot_par *pp, const struct plot_defs *common,
+			const char *odir, const char *name, const char *script,
+			int logfd, const char *log)
 {
 	static const char *const terms[] = { "png", "svg" };
+	struct plot_defs d[2] = { { 0 }, { 0 } };
+	size_t stem = strlen(name) - 3;
+	for (size_t t = 0; t < ARRAY_SIZE(terms); t++) {
+		char *out = xasprintf("%s/%.*s.%s", odir, (int)stem, name,
+				      terms[t]);
+		plot_defs_append(&d[t], common);
+		plot_def(&d[t], "term", terms[t]);
+		plot_def(&d[t], "out", out);
+		free(out);
+	}
+	par_start(pp, &d[0], &d[1], script, logfd, log);
+	plot_defs_release(&d[0]);
+	plot_defs_release(&d[1]);
+}
+
+int plot_results(const char *outdir, struct sim_error *err)
+{
 	struct plot_runs pr;
 	char **scripts = NULL;
 	size_t nscripts = 0;
@@ -598,41 +616,34 @@ int plot_results(const char *outdir, struct sim_error *err)
 		close(logfd);
 		goto out_scripts;
 	}
+	struct plot_defs common = { 0 };
 	char *ename = experiment_name(outdir);
+	plot_def(&common, "outdir", outdir);
+	plot_def(&common, "runs", pr.runs);
+	/* With several seeds a label alone would name several curves: the
+	 * folder names them apart. */
+	plot_def(&common, "labels", pr.seeds ? pr.runs : pr.labels);
+	plot_def(&common, "resource", pr.gpus ? "gpu" : "cpu");
+	plot_def(&common, "plotdir", pdir);
+	plot_def(&common, "experiment", ename);
+	plot_defs_append(&common, &gdefs);
+	free(ename);
+	plot_defs_release(&gdefs);
 	struct plot_par pp = { .max = 1 };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu > 1)
 		pp.max = ncpu < PLOT_PAR_MAX ? (size_t)ncpu : PLOT_PAR_MAX;
 	for (size_t i = 0; i < nscripts && !pp.rc; i++) {
 		char *script = xasprintf("%s/%s", pdir, scripts[i]);
-		size_t stem = strlen(scripts[i]) - 3;
-		bool skip = (!pr.gpus && marked(script, "gpu")) ||
-			    (!sweep && marked(script, "sweep"));
-		for (size_t t = 0; t < ARRAY_SIZE(terms) && !skip; t++) {
-			char *out = xasprintf("%s/%.*s.%s", odir, (int)stem,
-					      scripts[i], terms[t]);
-			struct plot_defs d = { 0 };
-			plot_def(&d, "outdir", outdir);
-			plot_def(&d, "runs", pr.runs);
-			/* With several seeds a label alone would name
-			 * several curves: the folder names them apart. */
-			plot_def(&d, "labels", pr.seeds ? pr.runs : pr.labels);
-			plot_def(&d, "term", terms[t]);
-			plot_def(&d, "out", out);
-			plot_def(&d, "resource", pr.gpus ? "gpu" : "cpu");
-			plot_def(&d, "plotdir", pdir);
-			plot_def(&d, "experiment", ename);
-			plot_defs_append(&d, &gdefs);
-			par_start(&pp, &d, script, logfd, log);
-			plot_defs_release(&d);
-			free(out);
-		}
+		if ((pr.gpus || !marked(script, "gpu")) &&
+		    (sweep || !marked(script, "sweep")))
+			draw_script(&pp, &common, odir, scripts[i], script,
+				    logfd, log);
 		free(script);
 	}
 	while (pp.n > 0)
 		par_reap(&pp, log);
-	free(ename);
-	plot_defs_release(&gdefs);
+	plot_defs_release(&common);
 	if ((rc = pp.rc))
 		*err = pp.err;
 	close(logfd);
@@ -657,11 +668,14 @@ char *plot_scripts_dir(void)
 	return plots_dir();
 }
 
-int plot_gnuplot(const struct plot_defs *d, const char *script, int logfd,
-		 const char *log, struct sim_error *err)
+int plot_gnuplot(const struct plot_defs *d, const struct plot_defs *d2,
+		 const char *script, int logfd, const char *log,
+		 struct sim_error *err)
 {
 	if (!on_path("gnuplot"))
 		return err_setc(err, 1, "gnuplot not found: plots skipped "
 				      "(results are intact)");
-	return run_gnuplot(d, script, logfd, log, err);
+	pid_t pid;
+	int rc = gp_spawn(d, d2, script, logfd, &pid, err);
+	return rc ? rc : gp_wait(pid, script, log, err);
 }

@@ -177,7 +177,7 @@ static void draw_plot(const char *dir, const struct experiment *e)
 	plot_def(&d, "plotdir", pdir);
 	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd >= 0) {
-		plot_gnuplot(&d, script, fd, log, &err);
+		plot_gnuplot(&d, NULL, script, fd, log, &err);
 		close(fd);
 	}
 	plot_defs_release(&d);
