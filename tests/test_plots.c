@@ -567,3 +567,65 @@ Test(plots, replay_pending_curves_span_the_same_time)
 	free(dir);
 	pt_rmtree(d);
 }
+
+/* Utilization as small multiples: runs easy-s1, easy-s2 and fcfs-s1 give
+ * a panel of two curves (easy's seeds) and one of one (fcfs), each rising
+ * to the sample's 0.5 at 10 s (time in seconds for a 10 s span; the
+ * table prints x as each panel's axis does, so only the bottom one's). */
+Test(plots, utilization_draws_one_panel_per_label)
+{
+	static const double wait[] = { 0, 1, 2 };
+	static const uint32_t gpus[] = { 0, 0, 0 };
+	static const double ps[] = { 0, 0, 0 };
+	struct job j[3][3];
+	struct run_result r[3];
+	struct sim_error err = { "" };
+	char *d = pt_tmpdir();
+	for (int i = 0; i < 3; i++) {
+		pt_result(&r[i], j[i], 3, wait, gpus, ps);
+		r[i].label = i < 2 ? "easy" : "fcfs";
+		r[i].seed = i < 2 ? (uint64_t)i + 1 : 1;
+		cr_assert_eq(out_write_run(d, &r[i], 10 * SIM_SEC, &err), 0);
+	}
+	char *dir;
+	char *script = pt_script("utilization.gp", &dir);
+	char *table = xasprintf("%s/t.txt", d);
+	char *cmd = xasprintf(
+		"gnuplot -e \"outdir='%s'; runs='easy-s1 easy-s2 fcfs-s1'; "
+		"labels='easy-s1 easy-s2 fcfs-s1'; groups='easy fcfs'; "
+		"gseeds='2 1'; rungroup='1 1 2'; term='png'; out='%s/x.png'; "
+		"plotdir='%s'; set table '%s'\" '%s' >'%s/log' 2>&1",
+		d, d, dir, table, script, d);
+	cr_assert_eq(system(cmd), 0, "%s failed", cmd);
+	FILE *f = fopen(table, "r");
+	cr_assert(f);
+	char line[512];
+	int panels = 0, curves[4] = { 0 }, at_half = 0;
+	while (fgets(line, sizeof(line), f)) {
+		int ci, cn;
+		double x, y;
+		if (sscanf(line, "# Curve %d of %d", &ci, &cn) == 2) {
+			if (ci == 0)
+				panels++;
+			cr_assert_leq(panels, 4);
+			curves[panels - 1] = cn;
+		} else if (sscanf(line, "%lf %lf", &x, &y) == 2) {
+			/* x as the panel's axis prints it: the bottom one's. */
+			cr_expect(y >= 0 && y <= 1, "y %g", y);
+			at_half += x == 10 && y == 0.5;
+		} else if (sscanf(line, " %lf", &y) == 1) {
+			/* An upper panel's x, printed without labels. */
+			at_half += y == 0.5;
+		}
+	}
+	fclose(f);
+	cr_expect_eq(panels, 2);
+	cr_expect_eq(curves[0], 2, "easy's panel has %d curves", curves[0]);
+	cr_expect_eq(curves[1], 1, "fcfs's panel has %d curves", curves[1]);
+	cr_expect_geq(at_half, 3, "not every curve reaches 0.5 at 10 s");
+	free(cmd);
+	free(table);
+	free(script);
+	free(dir);
+	pt_rmtree(d);
+}
