@@ -42,15 +42,20 @@ set output out
 
 # One time axis and one y axis for every panel.
 tmax = 0
+tmin = NaN
 qmax = 1
 do for [i=1:words(runs)] {
 	undefine STATS_*
 	stats file(i) using (column("time")):(column("queued") + 1) nooutput
 	if (exists("STATS_max_x") && STATS_max_x > tmax) { tmax = STATS_max_x }
+	if (exists("STATS_min_x") && !(STATS_min_x >= tmin)) { tmin = STATS_min_x }
 	if (exists("STATS_max_y") && STATS_max_y > qmax) { qmax = STATS_max_y }
 }
-tu = tunit(tmax)
-set xrange [0:(tmax > 0 ? tmax / tu : 1)]
+# From the first sample (a trace's times may start late: Curie's at day
+# 366), in the unit of the span.
+tmin = tmin == tmin ? tmin : 0
+tu = tunit(tmax - tmin)
+set xrange [tmin / tu:(tmax > tmin ? tmax / tu : tmin / tu + 1)]
 set logscale y
 # The top decade above the data holds the panel's name.
 qtop = 10 ** (ceil(log10(qmax)) + 1)

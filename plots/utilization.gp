@@ -47,13 +47,18 @@ set output out
 
 # One time axis for every panel: the latest sample of any run.
 tmax = 0
+tmin = NaN
 do for [i=1:words(runs)] {
 	undefine STATS_*
 	stats file(i) using (column("time")) nooutput
 	if (exists("STATS_max") && STATS_max > tmax) { tmax = STATS_max }
+	if (exists("STATS_min") && !(STATS_min >= tmin)) { tmin = STATS_min }
 }
-tu = tunit(tmax)
-set xrange [0:(tmax > 0 ? tmax / tu : 1)]
+# From the first sample (a trace's times may start late: Curie's at day
+# 366), in the unit of the span.
+tmin = tmin == tmin ? tmin : 0
+tu = tunit(tmax - tmin)
+set xrange [tmin / tu:(tmax > tmin ? tmax / tu : tmin / tu + 1)]
 # Room above 1 for the panel's name, so it hides no data.
 set yrange [0:1.32]
 set ytics 0, 0.5, 1 format "%.1f"
