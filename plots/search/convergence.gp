@@ -47,6 +47,7 @@ set xlabel 'evaluations (log scale)'
 set ylabel 'best score ('.objective.')' noenhanced
 set format y '%.4g'
 set logscale x
+set format x '10^{%L}'
 set grid
 set key outside right top
 plot for [m in 'ga sa'] data using (strcol(1) eq m ? $2 : NaN):4 \
