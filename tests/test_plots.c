@@ -630,3 +630,62 @@ Test(plots, utilization_draws_one_panel_per_label)
 	free(dir);
 	pt_rmtree(d);
 }
+
+/* A label with no multi-GPU job (b) still has its block in the band file
+ * of the placement slowdown, one row of NaN, so that the label after it
+ * (c) is drawn from its own block and not from b's place. */
+Test(plots, seeds_band_keeps_a_block_for_a_label_without_values)
+{
+	static const double wait[] = { 0, 1, 2 };
+	static const uint32_t multi[] = { 2, 2, 2 }, single[] = { 1, 1, 1 };
+	static const double ps[] = { 1.5, 2, 3 };
+	static const char *const lab[] = { "a", "a", "b", "b", "c", "c" };
+	struct job j[6][3];
+	struct run_result r[6];
+	struct sim_error err = { "" };
+	char *d = pt_tmpdir();
+	for (int i = 0; i < 6; i++) {
+		pt_result(&r[i], j[i], 3, wait, i / 2 == 1 ? single : multi,
+			  ps);
+		r[i].label = lab[i];
+		r[i].seed = (uint64_t)(i % 2) + 1;
+		cr_assert_eq(out_write_run(d, &r[i], 10 * SIM_SEC, &err), 0);
+	}
+	cr_assert_eq(out_write_summary(d, r, 6, &err), 0, "%s", err.msg);
+	static const char *const runs[] = { "a-s1", "a-s2", "b-s1", "b-s2",
+					    "c-s1", "c-s2" };
+	static const size_t group[] = { 0, 0, 1, 1, 2, 2 };
+	static const char *const labels[] = { "a", "b", "c" };
+	char *pd = xasprintf("%s/plots", d);
+	cr_assert_eq(mkdir(pd, 0777), 0);
+	cr_assert_eq(seeds_write(d, runs, group, 6, labels, 3, &err), 0,
+		     "%s", err.msg);
+	char *p = xasprintf("%s/seeds_cdf_placement_slowdown.dat", pd);
+	FILE *f = fopen(p, "r");
+	cr_assert(f);
+	char line[256];
+	int block = 0, rows[3] = { 0 }, nan_rows = 0;
+	bool blank = false;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		if (line[0] == '\n') {
+			if (!blank)
+				block++;
+			blank = true;
+			continue;
+		}
+		blank = false;
+		cr_assert_lt(block, 3, "more than 3 blocks");
+		rows[block]++;
+		nan_rows += strncmp(line, "NaN NaN NaN NaN", 15) == 0;
+	}
+	fclose(f);
+	cr_expect_eq(rows[0], 3, "a: %d rows", rows[0]);
+	cr_expect_eq(rows[1], 1, "b: %d rows", rows[1]);
+	cr_expect_eq(rows[2], 3, "c: %d rows", rows[2]);
+	cr_expect_eq(nan_rows, 1);
+	free(p);
+	free(pd);
+	pt_rmtree(d);
+}

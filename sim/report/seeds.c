@@ -136,6 +136,11 @@ static int write_cdf(const char *outdir, const char *kind,
 		double *pl = x + npts + 1, *lo = pl + npts + 1;
 		double *hi = lo + npts + 1;
 		size_t m = seeds_cdf_band(g, ns, x, pl, lo, hi);
+		/* A label with no value still has its block, so that the
+		 * next ones keep their index (gnuplot takes blank lines
+		 * in a row as one separator). */
+		if (!m)
+			fputs("NaN NaN NaN NaN\n", af.f);
 		for (size_t i = 0; i < m; i++) {
 			band_put_double(af.f, x[i], " ");
 			fprintf(af.f, "%.9g %.9g %.9g\n", pl[i], lo[i], hi[i]);

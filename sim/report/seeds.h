@@ -12,7 +12,8 @@
  *                      max", the CDF of all its seeds' jobs together
  *                      (pooled) and the least and greatest of the seeds'
  *                      own CDFs at that value (the band), for KIND wait,
- *                      response and placement_slowdown.
+ *                      response and placement_slowdown; a label with
+ *                      no such value has one row of NaN.
  *
  * docs/metrics.md ("Plots of several seeds") says how they are drawn.
  */
