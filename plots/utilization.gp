@@ -71,7 +71,7 @@ set rmargin 3
 top = 1.0 - 60.0 / h
 bot = 70.0 / h
 set multiplot layout nrow,ncol columnsfirst margins screen 0.1, 0.97, bot, top spacing 0.08, 0.012 \
-	title etitle(what." utilization over time (allocated / capacity, fraction), one panel per policy") noenhanced
+	title etitle(what." utilization over time (allocated / capacity, fraction), one panel per ".(strstrt(groups, "+") > 0 ? "policy and sweep point" : "policy")) noenhanced
 do for [p=1:np] {
 	row = (p - 1) % nrow + 1
 	if (row == nrow || p == np) {
