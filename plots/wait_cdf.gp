@@ -35,9 +35,26 @@ set xlabel "wait + 1 (s, log scale)"
 set ylabel "fraction of jobs"
 set logscale x
 set format x "10^{%L}"
-set yrange [0:1.02]
 set grid
 if (exists("plotdir")) { eval keyplace(words(runs)) } else { set key outside right top }
+
+# Where most jobs do not wait (NASA: 99.9%, philly-gen: 91%), every curve
+# starts near 1 and the whole plot is one flat line at the top: the y
+# axis then starts just below the least share of jobs that waited no
+# longer than the first point (said in the label), so the tail shows.
+fmin = 1
+do for [i=1:words(runs)] {
+	undefine STATS_*
+	stats outdir."/".word(runs, i)."/cdf_wait.csv" using (column("fraction")) nooutput
+	if (exists("STATS_min") && STATS_min < fmin) { fmin = STATS_min }
+}
+if (fmin >= 0.5 && fmin < 1) {
+	ylo = floor((1 - 1.25 * (1 - fmin)) * 1000) / 1000.0
+	set yrange [ylo:1 + 0.02 * (1 - ylo)]
+	set ylabel sprintf("fraction of jobs (axis from %g)", ylo)
+} else {
+	set yrange [0:1.02]
+}
 
 if (exists("bands")) {
 	# One curve per label over its seeds (lib/style.gp, seedsnote).
