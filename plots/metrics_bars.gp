@@ -1,7 +1,7 @@
 # metrics_bars.gp: grouped bars comparing the runs of a results folder
 # (summary.csv): left, mean and 95th percentile wait (s); right, mean and
 # 95th percentile bounded slowdown.  One group per run, named by its
-# folder "<label>-s<seed>"; with a label run on several seeds (bands set,
+# label (each label then has one seed); with a label run on several seeds (bands set,
 # lib/style.gp), one group per label from OUT/plots/seeds_summary.csv: the
 # bar is the mean over its seeds, the error bar their min to max.
 #
@@ -44,7 +44,7 @@ if (exists("bands")) {
 	sfx = "_mean"    # the bar; the error bar is _min to _max
 } else {
 	f = outdir."/summary.csv"
-	run(x) = stringcolumn("label")."-s".stringcolumn("seed")
+	run(x) = stringcolumn("label")  # one seed each: the label names it
 	sfx = ""
 }
 # The bar of metric m: its value, or over seeds its mean, min and max.
