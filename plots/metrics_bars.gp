@@ -1,14 +1,16 @@
 # metrics_bars.gp: grouped bars comparing the runs of a results folder
 # (summary.csv): left, mean and 95th percentile wait (s); right, mean and
 # 95th percentile bounded slowdown.  One group per run, named by its
-# folder "<label>-s<seed>".
+# label (each label then has one seed); with a label run on several seeds (bands set,
+# lib/style.gp), one group per label from OUT/plots/seeds_summary.csv: the
+# bar is the mean over its seeds, the error bar their min to max.
 #
 # Variables (set with -e by clustersim): outdir (results folder), term
 # ("png" or "svg"), out (output file); runs and labels are not needed, as
 # every row of summary.csv is a run.  A metric that does not apply (empty
-# cell) draws no bar.  Both axes are logarithmic: the runs' values span
-# decades (fcfs against easy), so on a linear axis the good policies
-# vanish; a value of 0 draws no bar on it.
+# cell) draws no bar.  An axis is logarithmic where the runs' values span
+# decades (fcfs against easy), as on a linear one the good policies
+# vanish (a value of 0 draws no bar on it); else linear (see axis()).
 
 if (!exists("term")) term = "png"
 if (!exists("out")) out = "metrics_bars.".term
@@ -32,28 +34,45 @@ set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
 set grid ytics
-set key above horizontal
-set xtics rotate by -25 noenhanced
-set bmargin 6
+set xtics rotate by 30 right noenhanced
+set bmargin 7
 
-run(x) = stringcolumn("label")."-s".stringcolumn("seed")
-f = outdir."/summary.csv"
+if (exists("bands")) {
+	f = outdir."/plots/seeds_summary.csv"
+	run(x) = stringcolumn("label")
+	set style histogram errorbars gap 1 lw 1.5
+	sfx = "_mean"    # the bar; the error bar is _min to _max
+} else {
+	f = outdir."/summary.csv"
+	run(x) = stringcolumn("label")  # one seed each: the label names it
+	sfx = ""
+}
+# The bar of metric m: its value, or over seeds its mean, min and max.
+bar(m) = exists("bands") ? sprintf("(column('%s_mean')):(column('%s_min')):(column('%s_max'))", m, m, m) : sprintf("(column('%s'))", m)
 
-# Log y where the panel has a positive value, from half the smallest one
-# (so a bounded slowdown of 1 still shows a bar); else (nothing applies,
-# or all zero) a linear axis, as a log axis cannot draw that.
+# Log y where the panel's values span more than 20 times (from half the
+# smallest, so a bounded slowdown of 1 still shows a bar): on a linear axis
+# the good policies would vanish.  Else linear from 0, whose tick labels
+# read values that a log axis within one decade would not label; with no
+# value (nothing applies) from 0 to 1.  axis(a, b, what): the command
+# setting the axis and the ylabel "what (log scale)" of columns a and b.
 pos(v) = v > 0 ? v : NaN
-axis(a, b) = sprintf("lo = NaN; unset logscale y; set yrange [*:*]; do for [c in '%s %s'] { undefine STATS_*; stats f using (pos(column(c))) nooutput; if (exists('STATS_records') && STATS_records > 0 && !(STATS_min >= lo)) { lo = STATS_min } }; if (lo == lo) { set logscale y; set yrange [lo / 2:*]; set format y '10^{%%L}' } else { unset logscale y; set yrange [0:1]; set format y '%%g' }", a, b)
+axis(a, b, what) = sprintf("lo = NaN; hi = NaN; unset logscale y; set yrange [*:*]; do for [c in '%s%s %s%s'] { undefine STATS_*; stats f using (pos(column(c))) nooutput; if (exists('STATS_records') && STATS_records > 0 && !(STATS_min >= lo)) { lo = STATS_min } }; do for [c in '%s%s %s%s'] { undefine STATS_*; stats f using (column(c)) nooutput; if (exists('STATS_records') && STATS_records > 0 && !(STATS_max <= hi)) { hi = STATS_max } }; if (lo == lo && hi > 20 * lo) { set logscale y; set yrange [lo / 2:*]; set format y '10^{%%L}'; set ylabel '%s, log scale)' } else { unset logscale y; if (hi > 0) { set yrange [0:*] } else { set yrange [0:1] }; set format y '%%g'; set ylabel '%s)' }", a, lsfx, b, lsfx, a, hsfx, b, hsfx, what, what)
+# The smallest value drawn: the mean's, or over seeds the least seed's;
+# the greatest: the mean's, or over seeds the greatest seed's.
+hsfx = exists("bands") ? "_max" : ""
+lsfx = exists("bands") ? "_min" : ""
 
-set multiplot layout 1,2 title etitle("policies compared (log scale)") noenhanced
+note = exists("bands") ? "; bars: mean over seeds, error bars: min to max" : ""
+set multiplot layout 1,2 margins 0.09, 0.98, 0.2, 0.84 spacing 0.1 \
+	title etitle("policies compared".note) noenhanced
+# One legend for both panels, under the title and above the data.
+set key at screen 0.5, screen 0.9 center horizontal
 set title "Wait"
-set ylabel "wait (s, log scale)"
-eval axis("wait_mean", "wait_p95")
-plot f using (column("wait_mean")):xtic(run(0)) title "mean", \
-     f using (column("wait_p95")) title "p95"
+eval axis("wait_mean", "wait_p95", "wait (s")
+eval "plot f using ".bar("wait_mean").":xtic(run(0)) title 'mean', f using ".bar("wait_p95")." title 'p95'"
+unset key
 set title "Bounded slowdown"
-set ylabel "bounded slowdown (ratio, log scale)"
-eval axis("bsld_mean", "bsld_p95")
-plot f using (column("bsld_mean")):xtic(run(0)) title "mean", \
-     f using (column("bsld_p95")) title "p95"
+eval axis("bsld_mean", "bsld_p95", "bounded slowdown (ratio")
+eval "plot f using ".bar("bsld_mean").":xtic(run(0)) title 'mean', f using ".bar("bsld_p95")." title 'p95'"
 unset multiplot

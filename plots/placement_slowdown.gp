@@ -33,7 +33,7 @@ if (term eq "svg") {
 }
 set output out
 # The shared look (plots/lib/style.gp): palette, dash types, etitle().
-if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s; seedsnote = "" }
 
 set datafile separator ","
 set datafile columnheaders
@@ -50,7 +50,7 @@ do for [i=1:words(runs)] {
 	total = total + n
 }
 
-set title etitle("placement slowdown of multi-GPU jobs, CDF") noenhanced
+set title etitle("placement slowdown of multi-GPU jobs, CDF".seedsnote) noenhanced
 set xlabel "placement slowdown (time run / time with all-reduce at NVLink speed; ratio, 1 = no loss)"
 set ylabel "fraction of multi-GPU jobs"
 set yrange [0:1.02]
@@ -66,7 +66,21 @@ if (total == 0) {
 	set xrange [1:*]
 	# A run with no multi-GPU job is drawn from an empty file (gnuplot
 	# warns and skips it).
-	plot for [i=1:words(runs)] file(i) \
-		using (column("value")):(column("fraction")) \
-		with steps lw 2 title word(labels, i) noenhanced
+	if (exists("bands")) {
+		# One curve per label over its seeds (lib/style.gp, seedsnote);
+		# a label with no multi-GPU job has an empty block.
+		bf = outdir."/plots/seeds_cdf_placement_slowdown.dat"
+		set datafile separator whitespace
+		set datafile nocolumnheaders
+		set style fill transparent solid 0.2 noborder
+		eval keyplace(words(groups))
+		plot for [g=1:words(groups)] bf index (g - 1) using 1:3:4 \
+			with filledcurves lt g notitle, \
+		     for [g=1:words(groups)] bf index (g - 1) using 1:2 \
+			with steps lw 2 lt g title gtitle(g) noenhanced
+	} else {
+		plot for [i=1:words(runs)] file(i) \
+			using (column("value")):(column("fraction")) \
+			with steps lw 2 title word(labels, i) noenhanced
+	}
 }

@@ -28,15 +28,15 @@ if (term eq "svg") {
 }
 set output out
 # The shared look (plots/lib/style.gp): palette, dash types, etitle().
-if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s; seedsnote = "" }
 
 set datafile separator ","
 set datafile columnheaders
 if (resource eq "gpu") {
-	set title etitle("job completion time (JCT), CDF") noenhanced
+	set title etitle("job completion time (JCT), CDF".seedsnote) noenhanced
 	set xlabel "JCT + 1 (s, log scale)"
 } else {
-	set title etitle("job response time, CDF") noenhanced
+	set title etitle("job response time, CDF".seedsnote) noenhanced
 	set xlabel "response + 1 (s, log scale)"
 }
 set ylabel "fraction of jobs"
@@ -46,6 +46,19 @@ set yrange [0:1.02]
 set grid
 if (exists("plotdir")) { eval keyplace(words(runs)) } else { set key outside right top }
 
-plot for [i=1:words(runs)] outdir."/".word(runs, i)."/cdf_response.csv" \
-	using (column("value") + 1):(column("fraction")) with steps lw 2 \
-	title word(labels, i) noenhanced
+if (exists("bands")) {
+	# One curve per label over its seeds (lib/style.gp, seedsnote).
+	bf = outdir."/plots/seeds_cdf_response.dat"
+	set datafile separator whitespace
+	set datafile nocolumnheaders
+	set style fill transparent solid 0.2 noborder
+	eval keyplace(words(groups))
+	plot for [g=1:words(groups)] bf index (g - 1) using ($1 + 1):3:4 \
+		with filledcurves lt g notitle, \
+	     for [g=1:words(groups)] bf index (g - 1) using ($1 + 1):2 \
+		with steps lw 2 lt g title gtitle(g) noenhanced
+} else {
+	plot for [i=1:words(runs)] outdir."/".word(runs, i)."/cdf_response.csv" \
+		using (column("value") + 1):(column("fraction")) with steps lw 2 \
+		title word(labels, i) noenhanced
+}

@@ -26,19 +26,49 @@ if (term eq "svg") {
 }
 set output out
 # The shared look (plots/lib/style.gp): palette, dash types, etitle().
-if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s; seedsnote = "" }
 
 set datafile separator ","
 set datafile columnheaders
-set title etitle("job wait time, CDF") noenhanced
+set title etitle("job wait time, CDF".seedsnote) noenhanced
 set xlabel "wait + 1 (s, log scale)"
 set ylabel "fraction of jobs"
 set logscale x
 set format x "10^{%L}"
-set yrange [0:1.02]
 set grid
 if (exists("plotdir")) { eval keyplace(words(runs)) } else { set key outside right top }
 
-plot for [i=1:words(runs)] outdir."/".word(runs, i)."/cdf_wait.csv" \
-	using (column("value") + 1):(column("fraction")) with steps lw 2 \
-	title word(labels, i) noenhanced
+# Where most jobs do not wait (NASA: 99.9%, philly-gen: 91%), every curve
+# starts near 1 and the whole plot is one flat line at the top: the y
+# axis then starts just below the least share of jobs that waited no
+# longer than the first point (said in the label), so the tail shows.
+fmin = 1
+do for [i=1:words(runs)] {
+	undefine STATS_*
+	stats outdir."/".word(runs, i)."/cdf_wait.csv" using (column("fraction")) nooutput
+	if (exists("STATS_min") && STATS_min < fmin) { fmin = STATS_min }
+}
+if (fmin >= 0.5 && fmin < 1) {
+	ylo = floor((1 - 1.25 * (1 - fmin)) * 1000) / 1000.0
+	set yrange [ylo:1 + 0.02 * (1 - ylo)]
+	set ylabel sprintf("fraction of jobs (axis from %g)", ylo)
+} else {
+	set yrange [0:1.02]
+}
+
+if (exists("bands")) {
+	# One curve per label over its seeds (lib/style.gp, seedsnote).
+	bf = outdir."/plots/seeds_cdf_wait.dat"
+	set datafile separator whitespace
+	set datafile nocolumnheaders
+	set style fill transparent solid 0.2 noborder
+	eval keyplace(words(groups))
+	plot for [g=1:words(groups)] bf index (g - 1) using ($1 + 1):3:4 \
+		with filledcurves lt g notitle, \
+	     for [g=1:words(groups)] bf index (g - 1) using ($1 + 1):2 \
+		with steps lw 2 lt g title gtitle(g) noenhanced
+} else {
+	plot for [i=1:words(runs)] outdir."/".word(runs, i)."/cdf_wait.csv" \
+		using (column("value") + 1):(column("fraction")) with steps lw 2 \
+		title word(labels, i) noenhanced
+}

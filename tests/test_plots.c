@@ -19,6 +19,7 @@
 #include "base/util.h"
 #include "report/cdf.h"
 #include "report/out.h"
+#include "report/seeds.h"
 
 #define PT_MAX 4096 /* points read back from one table */
 
@@ -393,10 +394,11 @@ Test(plots, convergence_draws_the_bound_and_greedy)
 	char line[512], title[128] = "";
 	bool lb = false, gr = false;
 	while (fgets(line, sizeof(line), f)) {
-		double x, y;
+		double y;
 		if (sscanf(line, "# Curve title: \"%127[^\"]\"", title) == 1)
 			continue;
-		if (line[0] == '#' || sscanf(line, "%lf %lf", &x, &y) != 2)
+		/* x is printed as the axis labels it, "10^{0}". */
+		if (line[0] == '#' || sscanf(line, "%*s %lf", &y) != 1)
 			continue;
 		if (strcmp(title, "lower bound") == 0) {
 			cr_expect_eq(y, 400);
@@ -416,14 +418,40 @@ Test(plots, convergence_draws_the_bound_and_greedy)
 	pt_rmtree(d);
 }
 
-/* Runs of two seeds: each legend names its seed (the run folder), as a
- * label alone would name two curves. */
-Test(plots, legends_name_the_seed_when_seeds_differ)
+/* The band of two seeds' CDFs, by hand: seed A has 2 jobs, at 1 and 3;
+ * seed B 4 jobs, one at 2 and three at 4 (its points (2, 1/4), (4, 1)).
+ * On the union 1, 2, 3, 4: A's CDF is 1/2, 1/2, 1, 1 and B's 0, 1/4,
+ * 1/4, 1, so the pooled CDF (6 jobs) is 1/6, 2/6, 3/6, 1. */
+Test(plots, seeds_cdf_band_hand_worked)
+{
+	double va[] = { 1, 3 }, fa[] = { 0.5, 1 };
+	double vb[] = { 2, 4 }, fb[] = { 0.25, 1 };
+	struct seeds_cdf s[3] = {
+		{ va, fa, 2, 2 }, { NULL, NULL, 0, 0 }, { vb, fb, 2, 4 } };
+	double x[4], pl[4], lo[4], hi[4];
+	size_t m = seeds_cdf_band(s, 3, x, pl, lo, hi);
+	static const double ex[] = { 1, 2, 3, 4 };
+	static const double epl[] = { 1 / 6., 2 / 6., 3 / 6., 1 };
+	static const double elo[] = { 0, 0.25, 0.25, 1 };
+	static const double ehi[] = { 0.5, 0.5, 1, 1 };
+	cr_assert_eq(m, 4);
+	for (size_t i = 0; i < m; i++) {
+		cr_expect_eq(x[i], ex[i]);
+		cr_expect_float_eq(pl[i], epl[i], 1e-12, "pooled at %g", x[i]);
+		cr_expect_eq(lo[i], elo[i], "min at %g", x[i]);
+		cr_expect_eq(hi[i], ehi[i], "max at %g", x[i]);
+	}
+}
+
+/* Two seeds of one label: plot_results writes the label's bars over its
+ * seeds (mean, min, max) and one CDF curve for it, whose legend names the
+ * seeds' count; the wait CDF drawn is the pooled one, rising to 1. */
+Test(plots, several_seeds_draw_one_curve_per_label)
 {
 	char *dir;
 	free(pt_script("wait_cdf.gp", &dir));
 	setenv("CLUSTERSIM_PLOTS", dir, 1);
-	static const double wait[] = { 0, 1, 2 };
+	static const double wait[2][3] = { { 0, 10, 20 }, { 30, 40, 50 } };
 	static const uint32_t gpus[] = { 0, 0, 0 };
 	static const double ps[] = { 0, 0, 0 };
 	struct job j[2][3];
@@ -431,10 +459,9 @@ Test(plots, legends_name_the_seed_when_seeds_differ)
 	struct sim_error err = { "" };
 	char *d = pt_tmpdir();
 	for (int i = 0; i < 2; i++) {
-		pt_result(&r[i], j[i], 3, wait, gpus, ps);
+		pt_result(&r[i], j[i], 3, wait[i], gpus, ps);
 		r[i].seed = (uint64_t)i + 1;
-		/* All waits 0 (no log axis possible), slowdowns 1. */
-		r[i].metrics.v[M_WAIT_MEAN] = 0;
+		r[i].metrics.v[M_WAIT_MEAN] = 10 + 30 * i;
 		r[i].metrics.set[M_WAIT_MEAN] = true;
 		r[i].metrics.v[M_BSLD_MEAN] = 1;
 		r[i].metrics.set[M_BSLD_MEAN] = true;
@@ -442,16 +469,223 @@ Test(plots, legends_name_the_seed_when_seeds_differ)
 	}
 	cr_assert_eq(out_write_summary(d, r, 2, &err), 0, "%s", err.msg);
 	cr_assert_eq(plot_results(d, &err), 0, "%s", err.msg);
-	char *p = xasprintf("%s/plots/wait_cdf.svg", d);
+	/* Bars: mean 25, min 10, max 40. */
+	char *p = xasprintf("%s/plots/seeds_summary.csv", d);
 	FILE *f = fopen(p, "r");
+	cr_assert(f, "no seeds_summary.csv");
+	char line[8192];
+	cr_assert(fgets(line, sizeof(line), f));
+	cr_expect(strstr(line, "label,seeds,"), "%s", line);
+	cr_expect(strstr(line, ",wait_mean_mean,wait_mean_min,wait_mean_max"));
+	cr_assert(fgets(line, sizeof(line), f));
+	cr_expect(strncmp(line, "easy,2,", 7) == 0, "%s", line);
+	cr_expect(strstr(line, ",25,10,40,"), "%s", line);
+	fclose(f);
+	free(p);
+	/* One curve, named with its seeds. */
+	p = xasprintf("%s/plots/wait_cdf.svg", d);
+	f = fopen(p, "r");
 	cr_assert(f);
 	static char svg[1 << 20];
 	size_t len = fread(svg, 1, sizeof(svg) - 1, f);
 	svg[len] = 0;
 	fclose(f);
-	cr_expect(strstr(svg, "easy-s1") && strstr(svg, "easy-s2"),
-		  "the legends do not name the seeds");
+	cr_expect(strstr(svg, "easy (2 seeds)"), "no legend for the label");
+	cr_expect(!strstr(svg, "easy-s1"), "a curve per seed");
+	free(p);
+	/* The pooled CDF: 1/6 at wait 0 ... 1 at 50. */
+	p = xasprintf("%s/plots/seeds_cdf_wait.dat", d);
+	f = fopen(p, "r");
+	cr_assert(f);
+	double v, pl, lo, hi, last = 0;
+	int n = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lf %lf %lf %lf", &v, &pl, &lo, &hi) == 4) {
+			if (n++ == 0) {
+				cr_expect_eq(v, 0);
+				cr_expect_float_eq(pl, 1 / 6., 1e-9);
+				cr_expect_float_eq(hi, 1 / 3., 1e-9);
+				cr_expect_eq(lo, 0);
+			}
+			last = pl;
+		}
+	fclose(f);
+	cr_expect_eq(n, 6);
+	cr_expect_float_eq(last, 1, 1e-9);
 	free(p);
 	free(dir);
+	pt_rmtree(d);
+}
+
+/* A replay's pending pods: policy b's run stops sampling at 10 s (no pod
+ * waits after the last arrival), a's goes on to 20 s.  The plot draws b
+ * on at 0 to 20 s, so both curves span the same time. */
+Test(plots, replay_pending_curves_span_the_same_time)
+{
+	char *dir;
+	char *script = pt_script("fill/replay_pending.gp", &dir);
+	char *d = pt_tmpdir();
+	char *data = xasprintf("%s/replay-l.csv", d);
+	FILE *f = fopen(data, "w");
+	cr_assert(f);
+	fputs("time_s,a_pending_mean,a_pending_min,a_pending_max,"
+	      "b_pending_mean,b_pending_min,b_pending_max\n"
+	      "0,0,0,0,0,0,0\n5,3,3,3,2,2,2\n10,2,2,2,0,0,0\n"
+	      "15,1,1,1,,,\n20,0,0,0,,,\n", f);
+	fclose(f);
+	char *table = xasprintf("%s/t.txt", d);
+	char *cmd = xasprintf(
+		"gnuplot -e \"data='%s'; labels='a b'; term='png'; "
+		"out='%s/x.png'; list='l'; plotdir='%s'; window_s='5'; "
+		"set table '%s'\" '%s' >'%s/log' 2>&1",
+		data, d, dir, table, script, d);
+	cr_assert_eq(system(cmd), 0, "%s failed", cmd);
+	/* Curves: a's band, b's band, a's mean, b's mean. */
+	f = fopen(table, "r");
+	cr_assert(f);
+	char line[512];
+	int curve = 0, rows = 0;
+	double last_x = -1, last_y = -1;
+	while (fgets(line, sizeof(line), f)) {
+		int ci, cn;
+		double x, y;
+		if (sscanf(line, "# Curve %d of %d", &ci, &cn) == 2)
+			curve = ci + 1;
+		else if (curve == 4 && sscanf(line, "%lf %lf", &x, &y) == 2) {
+			rows++;
+			last_x = x;
+			last_y = y;
+		}
+	}
+	fclose(f);
+	cr_expect_eq(rows, 5, "b's mean curve has %d points", rows);
+	cr_expect_eq(last_x, 20);
+	cr_expect_eq(last_y, 0);
+	free(cmd);
+	free(table);
+	free(data);
+	free(script);
+	free(dir);
+	pt_rmtree(d);
+}
+
+/* Utilization as small multiples: runs easy-s1, easy-s2 and fcfs-s1 give
+ * a panel of two curves (easy's seeds) and one of one (fcfs), each rising
+ * to the sample's 0.5 at 10 s (time in seconds for a 10 s span; the
+ * table prints x as each panel's axis does, so only the bottom one's). */
+Test(plots, utilization_draws_one_panel_per_label)
+{
+	static const double wait[] = { 0, 1, 2 };
+	static const uint32_t gpus[] = { 0, 0, 0 };
+	static const double ps[] = { 0, 0, 0 };
+	struct job j[3][3];
+	struct run_result r[3];
+	struct sim_error err = { "" };
+	char *d = pt_tmpdir();
+	for (int i = 0; i < 3; i++) {
+		pt_result(&r[i], j[i], 3, wait, gpus, ps);
+		r[i].label = i < 2 ? "easy" : "fcfs";
+		r[i].seed = i < 2 ? (uint64_t)i + 1 : 1;
+		cr_assert_eq(out_write_run(d, &r[i], 10 * SIM_SEC, &err), 0);
+	}
+	char *dir;
+	char *script = pt_script("utilization.gp", &dir);
+	char *table = xasprintf("%s/t.txt", d);
+	char *cmd = xasprintf(
+		"gnuplot -e \"outdir='%s'; runs='easy-s1 easy-s2 fcfs-s1'; "
+		"labels='easy-s1 easy-s2 fcfs-s1'; groups='easy fcfs'; "
+		"gseeds='2 1'; rungroup='1 1 2'; term='png'; out='%s/x.png'; "
+		"plotdir='%s'; set table '%s'\" '%s' >'%s/log' 2>&1",
+		d, d, dir, table, script, d);
+	cr_assert_eq(system(cmd), 0, "%s failed", cmd);
+	FILE *f = fopen(table, "r");
+	cr_assert(f);
+	char line[512];
+	int panels = 0, curves[4] = { 0 }, at_half = 0;
+	while (fgets(line, sizeof(line), f)) {
+		int ci, cn;
+		double x, y;
+		if (sscanf(line, "# Curve %d of %d", &ci, &cn) == 2) {
+			if (ci == 0)
+				panels++;
+			cr_assert_leq(panels, 4);
+			curves[panels - 1] = cn;
+		} else if (sscanf(line, "%lf %lf", &x, &y) == 2) {
+			/* x as the panel's axis prints it: the bottom one's. */
+			cr_expect(y >= 0 && y <= 1, "y %g", y);
+			at_half += x == 10 && y == 0.5;
+		} else if (sscanf(line, " %lf", &y) == 1) {
+			/* An upper panel's x, printed without labels. */
+			at_half += y == 0.5;
+		}
+	}
+	fclose(f);
+	cr_expect_eq(panels, 2);
+	cr_expect_eq(curves[0], 2, "easy's panel has %d curves", curves[0]);
+	cr_expect_eq(curves[1], 1, "fcfs's panel has %d curves", curves[1]);
+	cr_expect_geq(at_half, 3, "not every curve reaches 0.5 at 10 s");
+	free(cmd);
+	free(table);
+	free(script);
+	free(dir);
+	pt_rmtree(d);
+}
+
+/* A label with no multi-GPU job (b) still has its block in the band file
+ * of the placement slowdown, one row of NaN, so that the label after it
+ * (c) is drawn from its own block and not from b's place. */
+Test(plots, seeds_band_keeps_a_block_for_a_label_without_values)
+{
+	static const double wait[] = { 0, 1, 2 };
+	static const uint32_t multi[] = { 2, 2, 2 }, single[] = { 1, 1, 1 };
+	static const double ps[] = { 1.5, 2, 3 };
+	static const char *const lab[] = { "a", "a", "b", "b", "c", "c" };
+	struct job j[6][3];
+	struct run_result r[6];
+	struct sim_error err = { "" };
+	char *d = pt_tmpdir();
+	for (int i = 0; i < 6; i++) {
+		pt_result(&r[i], j[i], 3, wait, i / 2 == 1 ? single : multi,
+			  ps);
+		r[i].label = lab[i];
+		r[i].seed = (uint64_t)(i % 2) + 1;
+		cr_assert_eq(out_write_run(d, &r[i], 10 * SIM_SEC, &err), 0);
+	}
+	cr_assert_eq(out_write_summary(d, r, 6, &err), 0, "%s", err.msg);
+	static const char *const runs[] = { "a-s1", "a-s2", "b-s1", "b-s2",
+					    "c-s1", "c-s2" };
+	static const size_t group[] = { 0, 0, 1, 1, 2, 2 };
+	static const char *const labels[] = { "a", "b", "c" };
+	char *pd = xasprintf("%s/plots", d);
+	cr_assert_eq(mkdir(pd, 0777), 0);
+	cr_assert_eq(seeds_write(d, runs, group, 6, labels, 3, &err), 0,
+		     "%s", err.msg);
+	char *p = xasprintf("%s/seeds_cdf_placement_slowdown.dat", pd);
+	FILE *f = fopen(p, "r");
+	cr_assert(f);
+	char line[256];
+	int block = 0, rows[3] = { 0 }, nan_rows = 0;
+	bool blank = false;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		if (line[0] == '\n') {
+			if (!blank)
+				block++;
+			blank = true;
+			continue;
+		}
+		blank = false;
+		cr_assert_lt(block, 3, "more than 3 blocks");
+		rows[block]++;
+		nan_rows += strncmp(line, "NaN NaN NaN NaN", 15) == 0;
+	}
+	fclose(f);
+	cr_expect_eq(rows[0], 3, "a: %d rows", rows[0]);
+	cr_expect_eq(rows[1], 1, "b: %d rows", rows[1]);
+	cr_expect_eq(rows[2], 3, "c: %d rows", rows[2]);
+	cr_expect_eq(nan_rows, 1);
+	free(p);
+	free(pd);
 	pt_rmtree(d);
 }

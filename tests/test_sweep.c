@@ -367,6 +367,50 @@ Test(sweep, rows_carry_the_axis_values_and_hand_worked_metrics)
 	free(csv);
 }
 
+/* Against one axis, a sweep of two draws one series per value of the
+ * other (each point's band is over its seeds only): on one CPU the three
+ * jobs wait 0, 9 and 18 s (mean 9), with the arrivals twice as dense 0,
+ * 9.5 and 19 s (mean 9.5); on three CPUs none waits. */
+Test(sweep, plot_data_has_a_series_per_value_of_the_other_axis)
+{
+	need_bin();
+	put("t.swf", trace3);
+	put("s.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 1, \"cpus\": 1 } ] },"
+		      " \"workload\": { \"trace\": \"t.swf\" },"
+		      " \"policies\": [ \"fcfs\" ], \"seeds\": [ 1, 2 ],"
+		      " \"output\": \"out\","
+		      " \"sweep\": { \"cluster.nodes[0].count\": [ 1, 3 ],"
+		      " \"workload.load_scale\": [ 1, 2 ] } }");
+	cr_assert_eq(sh("'%s' sweep s.json -j 2 --no-plots", bin), 0);
+	char *vars = slurp("out/plots/sweep_vars.gp");
+	cr_assert(vars);
+	cr_expect(strstr(vars, "nser = \"2 2\""), "%s", vars);
+	cr_expect(strstr(vars, "stitles = 'fcfs+load_scale=1 "
+			 "fcfs+load_scale=2 fcfs+count=1 fcfs+count=3'"),
+		  "%s", vars);
+	char *dat = slurp("out/plots/sweep.dat");
+	cr_assert(dat);
+	/* Blocks: count x (load_scale 1, 2), then load_scale x (count 1,
+	 * 3); rows "x label mean min max ...". */
+	static const char *const want[] = {
+		"1 \"1\" 9 9 9 ", "3 \"3\" 0 0 0 ",
+		"1 \"1\" 9.5 9.5 9.5 ", "3 \"3\" 0 0 0 ",
+		"1 \"1\" 9 9 9 ", "2 \"2\" 9.5 9.5 9.5 ",
+		"1 \"1\" 0 0 0 ", "2 \"2\" 0 0 0 " };
+	size_t k = 0;
+	for (char *l = strtok(dat, "\n"); l; l = strtok(NULL, "\n")) {
+		if (*l == '#')
+			continue;
+		cr_assert_lt(k, 8, "more rows than points: %s", l);
+		cr_expect(!strncmp(l, want[k], strlen(want[k])),
+			  "row %zu: '%s', want '%s...'", k, l, want[k]);
+		k++;
+	}
+	cr_expect_eq(k, 8);
+	free(dat);
+	free(vars);
+}
+
 /* Runs the 16-run sweep with ARGS into a fresh out/, returns summary.csv. */
 static char *sweep16(const char *how)
 {

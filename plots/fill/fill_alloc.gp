@@ -5,7 +5,9 @@
 #
 # Variables (set with -e by clustersim): data (the fill-<list>.csv file),
 # labels (policy labels, space-separated), term ("png" or "svg"), out
-# (output file), list (the pod list's name, for the title).
+# (output file), list (the pod list's name, for the title), experiment
+# (its name, for the title), plotdir (for lib/style.gp).  Every policy's
+# curve spans the same loads, 1% to the experiment's last.
 # Kept in plots/fill/, not plots/, so replay results do not draw it.
 
 if (!exists("term")) term = "png"
@@ -21,19 +23,21 @@ if (term eq "svg") {
 	}
 }
 set output out
+# The shared look (plots/lib/style.gp): palette, dash types, etitle().
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s }
 
 set datafile separator ","
 set datafile columnheaders
-set title "GPU allocation ratio vs arrived load: ".list noenhanced
+set title etitle("GPU allocation ratio vs arrived load: ".list."\n(line: mean of the seeds; band: min to max)") noenhanced
 set xlabel "arrived GPU load (% of GPU capacity)"
-set ylabel "allocated / GPU capacity"
+set ylabel "allocated GPUs / GPU capacity (fraction)"
 set grid
 set key outside right top
 set style fill transparent solid 0.2 noborder
 
 plot for [i=1:words(labels)] data \
 	using 1:(column(word(labels, i)."_alloc_min")):(column(word(labels, i)."_alloc_max")) \
-	with filledcurves lc i notitle, \
+	with filledcurves lt i notitle, \
      for [i=1:words(labels)] data \
 	using 1:(column(word(labels, i)."_alloc_mean")) \
-	with lines lw 2 lc i title word(labels, i) noenhanced
+	with lines lw 2 lt i title word(labels, i) noenhanced

@@ -3,11 +3,13 @@
 # a band from the seeds' minimum to maximum (only random differs by seed).
 # Read from replay-<list>.csv columns "time_s" and "<label>_pending_mean",
 # "_min", "_max"; time is drawn in seconds, hours or days, by the
-# span of the samples.
+# span.
 #
 # Variables (set with -e by clustersim): data (the replay-<list>.csv file),
 # labels (policy labels, space-separated), term ("png" or "svg"), out
-# (output file), list (the pod list's name, for the title).
+# (output file), list (the pod list's name, for the title), experiment
+# (its name, for the title), plotdir (for lib/style.gp), window_s (the
+# seconds from the first arrival to the last).
 
 if (!exists("term")) term = "png"
 if (!exists("out")) out = "replay_pending.".term
@@ -22,24 +24,48 @@ if (term eq "svg") {
 	}
 }
 set output out
+# The shared look (plots/lib/style.gp): palette, dash types, etitle().
+if (exists("plotdir")) { load plotdir."/lib/style.gp" } else { etitle(s) = s; tunit(s) = s < 7200 ? 1 : (s < 5 * 86400 ? 3600 : 86400); tname(t) = t == 1 ? "s" : (t == 3600 ? "hours" : "days") }
 
 set datafile separator ","
 set datafile columnheaders
-set title "Pods waiting over time: ".list noenhanced
-# The time unit: by the span of the samples.
+set title etitle("Pods waiting over time: ".list."\n(line: mean of the seeds; band: min to max)") noenhanced
+# The measurement window, common to every policy: first to last arrival
+# (window_s, in seconds, from clustersim; time_s counts from the first).
+wend = exists("window_s") ? real(window_s) : NaN
 stats data using (column("time_s")) nooutput
-span = STATS_max
-tu = span < 7200 ? 1 : (span < 5 * 86400 ? 3600 : 86400)
-tname = tu == 1 ? "s" : (tu == 3600 ? "hours" : "days")
-set xlabel "time since the first arrival (".tname.")"
-set ylabel "pending pods"
+tlast = STATS_max
+wend = wend == wend ? wend : tlast
+# Past the last arrival a run samples on only while pods wait, so its
+# curve ends when none does: it is drawn on at 0 to the last sample of any
+# policy, so every curve spans the same time.
+z(v) = v == v ? v : 0
+span = tlast > wend ? tlast : wend
+tu = tunit(span)
+set xrange [0:(span > 0 ? span / tu : 1)]
+set arrow 1 from wend / tu, graph 0 to wend / tu, graph 1 nohead dt 2 lc rgb "#666666" lw 1 back
+if (wend > 0.8 * span) {
+	set label 1 "last arrival " at wend / tu, graph 0.95 right textcolor rgb "#444444"
+} else {
+	set label 1 " last arrival" at wend / tu, graph 0.95 left textcolor rgb "#444444"
+}
+# No pod waited under any policy: an axis from 0 to 1, said so.
+pmax = 0
+do for [i=1:words(labels)] {
+	undefine STATS_*
+	stats data using (z(column(word(labels, i)."_pending_max"))) nooutput
+	pmax = exists("STATS_max") && STATS_max > pmax ? STATS_max : pmax
+}
+if (pmax > 0) { set yrange [0:*] } else { set yrange [0:1]; set label 2 "no pod waited" at graph 0.5, graph 0.5 center }
+set xlabel "time since the first arrival (".tname(tu)."; after the dashed line, the drain)"
+set ylabel "pending pods (pods)"
 set grid
 set key outside right top
 set style fill transparent solid 0.2 noborder
 
 plot for [i=1:words(labels)] data \
-	using (column("time_s") / tu):(column(word(labels, i)."_pending_min")):(column(word(labels, i)."_pending_max")) \
-	with filledcurves lc i notitle, \
+	using (column("time_s") / tu):(z(column(word(labels, i)."_pending_min"))):(z(column(word(labels, i)."_pending_max"))) \
+	with filledcurves lt i notitle, \
      for [i=1:words(labels)] data \
-	using (column("time_s") / tu):(column(word(labels, i)."_pending_mean")) \
-	with lines lw 2 lc i title word(labels, i) noenhanced
+	using (column("time_s") / tu):(z(column(word(labels, i)."_pending_mean"))) \
+	with lines lw 2 lt i title word(labels, i) noenhanced

@@ -38,10 +38,21 @@ undefine STATS_*
 stats summ using (strcol(1) eq "greedy" ? $3 : NaN) nooutput
 gr = exists("STATS_max") && STATS_records > 0 ? STATS_max : NaN
 
+# The searches' final scores: when they, greedy and the bound are one
+# value, the lines lie on each other, so the plot says so.
+undefine STATS_*
+stats data using (strcol(1) eq "ga" || strcol(1) eq "sa" ? $4 : NaN) nooutput
+best_hi = exists("STATS_records") && STATS_records > 0 ? STATS_max : NaN
+same(a, b) = abs(a - b) <= 1e-9 * abs(b)
+if (lb == lb && gr == gr && best_hi == best_hi && same(gr, lb) && same(best_hi, lb)) {
+	set label 1 sprintf("greedy, ga and sa all reach the lower bound, %.10g:\nthe lines coincide", lb) at graph 0.5, graph 0.3 center
+}
 set title etitle("search convergence, objective ".objective." (lower is better)") noenhanced
 set xlabel 'evaluations (log scale)'
 set ylabel 'best score ('.objective.')' noenhanced
+set format y '%.4g'
 set logscale x
+set format x '10^{%L}'
 set grid
 set key outside right top
 plot for [m in 'ga sa'] data using (strcol(1) eq m ? $2 : NaN):4 \

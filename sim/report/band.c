@@ -67,7 +67,8 @@ static const char *const fill_scripts[] = { "fill_alloc", "fill_frag" };
 static const char *const replay_scripts[] = { "replay_alloc", "replay_frag",
 					      "replay_pending" };
 
-int band_plot(const char *outdir, const char *mode, const char *stem,
+int band_plot(const char *outdir, const struct plot_defs *extra,
+	      const char *mode, const char *stem,
 	      const char *const *labels, size_t npol, struct sim_error *err)
 {
 	static const char *const terms[] = { "png", "svg" };
@@ -94,21 +95,25 @@ int band_plot(const char *outdir, const char *mode, const char *stem,
 			rc = err_setc(err, -SIM_EIO, "%s: cannot write: %s",
 				      log, strerror(errno));
 	}
+	/* PNG and SVG of each script in one gnuplot. */
 	for (size_t s = 0; s < nscripts && !rc; s++) {
 		char *script = xasprintf("%s/fill/%s.gp", pdir, scripts[s]);
-		for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc; t++) {
+		struct plot_defs d[ARRAY_SIZE(terms)] = { { 0 }, { 0 } };
+		for (size_t t = 0; t < ARRAY_SIZE(terms); t++) {
 			char *out = xasprintf("%s/%s-%s.%s", odir, scripts[s],
 					      stem, terms[t]);
-			struct plot_defs d = { 0 };
-			plot_def(&d, "data", data);
-			plot_def(&d, "labels", labs ? labs : "");
-			plot_def(&d, "term", terms[t]);
-			plot_def(&d, "out", out);
-			plot_def(&d, "list", stem);
-			rc = plot_gnuplot(&d, script, logfd, log, err);
-			plot_defs_release(&d);
+			plot_def(&d[t], "data", data);
+			plot_def(&d[t], "labels", labs ? labs : "");
+			plot_def(&d[t], "term", terms[t]);
+			plot_def(&d[t], "out", out);
+			plot_def(&d[t], "list", stem);
+			plot_def(&d[t], "plotdir", pdir);
+			plot_defs_append(&d[t], extra);
 			free(out);
 		}
+		rc = plot_gnuplot(&d[0], &d[1], script, logfd, log, err);
+		for (size_t t = 0; t < ARRAY_SIZE(terms); t++)
+			plot_defs_release(&d[t]);
 		free(script);
 	}
 	if (logfd >= 0)

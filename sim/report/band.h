@@ -12,6 +12,8 @@
 
 #include "clustersim/clustersim.h"
 
+struct plot_defs;
+
 /* The stem of a pod list's path: "a/b/openb_pod_list_default.csv" ->
  * "openb_pod_list_default"; caller frees. */
 char *band_stem(const char *path);
@@ -35,11 +37,14 @@ void band_header(FILE *f, const char *first, const char *const *labels,
 /*
  * Draws the plots/fill/ scripts of MODE ("fill": fill_alloc, fill_frag;
  * "replay": replay_alloc, replay_frag, replay_pending) over one pod
- * list's OUTDIR/MODE-STEM.csv, one curve per label,
- * PNG and SVG, into OUTDIR/plots/SCRIPT-STEM.*; gnuplot's messages go to
- * plots/gnuplot.log.  0 or a negative code with err set.
+ * list's OUTDIR/MODE-STEM.csv, one curve per label, PNG and SVG (one
+ * gnuplot each), into OUTDIR/plots/SCRIPT-STEM.*, with the mode's own
+ * variables extra (the experiment's name for the titles; in replay mode
+ * the window, window_s); gnuplot's messages go to plots/gnuplot.log.
+ * 0 or a negative code with err set.
  */
-int band_plot(const char *outdir, const char *mode, const char *stem,
+int band_plot(const char *outdir, const struct plot_defs *extra,
+	      const char *mode, const char *stem,
 	      const char *const *labels, size_t npol, struct sim_error *err);
 
 #endif

@@ -206,6 +206,29 @@ static void free_list(char **v, size_t n)
 	free(v);
 }
 
+/* A replay's window for its time axis, as its run gave it (window_s:
+ * last arrival - first, from the list's first row of the summary);
+ * nothing for a fill summary, which has no such columns. */
+static void replay_window(const struct report_table *t, int pc,
+			  const char *list, struct plot_defs *x)
+{
+	int fc = report_table_col(t, "first_arrival_s");
+	int lc = report_table_col(t, "last_arrival_s");
+	for (size_t r = 1; r < t->nrows && fc >= 0 && lc >= 0; r++) {
+		if (t->ncols[r] <= (size_t)fc || t->ncols[r] <= (size_t)lc ||
+		    strcmp(t->cell[r][pc], list) != 0)
+			continue;
+		sim_time_t a, b;
+		char w[32];
+		if (parse_seconds(t->cell[r][fc], &a) == 0 &&
+		    parse_seconds(t->cell[r][lc], &b) == 0 && b >= a) {
+			fmt_time(w, b - a);
+			plot_def(x, "window_s", w);
+		}
+		return;
+	}
+}
+
 /* A fill or replay folder: band_plot() for each pod list of the
  * summary, with the labels in the order of its rows. */
 static int redraw_bands(const char *dir, const char *mode,
@@ -233,9 +256,16 @@ static int redraw_bands(const char *dir, const char *mode,
 		add_unique(&labels, &nlab, &clab, t.cell[r][lc]);
 		add_unique(&lists, &nl, &cl, t.cell[r][pc]);
 	}
-	for (size_t i = 0; i < nl && !rc; i++)
-		rc = band_plot(dir, mode, lists[i], (const char *const *)labels,
-			       nlab, err);
+	char *ename = report_experiment_name(dir);
+	for (size_t i = 0; i < nl && !rc; i++) {
+		struct plot_defs x = { 0 };
+		plot_def(&x, "experiment", ename);
+		replay_window(&t, pc, lists[i], &x);
+		rc = band_plot(dir, &x, mode, lists[i],
+			       (const char *const *)labels, nlab, err);
+		plot_defs_release(&x);
+	}
+	free(ename);
 out_table:
 	report_table_release(&t);
 out:
@@ -258,19 +288,22 @@ int report_plot_convergence(const char *dir, const char *objective,
 	if (fd < 0)
 		rc = err_setc(err, -SIM_EIO, "%s: cannot write: %s", log,
 			      strerror(errno));
-	for (size_t t = 0; t < ARRAY_SIZE(terms) && !rc; t++) {
+	/* PNG and SVG in one gnuplot. */
+	struct plot_defs d[ARRAY_SIZE(terms)] = { { 0 }, { 0 } };
+	for (size_t t = 0; t < ARRAY_SIZE(terms); t++) {
 		char *out = xasprintf("%s/convergence.%s", dir, terms[t]);
-		struct plot_defs d = { 0 };
-		plot_def(&d, "data", data);
-		plot_def(&d, "term", terms[t]);
-		plot_def(&d, "out", out);
-		plot_def(&d, "objective", objective);
-		plot_def(&d, "experiment", experiment);
-		plot_def(&d, "plotdir", pdir);
-		rc = plot_gnuplot(&d, script, fd, log, err);
-		plot_defs_release(&d);
+		plot_def(&d[t], "data", data);
+		plot_def(&d[t], "term", terms[t]);
+		plot_def(&d[t], "out", out);
+		plot_def(&d[t], "objective", objective);
+		plot_def(&d[t], "experiment", experiment);
+		plot_def(&d[t], "plotdir", pdir);
 		free(out);
 	}
+	if (!rc)
+		rc = plot_gnuplot(&d[0], &d[1], script, fd, log, err);
+	for (size_t t = 0; t < ARRAY_SIZE(terms); t++)
+		plot_defs_release(&d[t]);
 	if (fd >= 0)
 		close(fd);
 	free(data);

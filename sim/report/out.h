@@ -122,18 +122,22 @@ struct plot_defs {
 };
 void plot_def(struct plot_defs *d, const char *name, const char *val);
 void plot_defs_release(struct plot_defs *d);
+/* Appends the definitions of src to d (a bad one of src stays bad). */
+void plot_defs_append(struct plot_defs *d, const struct plot_defs *src);
 /* The same literal written to a script file f (a file that gnuplot
  * loads): 0, or -1 and nothing written for a value with a control
  * character. */
 int plot_put_literal(FILE *f, const char *val);
 /* The gnuplot scripts folder (caller frees), and one gnuplot run of
- * script with the definitions d, output to logfd (named log in
- * messages): 0, 1 when gnuplot is missing, or a negative code (also when
- * a value of d was refused). */
+ * script with the definitions d, then when d2 is not NULL (in the same
+ * process, after a reset of the session) with d2, output to logfd (named
+ * log in messages): 0, 1 when gnuplot is missing, or a negative code
+ * (also when a value of d or d2 was refused). */
 char *plot_scripts_dir(void);
 /* Whether gnuplot is on $PATH. */
 bool plot_gnuplot_found(void);
-int plot_gnuplot(const struct plot_defs *d, const char *script, int logfd,
-		 const char *log, struct sim_error *err);
+int plot_gnuplot(const struct plot_defs *d, const struct plot_defs *d2,
+		 const char *script, int logfd, const char *log,
+		 struct sim_error *err);
 
 #endif

@@ -39,6 +39,7 @@
 
 #include "base/util.h"
 #include "report/gantt.h"
+#include "report/seeds.h"
 
 extern char **environ;
 
@@ -56,13 +57,16 @@ struct plot_runs {
 	bool gpus;       /* some run has a GPU utilization: a GPU cluster */
 	char *seed0;     /* the first run's seed (owned) */
 	bool seeds;      /* runs of more than one seed: legends name it */
+	char **dirs;     /* the run folders, in order (owned) */
+	size_t *rgroup;  /* each run's label group, 0-based */
+	char **glabels;  /* the groups' labels, first seen first (owned) */
+	size_t *gseeds;  /* runs (seeds) per group */
+	size_t ngroups;  /* label groups */
+	size_t dirs_cap, groups_cap; /* growth of the arrays */
 	char *label;     /* current row's label (owned) */
 	char *seed;      /* current row's seed (owned) */
 	size_t runs_len, runs_cap;     /* growth of runs */
 	size_t labels_len, labels_cap; /* growth of labels */
-	char **dirs;     /* the run folders one by one (owned) */
-	char **labs;     /* their labels (owned) */
-	size_t dirs_cap; /* growth of dirs and labs */
 };
 
 /* Appends a word to a space-separated list; a word with a blank in it is
@@ -111,6 +115,30 @@ static void csv_field(void *data, size_t len, void *priv)
 	pr->field++;
 }
 
+/* Records run dir of the current row's label in its group. */
+static void add_run(struct plot_runs *pr, const char *dir)
+{
+	size_t g = 0;
+	while (g < pr->ngroups && strcmp(pr->glabels[g], pr->label))
+		g++;
+	if (g == pr->ngroups) {
+		size_t cap = pr->groups_cap;
+		xgrow(&pr->glabels, &cap, g + 1, sizeof(*pr->glabels));
+		xgrow(&pr->gseeds, &pr->groups_cap, g + 1,
+		      sizeof(*pr->gseeds));
+		pr->glabels[g] = xstrdup(pr->label);
+		pr->gseeds[g] = 0;
+		pr->ngroups++;
+	}
+	pr->gseeds[g]++;
+	size_t cap = pr->dirs_cap;
+	xgrow(&pr->dirs, &cap, pr->nruns + 1, sizeof(*pr->dirs));
+	xgrow(&pr->rgroup, &pr->dirs_cap, pr->nruns + 1,
+	      sizeof(*pr->rgroup));
+	pr->dirs[pr->nruns] = xstrdup(dir);
+	pr->rgroup[pr->nruns] = g;
+}
+
 static void csv_row(int c, void *priv)
 {
 	struct plot_runs *pr = priv;
@@ -119,12 +147,8 @@ static void csv_row(int c, void *priv)
 		append(&pr->runs, &pr->runs_len, &pr->runs_cap, dir);
 		append(&pr->labels, &pr->labels_len, &pr->labels_cap,
 		       pr->label);
-		/* Both arrays grow together, to dirs_cap. */
-		xgrow(&pr->dirs, &pr->dirs_cap, pr->nruns + 1,
-		      sizeof(*pr->dirs));
-		pr->labs = xrealloc(pr->labs, pr->dirs_cap * sizeof(*pr->labs));
-		pr->dirs[pr->nruns] = dir;
-		pr->labs[pr->nruns] = xstrdup(pr->label);
+		add_run(pr, dir);
+		free(dir);
 		if (!pr->seed0)
 			pr->seed0 = xstrdup(pr->seed);
 		else if (strcmp(pr->seed0, pr->seed) != 0)
@@ -169,6 +193,21 @@ out_parser:
 	pr->label = pr->seed = NULL;
 	fclose(f);
 	return rc;
+}
+
+static void runs_release(struct plot_runs *pr)
+{
+	for (size_t i = 0; i < pr->nruns; i++)
+		free(pr->dirs[i]);
+	for (size_t k = 0; k < pr->ngroups; k++)
+		free(pr->glabels[k]);
+	free(pr->dirs);
+	free(pr->rgroup);
+	free(pr->glabels);
+	free(pr->gseeds);
+	free(pr->runs);
+	free(pr->labels);
+	free(pr->seed0);
 }
 
 static bool is_dir(const char *path)
@@ -307,7 +346,7 @@ static char *gp_literal(const char *val)
 }
 
 /* NAME=LITERAL; (gp_literal); a value that cannot be quoted is left out
- * and the first such name kept, for run_gnuplot() to refuse the call. */
+ * and the first such name kept, for gp_spawn() to refuse the call. */
 void plot_def(struct plot_defs *d, const char *name, const char *val)
 {
 	char *lit = gp_literal(val);
@@ -332,25 +371,41 @@ int plot_put_literal(FILE *f, const char *val)
 	return 0;
 }
 
+void plot_defs_append(struct plot_defs *d, const struct plot_defs *src)
+{
+	if (src->bad && !d->bad)
+		d->bad = src->bad;
+	if (!src->len)
+		return;
+	xgrow(&d->s, &d->cap, d->len + src->len + 1, 1);
+	memcpy(d->s + d->len, src->s, src->len + 1);
+	d->len += src->len;
+}
+
 void plot_defs_release(struct plot_defs *d)
 {
 	free(d->s);
 	memset(d, 0, sizeof(*d));
 }
 
-/* Starts gnuplot -e DEFS SCRIPT with output to the log fd; *pid is its
- * process. */
-static int gp_spawn(const struct plot_defs *d, const char *script,
-		    int logfd, pid_t *pid, struct sim_error *err)
+/* Starts gnuplot -e DEFS SCRIPT with output to the log fd, and when d2
+ * is given, in the same process, a reset of the session (variables and
+ * settings, so the second drawing starts afresh) and -e D2 SCRIPT; *pid
+ * is its process. */
+static int gp_spawn(const struct plot_defs *d, const struct plot_defs *d2,
+		    const char *script, int logfd, pid_t *pid,
+		    struct sim_error *err)
 {
-	if (d->bad)
+	const char *bad = d->bad ? d->bad : d2 ? d2->bad : NULL;
+	if (bad)
 		return err_setc(err, -SIM_EINPUT, "%s: not drawn: the value of "
-				"'%s' holds a control character", script,
-				d->bad);
+				"'%s' holds a control character", script, bad);
 	const char *defs = d->s ? d->s : "";
+	const char *defs2 = d2 && d2->s ? d2->s : "";
 	posix_spawn_file_actions_t fa;
 	char *argv[] = { "gnuplot", "-e", (char *)defs, (char *)script,
-			 NULL };
+			 d2 ? "-e" : NULL, "reset session", "-e",
+			 (char *)defs2, (char *)script, NULL };
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, logfd, 1);
@@ -386,14 +441,6 @@ static int gp_wait(pid_t pid, const char *script, const char *log,
 	return rc;
 }
 
-/* Runs gnuplot -e DEFS SCRIPT with output to the log fd. */
-static int run_gnuplot(const struct plot_defs *d, const char *script,
-		       int logfd, const char *log, struct sim_error *err)
-{
-	pid_t pid;
-	int rc = gp_spawn(d, script, logfd, &pid, err);
-	return rc ? rc : gp_wait(pid, script, log, err);
-}
 
 /* The experiment's name for the titles: the file name, without its
  * folder and ".json", of manifest.json's "experiment"; "" when there is
@@ -425,6 +472,43 @@ static char *experiment_name(const char *outdir)
 	return name ? name : xstrdup("");
 }
 
+/*
+ * The label groups as the scripts get them: groups (the labels), gseeds
+ * (runs of each) and rungroup (each run's group, 1-based); with some
+ * label run on several seeds, also bands = '1', after the band files
+ * (report/seeds.h) are written.
+ */
+static int group_defs(const char *outdir, const struct plot_runs *pr,
+		      struct plot_defs *d, struct sim_error *err)
+{
+	char *g = NULL, *n = NULL, *r = NULL;
+	size_t gl = 0, gc = 0, nl = 0, nc = 0, rl = 0, rc_ = 0;
+	bool several = false;
+	char num[32];
+	for (size_t k = 0; k < pr->ngroups; k++) {
+		append(&g, &gl, &gc, pr->glabels[k]);
+		snprintf(num, sizeof(num), "%zu", pr->gseeds[k]);
+		append(&n, &nl, &nc, num);
+		several |= pr->gseeds[k] > 1;
+	}
+	for (size_t i = 0; i < pr->nruns; i++) {
+		snprintf(num, sizeof(num), "%zu", pr->rgroup[i] + 1);
+		append(&r, &rl, &rc_, num);
+	}
+	plot_def(d, "groups", g ? g : "");
+	plot_def(d, "gseeds", n ? n : "");
+	plot_def(d, "rungroup", r ? r : "");
+	free(g);
+	free(n);
+	free(r);
+	if (!several)
+		return 0;
+	plot_def(d, "bands", "1");
+	return seeds_write(outdir, (const char *const *)pr->dirs, pr->rgroup,
+			   pr->nruns, (const char *const *)pr->glabels,
+			   pr->ngroups, err);
+}
+
 #define PLOT_PAR_MAX 8 /* gnuplot processes at once, at most */
 
 /* The gnuplot processes drawing at once: each plot is its own file, so
@@ -453,17 +537,18 @@ static void par_reap(struct plot_par *pp, const char *log)
 	memmove(pp->script, pp->script + 1, pp->n * sizeof(pp->script[0]));
 }
 
-/* Starts one gnuplot, first waiting for a slot; no new one after an
- * error. */
+/* Starts one gnuplot (gp_spawn), first waiting for a slot; no new one
+ * after an error. */
 static void par_start(struct plot_par *pp, const struct plot_defs *d,
-		      const char *script, int logfd, const char *log)
+		      const struct plot_defs *d2, const char *script,
+		      int logfd, const char *log)
 {
 	while (pp->n >= pp->max)
 		par_reap(pp, log);
 	if (pp->rc)
 		return;
 	struct sim_error e = { "" };
-	int rc = gp_spawn(d, script, logfd, &pp->pid[pp->n], &e);
+	int rc = gp_spawn(d, d2, script, logfd, &pp->pid[pp->n], &e);
 	if (rc) {
 		pp->rc = rc;
 		pp->err = e;
@@ -472,64 +557,69 @@ static void par_start(struct plot_par *pp, const struct plot_defs *d,
 	pp->script[pp->n++] = xstrdup(script);
 }
 
-/* The common variables of one drawing: the run set (or one run), the
- * terminal and the output file. */
-static void common_defs(struct plot_defs *d, const char *outdir,
-			const char *runs, const char *labels,
-			const char *term, const char *out,
-			const struct plot_runs *pr, const char *pdir,
-			const char *ename)
+/* Draws one script (name, at path script) in one gnuplot: PNG, then SVG,
+ * each with the common definitions. */
+static void draw_script(struct plot_par *pp, const struct plot_defs *common,
+			const char *odir, const char *name, const char *script,
+			int logfd, const char *log)
 {
-	plot_def(d, "outdir", outdir);
-	plot_def(d, "runs", runs);
-	plot_def(d, "labels", labels);
-	plot_def(d, "term", term);
-	plot_def(d, "out", out);
-	plot_def(d, "resource", pr->gpus ? "gpu" : "cpu");
-	plot_def(d, "plotdir", pdir);
-	plot_def(d, "experiment", ename);
+	static const char *const terms[] = { "png", "svg" };
+	struct plot_defs d[2] = { { 0 }, { 0 } };
+	size_t stem = strlen(name) - 3;
+	for (size_t t = 0; t < ARRAY_SIZE(terms); t++) {
+		char *out = xasprintf("%s/%.*s.%s", odir, (int)stem, name,
+				      terms[t]);
+		plot_defs_append(&d[t], common);
+		plot_def(&d[t], "term", terms[t]);
+		plot_def(&d[t], "out", out);
+		free(out);
+	}
+	par_start(pp, &d[0], &d[1], script, logfd, log);
+	plot_defs_release(&d[0]);
+	plot_defs_release(&d[1]);
 }
 
 /* A script marked "# draw: allocations": once per run that has the data
- * (report/gantt.h), which it reads from OUT/plots/<stem>-<run>.dat. */
-static void draw_per_run(struct plot_par *pp, const char *outdir,
-			 const char *odir, const char *script, size_t stem,
-			 const char *name, const struct plot_runs *pr,
-			 const char *pdir, const char *ename, int logfd,
-			 const char *log)
+ * (report/gantt.h), which it reads from OUT/plots/<stem>-<run>.dat; the
+ * common definitions with runs and labels naming that run alone. */
+static void draw_per_run(struct plot_par *pp, const struct plot_defs *common,
+			 const char *outdir, const char *odir,
+			 const char *name, const char *script,
+			 const struct plot_runs *pr, int logfd, const char *log)
 {
 	static const char *const terms[] = { "png", "svg" };
+	size_t stem = strlen(name) - 3;
 	for (size_t k = 0; k < pr->nruns && !pp->rc; k++) {
-		char *csv = xasprintf("%s/%s/allocations.csv", outdir,
-				      pr->dirs[k]);
+		const char *dir = pr->dirs[k];
+		char *csv = xasprintf("%s/%s/allocations.csv", outdir, dir);
 		char *dat = xasprintf("%s/%.*s-%s.dat", odir, (int)stem, name,
-				      pr->dirs[k]);
+				      dir);
 		struct sim_error e = { "" };
 		int rc = gantt_data(csv, dat, &e);
 		if (rc < 0 && !pp->rc) {
 			pp->rc = rc;
 			pp->err = e;
 		}
-		/* No chart now: none left from an earlier run either. */
-		for (size_t t = 0; t < ARRAY_SIZE(terms) && rc == 0; t++) {
-			char *old = xasprintf("%s/%.*s-%s.%s", odir, (int)stem,
-					      name, pr->dirs[k], terms[t]);
-			unlink(old);
-			free(old);
+		struct plot_defs d[2] = { { 0 }, { 0 } };
+		for (size_t t = 0; t < ARRAY_SIZE(terms); t++) {
+			char *out = xasprintf("%s/%.*s-%s.%s", odir, (int)stem,
+					      name, dir, terms[t]);
+			if (rc == 0) /* no chart now: none left from before */
+				unlink(out);
+			plot_defs_append(&d[t], common);
+			plot_def(&d[t], "runs", dir);
+			plot_def(&d[t], "labels", pr->glabels[pr->rgroup[k]]);
+			plot_def(&d[t], "term", terms[t]);
+			plot_def(&d[t], "out", out);
+			plot_def(&d[t], "data", dat);
+			free(out);
 		}
 		if (rc == 0)
 			unlink(dat);
-		for (size_t t = 0; t < ARRAY_SIZE(terms) && rc == 1; t++) {
-			char *out = xasprintf("%s/%.*s-%s.%s", odir, (int)stem,
-					      name, pr->dirs[k], terms[t]);
-			struct plot_defs d = { 0 };
-			common_defs(&d, outdir, pr->dirs[k], pr->labs[k],
-				    terms[t], out, pr, pdir, ename);
-			plot_def(&d, "data", dat);
-			par_start(pp, &d, script, logfd, log);
-			plot_defs_release(&d);
-			free(out);
-		}
+		else if (rc == 1)
+			par_start(pp, &d[0], &d[1], script, logfd, log);
+		plot_defs_release(&d[0]);
+		plot_defs_release(&d[1]);
 		free(dat);
 		free(csv);
 	}
@@ -537,7 +627,6 @@ static void draw_per_run(struct plot_par *pp, const char *outdir,
 
 int plot_results(const char *outdir, struct sim_error *err)
 {
-	static const char *const terms[] = { "png", "svg" };
 	struct plot_runs pr;
 	char **scripts = NULL;
 	size_t nscripts = 0;
@@ -572,39 +661,45 @@ int plot_results(const char *outdir, struct sim_error *err)
 			      strerror(errno));
 		goto out_scripts;
 	}
+	struct plot_defs gdefs = { 0 };
+	if ((rc = group_defs(outdir, &pr, &gdefs, err))) {
+		plot_defs_release(&gdefs);
+		close(logfd);
+		goto out_scripts;
+	}
+	struct plot_defs common = { 0 };
 	char *ename = experiment_name(outdir);
+	plot_def(&common, "outdir", outdir);
+	plot_def(&common, "runs", pr.runs);
+	/* With several seeds a label alone would name several curves: the
+	 * folder names them apart. */
+	plot_def(&common, "labels", pr.seeds ? pr.runs : pr.labels);
+	plot_def(&common, "resource", pr.gpus ? "gpu" : "cpu");
+	plot_def(&common, "plotdir", pdir);
+	plot_def(&common, "experiment", ename);
+	plot_defs_append(&common, &gdefs);
+	free(ename);
+	plot_defs_release(&gdefs);
 	struct plot_par pp = { .max = 1 };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpu > 1)
 		pp.max = ncpu < PLOT_PAR_MAX ? (size_t)ncpu : PLOT_PAR_MAX;
 	for (size_t i = 0; i < nscripts && !pp.rc; i++) {
 		char *script = xasprintf("%s/%s", pdir, scripts[i]);
-		size_t stem = strlen(scripts[i]) - 3;
-		bool skip = (!pr.gpus && marked(script, "gpu")) ||
-			    (!sweep && marked(script, "sweep"));
-		if (!skip && marked(script, "allocations")) {
-			draw_per_run(&pp, outdir, odir, script, stem,
-				     scripts[i], &pr, pdir, ename, logfd, log);
-			skip = true;
-		}
-		for (size_t t = 0; t < ARRAY_SIZE(terms) && !skip; t++) {
-			char *out = xasprintf("%s/%.*s.%s", odir, (int)stem,
-					      scripts[i], terms[t]);
-			struct plot_defs d = { 0 };
-			/* With several seeds a label alone would name
-			 * several curves: the folder names them apart. */
-			common_defs(&d, outdir, pr.runs,
-				    pr.seeds ? pr.runs : pr.labels, terms[t],
-				    out, &pr, pdir, ename);
-			par_start(&pp, &d, script, logfd, log);
-			plot_defs_release(&d);
-			free(out);
-		}
+		if ((!pr.gpus && marked(script, "gpu")) ||
+		    (!sweep && marked(script, "sweep")))
+			;
+		else if (marked(script, "allocations"))
+			draw_per_run(&pp, &common, outdir, odir, scripts[i],
+				     script, &pr, logfd, log);
+		else
+			draw_script(&pp, &common, odir, scripts[i], script,
+				    logfd, log);
 		free(script);
 	}
 	while (pp.n > 0)
 		par_reap(&pp, log);
-	free(ename);
+	plot_defs_release(&common);
 	if ((rc = pp.rc))
 		*err = pp.err;
 	close(logfd);
@@ -613,15 +708,7 @@ out_scripts:
 		free(scripts[i]);
 	free(scripts);
 out_runs:
-	for (size_t i = 0; i < pr.nruns; i++) {
-		free(pr.dirs[i]);
-		free(pr.labs[i]);
-	}
-	free(pr.dirs);
-	free(pr.labs);
-	free(pr.runs);
-	free(pr.labels);
-	free(pr.seed0);
+	runs_release(&pr);
 out_paths:
 	free(log);
 	free(odir);
@@ -642,11 +729,14 @@ bool plot_gnuplot_found(void)
 	return on_path("gnuplot");
 }
 
-int plot_gnuplot(const struct plot_defs *d, const char *script, int logfd,
-		 const char *log, struct sim_error *err)
+int plot_gnuplot(const struct plot_defs *d, const struct plot_defs *d2,
+		 const char *script, int logfd, const char *log,
+		 struct sim_error *err)
 {
 	if (!on_path("gnuplot"))
 		return err_setc(err, 1, "gnuplot not found: plots skipped "
 				      "(results are intact)");
-	return run_gnuplot(d, script, logfd, log, err);
+	pid_t pid;
+	int rc = gp_spawn(d, d2, script, logfd, &pid, err);
+	return rc ? rc : gp_wait(pid, script, log, err);
 }

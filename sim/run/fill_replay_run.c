@@ -288,8 +288,16 @@ static int replay_list(const struct run_opts *o, struct experiment *e,
 				cap, res[0].t_first, e->fill.step, err);
 	if (!rc && !o->no_plots) {
 		struct sim_error perr;
-		if (band_plot(outdir, "replay", stem, labels, npol, &perr))
+		/* The window, first to last arrival, for the time axis. */
+		struct plot_defs x = { 0 };
+		char w[32];
+		fmt_time(w, res[0].t_last - res[0].t_first);
+		plot_def(&x, "experiment", e->name ? e->name : "");
+		plot_def(&x, "window_s", w);
+		if (band_plot(outdir, &x, "replay", stem, labels, npol,
+			      &perr))
 			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
+		plot_defs_release(&x);
 	}
 	if (!rc && !o->quiet)
 		print_replay_table(o, e, stem, n, c->nnodes, cap, res, labels,

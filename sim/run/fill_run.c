@@ -100,6 +100,19 @@ static int write_band(const char *outdir, const char *stem,
 	return afile_commit(&af, err);
 }
 
+/* The fill plots of one pod list; a failure is a warning. */
+static void plot_list(const char *outdir, const struct experiment *e,
+		      const char *stem, const char *const *labels,
+		      size_t npol, const struct run_opts *o)
+{
+	struct sim_error perr;
+	struct plot_defs x = { 0 };
+	plot_def(&x, "experiment", e->name ? e->name : "");
+	if (band_plot(outdir, &x, "fill", stem, labels, npol, &perr))
+		fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
+	plot_defs_release(&x);
+}
+
 /* One pod list: every policy x seed. */
 static int fill_list(const struct run_opts *o, struct experiment *e,
 		     struct frag_cluster *c, const char *pods_path,
@@ -167,13 +180,8 @@ static int fill_list(const struct run_opts *o, struct experiment *e,
 	if (!rc)
 		rc = write_band(outdir, stem, res, npol, e->nseeds, labels,
 				c->gpu_capacity, err);
-	if (!rc && !o->no_plots) {
-		struct sim_error perr;
-		int prc = band_plot(outdir, "fill", stem, labels, npol,
-				    &perr);
-		if (prc)
-			fprintf(o->msg, "clustersim: warning: %s\n", perr.msg);
-	}
+	if (!rc && !o->no_plots)
+		plot_list(outdir, e, stem, labels, npol, o);
 	if (!rc && !o->quiet) {
 		fprintf(o->out, "\n%s (%zu pods, %zu nodes, %.0f GPUs)\n"
 			"%-20s %14s %14s %10s\n", stem, n, c->nnodes,

@@ -11,10 +11,12 @@
  * folders.  A run with OUT/<run>/error.txt and no manifest is listed in
  * failed.csv; one with neither is missing (a shard that has not run).
  *
- * For the plots, each metric is averaged per axis value and policy over
- * the other runs (seeds and the other axes' values), with their min and
- * max as a band: OUT/plots/sweep.dat, one gnuplot data block per axis and
- * policy, described for plots/sweep.gp by OUT/plots/sweep_vars.gp.
+ * For the plots, each metric is averaged over the seeds of each policy
+ * at each point, with their min and max as a band, and drawn against each
+ * axis as one series per policy and value of every other axis (one per
+ * policy with one axis): OUT/plots/sweep.dat, one gnuplot data block per
+ * axis and series, described for plots/sweep.gp by
+ * OUT/plots/sweep_vars.gp.
  */
 #include "sweep/sweep.h"
 
@@ -27,6 +29,7 @@
 #include "exp/exp_json.h"
 #include "report/out.h"
 #include "report/report.h"
+#include "report/band.h"
 #include "report/stats.h"
 #include "base/util.h"
 
@@ -293,29 +296,33 @@ static bool axis_numeric(const cJSON *ax)
 	return numeric;
 }
 
-/* Mean, min and max of each plotted metric over the runs of policy pol
- * at value vi of axis a ("? ? ?" where none has it). */
+/* Mean, min and max of each plotted metric over the runs (seeds) of
+ * policy pol at value vi of axis a and, on every other axis b, at value
+ * at[b] ("? ? ?" where none has it); lo and hi keep the least and greatest
+ * value of each metric written. */
 static void write_point(FILE *f, const struct mrun *runs, size_t n,
-			size_t a, size_t vi, const char *pol)
+			size_t naxes, size_t a, size_t vi, const size_t *at,
+			const char *pol, double *lo, double *hi)
 {
 	for (size_t m = 0; m < NPM; m++) {
-		double sum = 0, lo = INFINITY, hi = -INFINITY;
-		size_t cnt = 0;
+		struct band b = { 0 };
 		for (size_t k = 0; k < n; k++) {
 			const struct mrun *r = &runs[k];
-			if (!r->cells || r->point[a] != vi ||
-			    strcmp(r->plabel, pol) || isnan(r->m[m]))
-				continue;
-			sum += r->m[m];
-			lo = fmin(lo, r->m[m]);
-			hi = fmax(hi, r->m[m]);
-			cnt++;
+			bool here = r->cells && r->point[a] == vi &&
+				    !strcmp(r->plabel, pol) && !isnan(r->m[m]);
+			for (size_t x = 0; x < naxes && here; x++)
+				here = x == a || r->point[x] == at[x];
+			if (here)
+				band_add(&b, r->m[m]);
 		}
-		if (cnt)
-			fprintf(f, " %.9g %.9g %.9g", sum / (double)cnt, lo,
-				hi);
-		else
+		if (b.n) {
+			fprintf(f, " %.9g %.9g %.9g", b.sum / (double)b.n,
+				b.lo, b.hi);
+			lo[m] = fmin(lo[m], b.lo);
+			hi[m] = fmax(hi[m], b.hi);
+		} else {
 			fputs(" ? ? ?", f);
+		}
 	}
 }
 
@@ -351,6 +358,134 @@ static int put_words(FILE *f, const char *name, const cJSON *axes,
 	return 0;
 }
 
+/*
+ * sweep_vars.gp: naxes, npol, axis_names, policies, axis_numeric,
+ * metric_titles as before, and nser (series per axis), stitles (every
+ * series' title, in block order) and metric_log (1 where a metric's
+ * values are all above 0 and span more than a decade: drawn on a log
+ * axis).
+ */
+static int write_vars(FILE *f, const cJSON *axes, const char *const *pols,
+		      size_t npol, const char *const *titles, size_t nt,
+		      const size_t *nser, const double *lo, const double *hi,
+		      bool gpu, struct sim_error *err)
+{
+	fprintf(f, "naxes = %d\nnpol = %zu\n", cJSON_GetArraySize(axes), npol);
+	int rc = put_words(f, "axis_names", axes, NULL, 0, err);
+	if (!rc)
+		rc = put_words(f, "policies", NULL, pols, npol, err);
+	if (!rc)
+		rc = put_words(f, "stitles", NULL, titles, nt, err);
+	if (rc)
+		return rc;
+	fputs("axis_numeric = \"", f);
+	for (const cJSON *ax = axes->child; ax; ax = ax->next)
+		fprintf(f, "%s%d", ax == axes->child ? "" : " ",
+			axis_numeric(ax));
+	fputs("\"\nnser = \"", f);
+	for (int a = 0; a < cJSON_GetArraySize(axes); a++)
+		fprintf(f, "%s%zu", a ? " " : "", nser[a]);
+	fputs("\"\nmetric_log = \"", f);
+	for (size_t m = 0; m < NPM; m++)
+		fprintf(f, "%s%d", m ? " " : "", m < 2 && lo[m] > 0 &&
+			hi[m] > 10 * lo[m]);
+	fprintf(f, "\"\nmetric_titles = \"'%s' '%s' '%s'\"\n",
+		plot_metrics[0][1], plot_metrics[1][1],
+		gpu ? "GPU utilization (fraction)" :
+		      "CPU utilization (fraction)");
+	return 0;
+}
+
+/* The words of a series' title: the policy, then "+name=value" for each
+ * axis but a (at its value at[x]), blanks and quotes made '_'. */
+static char *series_title(const cJSON *axes, size_t a, const size_t *at,
+			  const char *pol)
+{
+	char *t = xstrdup(pol);
+	size_t x = 0;
+	for (const cJSON *ax = axes->child; ax; ax = ax->next, x++) {
+		if (x == a)
+			continue;
+		const char *name = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(ax, "name"));
+		char *v = sweep_value_text(cJSON_GetArrayItem(
+			cJSON_GetObjectItemCaseSensitive(ax, "values"),
+			(int)at[x]));
+		char *u = xasprintf("%s+%s=%s", t, name ? name : "", v);
+		free(v);
+		free(t);
+		t = u;
+	}
+	for (char *q = t; *q; q++)
+		if (*q == ' ' || *q == '"' || *q == '\'')
+			*q = '_';
+	return t;
+}
+
+/* Steps at[] (the other axes' values, the last fastest) to the next
+ * combination; false after the last. */
+static bool next_combo(const cJSON *axes, size_t a, size_t *at)
+{
+	size_t naxes = (size_t)cJSON_GetArraySize(axes);
+	for (size_t x = naxes; x-- > 0;) {
+		if (x == a)
+			continue;
+		const cJSON *vals = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetArrayItem(axes, (int)x), "values");
+		if (++at[x] < (size_t)cJSON_GetArraySize(vals))
+			return true;
+		at[x] = 0;
+	}
+	return false;
+}
+
+/*
+ * The blocks of sweep.dat: for each axis, one per series (a policy and a
+ * value of every other axis), its points along the axis.  The series'
+ * titles are added to *titles (*nt of them) and their count per axis to
+ * nser[]; lo and hi get each metric's range.
+ */
+static void write_blocks(FILE *f, const cJSON *axes, const struct mrun *runs,
+			 size_t n, const char *const *pols, size_t npol,
+			 char ***titles, size_t *nt, size_t *nser, double *lo,
+			 double *hi)
+{
+	size_t naxes = (size_t)cJSON_GetArraySize(axes), a = 0, cap = 0;
+	size_t *at = xcalloc(naxes + 1, sizeof(*at));
+	for (const cJSON *ax = axes->child; ax; ax = ax->next, a++) {
+		const cJSON *vals = cJSON_GetObjectItemCaseSensitive(ax,
+								     "values");
+		bool numeric = axis_numeric(ax);
+		nser[a] = 0;
+		for (size_t p = 0; p < npol; p++) {
+			memset(at, 0, naxes * sizeof(*at));
+			do {
+				xgrow(titles, &cap, *nt + 1, sizeof(**titles));
+				(*titles)[(*nt)++] = series_title(axes, a, at,
+								  pols[p]);
+				nser[a]++;
+				size_t vi = 0;
+				for (const cJSON *v = vals->child; v;
+				     v = v->next, vi++) {
+					char *t = sweep_value_text(v);
+					for (char *q = t; *q; q++)
+						if (*q == ' ' || *q == '"')
+							*q = '_';
+					fprintf(f, "%.17g \"%s\"", numeric ?
+						v->valuedouble :
+						(double)(vi + 1), t);
+					free(t);
+					write_point(f, runs, n, naxes, a, vi,
+						    at, pols[p], lo, hi);
+					fputc('\n', f);
+				}
+				fputs("\n\n", f);
+			} while (next_combo(axes, a, at));
+		}
+	}
+	free(at);
+}
+
 /* Writes plots/sweep.dat and plots/sweep_vars.gp (see the top). */
 static int write_plot_data(const char *outdir, const cJSON *axes,
 			   const struct mrun *runs, size_t n, bool gpu,
@@ -360,7 +495,10 @@ static int write_plot_data(const char *outdir, const cJSON *axes,
 	char *dpath = path_join(dir, "sweep.dat");
 	char *vpath = path_join(dir, "sweep_vars.gp");
 	const char **pols = xcalloc(n + 1, sizeof(*pols));
-	size_t npol = 0;
+	size_t npol = 0, nt = 0, naxes = (size_t)cJSON_GetArraySize(axes);
+	size_t *nser = xcalloc(naxes + 1, sizeof(*nser));
+	char **titles = NULL;
+	double lo[NPM], hi[NPM];
 	struct afile af;
 	int rc = mkdir_p(dir, err);
 	if (rc)
@@ -372,61 +510,37 @@ static int write_plot_data(const char *outdir, const cJSON *axes,
 		if (p == npol)
 			pols[npol++] = runs[k].plabel;
 	}
+	for (size_t m = 0; m < NPM; m++) {
+		lo[m] = INFINITY;
+		hi[m] = -INFINITY;
+	}
 	rc = afile_open(&af, dpath, err);
 	if (rc)
 		goto out;
-	fprintf(af.f, "# x value_label then mean min max of:");
+	fprintf(af.f, "# x value_label then mean min max over the seeds of:");
 	for (size_t m = 0; m < NPM; m++)
 		fprintf(af.f, " %s", m == 2 && gpu ? "utilization_gpu"
 						   : plot_metrics[m][0]);
-	fputs("\n# one block per axis and policy, in this order\n", af.f);
-	size_t a = 0;
-	for (const cJSON *ax = axes->child; ax; ax = ax->next, a++) {
-		const cJSON *vals = cJSON_GetObjectItemCaseSensitive(ax,
-								     "values");
-		bool numeric = axis_numeric(ax);
-		for (size_t p = 0; p < npol; p++) {
-			size_t vi = 0;
-			for (const cJSON *v = vals->child; v;
-			     v = v->next, vi++) {
-				char *t = sweep_value_text(v);
-				for (char *q = t; *q; q++)
-					if (*q == ' ' || *q == '"')
-						*q = '_';
-				fprintf(af.f, "%.17g \"%s\"", numeric
-					? v->valuedouble : (double)(vi + 1), t);
-				free(t);
-				write_point(af.f, runs, n, a, vi, pols[p]);
-				fputc('\n', af.f);
-			}
-			fputs("\n\n", af.f);
-		}
-	}
+	fputs("\n# one block per axis and series (a policy and a value of "
+	      "each other axis), in this order\n", af.f);
+	write_blocks(af.f, axes, runs, n, pols, npol, &titles, &nt, nser, lo,
+		     hi);
 	rc = afile_commit(&af, err);
-	if (rc)
-		goto out;
-	rc = afile_open(&af, vpath, err);
-	if (rc)
-		goto out;
-	fprintf(af.f, "naxes = %d\nnpol = %zu\n",
-		cJSON_GetArraySize(axes), npol);
-	rc = put_words(af.f, "axis_names", axes, NULL, 0, err);
 	if (!rc)
-		rc = put_words(af.f, "policies", NULL, pols, npol, err);
-	if (rc) {
-		afile_abort(&af);
+		rc = afile_open(&af, vpath, err);
+	if (rc)
 		goto out;
-	}
-	fputs("axis_numeric = \"", af.f);
-	for (const cJSON *ax = axes->child; ax; ax = ax->next)
-		fprintf(af.f, "%s%d", ax == axes->child ? "" : " ",
-			axis_numeric(ax));
-	fprintf(af.f, "\"\nmetric_titles = \"'%s' '%s' '%s'\"\n",
-		plot_metrics[0][1], plot_metrics[1][1],
-		gpu ? "GPU utilization (fraction)" :
-		      "CPU utilization (fraction)");
-	rc = afile_commit(&af, err);
+	rc = write_vars(af.f, axes, pols, npol, (const char *const *)titles,
+			nt, nser, lo, hi, gpu, err);
+	if (rc)
+		afile_abort(&af);
+	else
+		rc = afile_commit(&af, err);
 out:
+	for (size_t k = 0; k < nt; k++)
+		free(titles[k]);
+	free(titles);
+	free(nser);
 	free(pols);
 	free(vpath);
 	free(dpath);
