@@ -9,8 +9,10 @@
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "exp/exp.h"
 #include "fill/fill.h"
 #include "policy/registry.h"
 #include "base/util.h"
@@ -250,6 +252,33 @@ Test(score_k8s, ties_go_to_the_node_order)
 		cr_assert_eq(seen, 3, "%s", pols[k]);
 		frag_cluster_release(&c);
 	}
+}
+
+/* "score" in "fill": "integer" by default, "double", else an error at its
+ * path; in the resolved experiment either way. */
+Test(score_k8s, experiment_score_key)
+{
+	static const char *const f[] = {
+		"{\"fill\":{\"nodes\":\"n\",\"pods\":\"p\"},"
+		"\"policies\":[\"fgd\"]}",
+		"{\"fill\":{\"nodes\":\"n\",\"pods\":\"p\",\"score\":"
+		"\"double\"},\"policies\":[\"fgd\"]}",
+	};
+	struct experiment e;
+	struct sim_error err;
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(exp_parse(f[i], "x.json", &e, &err), 0, "%s",
+			     err.msg);
+		cr_assert_eq(e.fill.score_double, i == 1);
+		cr_assert(strstr(e.resolved_json, i ? "\"score\":\t\"double\""
+					       : "\"score\":\t\"integer\""),
+			  "%s", e.resolved_json);
+		exp_release(&e);
+	}
+	cr_assert_neq(exp_parse("{\"fill\":{\"nodes\":\"n\",\"pods\":"
+				"\"p\",\"score\":\"int\"},\"policies\":"
+				"[\"fgd\"]}", "x.json", &e, &err), 0);
+	cr_assert(strstr(err.msg, "x.json: $.fill.score: "), "%s", err.msg);
 }
 
 /* The share-gpu kinds: every share one kind, whole GPUs by count, in

@@ -11,7 +11,9 @@
  *
  * Placement is a filter (model constraint, CPU/memory fit, GPU fit) and a
  * score plugin (clustersim/score.h) called on every node that passes; the
- * highest score wins, ties going to the lowest node index.  The plugin
+ * highest score wins, ties going to the lowest node index, or with
+ * Kubernetes' integer scores (integer below, the experiments' default) to
+ * the lowest node of a random node order drawn per run.  The plugin
  * also names the GPU a share pod takes; whole-GPU pods take the node's
  * lowest-numbered fully free GPUs.  Six plugins ship in policies/score/:
  * random, dotprod, gpu_clustering, gpu_packing, bestfit, fgd.
