@@ -18,6 +18,16 @@
  * at the same time (with "schedule_on": "timestamp"): the ends' room is
  * given out to the promised jobs first, then to the new ones.
  *
+ * compress_on = "end" (with compress): the promised jobs are moved only
+ * at a pass that follows a job's end, once, in queue order, as pyss's
+ * ConservativeScheduler does (new_events_on_job_termination; 44a2423);
+ * at other passes they keep their promises, so a slot that a job moved
+ * earlier left behind goes to a job ahead of it only at the next end.
+ * Nor is a job whose promise is due now moved (pyss skips a job whose
+ * start is not after now): with "schedule_on": "event" it waits for the
+ * other ends of this time instead of being pushed later.  The default
+ * "pass" compresses at every pass.
+ *
  * replan = "scratch": every reservation is made again from scratch, in
  * queue order, against the jobs ahead only.  This is NOT conservative: a
  * job moved into a gap can push a job behind it later than it was
@@ -38,7 +48,8 @@
  * pyss's conservative scheduler (re-insertion in submit order at each
  * termination).
  *
- * Parameters: replan ("compress" or "scratch").
+ * Parameters: replan ("compress" or "scratch"), compress_on ("pass" or
+ * "end").
  *
  * Example (10 CPUs, estimates exact): A runs on 6 CPUs until 100.  Queue:
  * B 8 CPUs for 50 s, C 4 CPUs for 200 s, D 2 CPUs for 20 s.  B is reserved
@@ -58,6 +69,8 @@
 /* The policy's state. */
 struct cons {
 	bool compress;      /* replan = "compress" */
+	bool on_end;        /* compress_on = "end" */
+	bool ended;         /* a job ended since the last pass */
 	sim_time_t kept;    /* the first promise this pass kept by its
 	                       split (VCs only; SIM_TIME_MAX = none) */
 	sim_time_t armed;   /* the wake-up set for such a promise */
@@ -108,6 +121,25 @@ static sim_time_t to_come(struct sim *sim, const struct job *j)
 	return t != SIM_TIME_NONE && t >= sim_now(sim) ? t : SIM_TIME_NONE;
 }
 
+/* Under compress_on = "end", a job whose promise is now is started
+ * when it fits, in the room its reservation holds, without asking the
+ * profile again (which, with "schedule_on": "event", still counts a job
+ * ending at this time that is not applied yet); else it keeps its
+ * promise.  Returns true when the job started. */
+static bool due_now(struct sim *sim, struct profile *p, const struct job *j)
+{
+	sim_time_t now = sim_now(sim);
+	if (!sim_job_fits(sim, j))
+		return false;
+	profile_release(p, j, now, j->estimate);
+	if (sim_job_start(sim, j) == 0) {
+		profile_reserve(p, j, now, j->estimate);
+		return true;
+	}
+	profile_reserve_again(p, j, now, j->estimate);
+	return false;
+}
+
 static void compress_schedule(struct sim *sim, struct cons *c)
 {
 	struct profile *p = sim_profile(sim);
@@ -120,10 +152,22 @@ static void compress_schedule(struct sim *sim, struct cons *c)
 			profile_reserve_again(p, j, t, j->estimate);
 	}
 	/* In queue order, each promised job moves as early as the others'
-	 * promises let it; then the new jobs. */
+	 * promises let it; then the new jobs.  Under compress_on = "end",
+	 * after a pass with no end only the promises that are due now (or
+	 * passed) are planned: the others keep theirs; and a promise due
+	 * now starts in its own room or waits there (due_now). */
+	bool all = !c->on_end || c->ended;
+	c->ended = false;
 	for (size_t i = 0; i < sim_queue_len(sim);) {
 		const struct job *j = sim_queue_at(sim, i);
 		sim_time_t t = to_come(sim, j);
+		if (t != SIM_TIME_NONE && c->on_end &&
+		    (t == sim_now(sim) || !all)) {
+			if (t == sim_now(sim) && due_now(sim, p, j))
+				continue; /* j left the queue */
+			i++;
+			continue;
+		}
 		if (t != SIM_TIME_NONE)
 			profile_release(p, j, t, j->estimate);
 		else if (sim_job_promised(sim, j) == SIM_TIME_NONE) {
@@ -149,6 +193,7 @@ static int conservative_init(struct sim *sim, void **state,
 			     struct sim_error *err)
 {
 	const char *replan = sim_param_str(sim, "replan");
+	const char *on = sim_param_str(sim, "compress_on");
 	struct cons *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -1;
@@ -162,7 +207,21 @@ static int conservative_init(struct sim *sim, void **state,
 			 replan);
 		return -1;
 	}
+	if (strcmp(on, "end") == 0) {
+		c->on_end = true;
+	} else if (strcmp(on, "pass") != 0) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "compress_on must be 'pass' or 'end', got '%s'", on);
+		return -1;
+	}
 	return 0;
+}
+
+static void conservative_finished(struct sim *sim, void *state,
+				  const struct job *job)
+{
+	struct cons *c = state;
+	c->ended = true;
 }
 
 static void conservative_fini(struct sim *sim, void *state)
@@ -204,6 +263,9 @@ static const struct policy_param conservative_params[] = {
 	{ "replan", PARAM_STRING, "compress",
 	  "\"compress\": reservations only move earlier (classic); "
 	  "\"scratch\": re-planned in queue order, not conservative" },
+	{ "compress_on", PARAM_STRING, "pass",
+	  "replan = compress: \"pass\": compress at every scheduling "
+	  "pass; \"end\": only at passes after a job ended (pyss)" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 
@@ -214,4 +276,5 @@ CLUSTERSIM_POLICY(conservative,
 	.params = conservative_params,
 	.init = conservative_init,
 	.fini = conservative_fini,
+	.job_finished = conservative_finished,
 	.schedule = conservative_schedule);

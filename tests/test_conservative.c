@@ -158,3 +158,56 @@ Test(conservative, promises_in_the_past_or_to_running_jobs_are_bad_calls)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/*
+ * compress_on: "pass" compresses at every scheduling pass, "end" only at
+ * the passes after a job's end (as pyss does).  10 CPUs.  At 0 A (5 CPUs,
+ * runs 20 s, estimate 100 s) and B (5 CPUs, 40 s) start; X (10 CPUs,
+ * 30 s) is promised 100 (after A's expected end); Y (5 CPUs, 60 s) fits
+ * from B's end: promised 40.  At 20 A ends: X cannot move (Y holds 5 CPUs
+ * over [40, 100)); Y moves to 20 and starts, leaving [80, 100) free of it.
+ * At 30 Z (5 CPUs, 50 s) arrives.
+ * pass: X is moved at 30 to 80 (Y ends then); Z, behind it, gets 110.
+ * end: X keeps 100 at 30; Z fits [40, 90) and is promised 40; at B's end
+ *   (40) X moves to 90, after Z.
+ */
+Test(conservative, compress_on_end_moves_jobs_only_after_an_end)
+{
+	static const struct tjob jobs[] = {
+		{ 1, 0, 20, 100, 5 }, { 2, 0, 40, 40, 5 },
+		{ 3, 0, 30, 30, 10 }, { 4, 0, 60, 60, 5 },
+		{ 5, 30, 50, 50, 5 },
+	};
+	static const struct {
+		const char *on;
+		double start[5];
+	} want[] = {
+		{ "pass", { 0, 0, 80, 20, 110 } },
+		{ "end", { 0, 0, 90, 20, 40 } },
+	};
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, jobs, 5);
+	tl_cluster(&c, 1, 10);
+	for (size_t k = 0; k < 2; k++) {
+		struct param_value pv = {
+			.key = xstrdup("compress_on"),
+			.json_path = xstrdup("$.compress_on"),
+			.type = PV_STRING, .str = xstrdup(want[k].on),
+		};
+		struct sim *s = tl_run_with(&clustersim_policy_conservative,
+					    &pv, 1, &w, &c);
+		for (int64_t id = 1; id <= 5; id++)
+			cr_expect_eq(tl_start(s, id), want[k].start[id - 1],
+				     "%s: job %d starts at %g, not %g",
+				     want[k].on, (int)id, tl_start(s, id),
+				     want[k].start[id - 1]);
+		cr_expect_eq(sim_counters(s)->promises_broken, 0);
+		sim_free(s);
+		free(pv.key);
+		free(pv.json_path);
+		free(pv.str);
+	}
+	workload_release(&w);
+	cluster_spec_release(&c);
+}

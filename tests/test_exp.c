@@ -126,6 +126,7 @@ Test(exp, full_file_every_key)
 	cr_assert_eq(w->opts.format, TRACE_CSV); /* given, beats the name */
 	cr_assert_eq(w->opts.procs, PROCS_REQUESTED);
 	cr_assert_eq(w->opts.overrun, OVERRUN_KILL);
+	cr_assert_eq(w->opts.clean, SWF_CLEAN_PWA);
 	cr_assert_not(w->opts.drop_invalid);
 	cr_assert(w->opts.lenient);
 	cr_assert_eq(w->opts.limit, 500);
@@ -538,6 +539,21 @@ Test(exp, error_types_and_values)
 		" \"overrun\": \"cut\"}, \"policies\": [\"a\"]}",
 		"f.json: $.workload.overrun: unknown value 'cut' "
 		"(expected 'clip', 'kill' or 'allow')");
+	exp_expect_error("f.json",
+		"{" EXP_MIN_CLUSTER ", \"workload\": {\"trace\": \"t.swf\","
+		" \"clean\": \"slurm\"}, \"policies\": [\"a\"]}",
+		"f.json: $.workload.clean: unknown value 'slurm' "
+		"(expected 'pwa', 'pyss', 'cqsim' or 'batsim')");
+	exp_expect_error("f.json",
+		"{" EXP_MIN_CLUSTER ", \"workload\": {\"trace\": \"t.csv\","
+		" \"clean\": \"pyss\"}, \"policies\": [\"a\"]}",
+		"f.json: $.workload.clean: applies to an SWF trace only "
+		"(format 'swf')");
+	exp_expect_error("f.json",
+		"{" EXP_MIN_CLUSTER ", \"workload\": {\"generate\": {},"
+		" \"clean\": \"pyss\"}, \"policies\": [\"a\"]}",
+		"f.json: $.workload.clean: applies to a trace only "
+		"(not with 'generate')");
 	exp_expect_error("f.json",
 		"{" EXP_MIN_CLUSTER ", \"workload\": {\"trace\": \"t.swf\","
 		" \"load_scale\": 0}, \"policies\": [\"a\"]}",

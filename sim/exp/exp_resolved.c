@@ -167,6 +167,8 @@ static cJSON *workload_json(const struct workload_spec *w)
 		jadd(j, "format", jstr(trace_format_names[o->format]));
 		jadd(j, "procs", jstr(exp_procs_names[o->procs]));
 		jadd(j, "overrun", jstr(exp_overrun_names[o->overrun]));
+		if (o->format == TRACE_SWF)
+			jadd(j, "clean", jstr(swf_clean_names[o->clean]));
 		jadd(j, "drop_invalid", jbool(o->drop_invalid));
 		jadd(j, "lenient", jbool(o->lenient));
 	}

@@ -235,7 +235,7 @@ static int parse_window(struct exp_ctx *c, const cJSON *v,
 	return rc;
 }
 
-/* The trace-only keys: the first five of parse_workload()'s keys[]. */
+/* The trace-only keys: the first six of parse_workload()'s keys[]. */
 static int parse_trace_opts(struct exp_ctx *c, const cJSON *const *f,
 			    struct trace_opts *o)
 {
@@ -252,6 +252,14 @@ static int parse_trace_opts(struct exp_ctx *c, const cJSON *const *f,
 		rc = exp_get_bool(c, "drop_invalid", f[3], &o->drop_invalid);
 	if (!rc)
 		rc = exp_get_bool(c, "lenient", f[4], &o->lenient);
+	int clean = o->clean;
+	if (!rc)
+		rc = exp_get_enum(c, "clean", f[5], swf_clean_names,
+				  ARRAY_SIZE(swf_clean_names), &clean);
+	if (!rc && f[5] && format != TRACE_SWF)
+		rc = exp_fail(c, "clean", "applies to an SWF trace only "
+			      "(format 'swf')");
+	o->clean = (enum swf_clean)clean;
 	o->format = (enum trace_format)format;
 	o->procs = (enum procs_field)procs;
 	o->overrun = (enum overrun_mode)overrun;
@@ -261,9 +269,10 @@ static int parse_trace_opts(struct exp_ctx *c, const cJSON *const *f,
 int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 		       struct workload_spec *w)
 {
-	/* The first five apply to a trace only. */
+	/* The first six apply to a trace only. */
 	static const char *const keys[] = { "format", "procs", "overrun",
-					    "drop_invalid", "lenient", "trace",
+					    "drop_invalid", "lenient", "clean",
+					    "trace",
 					    "generate", "limit", "window",
 					    "load_scale", "reference_gpu",
 					    "job_classes" };
@@ -275,18 +284,18 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 
 	if (rc)
 		goto out;
-	if (f[5] && f[6]) {
+	if (f[6] && f[7]) {
 		rc = exp_fail(c, NULL, "give either 'trace' or 'generate', "
 			      "not both");
 		goto out;
 	}
-	if (!f[5] && !f[6]) {
+	if (!f[6] && !f[7]) {
 		rc = exp_fail(c, NULL, "missing key 'trace' or 'generate'");
 		goto out;
 	}
 	trace_opts_default(o);
-	if (f[6]) {
-		for (size_t i = 0; i < 5; i++) {
+	if (f[7]) {
+		for (size_t i = 0; i < 6; i++) {
 			if (f[i]) {
 				rc = exp_fail(c, keys[i], "applies to a trace "
 					      "only (not with 'generate')");
@@ -295,9 +304,9 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 		}
 		w->generated = true;
 		w->name = xstrdup("generated");
-		rc = parse_generate(c, f[6], &w->gen);
+		rc = parse_generate(c, f[7], &w->gen);
 	} else {
-		rc = exp_get_string(c, "trace", f[5], &trace);
+		rc = exp_get_string(c, "trace", f[6], &trace);
 		if (!rc && str_has_control(trace))
 			rc = exp_fail(c, "trace", "must not contain a control "
 				      "character (a newline, a tab)");
@@ -310,21 +319,21 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 		rc = parse_trace_opts(c, f, o);
 	}
 	if (!rc)
-		rc = exp_get_uint(c, "limit", f[7], 0, UINT64_MAX, &o->limit);
-	if (!rc && f[8])
-		rc = parse_window(c, f[8], o);
+		rc = exp_get_uint(c, "limit", f[8], 0, UINT64_MAX, &o->limit);
+	if (!rc && f[9])
+		rc = parse_window(c, f[9], o);
 	if (!rc)
-		rc = exp_get_number(c, "load_scale", f[9], 0, true,
+		rc = exp_get_number(c, "load_scale", f[10], 0, true,
 				    &o->load_scale);
 	static const char *const class_names[] = { "trace", "draw" };
 	int classes = 1;
 	if (!rc)
-		rc = exp_get_enum(c, "job_classes", f[11], class_names,
+		rc = exp_get_enum(c, "job_classes", f[12], class_names,
 				  ARRAY_SIZE(class_names), &classes);
 	w->draw_classes = classes == 1;
 	const char *ref = "v100";
 	if (!rc)
-		rc = exp_get_string(c, "reference_gpu", f[10], &ref);
+		rc = exp_get_string(c, "reference_gpu", f[11], &ref);
 	if (!rc) {
 		struct sim_error e;
 		if (jobclass_gpu_lookup(ref, &e) < 0)

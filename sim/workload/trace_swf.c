@@ -11,7 +11,8 @@
  * parsers, and grows the job array geometrically.  Fields used (traces/README.md has the
  * details): 1 id, 2 submit, 4 run, 5 allocated and 8 requested
  * processors, 9 requested time (the estimate), 12 user, 13 group.  The
- * other fields are checked to be numbers and otherwise ignored.
+ * other fields are checked to be numbers and otherwise ignored.  A
+ * cleaning preset (swf_clean.c) rewrites the used fields first.
  */
 #include "workload/workload.h"
 
@@ -336,6 +337,27 @@ static inline int swf_split(const char *p, const char *e, const char **tb,
 	return nf;
 }
 
+/* Applies the cleaning preset to one line's fields: 1 to go on, 0 when
+ * the preset dropped the job (counted as a job line read). */
+static int swf_preset(struct swf_reader *r, int64_t *id, sim_time_t *submit,
+		      sim_time_t *run, sim_time_t *est, int64_t *alloc,
+		      int64_t *req)
+{
+	struct swf_fields f = { *id, *submit, *run, *est, *alloc, *req };
+
+	if (!swf_clean_job(r->o->clean, &f, r->w->max_procs,
+			   &r->w->report)) {
+		r->w->report.jobs_read++;
+		return 0;
+	}
+	*submit = f.submit;
+	*run = f.run;
+	*est = f.est;
+	*alloc = f.alloc;
+	*req = f.req;
+	return 1;
+}
+
 /* One job line (non-empty, not a comment). */
 static int swf_job(struct swf_reader *r, const char *p, const char *e)
 {
@@ -362,6 +384,9 @@ static int swf_job(struct swf_reader *r, const char *p, const char *e)
 	est = v[F_REQ_TIME];
 	user = v[F_USER];
 	group = v[F_GROUP];
+	if (o->clean != SWF_CLEAN_PWA &&
+	    (rc = swf_preset(r, &id, &submit, &run, &est, &alloc, &req)) <= 0)
+		return rc;
 
 	if (submit < 0)
 		return err_set(r->err, "%s:%" PRIu64 ": negative submit time "
@@ -463,6 +488,8 @@ int trace_load_swf(const char *path, const struct trace_opts *o,
 	r.w = w;
 	r.err = err;
 	rc = swf_read_lines(&in, &r);
+	if (!rc)
+		swf_clean_end(o->clean, w);
 	trace_input_close(&in, w, rc);
 	return trace_load_end(w, o, path, rc, err);
 }

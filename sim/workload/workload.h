@@ -34,12 +34,25 @@ enum overrun_mode {
 	OVERRUN_ALLOW,    /* the job runs its whole run time */
 };
 
-/* Loader options, applied in this order: per job (procs, drop, overrun),
+/* An SWF input-cleaning preset: the rules another simulator applies to
+ * an SWF line before it schedules it (traces/README.md, "Cleaning
+ * presets"; swf_clean.c cites each rule). */
+enum swf_clean {
+	SWF_CLEAN_PWA = 0, /* none: the archive's fields as they are */
+	SWF_CLEAN_PYSS,    /* pyss's _job_input_to_job */
+	SWF_CLEAN_CQSIM,   /* CQSim's Filter_job_SWF.input_check */
+	SWF_CLEAN_BATSIM,  /* Batsim's swf_to_batsim_workload_compute_only */
+	SWF_CLEAN_N
+};
+
+/* Loader options, applied in this order: the SWF cleaning preset, then
+ * per job (procs, drop, overrun),
  * then time window, first N jobs, load scaling. */
 struct trace_opts {
 	enum trace_format format;
 	enum procs_field procs;
 	enum overrun_mode overrun;
+	enum swf_clean clean;    /* SWF only: preset applied first */
 	bool drop_invalid;       /* drop run <= 0 or processors <= 0 (else
 	                            such a job is an error) */
 	bool lenient;            /* skip malformed lines, counting them */
@@ -79,6 +92,8 @@ struct trace_report {
 	uint64_t outside_window; /* dropped by the time window */
 	uint64_t beyond_limit;   /* dropped by the first-N limit */
 	uint64_t jobs;           /* jobs kept */
+	uint64_t clean_dropped;  /* dropped by the cleaning preset */
+	uint64_t clean_changed;  /* changed by the cleaning preset */
 	uint64_t gpu_time_mismatch; /* Philly: gpu_time != duration x num_gpus
 	                               (informational; the job is kept) */
 };
@@ -98,6 +113,29 @@ struct workload {
 	char sha256[INPUT_SHA256_HEX]; /* of the trace file's bytes as read
 	                       (for the manifest); "" when generated */
 };
+
+/* The fields of one SWF line that a cleaning preset reads and rewrites
+ * (times in sim_time_t, processors as read, -1 unknown). */
+struct swf_fields {
+	int64_t id;
+	sim_time_t submit, run, est;
+	int64_t alloc, req;
+};
+
+/* The names of the presets, by enum swf_clean (swf_clean.c). */
+extern const char *const swf_clean_names[SWF_CLEAN_N];
+
+/*
+ * Applies preset p to one line's fields f in place; max_procs is the
+ * header's MaxProcs (-1 unknown).  Returns 1 to keep the job, 0 when the
+ * preset drops it; counts what it did in r.
+ */
+int swf_clean_job(enum swf_clean p, struct swf_fields *f, int64_t max_procs,
+		  struct trace_report *r);
+
+/* After the last line: the presets that move submit times (Batsim's, to
+ * start at 0) do so over the kept jobs. */
+void swf_clean_end(enum swf_clean p, struct workload *w);
 
 /* The names experiment files give the formats, by enum trace_format
  * (trace.c). */
