@@ -90,7 +90,7 @@
  *   (and "placement", as every policy)
  * gittins also takes:
  *   delta_s        the quantum delta, resource-seconds (default 0: the
- *                  first threshold)
+ *                  first threshold; 3600 with none)
  *   distribution_s service samples, resource-seconds, comma-separated;
  *                  "" (default) = learn from finished jobs
  *   window         finished jobs the learned distribution keeps, the
