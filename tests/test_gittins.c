@@ -147,6 +147,43 @@ Test(gittins, in_queue_preempt)
 	cluster_spec_release(&c);
 }
 
+/*
+ * The distribution learned from finished jobs: one CPU, one queue
+ * (threshold 1000), delta 1000, in_queue_preempt.  X (0 s, 50 s) ends at
+ * 50: the samples are {50}.  A (60 s, 200 s) has 60 s when B (120 s,
+ * 100 s) arrives: A has outlived every sample (index 0), B's G(0) = 1/50,
+ * so B preempts A, runs 120..220, and A ends at 360.  Without X nothing
+ * is learned and every index is equal (FIFO by submit): A keeps the CPU
+ * and ends at 260, B at 360.
+ */
+Test(gittins, learned_distribution)
+{
+	struct tjob t[] = { { 1, 0, 50, 50, 1 }, { 2, 60, 200, 200, 1 },
+			    { 3, 120, 100, 100, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 3);
+	tl_cluster(&c, 1, 1);
+	struct param_value pv[] = { pv_str("thresholds_s", "1000"),
+				    pv_num("window", 1),
+				    { .key = (char *)"in_queue_preempt",
+				      .json_path = (char *)"$.p",
+				      .type = PV_BOOL, .b = true } };
+	struct sim *s = tl_run_with(&clustersim_policy_gittins, pv, 3, &w, &c);
+	cr_expect_eq(job_of(s, 3)->end, 220 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->end, 360 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->preemptions, 1);
+	sim_free(s);
+	workload_release(&w);
+	tl_workload(&w, t + 1, 2);
+	s = tl_run_with(&clustersim_policy_gittins, pv, 3, &w, &c);
+	cr_expect_eq(job_of(s, 2)->end, 260 * SIM_SEC);
+	cr_expect_eq(job_of(s, 3)->end, 360 * SIM_SEC);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
 /* The mean JCT (response_mean) of a label's row in a summary.csv. */
 static double mean_jct(const char *csv, const char *label)
 {
