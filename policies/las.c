@@ -59,8 +59,8 @@
  * submit).  As in Tiresias' simulator, the index is looked at when the
  * policy runs (arrivals, ends, demotions, promotions): no wake-up of its
  * own.  A queue's running jobs keep their place ahead of its waiting
- * ones, as in las (the paper's discretisation: jobs of one queue do not
- * preempt each other); its waiting and just demoted jobs are merged by
+ * ones, as in las (a waiting job never preempts a running one of its
+ * own queue); its waiting and just demoted jobs are merged by
  * (index, submit), each list sorted.  So the index decides which job of
  * a queue starts or resumes next, and whether a job demoted into a queue
  * keeps running against the jobs that wait there.  With in_queue_preempt
