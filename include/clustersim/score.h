@@ -151,6 +151,19 @@ int64_t score_frag(const struct score_ctx *ctx, size_t n);
 int64_t score_frag_after(const struct score_ctx *ctx, size_t n,
 			 const struct score_pod *pod, int gpu);
 
+/*
+ * Does the run score as Kubernetes does (the default of a fill
+ * experiment, "score": "integer")?  Then a plugin returns an integer in
+ * [SCORE_MIN_NODE, SCORE_MAX_NODE], computed as the FGD paper's
+ * simulator computes it, and ties go to the run's node order; otherwise
+ * ("score": "double") an exact score of any range, ties to the lowest
+ * node.
+ */
+bool score_integer(const struct score_ctx *ctx);
+/* The weight of the whole target workload: score_frag() / this is F_n in
+ * thousandths of a GPU (1 without a target workload). */
+uint64_t score_frag_weight(const struct score_ctx *ctx);
+
 /* The next draw of the run's random stream (splitmix64, from the run's
  * seed): for randomised plugins. */
 uint64_t score_random(struct score_ctx *ctx);

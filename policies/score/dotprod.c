@@ -30,8 +30,30 @@
  * 2 x max_cpu^2 x G^2 < 2^62 (e.g. 128 cores and 16 GPUs on a node); on
  * larger nodes the product is shifted right just enough to fit, which
  * can only make nearly equal nodes tie (then the lowest node wins).
+ *
+ * Integer scores (score_integer, the default), as the FGD paper's
+ * simulator scores with its settings for this policy (dimExtMethod
+ * "merge", normMethod "max", gpuSelMethod "best":
+ * hkust-adsl/kubernetes-scheduler-simulator, commit 8f3d641,
+ * experiments/run_scripts/generate_run_scripts.py, and
+ * pkg/simulator/plugin/dot_product_score.go calculateDotProductScore):
+ * int(100 x (1 - dot / 2)), in doubles, no normalisation; many nodes tie.
+ * In the example: A int(78.125) = 78, B int(81.25) = 81: B.
  */
 #include "clustersim/score.h"
+
+/* The simulator's integer score. */
+static int64_t dotprod_int(struct score_ctx *ctx, const struct score_pod *pod,
+			   const struct score_node *nd)
+{
+	double cc = score_max_cpu(ctx);
+	double gc = (double)score_max_gpus(ctx) * SCORE_MILLI;
+	double dot = 0;
+	dot += (nd->cpu_free / cc) * (pod->cpu / cc);
+	dot += (nd->gpu_total / gc) * (score_pod_gpu_milli(pod) / gc);
+	double s = 1 - dot / 2;
+	return (int64_t)(SCORE_MAX_NODE * s);
+}
 
 /* Bits of x (0 for 0). */
 static unsigned dotprod_bits(unsigned __int128 x)
@@ -46,6 +68,11 @@ static int64_t dotprod_score(struct score_ctx *ctx,
 			     const struct score_pod *pod, size_t n,
 			     const struct score_node *nd, int *gpu)
 {
+	if (score_integer(ctx)) {
+		if (score_pod_is_share(pod))
+			*gpu = score_gpu_bestfit(nd, pod->milli);
+		return dotprod_int(ctx, pod, nd);
+	}
 	uint64_t cc = score_max_cpu(ctx);
 	uint64_t gc = (uint64_t)score_max_gpus(ctx) * SCORE_MILLI;
 	unsigned __int128 cc2 = (unsigned __int128)cc * cc, gc2 = gc * gc;

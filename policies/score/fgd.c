@@ -28,8 +28,27 @@
  * The score is the growth, negated, in the exact integer units of
  * score_frag() (thousandths of a GPU times the target list's pod count),
  * so equal growths tie exactly.
+ *
+ * Integer scores (score_integer, the default), as the FGD paper's
+ * simulator scores (hkust-adsl/kubernetes-scheduler-simulator, commit
+ * 8f3d641, pkg/simulator/plugin/fgd_score.go
+ * calculateGpuShareFragExtendScore): int(sigmoid(-delta / 1000) x 100)
+ * with delta the growth in thousandths of a GPU, no normalisation; a
+ * share pod takes the first GPU (lowest index) of the highest integer
+ * score.  A growth within about +-0.01 GPU of another scores the same, so
+ * many nodes tie.  In the example: A's GPU 0 int(sigmoid(0.25) x 100) =
+ * 56, A's GPU 1 and B int(sigmoid(-0.25) x 100) = 43: A, GPU 0.
  */
+#include <math.h>
+
 #include "clustersim/score.h"
+
+/* The simulator's integer score of a growth d (integer weights). */
+static int64_t fgd_int(const struct score_ctx *ctx, int64_t d)
+{
+	double x = -(double)d / (double)score_frag_weight(ctx) / 1000.0;
+	return (int64_t)(1.0 / (1.0 + exp(-x)) * SCORE_MAX_NODE);
+}
 
 static int64_t fgd_score(struct score_ctx *ctx, const struct score_pod *pod,
 			 size_t n, const struct score_node *nd, int *gpu)
@@ -37,8 +56,11 @@ static int64_t fgd_score(struct score_ctx *ctx, const struct score_pod *pod,
 	if (!score_has_target(ctx))
 		return 0;
 	int64_t now = score_frag(ctx, n);
-	if (pod->gpus == 0 || pod->milli == SCORE_MILLI)
-		return -(score_frag_after(ctx, n, pod, -1) - now);
+	bool in = score_integer(ctx);
+	if (pod->gpus == 0 || pod->milli == SCORE_MILLI) {
+		int64_t d = score_frag_after(ctx, n, pod, -1) - now;
+		return in ? fgd_int(ctx, d) : -d;
+	}
 	/* A share: each GPU with room, once per distinct free share (two
 	 * GPUs with the same free share leave the same node state). */
 	int64_t best = 0;
@@ -53,6 +75,8 @@ static int64_t fgd_score(struct score_ctx *ctx, const struct score_pod *pod,
 		if (seen)
 			continue;
 		int64_t d = score_frag_after(ctx, n, pod, (int)g) - now;
+		if (in)
+			d = -fgd_int(ctx, d); /* lower is better below */
 		if (best_g < 0 || d < best) {
 			best = d;
 			best_g = (int)g;

@@ -26,6 +26,20 @@
  * As an integer: tier x (S + 1) + the used share of the node's GPUs as a
  * fraction of S = 720,720,000 (1000 x lcm(1..16), so the fraction is
  * exact for every GPU count up to SCORE_MAX_GPUS).
+ *
+ * Integer scores (score_integer, the default), as the FGD paper's
+ * simulator scores (hkust-adsl/kubernetes-scheduler-simulator, commit
+ * 8f3d641, pkg/simulator/plugin/gpu_clustering_score.go): tier t (3 to 0
+ * for tiers 4 to 1 above) gives 25 x (G - free) / G + 25 t in integers
+ * (G: the most GPUs on a node x 1000, the simulator's MaxSpecGpu 8000 on
+ * openb; free: the node's free GPU share in all), no normalisation.
+ * There a pod's kind (pkg/type/open-gpu-share/utils/pod.go
+ * GetGpuAffinityFromPodAnnotation) is "share-gpu" for every share pod and
+ * "<n>-gpu" for n whole GPUs: the fill runner numbers kinds so
+ * (fill_kinds_share_gpu) when it scores in integers.  In the example (G
+ * 2000), the 0.5-GPU pod and the 0.2-GPU one alike (one share-gpu kind):
+ * A 25 x 500 / 2000 + 75 = 81, B 25 x 300 / 2000 + 75 = 78, C 25: A; a
+ * 1-GPU pod: A 6, B 3 (other kinds only), C 25: C.
  */
 #include "clustersim/score.h"
 
@@ -42,6 +56,12 @@ static int64_t gpu_clustering_score(struct score_ctx *ctx,
 	if (pod->milli < SCORE_MILLI)
 		*gpu = score_gpu_bestfit(nd, pod->milli);
 	bool have = score_kind_pods(ctx, n, pod->kind) > 0;
+	if (score_integer(ctx)) {
+		int64_t g = (int64_t)score_max_gpus(ctx) * SCORE_MILLI;
+		int64_t t = have ? (nd->nkinds == 1 ? 3 : 2) : (nd->nkinds ? 0 : 1);
+		int64_t q = SCORE_MAX_NODE / 4;
+		return q * (g - nd->gpu_total) / g + q * t;
+	}
 	int64_t tier = have ? (nd->nkinds == 1 ? 4 : 3) : (nd->nkinds ? 1 : 2);
 	int64_t ngpus = nd->ngpus ? nd->ngpus : 1;
 	int64_t used = ngpus * SCORE_MILLI - nd->gpu_total;

@@ -47,6 +47,9 @@ struct fill_spec {
 	sim_time_t step;       /* replay: timeline step (default 3600 s) */
 	double load_scale;     /* replay: arrivals at creation time / this
 	                          (default 1: the trace's own times) */
+	bool score_double;     /* "score": "double": exact scores, ties to
+	                          the lowest node; else ("integer", the
+	                          default) Kubernetes' (score_integer) */
 };
 
 /* An input file read for an experiment, with the digest of its bytes as

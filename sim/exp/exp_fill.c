@@ -17,6 +17,12 @@
  * timeline's sampling step) and "load_scale" (> 0, at most 1e9, default
  * 1: arrivals at creation time / load_scale, run times kept) instead of
  * "target".  Each key of the other mode is an error.
+ *
+ * "score" (both modes): "integer" (the default: Kubernetes' integer
+ * scores in [0, 100] as the FGD paper's simulator computes them, its tie
+ * rule and its "share-gpu" pod kind; clustersim/score.h score_integer) or
+ * "double" (exact scores, ties to the lowest node, one kind per GPU
+ * demand: clustersim before 0.3).
  */
 #include "exp/exp.h"
 
@@ -29,8 +35,11 @@
 int exp_parse_fill(struct exp_ctx *c, const cJSON *v, struct fill_spec *f)
 {
 	static const char *const keys[] = { "nodes", "pods", "target",
-					    "mode", "step", "load_scale" };
+					    "mode", "step", "load_scale",
+					    "score" };
 	static const char *const modes[] = { "fill", "replay" };
+	static const char *const scores[] = { "integer", "double" };
+	int score = 0;
 	const cJSON *k[ARRAY_SIZE(keys)];
 	size_t m = exp_jp_key(c, "fill");
 	int mode = 0;
@@ -41,7 +50,11 @@ int exp_parse_fill(struct exp_ctx *c, const cJSON *v, struct fill_spec *f)
 	if (!rc)
 		rc = exp_get_enum(c, "mode", k[3], modes, ARRAY_SIZE(modes),
 				  &mode);
+	if (!rc)
+		rc = exp_get_enum(c, "score", k[6], scores, ARRAY_SIZE(scores),
+				  &score);
 	f->replay = mode == 1;
+	f->score_double = score == 1;
 	if (!rc && f->replay && k[2])
 		rc = exp_fail(c, "target", "not used in replay mode (the "
 			      "pods' own times say when they arrive)");
@@ -115,6 +128,8 @@ cJSON *exp_fill_json(const struct fill_spec *f)
 	cJSON_AddStringToObject(o, "mode", f->replay ? "replay" : "fill");
 	cJSON_AddStringToObject(o, "nodes", f->nodes);
 	cJSON_AddItemToObject(o, "pods", pods);
+	cJSON_AddStringToObject(o, "score",
+				f->score_double ? "double" : "integer");
 	if (f->replay) {
 		cJSON_AddNumberToObject(o, "step", (double)f->step / SIM_SEC);
 		cJSON_AddNumberToObject(o, "load_scale", f->load_scale);

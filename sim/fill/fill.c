@@ -92,6 +92,28 @@ int fill_run(struct frag_cluster *c, const struct score_pod *pods, size_t n,
 	return 0;
 }
 
+uint32_t fill_kinds_share_gpu(struct score_pod *pods, size_t n)
+{
+	/* Key: 0 = share-gpu, g = g whole GPUs. */
+	uint32_t of[SCORE_MAX_GPUS + 1], nk = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(of); i++)
+		of[i] = UINT32_MAX;
+	for (size_t i = 0; i < n; i++) {
+		struct score_pod *p = &pods[i];
+		if (p->gpus == 0) {
+			p->kind = 0;
+			continue;
+		}
+		uint32_t key = score_pod_is_share(p) ? 0
+			       : p->gpus <= SCORE_MAX_GPUS ? p->gpus
+							   : SCORE_MAX_GPUS;
+		if (of[key] == UINT32_MAX)
+			of[key] = nk++;
+		p->kind = of[key];
+	}
+	return nk;
+}
+
 void fill_result_release(struct fill_result *res)
 {
 	if (!res)

@@ -47,6 +47,14 @@ int openb_load_pods(const char *path, const struct openb_opts *o,
 		    struct score_pod **pods, size_t *n, uint32_t *nkinds,
 		    char *sha256, struct sim_error *err);
 
+/*
+ * Renumbers pods[0..n)'s kinds as the FGD paper's simulator defines them
+ * for gpu_clustering: one "share-gpu" kind for every pod asking a share
+ * of one GPU, one kind per whole-GPU count, in order of first appearance
+ * (CPU-only pods: kind 0, counted nowhere).  Returns the number of kinds.
+ */
+uint32_t fill_kinds_share_gpu(struct score_pod *pods, size_t n);
+
 /* One recorded point of a fill run: when the arrived GPU demand first
  * reached step percent of the cluster's GPU capacity. */
 struct fill_point {

@@ -11,7 +11,9 @@
  *
  * Placement is a filter (model constraint, CPU/memory fit, GPU fit) and a
  * score plugin (clustersim/score.h) called on every node that passes; the
- * highest score wins, ties going to the lowest node index.  The plugin
+ * highest score wins, ties going to the lowest node index, or with
+ * Kubernetes' integer scores (integer below, the experiments' default) to
+ * the lowest node of a random node order drawn per run.  The plugin
  * also names the GPU a share pod takes; whole-GPU pods take the node's
  * lowest-numbered fully free GPUs.  Six plugins ship in policies/score/:
  * random, dotprod, gpu_clustering, gpu_packing, bestfit, fgd.
@@ -106,6 +108,10 @@ struct frag_cluster {
 	                              each node (gpu_clustering) */
 	const struct frag_dist *dist; /* the target workload, not owned;
 	                              NULL = fragmentation not kept */
+	bool integer;              /* Kubernetes' integer scores in [0, 100]
+	                              and the FGD simulator's tie rule
+	                              (score_integer); false: exact scores,
+	                              ties to the lowest index */
 };
 
 /* The engine's side of a placement run: what score plugins see through
@@ -117,6 +123,9 @@ struct score_ctx {
 	int64_t *scores;           /*   that passed, their scores */
 	int *gpus;                 /*   and GPUs */
 	size_t cap;                /*   room in each */
+	uint32_t *rank;            /* integer scores: each node's place in
+	                              the run's node order, ties to the
+	                              lowest; NULL otherwise */
 };
 
 /* ---- cluster ------------------------------------------------------------ */
@@ -162,14 +171,15 @@ void frag_unplace(struct frag_cluster *c, size_t n,
 /* ---- placement by a score plugin (score.c) ------------------------------ */
 
 /* A placement run on c with the random stream rng; frag_ctx_release()
- * frees its scratch. */
+ * frees its scratch.  With c->integer the run's node order (the tie
+ * rule, score.c) is drawn from rng too. */
 void frag_ctx_init(struct score_ctx *ctx, const struct frag_cluster *c,
 		   uint64_t rng);
 void frag_ctx_release(struct score_ctx *ctx);
 /*
  * Chooses a node (and GPU) with a score plugin: the highest score (after
  * its normalize(), if any) among nodes that pass the filters, ties to the
- * lowest index.  Returns the node index, or -1 when no node passes; *gpu
+ * lowest index (with c->integer: the lowest in the run's node order).  Returns the node index, or -1 when no node passes; *gpu
  * is the plugin's GPU (-1 for whole-GPU and CPU-only pods).
  */
 long frag_choose(struct score_ctx *ctx, const struct score_ops *ops,

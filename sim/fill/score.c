@@ -5,6 +5,16 @@
  * rest of the cluster.  The fill and replay runs (fill.c, fill_replay.c)
  * place every pod through frag_choose().
  *
+ * Ties: with exact scores (c->integer false) the lowest node index wins.
+ * With Kubernetes' integer scores the FGD paper's simulator's rule holds
+ * (hkust-adsl/kubernetes-scheduler-simulator, commit 8f3d641,
+ * vendor/k8s.io/kubernetes/pkg/scheduler/core/generic_scheduler.go
+ * selectHost: the lowest node name among the highest scores, where
+ * upstream Kubernetes draws one at random); its nodes are named after a
+ * random permutation of their sorted names (pkg/simulator/simulator.go,
+ * syncClusterResourceList: "%04d-" + rand.Perm), so the tie goes to the
+ * node lowest in a random node order drawn once per run (rank[]).
+ *
  * Speed: frag_choose() runs for every pod on every node.  Without a
  * normalize() it keeps only the best so far; with one it first collects
  * every feasible node's score in the context's scratch arrays, which grow
@@ -24,6 +34,31 @@ void frag_ctx_init(struct score_ctx *ctx, const struct frag_cluster *c,
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->c = c;
 	ctx->rng = rng;
+	if (!c->integer || c->nnodes == 0)
+		return;
+	/* The run's node order: Fisher-Yates on a stream of its own, so
+	 * the plugins' draws are those of a run with exact scores. */
+	uint64_t s = rng ^ 0x6e6f64655f6f7264ull; /* "node_ord" */
+	ctx->rank = xmalloc(c->nnodes * sizeof(*ctx->rank));
+	for (size_t i = 0; i < c->nnodes; i++)
+		ctx->rank[i] = (uint32_t)i;
+	for (size_t i = c->nnodes; i > 1; i--) {
+		size_t j = (size_t)(place_rng_next(&s) % i);
+		uint32_t t = ctx->rank[i - 1];
+		ctx->rank[i - 1] = ctx->rank[j];
+		ctx->rank[j] = t;
+	}
+}
+
+/* Does node n, scored s, beat node best, scored bs?  Higher wins; a tie
+ * goes to the lower rank (integer scores) or is kept (the lower index,
+ * as nodes come in index order). */
+static bool beats(const struct score_ctx *ctx, size_t n, int64_t s,
+		  size_t best, int64_t bs)
+{
+	if (s != bs)
+		return s > bs;
+	return ctx->rank && ctx->rank[n] < ctx->rank[best];
 }
 
 void frag_ctx_release(struct score_ctx *ctx)
@@ -33,6 +68,8 @@ void frag_ctx_release(struct score_ctx *ctx)
 	free(ctx->nodes);
 	free(ctx->scores);
 	free(ctx->gpus);
+	free(ctx->rank);
+	ctx->rank = NULL;
 	ctx->nodes = NULL;
 	ctx->scores = NULL;
 	ctx->gpus = NULL;
@@ -88,7 +125,8 @@ static long choose_normalized(struct score_ctx *ctx,
 	ops->normalize(ctx, pod, ctx->nodes, ctx->scores, k);
 	size_t best = 0;
 	for (size_t i = 1; i < k; i++)
-		if (ctx->scores[i] > ctx->scores[best])
+		if (beats(ctx, ctx->nodes[i], ctx->scores[i],
+			  ctx->nodes[best], ctx->scores[best]))
 			best = i;
 	*gpu = share_gpu(c, ctx->nodes[best], pod, ctx->gpus[best]);
 	return (long)ctx->nodes[best];
@@ -108,7 +146,7 @@ long frag_choose(struct score_ctx *ctx, const struct score_ops *ops,
 			continue;
 		int g = -1;
 		int64_t s = ops->score(ctx, pod, n, &c->nodes[n], &g);
-		if (best < 0 || s > best_score) {
+		if (best < 0 || beats(ctx, n, s, (size_t)best, best_score)) {
 			best = (long)n;
 			best_score = s;
 			best_gpu = g;
@@ -153,6 +191,17 @@ int64_t score_frag_after(const struct score_ctx *ctx, size_t n,
 			 const struct score_pod *pod, int gpu)
 {
 	return ctx->c->dist ? frag_afterw(ctx->c, n, pod, gpu) : 0;
+}
+
+bool score_integer(const struct score_ctx *ctx)
+{
+	return ctx->c->integer;
+}
+
+uint64_t score_frag_weight(const struct score_ctx *ctx)
+{
+	return ctx->c->dist && ctx->c->dist->w_total ? ctx->c->dist->w_total
+						     : 1;
 }
 
 uint64_t score_random(struct score_ctx *ctx)

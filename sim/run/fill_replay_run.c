@@ -244,6 +244,9 @@ static int replay_list(const struct run_opts *o, struct experiment *e,
 		return err_setc(err, -SIM_EINPUT, "%s: no pod asks for a GPU",
 				pods_path);
 	}
+	c->integer = !e->fill.score_double;
+	if (c->integer)
+		nkinds = fill_kinds_share_gpu(pods, n);
 	frag_cluster_ready(c, nkinds, &dist);
 	uint64_t cap = c->gpu_capacity;
 	char *stem = band_stem(pods_path);

@@ -142,6 +142,9 @@ static int fill_list(const struct run_opts *o, struct experiment *e,
 		free(pods);
 		return err_set(err, "%s: no pod asks for a GPU", pods_path);
 	}
+	c->integer = !e->fill.score_double;
+	if (c->integer)
+		nkinds = fill_kinds_share_gpu(pods, n);
 	frag_cluster_ready(c, nkinds, &dist);
 	char *stem = band_stem(pods_path);
 	struct fill_result *res = xcalloc(npol * e->nseeds, sizeof(*res));

@@ -18,7 +18,8 @@
  *   - the run ends (0), or the policy refused its parameters at start
  *     (a message saying so), or it ended with an error that names the
  *     policy; never "left jobs pending" (a built-in policy that never
- *     starts a job that fits);
+ *     starts a job that fits), never a broken promise (conservative's
+ *     reservations only move earlier);
  *   - every job finished (killed only when it was to be killed at its
  *     estimate) or was rejected, and rejected exactly when it can never
  *     fit the empty cluster; none starts before its submit or ends before
@@ -604,7 +605,9 @@ static void fs_simulate(const struct fs_case *c, const struct pval *pv,
 		 * that leaves jobs pending for good. */
 		FUZZ_CHECK(a.err.msg[0] && strstr(a.err.msg, c->ops->name));
 		FUZZ_CHECK(!strstr(a.err.msg, "pending with nothing running"));
+		FUZZ_CHECK(!strstr(a.err.msg, "broke a promise"));
 	}
+	FUZZ_CHECK(k->promises_broken == 0);
 	if (getenv("FUZZ_SIM_PRINT"))
 		fprintf(stderr, "run: rc %d%s%s, %llu events, %llu rejected, "
 			"%llu preemptions, %llu migrations, %llu shared\n",
