@@ -11,7 +11,7 @@
 # timed in the same run so that ratios, not absolute times, are compared.
 # Last, the same pooled fcfs in plain Python (bench/py-fcfs.py), the way
 # the simulators of this field are written: its time, and whether its
-# mean wait agrees with ours.
+# mean wait agrees with ours.  Then the reproductions' run times.
 set -euo pipefail
 bin=${1:-build/clustersim}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -197,3 +197,14 @@ fill_bench() {
 echo
 fill_bench fill-fgd-openb "$here/openb-fill-fgd.json"
 fill_bench fill-openb-all "$here/../experiments/openb-fill.json"
+# The Tiresias 60-job reproduction (docs/validation.md): gittins on 16 GPUs,
+# far under a second (its sim_s rounds to 0, so no jobs/s row).
+if [ -r "$traces/gpu/tiresias-60job.csv" ]; then
+	t0=$(now)
+	"$bin" run "$here/tiresias-gittins.json" -o "$out/tiresias" --quiet --no-plots
+	t1=$(now)
+	echo
+	echo "gittins-tiresias60: wall_s=$(printf '%.3f' "$(echo "$t1 - $t0" | bc -l)")"
+else
+	echo "gittins-tiresias60: skipped (gpu/tiresias-60job.csv not in $traces)"
+fi

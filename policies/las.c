@@ -45,11 +45,40 @@
  * short after a moment be promoted at once and preempt others, which
  * thrashed on loaded clusters.)
  *
+ * gittins (the same queues, demotion and promotion; Tiresias' discretised
+ * 2D-Gittins index): inside each queue jobs go by their Gittins index,
+ * highest first (ties: submit order), instead of FIFO.  With a the
+ * service a job has had since its last promotion, S the service of a
+ * job, from the distribution of finished jobs (or given samples), and
+ * delta a quantum (default: the first threshold):
+ *
+ *   G(a) = P(S - a <= delta | S > a) / E[min(S - a, delta) | S > a]
+ *
+ * on the empirical distribution; a job past every sample gets 0 (last
+ * in its queue), and with no samples every index is equal (FIFO by
+ * submit).  As in Tiresias' simulator, the index is looked at when the
+ * policy runs (arrivals, ends, demotions, promotions): no wake-up of its
+ * own.  A queue's running jobs keep their place ahead of its waiting
+ * ones, as in las (a waiting job never preempts a running one of its
+ * own queue); its waiting and just demoted jobs are merged by
+ * (index, submit), each list sorted.  So the index decides which job of
+ * a queue starts or resumes next, and whether a job demoted into a queue
+ * keeps running against the jobs that wait there.  With in_queue_preempt
+ * the running jobs are sorted with the others, as Tiresias' simulator
+ * sorts a whole queue: then a waiting job of higher index preempts a
+ * running one of its own queue, and a job that never ran (G(0)) one that
+ * outlived every sample (0).
+ *
  * Source: Gu et al., "Tiresias: A GPU Cluster Manager for Distributed Deep
  * Learning", NSDI 2019, section 4.1 (discretised 2D-LAS, starvation
- * promotion with PROMOTE_KNOB); the rule above as their simulator applies
- * it (github.com/SymbioticLab/Tiresias, simulator/run_sim.py,
- * dlas_sim_jobs: executed_time, last_pending_time, solve_starvation).
+ * promotion with PROMOTE_KNOB) and 4.2 (2D-Gittins); the rules above as
+ * their simulator applies them (github.com/SymbioticLab/Tiresias at
+ * 959f9b0, simulator/run_sim.py: dlas_sim_jobs with executed_time,
+ * last_pending_time, solve_starvation; for dlas-gpu-gittins,
+ * get_gittins_index, cal_r_gittins_index and the per-queue sort by
+ * (rank, submit); simulator/jobs.py: gittins_delta = the first queue
+ * limit).  Their index sums the samples where E wants S - a; this one
+ * is the paper's formula.
  *
  * Parameters:
  *   thresholds_s   queue thresholds in resource-seconds, comma-separated
@@ -59,6 +88,15 @@
  *                  it has run this long (the engine keeps it, policy.h);
  *                  the cure for a preemption livelock (default 0: off)
  *   (and "placement", as every policy)
+ * gittins also takes:
+ *   delta_s        the quantum delta, resource-seconds (default 0: the
+ *                  first threshold; 3600 with none)
+ *   distribution_s service samples, resource-seconds, comma-separated;
+ *                  "" (default) = learn from finished jobs
+ *   window         finished jobs the learned distribution keeps, the
+ *                  latest (default 1000)
+ *   in_queue_preempt  sort a queue's running jobs with its waiting ones
+ *                  (default false)
  *
  * Cost: each queue keeps its running and waiting jobs in order as they
  * come and go (lists linked through the engine's per-job slots, so the
@@ -103,6 +141,16 @@ struct las {
 	struct las_list cut_tail[LAS_MAXQ]; /* demoted jobs it preempted */
 	struct las_list moved;          /* jobs promoted at this point */
 	struct las_job *jobs;           /* the engine's slots, by job idx */
+	bool gittins;      /* order inside a queue by Gittins index */
+	bool sort_running; /* its running jobs too (in_queue_preempt) */
+	double delta;      /* its quantum, resource-seconds */
+	double *smp;       /* samples in use, sorted (room: window) */
+	double *suffix;    /* suffix[i] = sum of smp[i..] */
+	size_t ns;
+	double *ring;      /* learned samples, in finishing order; NULL =
+			      given */
+	size_t ring_n, ring_at, window;
+	bool stale;        /* ring changed since smp was made */
 };
 
 /* What the policy remembers of a job: its slot. */
@@ -116,6 +164,7 @@ struct las_job {
 	sim_time_t stopped; /* when it last went back to waiting */
 	sim_time_t due;     /* while waiting: when it is promoted */
 	sim_time_t key;     /* when it was demoted or promoted */
+	double gi;          /* gittins: its index at this point */
 	uint8_t q;          /* its queue */
 	bool demoted;       /* in its queue's tail at this point */
 };
@@ -245,12 +294,20 @@ static void las_submitted(struct sim *sim, void *state, const struct job *j)
 	list_push(&l->wait[0], s);
 }
 
-/* A running job ended: it leaves its queue. */
+/* A running job ended: it leaves its queue (and, for gittins learning,
+ * its service joins the samples, the oldest leaving past `window`). */
 static void las_finished(struct sim *sim, void *state, const struct job *j)
 {
 	struct las *l = state;
 	struct las_job *s = slot(l, j);
 	list_remove(&l->run[s->q], s);
+	if (!l->ring)
+		return;
+	l->ring[l->ring_at] = sim_job_service(sim, j);
+	l->ring_at = (l->ring_at + 1) % l->window;
+	if (l->ring_n < l->window)
+		l->ring_n++;
+	l->stale = true;
 }
 
 /* The ranking started a waiting job: its wait since it last stopped
@@ -333,6 +390,145 @@ static void promote(struct sim *sim, struct las *l, sim_time_t now)
 		s->q = 0;
 	}
 	list_join(&l->wait[0], &l->moved);
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+/* Sorts the samples in use and their suffix sums, when they changed. */
+static void prepare(struct las *l)
+{
+	if (!l->stale)
+		return;
+	if (l->ring) {
+		for (size_t i = 0; i < l->ring_n; i++)
+			l->smp[i] = l->ring[i];
+		l->ns = l->ring_n;
+	}
+	qsort(l->smp, l->ns, sizeof(*l->smp), cmp_double);
+	l->suffix[l->ns] = 0;
+	for (size_t i = l->ns; i-- > 0;)
+		l->suffix[i] = l->suffix[i + 1] + l->smp[i];
+	l->stale = false;
+}
+
+/* Position of the first sample above v. */
+static size_t above(const struct las *l, double v)
+{
+	size_t lo = 0, hi = l->ns;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->smp[mid] <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * G(a) with quantum delta on the sorted samples s[0..n).  The samples
+ * above a are s[k..n), those that end within delta more s[k..h): P =
+ * (h - k) / (n - k), E = (sum(s[k..h)) - (h - k) a + (n - h) delta) /
+ * (n - k), so G = (h - k) / (sum - (h - k) a + (n - h) delta).
+ */
+static double las_gittins_index(const struct las *l, double a)
+{
+	if (l->ns == 0)
+		return 1.0;
+	size_t k = above(l, a);
+	size_t h = above(l, a + l->delta);
+	if (h == k)
+		return 0.0;
+	double done = (double)(h - k);
+	double spent = (l->suffix[k] - l->suffix[h]) - done * a +
+		       (double)(l->ns - h) * l->delta;
+	return spent > 0 ? done / spent : 0.0;
+}
+
+/* Ranking order of gittins inside a queue: index, then submit order (the
+ * workload is in (submit, id) order, as job indices are). */
+static bool g_ahead(const struct las_job *a, const struct las_job *b)
+{
+	return a->gi > b->gi || (a->gi == b->gi && a->job->idx < b->job->idx);
+}
+
+/* Computes the indices of a list's jobs and sorts it by them: an
+ * insertion sort, for short lists that are nearly in order. */
+static void g_sort(struct sim *sim, const struct las *l,
+		   struct las_list *ls)
+{
+	for (struct las_job *s = ls->head; s; s = s->next)
+		s->gi = las_gittins_index(l, served(sim, l, s->job));
+	struct las_job *s = ls->head;
+	while (s) {
+		struct las_job *next = s->next, *o = s->prev;
+		if (o && g_ahead(s, o)) {
+			list_remove(ls, s);
+			while (o->prev && g_ahead(s, o->prev))
+				o = o->prev;
+			s->prev = o->prev;
+			s->next = o;
+			if (o->prev)
+				o->prev->next = s;
+			else
+				ls->head = s;
+			o->prev = s;
+		}
+		s = next;
+	}
+}
+
+/* The better of two list heads for gittins (either may be NULL). */
+static struct las_job *g_best(struct las_job *a, struct las_job *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return g_ahead(b, a) ? b : a;
+}
+
+/*
+ * Ranks queue by queue.  Inside one: its running jobs in their order (with
+ * in_queue_preempt, merged with the others by index instead), then its
+ * waiting and just demoted jobs merged by (index, submit), each list
+ * sorted.  Waiting jobs only while one could still start.
+ */
+static void g_rank(struct sim *sim, struct las *l)
+{
+	prepare(l);
+	sim_rank_begin(sim);
+	for (size_t q = 0; q <= l->nt; q++) {
+		struct las_job *r = l->run[q].head;
+		if (l->sort_running) {
+			g_sort(sim, l, &l->run[q]);
+			r = l->run[q].head;
+		} else {
+			for (; r; r = r->next)
+				sim_rank_add(sim, r->job);
+		}
+		g_sort(sim, l, &l->wait[q]);
+		g_sort(sim, l, &l->tail[q]);
+		struct las_job *w = l->wait[q].head, *t = l->tail[q].head;
+		for (;;) {
+			struct las_job *b = g_best(r, t);
+			if (w && !sim_rank_full(sim))
+				b = g_best(b, w);
+			if (!b)
+				break;
+			sim_rank_add(sim, b->job);
+			if (b == r)
+				r = r->next;
+			else if (b == t)
+				t = t->next;
+			else
+				w = w->next;
+		}
+	}
 }
 
 /*
@@ -421,10 +617,69 @@ static void las_schedule(struct sim *sim, void *state)
 	demote(sim, l, now);
 	if (l->knob > 0)
 		promote(sim, l, now);
-	rank(sim, l);
+	if (l->gittins)
+		g_rank(sim, l);
+	else
+		rank(sim, l);
 	sim_rank_apply(sim); /* las_started, las_preempted: what it did */
 	reorder(l);
 	wake(sim, l, now);
+}
+
+/* Reads distribution_s into l->smp (room: n samples); -1 on a bad list. */
+static int read_given(struct sim *sim, struct las *l, const char *s,
+		      struct sim_error *err)
+{
+	for (const char *p = s; *p;) {
+		char *end;
+		double v = strtod(p, &end);
+		if (end == p || !(v > 0) || !isfinite(v) ||
+		    (*end && *end != ',')) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "distribution_s must be positive numbers "
+				 "separated by commas, got '%s'", s);
+			return -1;
+		}
+		l->smp[l->ns++] = v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
+{
+	if (las_init(sim, state, err) != 0)
+		return -1;
+	struct las *l = *state;
+	l->gittins = true;
+	l->sort_running = sim_param_bool(sim, "in_queue_preempt");
+	l->delta = sim_param_double(sim, "delta_s");
+	if (!(l->delta >= 0) || !isfinite(l->delta)) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "delta_s must be >= 0, got '%g'", l->delta);
+		return -1;
+	}
+	if (l->delta == 0)
+		l->delta = l->nt ? l->t[0] : 3600;
+	int64_t window = sim_param_int(sim, "window");
+	if (window < 1 || window > 10000000) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "window must be 1 .. 10000000, got '%lld'",
+			 (long long)window);
+		return -1;
+	}
+	const char *s = sim_param_str(sim, "distribution_s");
+	size_t n = *s != '\0';
+	for (const char *p = s; *p; p++)
+		n += *p == ',';
+	l->window = (size_t)window;
+	size_t room = n ? n : l->window;
+	l->smp = sim_alloc(sim, room, sizeof(*l->smp));
+	l->suffix = sim_alloc(sim, room + 1, sizeof(*l->suffix));
+	l->stale = true;
+	if (!n)
+		l->ring = sim_alloc(sim, l->window, sizeof(*l->ring));
+	return read_given(sim, l, s, err);
 }
 
 static const struct policy_param las_params[] = {
@@ -446,6 +701,41 @@ CLUSTERSIM_POLICY(las,
 	.state_size = sizeof(struct las),
 	.job_state_size = sizeof(struct las_job),
 	.init = las_init,
+	.job_submitted = las_submitted,
+	.job_finished = las_finished,
+	.job_started = las_started,
+	.job_preempted = las_preempted,
+	.schedule = las_schedule);
+
+static const struct policy_param gittins_params[] = {
+	{ "thresholds_s", PARAM_STRING, "3600",
+	  "queue thresholds, resource-seconds, comma-separated" },
+	{ "promote_knob", PARAM_DOUBLE, "0",
+	  "promote a waiting job once it has waited this many times as long "
+	  "as it ran since its last promotion; 0 = off" },
+	{ "delta_s", PARAM_DOUBLE, "0",
+	  "the Gittins quantum, resource-seconds; 0 = the first threshold" },
+	{ "distribution_s", PARAM_STRING, "",
+	  "service samples, resource-seconds, comma-separated; "
+	  "empty = learn from finished jobs" },
+	{ "window", PARAM_INT, "1000",
+	  "finished jobs the learned distribution keeps" },
+	{ "in_queue_preempt", PARAM_BOOL, "false",
+	  "a waiting job of higher index preempts a running one of its own "
+	  "queue, as Tiresias' simulator sorts them" },
+	{ "min_run_s", PARAM_DOUBLE, "0",
+	  "a job that (re)starts is not preempted before it has run this "
+	  "long, seconds (the engine keeps it: policy.h)" },
+	{ NULL, PARAM_INT, NULL, NULL },
+};
+
+CLUSTERSIM_POLICY(gittins,
+	.summary = "Tiresias discretised 2D-Gittins: las' queues, each "
+		   "ordered by Gittins index, preemptive",
+	.params = gittins_params,
+	.state_size = sizeof(struct las),
+	.job_state_size = sizeof(struct las_job),
+	.init = gittins_init,
 	.job_submitted = las_submitted,
 	.job_finished = las_finished,
 	.job_started = las_started,

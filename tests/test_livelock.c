@@ -434,7 +434,7 @@ Test(gittins_wake, counted_from_the_end_of_the_restore)
 	struct param_value pv[] = { str("distribution_s", "100,200,201,1000") };
 	struct sim_error err;
 	int rc;
-	struct sim *s = run_rc(find_policy("gittins"), pv, 1, &cfg, &rc, &err);
+	struct sim *s = run_rc(find_policy("gittins_cont"), pv, 1, &cfg, &rc, &err);
 	expect_done(s, rc, &err);
 	size_t n;
 	const struct job *j = sim_jobs(s, &n);
@@ -476,7 +476,7 @@ Test(gittins_wake, outlived_jobs_run_in_submit_order)
 	struct param_value pv[] = { str("distribution_s", "100") };
 	struct sim_error err;
 	int rc;
-	struct sim *s = run_rc(find_policy("gittins"), pv, 1, &cfg, &rc, &err);
+	struct sim *s = run_rc(find_policy("gittins_cont"), pv, 1, &cfg, &rc, &err);
 	expect_done(s, rc, &err);
 	cr_expect_eq(sim_counters(s)->preemptions, 0);
 	cr_expect_float_eq(tl_start(s, 2), 5000, 1e-9);

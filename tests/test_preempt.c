@@ -356,15 +356,15 @@ Test(preempt, las_restore_is_not_service)
 }
 
 /*
- * gittins with the distribution {100, 1000} GPU-s (the example of
- * gittins.c), one GPU: A (0 s, 1000 s) has 950 s of service when B
+ * gittins_cont with the distribution {100, 1000} GPU-s (the example of
+ * gittins_cont.c), one GPU: A (0 s, 1000 s) has 950 s of service when B
  * (950 s, 100 s) arrives.  A: S = 1000 for sure, index 1 / 50 = 0.02.
  * B: d = 100 gives P 0.5 / E 100 = 0.005, d = 1000 gives 1 / 550: 0.005.
  * A keeps the GPU and ends at 1000; B runs 1000..1100.
  * las (threshold 100): A is demoted at 100, B preempts it at 950 and runs
  * 950..1050; A resumes and ends at 1100.
  */
-Test(preempt, gittins_hand_worked)
+Test(preempt, gittins_cont_hand_worked)
 {
 	struct tjob t[] = { { 1, 0, 1000, 1000, 1 }, { 2, 950, 100, 100, 1 } };
 	struct workload w;
@@ -376,8 +376,8 @@ Test(preempt, gittins_hand_worked)
 		.json_path = (char *)"$.p.distribution_s", .type = PV_STRING,
 		.str = (char *)"100,1000",
 	};
-	extern const struct policy_ops clustersim_policy_gittins;
-	struct sim *s = tl_run_with(&clustersim_policy_gittins, &pv, 1, &w, &c);
+	extern const struct policy_ops clustersim_policy_gittins_cont;
+	struct sim *s = tl_run_with(&clustersim_policy_gittins_cont, &pv, 1, &w, &c);
 	cr_expect_eq(job_of(s, 1)->end, 1000 * SIM_SEC);
 	cr_expect_eq(job_of(s, 2)->start, 1000 * SIM_SEC);
 	cr_expect_eq(job_of(s, 2)->end, 1100 * SIM_SEC);
