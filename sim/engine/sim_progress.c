@@ -19,12 +19,14 @@
 #include "base/util.h"
 #include "speed/jobclass.h"
 /* From now on, track progress per job: every running job has run at
- * reference speed since it started. */
+ * reference speed since it started.  A job that has not run yet has all
+ * zeros (nothing restored, nothing run), which sim_job_service() reads
+ * for a waiting job. */
 void sim_ensure_prog(struct sim *s)
 {
 	if (s->prog)
 		return;
-	s->prog = xmalloc(s->njobs * sizeof(*s->prog));
+	s->prog = xcalloc(s->njobs, sizeof(*s->prog));
 	for (size_t i = 0; i < s->nrun; i++) {
 		const struct job *r = &s->jobs[s->running[i].idx];
 		s->prog[r->idx] = (struct progress){
