@@ -69,6 +69,9 @@ base_mb=$(sed -n 's/.*peak_rss_mb=\([0-9.]*\).*/\1/p' "$out/baseline.log")
 
 row "run" "jobs" "wall_s" "sim_s" "awk_s" "ratio" "jobs/s" "events/s" "peak_MB" "B/job"
 bench easy-kth "$here/kth-easy.json" "$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz"
+# The pyss reproduction's heaviest run (docs/validation.md, "pyss, job by
+# job"): classic conservative with pyss's settings on KTH-SP2.
+bench cons-kth-pyss "$here/kth-pyss-conservative.json" "$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz"
 curie="$traces/hpc/CEA-Curie-2011-2.1-cln.swf.gz"
 last_wall=
 bench easy-curie "$here/curie-easy.json" "$curie"
