@@ -1,8 +1,11 @@
 /*
- * allocations.csv (docs/metrics.md, "Run files"): one row per placement
- * interval, nodes as a Batsim / evalys interval set, so a preempted job
- * has a row per run; asked for by key or option, refused where it cannot
- * apply; and the Gantt chart drawn from it.
+ * The schedule written for other tools (docs/metrics.md, "Run files").
+ * allocations.csv: one row per placement interval, nodes as a Batsim /
+ * evalys interval set, so a preempted job has a row per run; asked for by
+ * key or option, refused where it cannot apply; and the Gantt chart drawn
+ * from it.  jobs.swf: read back by our own SWF reader, its submit, wait
+ * and run are those of jobs.csv, its fields 5 and 8 a GPU job's GPUs, and
+ * a preempted job is one line.  Both from the same hand-worked las run.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include "report/out.h"
 #include "testlib.h"
 #include "base/util.h"
+#include "workload/workload.h"
 
 static char tmp[256];
 static char bin[512];
@@ -316,4 +320,71 @@ Test(alloc, refused_for_a_fill_experiment)
 	cr_expect(strstr(msg, "--allocations does not apply to a fill"), "%s",
 		  msg);
 	free(msg);
+}
+
+/* The cells of a CSV line without quotes, in place. */
+static size_t cells(char *line, char **c, size_t max)
+{
+	size_t n = 0;
+	for (char *p = line; n < max; p++) {
+		c[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p = '\0';
+	}
+	return n;
+}
+
+/* jobs.swf read back by the SWF reader: ids, submit, run and processors
+ * as jobs.csv has them, and field 3 (not kept by the reader) its wait. */
+Test(alloc, jobs_swf_reads_back_as_jobs_csv)
+{
+	run_las("", "--no-plots");
+	char *path = xasprintf("%s/out/las-s1/jobs.swf", tmp);
+	struct trace_opts o;
+	trace_opts_default(&o);
+	struct workload w;
+	struct sim_error err;
+	cr_assert_eq(trace_load_swf(path, &o, &w, &err), 0, "%s", err.msg);
+	cr_assert_eq(w.n, 3);
+	cr_expect_eq(w.max_nodes, 2);
+	cr_expect_eq(w.max_procs, 16);
+	char *csv = tl_slurp(tmp, "out/las-s1/jobs.csv");
+	char *swf = tl_slurp(tmp, "out/las-s1/jobs.swf");
+	char *save = NULL, *line = strtok_r(csv, "\n", &save);
+	char *ssave = NULL, *sline = strtok_r(swf, "\n", &ssave);
+	for (size_t i = 0; i < w.n; i++) {
+		char *c[32];
+		line = strtok_r(NULL, "\n", &save);
+		cr_assert(line);
+		cr_assert_geq(cells(line, c, 32), 26);
+		while (sline && *sline == ';')
+			sline = strtok_r(NULL, "\n", &ssave);
+		cr_assert(sline);
+		/* id submit wait run alloc ... req */
+		long long id;
+		double submit, wait, run;
+		cr_assert_eq(sscanf(sline, "%lld %lf %lf %lf", &id, &submit,
+				    &wait, &run), 4);
+		sline = strtok_r(NULL, "\n", &ssave);
+		const struct job *j = &w.jobs[i];
+		cr_expect_eq(j->id, atoll(c[0]));
+		cr_expect_eq(id, j->id);
+		cr_expect_eq(j->submit, (sim_time_t)(atof(c[1]) * SIM_SEC));
+		cr_expect_eq(j->run, (sim_time_t)(atof(c[5]) * SIM_SEC));
+		cr_expect_eq(wait, atof(c[4]), "job %lld wait", id);
+		cr_expect_eq(submit, atof(c[1]));
+		cr_expect_eq(run, atof(c[5]));
+		/* Fields 5 and 8 hold a GPU job's GPUs. */
+		cr_expect_eq(j->cpus, (uint32_t)atoi(c[14]));
+	}
+	/* A preempted job: one line, status 1, its total wait. */
+	free(swf);
+	swf = tl_slurp(tmp, "out/las-s1/jobs.swf");
+	cr_expect(strstr(swf, "\n1 0 50 350 8 -1 -1 8 -1 -1 1 -1 -1 "));
+	workload_release(&w);
+	free(csv);
+	free(swf);
+	free(path);
 }
