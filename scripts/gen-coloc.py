@@ -91,7 +91,7 @@ def main():
     w(" */")
     w('#include "jobclass.h"')
     w("")
-    w("const float jobclass_coloc[JOBCLASS_NGPU][JOBCLASS_NSCALE]"
+    w("const float jobclass_coloc[JOBCLASS_NGPU_GAVEL][JOBCLASS_NSCALE]"
       "[JOBCLASS_NGAVEL][JOBCLASS_NGAVEL] = {")
     for gi, g in enumerate(gm.GPUS):
         w("\t[JOBCLASS_GPU_%s] = {" % g.upper())

@@ -103,10 +103,10 @@ def main():
     w("#include <assert.h>")
     w("#include <math.h>")
     w("")
-    w('#include "jobclass.h"')
+    w('#include "speed/jobclass.h"')
     w("")
     w("static_assert(JOBCLASS_NGAVEL == %d, \"class count\");" % len(names))
-    w("static_assert(JOBCLASS_NGPU == %d, \"gpu types: %s\");"
+    w("static_assert(JOBCLASS_NGPU_GAVEL == %d, \"gpu types: %s\");"
       % (len(GPUS), " ".join(GPUS)))
     w("")
     w("const struct jobclass jobclass_gavel[JOBCLASS_NGAVEL] = {")

@@ -860,8 +860,8 @@ Test(exp, network_and_reference_gpu)
 			 "\"t.swf\", \"reference_gpu\": \"tpu\"}, "
 			 "\"policies\": [\"fcfs\"]}",
 			 "x.json: $.workload.reference_gpu: unknown gpu type "
-			 "'tpu' (the throughput table knows k80, p100 and "
-			 "v100)");
+			 "'tpu' (the throughput table knows k80, p100, v100 "
+			 "and t4)");
 }
 
 Test(exp, preemption_keys)

@@ -185,7 +185,7 @@ Test(jobclass, every_class_has_v100_x1)
 	cr_assert_str_eq(jobclass_get(JOB_CLASS_NONE)->name, "none");
 	for (unsigned c = 1; c < jobclass_count(); c++) {
 		const struct jobclass *jc = jobclass_get(c);
-		for (int g = 0; g < JOBCLASS_NGPU; g++) {
+		for (int g = 0; g < JOBCLASS_NGPU_GAVEL; g++) {
 			double t = jobclass_throughput(c, g, 1, true);
 			cr_assert(isfinite(t) && t > 0, "%s on %s: %g",
 				  jc->name, jobclass_gpu_get(g)->name, t);
@@ -247,8 +247,19 @@ Test(jobclass, gpu_names)
 	cr_assert_eq(jobclass_gpu_lookup("V100M32", &err), V100);
 	cr_assert_eq(jobclass_gpu_lookup("P100", &err), P100);
 	cr_assert_eq(jobclass_gpu_lookup("p100-pcie-12gb", &err), P100);
-	cr_assert_eq(jobclass_gpu_lookup("T4", &err), -SIM_EINPUT);
-	cr_assert_str_eq(err.msg, "unknown gpu type 'T4'");
+	/* T4: a type of its own (the Pollux artifact's), with no figure
+	 * for Gavel's classes. */
+	cr_assert_eq(jobclass_gpu_lookup("T4", &err), JOBCLASS_GPU_T4);
+	cr_assert_eq(jobclass_gpu_lookup("Tesla T4", NULL), JOBCLASS_GPU_T4);
+	cr_assert_eq(jobclass_gpu_lookup("t4-16gb", NULL), JOBCLASS_GPU_T4);
+	cr_assert_str_eq(jobclass_gpu_get(JOBCLASS_GPU_T4)->name, "t4");
+	cr_assert_eq(jobclass_gpu_get(JOBCLASS_GPU_T4)->mem_gb, 16);
+	cr_assert(isnan(jobclass_throughput(jc_cls("ResNet-50 (batch size "
+						   "64)"), JOBCLASS_GPU_T4,
+					    1, true)));
+	cr_assert(isnan(jobclass_coloc_speed(1, 2, JOBCLASS_GPU_T4, 1)));
+	cr_assert_eq(jobclass_gpu_lookup("T40", &err), -SIM_EINPUT);
+	cr_assert_str_eq(err.msg, "unknown gpu type 'T40'");
 	cr_assert_eq(jobclass_gpu_lookup("p1000", &err), -SIM_EINPUT);
 	cr_assert_eq(jobclass_gpu_lookup("a100", NULL), -SIM_EINPUT);
 	cr_assert_eq(jobclass_gpu_lookup(NULL, NULL), -SIM_EINPUT);
@@ -379,7 +390,7 @@ static int jc_json_check(const cJSON *root, unsigned c, const char *sect,
 Test(jobclass, generated_table_matches_json)
 {
 	char *path = jc_trace_path("gpu/gavel-throughputs.json");
-	static const char *const sect[2][JOBCLASS_NGPU] = {
+	static const char *const sect[2][JOBCLASS_NGPU_GAVEL] = {
 		{ "k80", "p100", "v100" },
 		{ "k80_unconsolidated", "p100_unconsolidated",
 		  "v100_unconsolidated" },
@@ -403,14 +414,15 @@ Test(jobclass, generated_table_matches_json)
 	root = cJSON_Parse(text);
 	cr_assert_not_null(root);
 	/* Cell n: class, placement, GPU type, scale in mixed radix. */
-	int cells = JOBCLASS_NGAVEL * 2 * JOBCLASS_NGPU * JOBCLASS_NSCALE;
+	int cells = JOBCLASS_NGAVEL * 2 * JOBCLASS_NGPU_GAVEL *
+		    JOBCLASS_NSCALE;
 
 	for (int n = 0; n < cells; n++) {
 		int s = n % JOBCLASS_NSCALE;
-		int g = n / JOBCLASS_NSCALE % JOBCLASS_NGPU;
-		int u = n / (JOBCLASS_NSCALE * JOBCLASS_NGPU) % 2;
+		int g = n / JOBCLASS_NSCALE % JOBCLASS_NGPU_GAVEL;
+		int u = n / (JOBCLASS_NSCALE * JOBCLASS_NGPU_GAVEL) % 2;
 		unsigned c = 1 + (unsigned)(n / (JOBCLASS_NSCALE *
-						 JOBCLASS_NGPU * 2));
+						 JOBCLASS_NGPU_GAVEL * 2));
 
 		present += jc_json_check(root, c, sect[u][g], g, s, u);
 		seen++;

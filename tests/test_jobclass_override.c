@@ -135,6 +135,25 @@ Test(jobclass_override, single_gpu_run_time_scales_by_the_ratio)
 }
 
 /*
+ * T4: a type the class tables have no figure for.  Without an override
+ * a job runs there at the reference speed (100 s); with the T4 figure 2
+ * steps/s it runs 100 x 4.394774823323071 / 2 s.
+ */
+Test(jobclass_override, t4_figure_from_an_override)
+{
+	struct experiment e;
+	cr_expect_eq(ov_end("t4", NULL), 100.0);
+	ov_parse("{\"resnet50_bs64\": {\"Tesla T4\": 2}}", &e);
+	cr_expect_eq(jobclass_thr1(&e.throughputs,
+				   (unsigned)jobclass_lookup(
+					   "ResNet-50 (batch size 64)"),
+				   JOBCLASS_GPU_T4), 2);
+	double got = ov_end("t4", &e.throughputs);
+	cr_expect(fabs(got - 100 * OV_V100 / 2) < 2e-6, "%f", got);
+	exp_release(&e);
+}
+
+/*
  * gradient_bytes: a 2-GPU ResNet-50 job spread over two V100 nodes, one
  * per rack, 100 Gb/s NICs (12.5e9 B/s), 0.5 us per link (4 links between
  * racks): rate = (t + bytes / 300e9) / (t + 4e-6 + bytes / 12.5e9), with
@@ -243,7 +262,8 @@ Test(jobclass_override, errors_name_the_json_path)
 	/* A type the table has no figures for is not a typo of another. */
 	ov_error("{\"resnet50\": {\"a100\": 1}}",
 		 "x.json: $.throughputs.resnet50.a100: unknown gpu type "
-		 "'a100' (expected 'k80', 'p100', 'v100' or 'gradient_bytes'; "
+		 "'a100' (expected 'k80', 'p100', 'v100', 't4' or "
+		 "'gradient_bytes'; "
 		 "other GPU types have no figures: docs/gpu-models.md)");
 	ov_error("{\"resnet50\": {\"v100\": 0}}",
 		 "x.json: $.throughputs.resnet50.v100: must be > 0, got '0'");
@@ -265,7 +285,7 @@ Test(jobclass_override, errors_name_the_json_path)
 		 "integer, got '1.5'");
 	ov_error("{\"resnet50\": {}}",
 		 "x.json: $.throughputs.resnet50: no figure given (expected "
-		 "'k80', 'p100', 'v100' or 'gradient_bytes')");
+		 "'k80', 'p100', 'v100', 't4' or 'gradient_bytes')");
 	ov_error("{\"resnet50\": 3}",
 		 "x.json: $.throughputs.resnet50: expected an object of "
 		 "figures by GPU type, got number");

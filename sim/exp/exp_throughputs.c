@@ -92,9 +92,9 @@ static int fail_class(struct exp_ctx *c, const char *spelling)
 
 static int fail_gpu(struct exp_ctx *c, const char *spelling)
 {
-	static const char *const known[] = { "k80", "p100", "v100",
+	static const char *const known[] = { "k80", "p100", "v100", "t4",
 					     GRAD_KEY };
-	static_assert(JOBCLASS_NGPU == 3, "the list above");
+	static_assert(JOBCLASS_NGPU == 4, "the list above");
 	char key[96], shown[EXP_SHOW_MAX];
 	size_t best = SIZE_MAX, besti = 0;
 	snprintf(key, sizeof(key), "%s", spelling);
@@ -116,7 +116,7 @@ static int fail_gpu(struct exp_ctx *c, const char *spelling)
 		return exp_fail(c, NULL, "unknown gpu type '%s' (did you mean "
 				"'%s'?)", shown, known[besti]);
 	return exp_fail(c, NULL, "unknown gpu type '%s' (expected 'k80', "
-			"'p100', 'v100' or '" GRAD_KEY "'; other GPU types "
+			"'p100', 'v100', 't4' or '" GRAD_KEY "'; other GPU types "
 			"have no figures: docs/gpu-models.md)", shown);
 }
 
@@ -133,7 +133,7 @@ static int parse_figures(struct exp_ctx *c, const cJSON *v,
 				     "type", v);
 	if (!v->child)
 		return exp_fail(c, NULL, "no figure given (expected 'k80', "
-				"'p100', 'v100' or '" GRAD_KEY "')");
+				"'p100', 'v100', 't4' or '" GRAD_KEY "')");
 	for (const cJSON *f = v->child; f && !rc; f = f->next) {
 		size_t m = exp_jp_key(c, f->string);
 		if (strcmp(f->string, GRAD_KEY) == 0) {

@@ -338,7 +338,7 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 		struct sim_error e;
 		if (jobclass_gpu_lookup(ref, &e) < 0)
 			rc = exp_fail(c, "reference_gpu", "%s (the throughput "
-				      "table knows k80, p100 and v100)",
+				      "table knows k80, p100, v100 and t4)",
 				      e.msg);
 		else
 			w->reference_gpu = xstrdup(ref);

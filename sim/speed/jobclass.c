@@ -26,7 +26,10 @@
  * GPU.  The throughputs of all three are Gavel's measurements.  A100 and
  * H100 are left out: nobody has published throughputs of Gavel's 26
  * configurations on them, and mixing vendor benchmarks of other models
- * and software into this table would not be a measurement.
+ * and software into this table would not be a measurement.  T4 has no
+ * figure for Gavel's classes either; its measurements are the Pollux
+ * artifact's step times of its six applications (goodput.h), taken on
+ * its testbed's AWS g4dn.12xlarge nodes (4 T4 each).
  */
 static const struct jobclass_gpu_info gpu_table[JOBCLASS_NGPU] = {
 	[JOBCLASS_GPU_K80] = {
@@ -49,6 +52,15 @@ static const struct jobclass_gpu_info gpu_table[JOBCLASS_NGPU] = {
 		.mem_gb = 16,
 		.source = "NVIDIA Tesla V100 data sheet (16 GB HBM2; a 32 GB "
 			  "part exists); throughputs: Gavel OSDI'20 artifact",
+	},
+	[JOBCLASS_GPU_T4] = {
+		.name = "t4",
+		.model = "NVIDIA T4",
+		.mem_gb = 16,
+		.source = "NVIDIA T4 data sheet (16 GB GDDR6); throughputs: "
+			  "the Pollux OSDI'21 artifact's step times of its six "
+			  "applications on AWS g4dn.12xlarge (4 T4 a node), "
+			  "goodput.h; none for Gavel's classes",
 	},
 };
 static_assert(ARRAY_SIZE(gpu_table) == JOBCLASS_NGPU, "gpu table size");
@@ -427,8 +439,8 @@ double jobclass_throughput(unsigned cls, int gpu, unsigned scale,
 	const struct jobclass *c = jobclass_get(cls);
 	const struct jobclass *p;
 
-	if (!c || cls == JOB_CLASS_NONE || gpu < 0 || gpu >= JOBCLASS_NGPU ||
-	    scale == 0)
+	if (!c || cls == JOB_CLASS_NONE || gpu < 0 ||
+	    gpu >= JOBCLASS_NGPU_GAVEL || scale == 0)
 		return NAN;
 	if (c->proxy == JOB_CLASS_NONE)
 		return measured_thr(c, gpu, scale, consolidated);
@@ -465,7 +477,7 @@ double jobclass_coloc_speed(unsigned a, unsigned b, int gpu, unsigned scale)
 {
 	if (a == JOB_CLASS_NONE || b == JOB_CLASS_NONE ||
 	    a >= jobclass_count() || b >= jobclass_count() || gpu < 0 ||
-	    gpu >= JOBCLASS_NGPU)
+	    gpu >= JOBCLASS_NGPU_GAVEL)
 		return NAN;
 	unsigned ma = measured_class(a), mb = measured_class(b);
 	if (ma > JOBCLASS_NGAVEL || mb > JOBCLASS_NGAVEL)

@@ -29,14 +29,22 @@
 
 #include "clustersim/clustersim.h"
 
-/* GPU types with measured throughputs (Gavel's three).  Fields only ever
- * appended. */
+/* GPU types: Gavel's three, whose rows the class tables hold, then the
+ * others (T4: the Pollux artifact's, measured for its applications by
+ * the goodput model, goodput.h; none of Gavel's classes).  Fields only
+ * ever appended. */
 enum jobclass_gpu {
 	JOBCLASS_GPU_K80 = 0,
 	JOBCLASS_GPU_P100,
 	JOBCLASS_GPU_V100,
+	JOBCLASS_GPU_T4,
 	JOBCLASS_NGPU
 };
+
+/* The types the class tables (Gavel's measurements) have rows for: the
+ * first three.  The class tables know nothing of a later type (NaN: no
+ * figure) unless an experiment's override gives one. */
+#define JOBCLASS_NGPU_GAVEL 3
 
 /* Measured scale factors (GPUs per job): 1, 2, 4, 8 = 1 << index. */
 #define JOBCLASS_NSCALE 4
@@ -97,7 +105,7 @@ struct jobclass {
 	/* Isolated throughput, steps/s: [GPU type][log2 scale][0 =
 	 * consolidated, 1 = unconsolidated].  NaN = not measured; 0 = Gavel
 	 * recorded zero (the job cannot run there). */
-	double thr[JOBCLASS_NGPU][JOBCLASS_NSCALE][2];
+	double thr[JOBCLASS_NGPU_GAVEL][JOBCLASS_NSCALE][2];
 };
 
 /* Classes generated from Gavel's measurements (jobclass_table.c, made by
@@ -190,7 +198,7 @@ double jobclass_speed(unsigned cls, int gpu, int ref, unsigned scale,
  * the pair cannot share (Gavel measured zero: out of memory); NaN when
  * not measured (a class or scale outside the table).
  */
-extern const float jobclass_coloc[JOBCLASS_NGPU][JOBCLASS_NSCALE]
+extern const float jobclass_coloc[JOBCLASS_NGPU_GAVEL][JOBCLASS_NSCALE]
 				 [JOBCLASS_NGAVEL][JOBCLASS_NGAVEL];
 double jobclass_coloc_speed(unsigned a, unsigned b, int gpu, unsigned scale);
 

@@ -17,7 +17,7 @@
 #include "speed/jobclass.h"
 
 static_assert(JOBCLASS_NGAVEL == 26, "class count");
-static_assert(JOBCLASS_NGPU == 3, "gpu types: k80 p100 v100");
+static_assert(JOBCLASS_NGPU_GAVEL == 3, "gpu types: k80 p100 v100");
 
 const struct jobclass jobclass_gavel[JOBCLASS_NGAVEL] = {
 	{

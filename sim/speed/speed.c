@@ -34,8 +34,8 @@ int speed_check(const struct cluster_spec *spec, const char *prefix,
 		struct sim_error e;
 		if (t && jobclass_gpu_lookup(t, &e) < 0)
 			return err_set(err, "%s$.cluster.nodes[%zu].gpu_type: %s "
-				       "(the throughput table knows k80, p100 "
-				       "and v100: docs/gpu-models.md)",
+				       "(the throughput table knows k80, p100, "
+				       "v100 and t4: docs/gpu-models.md)",
 				       prefix, g, e.msg);
 	}
 	return 0;
