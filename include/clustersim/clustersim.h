@@ -88,6 +88,10 @@ struct job {
 	double lost_work;    /* work redone: seconds of work (at reference
 	                        speed) done since the last checkpoint when
 	                        it was preempted, summed */
+	/* Pollux-style jobs (appended; 0 for other jobs): the goodput
+	 * model of sim/speed/goodput.h sets their work and rate. */
+	uint16_t goodput_app; /* its application, 1-based; 0 = none */
+	uint32_t batch;      /* total batch size it trains with */
 };
 
 /* No job class: a CPU job, or a trace that names no model. */

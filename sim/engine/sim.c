@@ -689,7 +689,7 @@ fini:
 void sim_draw_class(struct sim *s, struct job *j)
 {
 	if (s->speed && j->gpus && j->job_class == JOB_CLASS_NONE &&
-	    s->cfg.speed->draw_classes)
+	    !j->goodput_app && s->cfg.speed->draw_classes)
 		j->job_class = (uint16_t)speed_draw_class(s->cfg.seed, j->idx);
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "speed/jobclass.h"
+#include "speed/goodput.h"
 #include "base/splitmix.h"
 #include "base/util.h"
 
@@ -188,10 +189,39 @@ static bool rate_parts(struct speed *sp, const struct job *j,
 	return true;
 }
 
+/*
+ * A Pollux-style job (goodput.h): its measured step time on p relative
+ * to its packed reference placement.  The measurements include the
+ * all-reduce on the artifact's testbed, so alone and ideal are the same.
+ */
+static double app_rate(struct speed *sp, const struct job *j,
+		       const struct placement *p)
+{
+	struct goodput_batch b;
+	if (goodput_batch(j->goodput_app, j->batch, j->gpus, &b, NULL) != 0)
+		return 1.0; /* the reader checked it */
+	size_t k = 0;
+	for (uint32_t i = 0; i < p->n; i++)
+		for (uint32_t m = 0; m < p->slots[i].count; m++) {
+			if (k == sp->cap) {
+				size_t cap = sp->cap;
+				xgrow(&sp->gpus, &cap, k + 1, sizeof(*sp->gpus));
+				cap = sp->cap;
+				xgrow(&sp->nodes, &cap, k + 1,
+				      sizeof(*sp->nodes));
+				sp->cap = cap;
+			}
+			sp->gpus[k++] = p->slots[i].gpus;
+		}
+	return goodput_rate(j->goodput_app, &b, j->gpus, sp->gpus, k);
+}
+
 double speed_rate(struct speed *sp, const struct job *j,
 		  const struct placement *p)
 {
 	double t_ref, t_gpu, a, a_ref;
+	if (j->goodput_app)
+		return app_rate(sp, j, p);
 	if (!rate_parts(sp, j, p, false, &t_ref, &t_gpu, &a, &a_ref))
 		return 1.0;
 	return (t_ref + a_ref) / (t_gpu + a);
@@ -201,6 +231,8 @@ double speed_rate_alone(struct speed *sp, const struct job *j,
 			const struct placement *p)
 {
 	double t_ref, t_gpu, a, a_ref;
+	if (j->goodput_app)
+		return app_rate(sp, j, p);
 	if (!rate_parts(sp, j, p, true, &t_ref, &t_gpu, &a, &a_ref))
 		return 1.0;
 	return (t_ref + a_ref) / (t_gpu + a);
@@ -210,6 +242,8 @@ double speed_rate_ideal(struct speed *sp, const struct job *j,
 			const struct placement *p)
 {
 	double t_ref, t_gpu, a, a_ref;
+	if (j->goodput_app)
+		return app_rate(sp, j, p);
 	if (!rate_parts(sp, j, p, false, &t_ref, &t_gpu, &a, &a_ref))
 		return 1.0;
 	return (t_ref + a_ref) / (t_gpu + a_ref);

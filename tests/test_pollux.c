@@ -1,0 +1,133 @@
+/*
+ * Pollux-style jobs: the goodput model of the artifact's applications
+ * (sim/speed/goodput.c), the reader of its workloads
+ * (sim/workload/trace_pollux.c), the engine's scheduling rounds and
+ * start overhead that its simulator has, las' submit-ordered queues that
+ * its Tiresias keeps, and the reproduction of its Tiresias result on
+ * workload 6 (experiments/pollux-w6.json).  Figures by hand from the
+ * generated tables (sim/speed/goodput_APP.c, the artifact's CSVs) unless
+ * said otherwise.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "speed/goodput.h"
+#include "base/util.h"
+
+static unsigned app(const char *name)
+{
+	int a = goodput_app_find(name);
+	cr_assert_gt(a, 0, "no application '%s'", name);
+	return (unsigned)a;
+}
+
+/* The artifact's batch rule (simulator.py, update_local_bsz). */
+Test(goodput, batch_rule)
+{
+	struct goodput_batch b;
+	struct sim_error err;
+	cr_assert_eq(goodput_app_count(), 6);
+	cr_assert_eq(goodput_app_find("resnet"), -1);
+	/* cifar10 2048 on 6: local ceil(2048 / 6) = 342 <= 1024 (its
+	 * largest measured), no accumulation: 6 x 342 = 2052. */
+	cr_assert_eq(goodput_batch(app("cifar10"), 2048, 6, &b, &err), 0);
+	cr_assert_eq(b.atomic, 342);
+	cr_assert_eq(b.accum, 0);
+	cr_assert_eq(b.total, 2052);
+	/* ncf 32768 on 1 GPU, above its initial 256: at least one
+	 * accumulation step, atomic ceil(32768 / 2) = 16384. */
+	cr_assert_eq(goodput_batch(app("ncf"), 32768, 1, &b, &err), 0);
+	cr_assert_eq(b.accum, 1);
+	cr_assert_eq(b.atomic, 16384);
+	cr_assert_eq(b.total, 32768);
+	/* yolov3's largest local batch is 8 (the artifact's override):
+	 * 64 on 4 GPUs is 16 each, so 2 steps of 8. */
+	cr_assert_eq(goodput_batch(app("yolov3"), 64, 4, &b, &err), 0);
+	cr_assert_eq(b.accum, 1);
+	cr_assert_eq(b.atomic, 8);
+	cr_assert_eq(goodput_batch(app("cifar10"), 8192, 6, &b, &err),
+		     -SIM_EINPUT);
+	cr_assert_str_eq(err.msg, "batch size '8192' of cifar10 on 6 GPUs "
+			 "is outside its measured 128 .. 4096");
+	/* 128 on 16 GPUs is 8 each, below cifar10's smallest, 32. */
+	cr_assert_eq(goodput_batch(app("cifar10"), 128, 16, &b, &err),
+		     -SIM_EINPUT);
+	cr_assert_str_eq(err.msg, "batch size '128' of cifar10 on 16 GPUs "
+			 "gives 8 examples per GPU, below its measured 32");
+}
+
+/*
+ * Efficiency: cifar10 epoch 0, validation-2048.csv row 1 sqr
+ * 10.73321269096998, var 5.4859538034431825; validation-4096.csv sqr
+ * 14.297054109491588, var 11.815138409160218.  At 2048 (s = 16): gain =
+ * (var + sqr) / (var / 16 + sqr).  At 3072, half-way: both averaged.
+ */
+Test(goodput, gain)
+{
+	double sq = 10.73321269096998, va = 5.4859538034431825;
+	cr_assert_float_eq(goodput_gain(app("cifar10"), 2048, 0),
+			   (va + sq) / (va / 16 + sq), 1e-12);
+	double sq2 = (sq + 14.297054109491588) / 2;
+	double va2 = (va + 11.815138409160218) / 2;
+	cr_assert_float_eq(goodput_gain(app("cifar10"), 3072, 0),
+			   (va2 + sq2) / (va2 / 24 + sq2), 1e-12);
+	/* At the initial batch size a step is a step. */
+	cr_assert_float_eq(goodput_gain(app("cifar10"), 128, 5), 1.0, 1e-12);
+}
+
+/*
+ * Throughput: cifar10 on 4 + 2 GPUs is placement 24 (the smallest
+ * rotation of 42), measured at local batch 257 and 363; at 342 it is
+ * interpolated linearly.  The artifact's applications.py gives step
+ * 0.2687774138630561 s, sync 0.020076066023898498 s there (scipy's
+ * interp1d), and 897.2982477 s to train 6 x 2048 to its target.
+ */
+Test(goodput, step_time_and_work)
+{
+	struct goodput_batch b;
+	cr_assert_eq(goodput_batch(app("cifar10"), 2048, 6, &b, NULL), 0);
+	uint32_t p42[] = { 4, 2 }, p24[] = { 2, 4 }, p222[] = { 2, 2, 2 };
+	double t = goodput_step_seconds(app("cifar10"), p42, 2, &b);
+	cr_assert_float_eq(t, 0.2687774138630561, 1e-12);
+	cr_assert_float_eq(goodput_step_seconds(app("cifar10"), p24, 2, &b),
+			   t, 0);
+	cr_assert_float_eq(goodput_work_seconds(app("cifar10"), &b, 6),
+			   897.2982477100587, 1e-6);
+	/* Spread over three nodes it is slower: the rate is the ratio. */
+	double t3 = goodput_step_seconds(app("cifar10"), p222, 3, &b);
+	cr_assert_gt(t3, t);
+	cr_assert_float_eq(goodput_rate(app("cifar10"), &b, 6, p222, 3),
+			   t / t3, 1e-12);
+	cr_assert_float_eq(goodput_rate(app("cifar10"), &b, 6, p42, 2), 1.0,
+			   0);
+	/* With accumulation a step adds (step - sync) per extra pass. */
+	struct goodput_batch nb;
+	cr_assert_eq(goodput_batch(app("ncf"), 32768, 1, &nb, NULL), 0);
+	uint32_t one[] = { 1 };
+	struct goodput_batch flat = nb;
+	flat.accum = 0;
+	double s1 = goodput_step_seconds(app("ncf"), one, 1, &flat);
+	double s2 = goodput_step_seconds(app("ncf"), one, 1, &nb);
+	cr_assert_gt(s2, s1);
+	cr_assert_lt(s2, 2 * s1);
+}
+
+/*
+ * A placement no table lists: 5 nodes x 4 = 20 replicas.  Neither 5
+ * nodes nor 20 replicas on fewer than 5 nodes is measured, so the
+ * nearest measured point, 6 nodes x 20 (scalability.csv), is used: the
+ * same figure as 4+4+3+3+3+3, which is also 6 nodes x 20.
+ */
+Test(goodput, unmeasured_placement)
+{
+	struct goodput_batch b;
+	cr_assert_eq(goodput_batch(app("imagenet"), 3200, 20, &b, NULL), 0);
+	uint32_t five[] = { 4, 4, 4, 4, 4 }, six[] = { 4, 4, 3, 3, 3, 3 };
+	double t5 = goodput_step_seconds(app("imagenet"), five, 5, &b);
+	double t6 = goodput_step_seconds(app("imagenet"), six, 6, &b);
+	cr_assert(isfinite(t5) && t5 > 0);
+	cr_assert_float_eq(t5, t6, 0);
+}
