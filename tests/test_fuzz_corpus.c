@@ -116,6 +116,12 @@ Test(fuzz_corpus, tiresias)
 		      FC_MIN_FILES);
 }
 
+Test(fuzz_corpus, pollux)
+{
+	cr_assert_geq(fc_replay("tests/fuzz/corpus/pollux", fuzz_pollux_one),
+		      FC_MIN_FILES);
+}
+
 Test(fuzz_corpus, gavel)
 {
 	cr_assert_geq(fc_replay("tests/fuzz/corpus/gavel", fuzz_gavel_one),

@@ -9,13 +9,19 @@
  * said otherwise.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "speed/goodput.h"
+#include "workload/workload.h"
 #include "base/util.h"
+#include "testlib.h"
+
+#define SEC(x) ((sim_time_t)((x) * SIM_SEC))
 
 static unsigned app(const char *name)
 {
@@ -130,4 +136,111 @@ Test(goodput, unmeasured_placement)
 	double t6 = goodput_step_seconds(app("imagenet"), six, 6, &b);
 	cr_assert(isfinite(t5) && t5 > 0);
 	cr_assert_float_eq(t5, t6, 0);
+}
+
+/* ---- the reader ---- */
+
+static int load_text(const char *text, struct workload *w,
+		     struct sim_error *err, char *path)
+{
+	strcpy(path, "/tmp/clustersim-pollux-XXXXXX");
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0, "mkstemp: %s", strerror(errno));
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	struct trace_opts o;
+	trace_opts_default(&o);
+	o.format = TRACE_POLLUX;
+	int rc = trace_load(path, &o, w, err);
+	unlink(path);
+	return rc;
+}
+
+#define HEAD "name,time,application,num_replicas,batch_size\n"
+
+Test(trace_pollux, sample)
+{
+	struct workload w;
+	struct sim_error err;
+	char path[64];
+	cr_assert_eq(load_text(HEAD "cifar10-7,53,cifar10,6,2048\n"
+			       "ncf-2,20.5,ncf,1,32768\n", &w, &err, path),
+		     0, "%s", err.msg);
+	cr_assert_eq(w.n, 2);
+	/* Sorted by submit: ncf-2 first; ids from the names. */
+	cr_assert_eq(w.jobs[0].id, 2);
+	cr_assert_eq(w.jobs[0].submit, SEC(20.5));
+	cr_assert_eq(w.jobs[0].goodput_app, app("ncf"));
+	cr_assert_eq(w.jobs[0].batch, 32768);
+	cr_assert_eq(w.jobs[0].gpus, 1);
+	cr_assert_eq(w.jobs[0].cpus, 0);
+	cr_assert_eq(w.jobs[0].job_class, JOB_CLASS_NONE);
+	cr_assert_eq(w.jobs[1].id, 7);
+	cr_assert_eq(w.jobs[1].gpus, 6);
+	cr_assert_eq(w.jobs[1].goodput_app, app("cifar10"));
+	/* Work: its time to target packed into nodes of 4 (above). */
+	cr_assert_eq(w.jobs[1].run, (sim_time_t)llround(897.2982477100587 *
+							 SIM_SEC));
+	cr_assert_eq(w.jobs[1].estimate, w.jobs[1].run);
+	workload_release(&w);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	struct workload w;
+	struct sim_error err;
+	char path[64];
+	cr_assert_eq(load_text(text, &w, &err, path), -SIM_EINPUT, "%s",
+		     text);
+	char *want = xasprintf("%s%s", path, msg);
+	cr_assert_str_eq(err.msg, want);
+	free(want);
+}
+
+Test(trace_pollux, errors)
+{
+	expect_error(HEAD "gpt-1,0,gpt3,4,64\n",
+		     ":2: no goodput model for application 'gpt3'");
+	expect_error(HEAD "a,0,cifar10,6,8192\n",
+		     ":2: batch size '8192' of cifar10 on 6 GPUs is outside "
+		     "its measured 128 .. 4096");
+	expect_error(HEAD "a,0,cifar10,0,2048\n",
+		     ":2: num_replicas '0' is not an integer in 1 .. 65536");
+	expect_error(HEAD "a,-1,cifar10,6,2048\n", ":2: time '-1' is "
+		     "negative");
+	expect_error("name,time,application,batch_size\n",
+		     ":1: missing column 'num_replicas'");
+}
+
+/*
+ * In the engine: the cifar10 job of 6 GPUs with batch 2048 on 3 nodes of
+ * 2 GPUs gets 2 + 2 + 2, and runs its 897.298 s of work at the ratio of
+ * the step times of 4 + 2 (its reference) and 2 + 2 + 2.
+ */
+Test(trace_pollux, runs_at_the_measured_step_time)
+{
+	struct workload w;
+	struct sim_error err;
+	struct cluster_spec c;
+	struct speed_config sc;
+	char path[64];
+	cr_assert_eq(load_text(HEAD "cifar10-0,0,cifar10,6,2048\n", &w, &err,
+			       path), 0, "%s", err.msg);
+	tl_gpu_cluster(&c, 3, 2, "t4", 0);
+	tl_speed_config(&sc);
+	struct sim *s = tl_run_speed("fcfs", "first_fit", &w, &c, &sc);
+	size_t nj;
+	const struct job *j = sim_jobs(s, &nj);
+	struct goodput_batch b;
+	cr_assert_eq(goodput_batch(app("cifar10"), 2048, 6, &b, NULL), 0);
+	uint32_t p42[] = { 4, 2 }, p222[] = { 2, 2, 2 };
+	double want = 897.2982477100587 *
+		      goodput_step_seconds(app("cifar10"), p222, 3, &b) /
+		      goodput_step_seconds(app("cifar10"), p42, 2, &b);
+	cr_assert_eq(j[0].nodes_used, 3);
+	cr_expect(fabs((double)j[0].end / SIM_SEC - want) < 2e-6, "%f vs %f",
+		  (double)j[0].end / SIM_SEC, want);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
 }
