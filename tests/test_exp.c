@@ -435,7 +435,8 @@ Test(exp, resolved_json)
 				"seeds", "output", "plugins",
 				"timeline_interval", "bounded_slowdown_tau",
 				"measure", "check", "schedule_on", "same_time",
-				"allocations", "progress_timeout", "preemption",
+				"schedule_interval", "allocations",
+				"progress_timeout", "preemption",
 				"throughputs", "limits" };
 	size_t i = 0;
 	for (const cJSON *it = j->child; it; it = it->next, i++) {
@@ -882,8 +883,8 @@ Test(exp, preemption_keys)
 			 "{\"restore\": 1}}",
 			 "x.json: $.preemption: unknown key 'restore' "
 			 "(expected 'checkpoint_interval', "
-			 "'restore_overhead', 'restore_per_gpu' or "
-			 "'storage_GBps')");
+			 "'restore_overhead', 'restore_per_gpu', "
+			 "'storage_GBps' or 'start_overhead')");
 }
 
 /* Names and paths reach generated scripts (plots, Slurm) one to a line:

@@ -244,3 +244,66 @@ Test(trace_pollux, runs_at_the_measured_step_time)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/* ---- the engine: rounds and the start overhead ---- */
+
+/*
+ * One GPU, fcfs.  A (submit 10, 100 s), B (submit 20, 50 s).  With
+ * rounds of 60 s: A starts at the round 60 and ends 160; B starts at
+ * the next round, 180, and ends 230.  With a 30 s start overhead as
+ * well: A works from 90 and ends 190; B starts at 240, works from 270,
+ * ends 320.
+ */
+static struct sim *round_run(sim_time_t interval, sim_time_t start_over,
+			     struct workload *w, struct cluster_spec *c)
+{
+	static const struct tjob t[] = {
+		{ 1, 10, 100, -1, 1 },
+		{ 2, 20, 50, -1, 1 },
+	};
+	tl_workload(w, t, 2);
+	for (size_t i = 0; i < w->n; i++) {
+		w->jobs[i].gpus = 1;
+		w->jobs[i].cpus = 0;
+	}
+	tl_gpu_cluster(c, 1, 1, NULL, 0);
+	struct sim_config cfg = { .workload = w, .cluster = c };
+	cfg.schedule_interval = interval;
+	cfg.start_overhead = start_over;
+	return tl_run_cfg("fcfs", NULL, 0, &cfg);
+}
+
+Test(engine_rounds, schedule_interval_and_start_overhead)
+{
+	struct workload w;
+	struct cluster_spec c;
+	size_t nj;
+	struct sim *s = round_run(SEC(60), 0, &w, &c);
+	const struct job *j = sim_jobs(s, &nj);
+	cr_assert_eq(j[0].start, SEC(60));
+	cr_assert_eq(j[0].end, SEC(160));
+	cr_assert_eq(j[1].start, SEC(180));
+	cr_assert_eq(j[1].end, SEC(230));
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+
+	s = round_run(SEC(60), SEC(30), &w, &c);
+	j = sim_jobs(s, &nj);
+	cr_assert_eq(j[0].start, SEC(60));
+	cr_assert_eq(j[0].end, SEC(190));
+	cr_assert_eq(j[1].start, SEC(240));
+	cr_assert_eq(j[1].end, SEC(320));
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+
+	/* Without rounds: at once, as ever. */
+	s = round_run(0, 0, &w, &c);
+	j = sim_jobs(s, &nj);
+	cr_assert_eq(j[0].start, SEC(10));
+	cr_assert_eq(j[1].start, SEC(110));
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}

@@ -484,6 +484,21 @@ static int sample_event(struct sim *s, sim_time_t t, struct sim_error *err)
 
 /* ---- The loop -------------------------------------------------------- */
 
+/* Scheduling rounds (schedule_interval): is now one?  Always without
+ * rounds; else the engine wakes itself for the next one, once. */
+static bool round_due(struct sim *s)
+{
+	sim_time_t iv = s->cfg.schedule_interval;
+	if (iv <= 0 || s->now % iv == 0)
+		return true;
+	sim_time_t next = (s->now / iv + 1) * iv;
+	if (s->round_at != next && s->ended < s->njobs) {
+		evq_push(&s->q, next, EV_TIMER, 0);
+		s->round_at = next;
+	}
+	return false;
+}
+
 static void call_schedule(struct sim *s)
 {
 	s->counters.schedule_calls++;
@@ -639,12 +654,13 @@ int sim_run(struct sim *s, struct sim_error *err)
 				evq_pop(&s->q, &t, &ph, &payload);
 				apply(s, ph, payload);
 				fired = true;
-				if (s->cfg.schedule_each_event)
+				if (s->cfg.schedule_each_event &&
+				    round_due(s))
 					call_schedule(s);
 			}
 			if (!fired)
 				break;
-			if (!s->cfg.schedule_each_event)
+			if (!s->cfg.schedule_each_event && round_due(s))
 				call_schedule(s);
 		}
 		if (s->cfg.check) {
@@ -727,8 +743,12 @@ void sim_begin_run(struct sim *s, struct job *j)
 	j->queued += s->now - (restart ? s->resume[j->idx].since : j->submit);
 	sim_note_placement(s, j);
 	double done = restart ? s->resume[j->idx].kept : 0;
-	sim_time_t hold = restart ? sim_time_after(s, s->now,
-		(double)s->resume[j->idx].overhead, j) : s->now;
+	sim_time_t over = restart ? s->resume[j->idx].overhead
+				  : s->cfg.start_overhead;
+	if (over > 0)
+		sim_ensure_prog(s); /* its restore is counted apart */
+	sim_time_t hold = over > 0 ? sim_time_after(s, s->now, (double)over, j)
+				   : s->now;
 	if (s->prog)
 		sim_prog_begin(s, j, done, hold);
 	running_insert(s, j); /* after prog: a restart's planned end */

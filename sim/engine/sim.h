@@ -98,6 +98,11 @@ struct sim_config {
 	 * (submits_first). */
 	bool schedule_each_event;
 	bool submits_first;
+	/* Scheduling rounds (the Pollux artifact's 60 s interval): > 0 =
+	 * the policy is called only at multiples of this (events between
+	 * are applied as they come; the engine wakes itself for the next
+	 * round); 0 = at every timestamp with events. */
+	sim_time_t schedule_interval;
 	/* GPU job speeds (GPU types, communication): NULL = every job runs
 	 * at reference speed.  Only used on a cluster with GPUs. */
 	const struct speed_config *speed;
@@ -114,6 +119,9 @@ struct sim_config {
 	 * the same. */
 	sim_time_t restore_per_gpu;
 	double storage_Bps;
+	/* A job's first start costs this before its work begins, as a
+	 * restore does (the Pollux artifact's 30 s on every allocation). */
+	sim_time_t start_overhead;
 	/* Progress detection: a run in which no job makes net progress for
 	 * this long (simulated) ends with -SIM_ESTATE (sim_progress.c
 	 * says what counts).  0 = SIM_PROGRESS_TIMEOUT, < 0 = off. */

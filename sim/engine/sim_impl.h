@@ -27,6 +27,8 @@
 #include "engine/evq.h"
 
 struct sim {
+	sim_time_t round_at; /* the wake-up pushed for the next scheduling
+	                        round (schedule_interval); 0 = none */
 	struct sim_config cfg;
 	const struct policy_ops *ops;
 	void *pstate;                 /* the policy's */

@@ -333,7 +333,8 @@ static int parse_preemption(struct exp_ctx *c, const cJSON *v,
 	static const char *const keys[] = { "checkpoint_interval",
 					    "restore_overhead",
 					    "restore_per_gpu",
-					    "storage_GBps" };
+					    "storage_GBps",
+					    "start_overhead" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	size_t m = exp_jp_key(c, "preemption");
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
@@ -349,6 +350,9 @@ static int parse_preemption(struct exp_ctx *c, const cJSON *v,
 	if (!rc)
 		rc = exp_get_number_in(c, "storage_GBps", f[3], 0, false,
 				       EXP_BW_MAX, &e->storage_GBps);
+	if (!rc)
+		rc = exp_get_seconds(c, "start_overhead", f[4], 0, false,
+				     &e->start_overhead);
 	if (!rc && e->storage_GBps > 0 && e->storage_GBps < EXP_BW_MIN)
 		rc = exp_fail(c, "storage_GBps", "must be 0 or >= 1e-06, got "
 			      "'%g'", e->storage_GBps);
@@ -363,7 +367,8 @@ enum root_key {
 	ROOT_OUTPUT, ROOT_PLUGINS, ROOT_TIMELINE, ROOT_BSLD_TAU, ROOT_CHECK,
 	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
 	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_SCHEDULE_ON,
-	ROOT_SAME_TIME, ROOT_MEASURE, ROOT_ALLOCATIONS, ROOT_NKEYS
+	ROOT_SAME_TIME, ROOT_MEASURE, ROOT_ALLOCATIONS,
+	ROOT_SCHEDULE_INTERVAL, ROOT_NKEYS
 };
 
 /* The experiment's name, which names the default folder results/<name>:
@@ -398,6 +403,11 @@ static int parse_same_time(struct exp_ctx *c, const cJSON *const *f,
 				  ARRAY_SIZE(order), &subs);
 	e->schedule_each_event = each == 1;
 	e->submits_first = subs == 1;
+	e->schedule_interval = 0;
+	if (!rc)
+		rc = exp_get_seconds(c, "schedule_interval",
+				     f[ROOT_SCHEDULE_INTERVAL], 0, false,
+				     &e->schedule_interval);
 	return rc;
 }
 
@@ -470,6 +480,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_SAME_TIME] = "same_time",
 		[ROOT_MEASURE] = "measure",
 		[ROOT_ALLOCATIONS] = "allocations",
+		[ROOT_SCHEDULE_INTERVAL] = "schedule_interval",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;

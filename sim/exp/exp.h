@@ -115,6 +115,8 @@ struct experiment {
 	bool check;            /* invariant checker on */
 	bool schedule_each_event; /* "schedule_on": "event" */
 	bool submits_first;    /* "same_time": "submits_first" */
+	sim_time_t schedule_interval; /* "schedule_interval": the policy
+	                          decides at multiples of it; 0 = at events */
 	bool allocations;      /* "allocations": write each run's
 	                          allocations.csv */
 	sim_time_t checkpoint_interval; /* preempted jobs keep work up to
@@ -123,6 +125,8 @@ struct experiment {
 	sim_time_t restore_overhead;    /* time a restarted job spends
 	                                   restoring */
 	sim_time_t restore_per_gpu;     /* and this much more per GPU */
+	sim_time_t start_overhead;      /* time a job spends before its
+	                                   first work, at its first start */
 	double storage_GBps;            /* checkpoint storage bandwidth,
 	                                   GB/s: a job's model state is
 	                                   written and read back at it;

@@ -230,12 +230,14 @@ char *exp_resolved_json(const struct experiment *e)
 	     jstr(e->schedule_each_event ? "event" : "timestamp"));
 	jadd(root, "same_time",
 	     jstr(e->submits_first ? "submits_first" : "ends_first"));
+	jadd(root, "schedule_interval", jsec(e->schedule_interval));
 	jadd(root, "allocations", jbool(e->allocations));
 	jadd(root, "progress_timeout", jsec(e->progress_timeout));
 	cJSON *pre = jobj();
 	jadd(pre, "checkpoint_interval", jsec(e->checkpoint_interval));
 	jadd(pre, "restore_overhead", jsec(e->restore_overhead));
 	jadd(pre, "restore_per_gpu", jsec(e->restore_per_gpu));
+	jadd(pre, "start_overhead", jsec(e->start_overhead));
 	jadd(pre, "storage_GBps", jnum(e->storage_GBps));
 	jadd(root, "preemption", pre);
 	jadd(root, "throughputs", exp_throughputs_json(&e->throughputs));

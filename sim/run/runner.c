@@ -369,6 +369,8 @@ static void engine_settings(const struct experiment *e,
 {
 	cfg->schedule_each_event = e->schedule_each_event;
 	cfg->submits_first = e->submits_first;
+	cfg->schedule_interval = e->schedule_interval;
+	cfg->start_overhead = e->start_overhead;
 	cfg->checkpoint_interval = e->checkpoint_interval;
 	cfg->restore_overhead = e->restore_overhead;
 	cfg->restore_per_gpu = e->restore_per_gpu;
