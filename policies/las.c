@@ -87,6 +87,12 @@
  *   min_run_s      a job that (re)starts is not preempted again before
  *                  it has run this long (the engine keeps it, policy.h);
  *                  the cure for a preemption livelock (default 0: off)
+ *   in_queue_preempt  las: rank each queue in submit order, its running
+ *                  and waiting jobs together, so a waiting job preempts
+ *                  a later one of its queue (default false), as the
+ *                  Pollux artifact's Tiresias keeps its queues
+ *                  (petuum/adaptdl osdi21-artifact, simulator/
+ *                  tiresias.py: one list per queue in arrival order)
  *   (and "placement", as every policy)
  * gittins also takes:
  *   delta_s        the quantum delta, resource-seconds (default 0: the
@@ -239,6 +245,7 @@ static int las_init(struct sim *sim, void **state, struct sim_error *err)
 		l->t[l->nt++] = v;
 		p = *end ? end + 1 : end;
 	}
+	l->sort_running = sim_param_bool(sim, "in_queue_preempt");
 	l->knob = sim_param_double(sim, "promote_knob");
 	if (!(l->knob >= 0) || !isfinite(l->knob)) {
 		snprintf(err->msg, sizeof(err->msg),
@@ -462,7 +469,8 @@ static void g_sort(struct sim *sim, const struct las *l,
 		   struct las_list *ls)
 {
 	for (struct las_job *s = ls->head; s; s = s->next)
-		s->gi = las_gittins_index(l, served(sim, l, s->job));
+		s->gi = l->gittins ? las_gittins_index(l, served(sim, l, s->job))
+				   : 0.0; /* las: submit order */
 	struct las_job *s = ls->head;
 	while (s) {
 		struct las_job *next = s->next, *o = s->prev;
@@ -617,7 +625,7 @@ static void las_schedule(struct sim *sim, void *state)
 	demote(sim, l, now);
 	if (l->knob > 0)
 		promote(sim, l, now);
-	if (l->gittins)
+	if (l->gittins || l->sort_running)
 		g_rank(sim, l);
 	else
 		rank(sim, l);
@@ -691,6 +699,10 @@ static const struct policy_param las_params[] = {
 	{ "min_run_s", PARAM_DOUBLE, "0",
 	  "a job that (re)starts is not preempted before it has run this "
 	  "long, seconds (the engine keeps it: policy.h)" },
+	{ "in_queue_preempt", PARAM_BOOL, "false",
+	  "a queue keeps submit order, running or not: a waiting job "
+	  "preempts a later one of its own queue (the Pollux artifact's "
+	  "Tiresias)" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 

@@ -307,3 +307,62 @@ Test(engine_rounds, schedule_interval_and_start_overhead)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/* ---- las with submit-ordered queues ---- */
+
+/*
+ * Two GPUs, one queue.  A (0 s, 1 GPU, 100 s), B (10 s, 2 GPUs, 100 s),
+ * C (20 s, 1 GPU, 100 s).  At 20 C starts beside A (B does not fit).
+ * At 100 A ends.  las keeps C running ahead of the waiting B: C ends
+ * 120, B runs 120..220.  With in_queue_preempt the queue is in submit
+ * order, so B preempts C: B runs 100..200, C resumes with 20 s left
+ * and ends 220.
+ */
+static struct sim *queue_run(bool inq, struct workload *w,
+			     struct cluster_spec *c)
+{
+	static const struct tjob t[] = {
+		{ 1, 0, 100, -1, 1 },
+		{ 2, 10, 100, -1, 2 },
+		{ 3, 20, 100, -1, 1 },
+	};
+	tl_workload(w, t, 3);
+	for (size_t i = 0; i < w->n; i++) {
+		w->jobs[i].gpus = w->jobs[i].cpus;
+		w->jobs[i].cpus = 0;
+	}
+	tl_gpu_cluster(c, 1, 2, NULL, 0);
+	struct param_value pv[] = {
+		{ .key = (char *)"thresholds_s", .json_path = (char *)"$.t",
+		  .type = PV_STRING, .str = (char *)"100000" },
+		{ .key = (char *)"in_queue_preempt", .json_path = (char *)"$.i",
+		  .type = PV_BOOL, .b = inq },
+	};
+	struct sim_config cfg = { .workload = w, .cluster = c };
+	return tl_run_cfg("las", pv, 2, &cfg);
+}
+
+Test(las, in_queue_preempt)
+{
+	struct workload w;
+	struct cluster_spec c;
+	size_t nj;
+	struct sim *s = queue_run(false, &w, &c);
+	const struct job *j = sim_jobs(s, &nj);
+	cr_assert_eq(j[1].end, SEC(220));
+	cr_assert_eq(j[2].end, SEC(120));
+	cr_assert_eq(j[2].preemptions, 0);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+
+	s = queue_run(true, &w, &c);
+	j = sim_jobs(s, &nj);
+	cr_assert_eq(j[1].start, SEC(100));
+	cr_assert_eq(j[1].end, SEC(200));
+	cr_assert_eq(j[2].end, SEC(220));
+	cr_assert_eq(j[2].preemptions, 1);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
