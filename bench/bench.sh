@@ -211,3 +211,13 @@ if [ -r "$traces/gpu/tiresias-60job.csv" ]; then
 else
 	echo "gittins-tiresias60: skipped (gpu/tiresias-60job.csv not in $traces)"
 fi
+# The Pollux artifact's Tiresias on its workload 6 (docs/pollux.md): 160
+# jobs under the goodput model, las with 60 s rounds.
+if [ -r "$traces/gpu/pollux/workloads/workload-6.csv" ]; then
+	t0=$(now)
+	"$bin" run "$here/../experiments/pollux-w6.json" -o "$out/pollux-w6" --quiet --no-plots
+	t1=$(now)
+	echo "tiresias-pollux-w6: wall_s=$(printf '%.3f' "$(echo "$t1 - $t0" | bc -l)")"
+else
+	echo "tiresias-pollux-w6: skipped (gpu/pollux/workloads/workload-6.csv not in $traces)"
+fi

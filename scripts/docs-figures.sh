@@ -52,6 +52,7 @@ openb-replay-x20000|gpu/openb/openb_node_list_gpu_node.csv gpu/openb/openb_pod_l
 kth|hpc/KTH-SP2-1996-2.1-cln.swf.gz|experiments/kth.json: the validation table
 nasa|hpc/NASA-iPSC-1993-3.1-cln.swf.gz|experiments/nasa.json: the validation table
 curie|hpc/CEA-Curie-2011-2.1-cln.swf.gz|experiments/curie.json: the validation table
+pollux-w6|gpu/pollux/workloads/workload-6.csv|experiments/pollux-w6.json: the mean JCT against the Tiresias of the Pollux artifact
 '
 docs=(README.md experiments/README.md docs/*.md)
 
@@ -367,6 +368,17 @@ fig_nasa() {
 		row "$d" $l $l wait_mean:f2 bsld_mean:f3 utilization:pct2 \
 			makespan:int
 	done
+}
+
+# The Pollux artifact's Tiresias on workload 6: its README's mean JCT is
+# 3,469.69375 s.
+fig_pollux_w6() {
+	local d=$work/pollux-w6 m
+	run pollux-w6 experiments/pollux-w6.json
+	m=$(col "$d" tiresias response_mean)
+	echo "| policy | mean JCT (s) | the artifact (s) | difference | preemptions |"
+	echo "|---|---:|---:|---:|---:|"
+	echo "| tiresias (las) | $(fmt f1 "$m") | 3,469.7 | $(awk -v m="$m" 'BEGIN { printf "%+.1f%%", 100 * (m - 3469.69375) / 3469.69375 }') | $(fmt int "$(counter "$d" tiresias preemptions)") |"
 }
 
 # ---- main ---------------------------------------------------------------
