@@ -92,6 +92,9 @@ struct job {
 	 * model of sim/speed/goodput.h sets their work and rate. */
 	uint16_t goodput_app; /* its application, 1-based; 0 = none */
 	uint32_t batch;      /* total batch size it trains with */
+	uint32_t ref_gpus;   /* the configuration its work is counted in */
+	uint32_t ref_batch;  /* (the trace's GPUs and batch; a policy may
+	                        change gpus and batch: sim_job_resize) */
 };
 
 /* No job class: a CPU job, or a trace that names no model. */

@@ -399,6 +399,30 @@ double sim_coloc_speed(const struct sim *sim, const struct job *a,
  */
 int sim_job_migrate(struct sim *sim, const struct job *job);
 
+/*
+ * Adaptive jobs (Pollux-style: a job whose trace names an application of
+ * the goodput model, docs/pollux.md): a policy may change the GPUs and
+ * the total batch size of such a job while it is pending - to change a
+ * running one, preempt it, resize it and start it again, which pays the
+ * experiment's restore overhead (the restart cost).  Its work stays
+ * counted in its reference configuration (the trace's), and it runs at
+ * the goodput model's speed of its new one.  Only from schedule().
+ * Returns 0, or a negative code (not pending, no model, 0 GPUs or more
+ * than the cluster or its application allows, a batch the application
+ * did not measure at that width) and counts a bad call.
+ */
+int sim_job_resize(struct sim *sim, const struct job *job, uint32_t gpus,
+		   uint32_t batch);
+
+/*
+ * The seconds a job of the goodput model still needs to its target with
+ * gpus GPUs packed into nodes of 4 and total batch `batch` (its work left
+ * in that configuration, restart costs not counted): what Optimus' oracle
+ * knows.  NaN where sim_job_resize would refuse that configuration.
+ */
+double sim_job_time_to_target(const struct sim *sim, const struct job *job,
+			      uint32_t gpus, uint32_t batch);
+
 /* Work a job has done so far, in microseconds at reference speed (what a
  * preempted job kept while it waits; its run time once it ended).  Its
  * remaining time by estimate is job->estimate minus this. */

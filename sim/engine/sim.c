@@ -211,6 +211,17 @@ static void queue_remove(struct sim *s, const struct job *j)
 		s->qzero -= units_demand(s->cluster, j) == 0;
 }
 
+/* A pending job's request changes (sim_job_resize): it leaves the queue
+ * and comes back in its order, its counts with it. */
+void sim_queue_reshape(struct sim *s, struct job *j, uint32_t gpus,
+		       uint32_t batch)
+{
+	queue_remove(s, j);
+	j->gpus = gpus;
+	j->batch = batch;
+	queue_insert(s, j);
+}
+
 static inline bool entry_before(const struct run_entry *a, sim_time_t end,
 				uint32_t idx)
 {

@@ -359,6 +359,10 @@ void sim_prog_begin(struct sim *s, const struct job *j, double done,
 void sim_count_held(struct sim *s, struct job *j);
 void sim_set_weight(struct sim *s, struct job *j, double weight);
 void sim_apply_rate(struct sim *s, const struct job *j);
+/* A pending job's GPUs and batch change, the queue kept in order
+ * (sim.c; sim_job_resize in sim_resize.c checks the call). */
+void sim_queue_reshape(struct sim *s, struct job *j, uint32_t gpus,
+		       uint32_t batch);
 sim_time_t sim_restore_cost(const struct sim *s, const struct job *j);
 /* At a GPU job's first start, once the fabric has its flow: its service,
  * the time its work takes at its rate there alone (docs/metrics.md). */

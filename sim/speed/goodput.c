@@ -207,30 +207,46 @@ static bool point_at(const struct goodput_app *a, uint32_t nodes,
 	return curve_at(&c, lbsz, step, sync);
 }
 
-/* Is (nodes, replicas) measured in either table? */
-static bool point_known(const struct goodput_app *a, uint32_t nodes,
+/* Which (nodes, replicas) points either table measures, for nodes up
+ * to 16 and replicas up to 16 x 4. */
+#define MAX_NODES 16
+#define MAX_REPL (MAX_NODES * GOODPUT_NODE_GPUS)
+struct known {
+	bool at[MAX_NODES + 1][MAX_REPL + 1];
+};
+
+static void known_points(const struct goodput_app *a, struct known *k)
+{
+	memset(k, 0, sizeof(*k));
+	for (size_t i = 0; i < a->nplace; i++) {
+		uint32_t n = digits_nodes(a->place[i].placement);
+		uint32_t r = digits_sum(a->place[i].placement);
+		if (n <= MAX_NODES && r <= MAX_REPL)
+			k->at[n][r] = true;
+	}
+	for (size_t i = 0; i < a->nscal; i++)
+		if (a->scal[i].nodes <= MAX_NODES &&
+		    a->scal[i].replicas <= MAX_REPL)
+			k->at[a->scal[i].nodes][a->scal[i].replicas] = true;
+}
+
+static bool point_known(const struct known *k, uint32_t nodes,
 			uint32_t replicas)
 {
-	for (size_t i = 0; i < a->nplace; i++)
-		if (digits_nodes(a->place[i].placement) == nodes &&
-		    digits_sum(a->place[i].placement) == replicas)
-			return true;
-	for (size_t i = 0; i < a->nscal; i++)
-		if (a->scal[i].nodes == nodes && a->scal[i].replicas == replicas)
-			return true;
-	return false;
+	return nodes <= MAX_NODES && replicas <= MAX_REPL &&
+	       k->at[nodes][replicas];
 }
 
 /* The measured neighbours of v along one axis (the other fixed): the
  * largest below and smallest above; 0 where there is none. */
-static void neighbours(const struct goodput_app *a, bool along_replicas,
+static void neighbours(const struct known *kn, bool along_replicas,
 		       uint32_t fixed, uint32_t v, uint32_t *lo, uint32_t *hi)
 {
 	*lo = *hi = 0;
-	uint32_t top = along_replicas ? 16 * GOODPUT_NODE_GPUS : 16;
+	uint32_t top = along_replicas ? MAX_REPL : MAX_NODES;
 	for (uint32_t k = 1; k <= top; k++) {
-		bool known = along_replicas ? point_known(a, fixed, k)
-					    : point_known(a, k, fixed);
+		bool known = along_replicas ? point_known(kn, fixed, k)
+					    : point_known(kn, k, fixed);
 		if (!known)
 			continue;
 		if (k < v)
@@ -245,14 +261,17 @@ static void unmeasured(const struct goodput_app *a, uint32_t nodes,
 		       uint32_t replicas, double lbsz, double *step,
 		       double *sync)
 {
-	if (nodes > 16)
-		nodes = 16;
+	if (nodes > MAX_NODES)
+		nodes = MAX_NODES;
 	if (point_at(a, nodes, replicas, lbsz, step, sync))
 		return;
+	struct known kn;
+	known_points(a, &kn);
 	for (int axis = 0; axis < 2; axis++) {
 		bool along_r = axis == 0;
 		uint32_t v = along_r ? replicas : nodes, lo, hi;
-		neighbours(a, along_r, along_r ? nodes : replicas, v, &lo, &hi);
+		neighbours(&kn, along_r, along_r ? nodes : replicas, v, &lo,
+			   &hi);
 		if (!lo || !hi)
 			continue;
 		double s0, y0, s1, y1;
@@ -267,9 +286,9 @@ static void unmeasured(const struct goodput_app *a, uint32_t nodes,
 	}
 	/* The nearest measured point (nodes, then replicas, distance). */
 	uint32_t bn = 1, br = 1, bd = UINT32_MAX;
-	for (uint32_t n = 1; n <= 16; n++)
+	for (uint32_t n = 1; n <= MAX_NODES; n++)
 		for (uint32_t r = n; r <= n * GOODPUT_NODE_GPUS; r++) {
-			if (!point_known(a, n, r))
+			if (!point_known(&kn, n, r))
 				continue;
 			uint32_t d = (n > nodes ? n - nodes : nodes - n) +
 				     (r > replicas ? r - replicas : replicas - r);
@@ -417,4 +436,23 @@ double goodput_rate(unsigned app, const struct goodput_batch *b,
 	double ref = goodput_step_seconds(app, g, k, b);
 	double t = goodput_step_seconds(app, gpus, n, b);
 	return t > 0 && ref > 0 ? ref / t : 1.0;
+}
+
+double goodput_rate_adapted(unsigned app, const struct goodput_batch *ref,
+			    uint32_t ref_gpus, const struct goodput_batch *cur,
+			    const uint32_t *gpus, size_t n)
+{
+	double t = goodput_target_steps(app, cur->total) *
+		   goodput_step_seconds(app, gpus, n, cur);
+	double w = goodput_work_seconds(app, ref, ref_gpus);
+	return t > 0 && w > 0 ? w / t : 1.0;
+}
+
+uint32_t goodput_max_gpus(unsigned app, uint32_t batch)
+{
+	const struct goodput_app *a = app_get(app);
+	uint32_t m = batch / min_local(a);
+	if (a->max_gpus && a->max_gpus < m)
+		m = a->max_gpus;
+	return m;
 }

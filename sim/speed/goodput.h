@@ -90,4 +90,22 @@ double goodput_work_seconds(unsigned app, const struct goodput_batch *b,
 double goodput_rate(unsigned app, const struct goodput_batch *b,
 		    uint32_t replicas, const uint32_t *gpus, size_t n);
 
+/*
+ * An adaptive job, whose GPUs and batch a policy changed: its work stays
+ * counted on its reference configuration ref (ref_gpus packed, the
+ * trace's), and a configuration cur on placement gpus[0..n) runs at
+ * work(ref) / (steps(cur) x step time(cur, placement)), the ratio of the
+ * two whole runs' times to target (so the efficiency's change over the
+ * epochs is averaged over the run).  The same as goodput_rate when cur
+ * is ref.
+ */
+double goodput_rate_adapted(unsigned app, const struct goodput_batch *ref,
+			    uint32_t ref_gpus, const struct goodput_batch *cur,
+			    const uint32_t *gpus, size_t n);
+
+/* The most GPUs a job of batch `batch` may use: while each GPU keeps
+ * the smallest measured batch, and the application's own cap (the
+ * artifact's: ncf 1). */
+uint32_t goodput_max_gpus(unsigned app, uint32_t batch);
+
 #endif

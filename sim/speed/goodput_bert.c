@@ -267,5 +267,6 @@ const struct goodput_app goodput_app_bert = {
 	.bsz = bsz, .nbsz = ARRAY_SIZE(bsz),
 	.epochs = epochs, .max_epochs = 2,
 	.max_local_bsz = 0,
+	.max_gpus = 0,
 };
 static_assert(ARRAY_SIZE(epochs) == ARRAY_SIZE(bsz) * 2, "epochs");

@@ -728,5 +728,6 @@ const struct goodput_app goodput_app_cifar10 = {
 	.bsz = bsz, .nbsz = ARRAY_SIZE(bsz),
 	.epochs = epochs, .max_epochs = 100,
 	.max_local_bsz = 0,
+	.max_gpus = 0,
 };
 static_assert(ARRAY_SIZE(epochs) == ARRAY_SIZE(bsz) * 100, "epochs");

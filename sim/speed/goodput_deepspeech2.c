@@ -501,5 +501,6 @@ const struct goodput_app goodput_app_deepspeech2 = {
 	.bsz = bsz, .nbsz = ARRAY_SIZE(bsz),
 	.epochs = epochs, .max_epochs = 80,
 	.max_local_bsz = 0,
+	.max_gpus = 0,
 };
 static_assert(ARRAY_SIZE(epochs) == ARRAY_SIZE(bsz) * 80, "epochs");

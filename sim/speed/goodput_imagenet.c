@@ -617,5 +617,6 @@ const struct goodput_app goodput_app_imagenet = {
 	.bsz = bsz, .nbsz = ARRAY_SIZE(bsz),
 	.epochs = epochs, .max_epochs = 90,
 	.max_local_bsz = 0,
+	.max_gpus = 0,
 };
 static_assert(ARRAY_SIZE(epochs) == ARRAY_SIZE(bsz) * 90, "epochs");

@@ -46,6 +46,8 @@ struct goodput_app {
 	const struct goodput_epoch *epochs;/* [nbsz][max_epochs] */
 	unsigned max_epochs;               /* epochs to the target */
 	uint32_t max_local_bsz;            /* 0 = the placements' largest */
+	uint32_t max_gpus;                 /* the most GPUs an adaptive
+	                                      policy gives a job; 0 = none */
 };
 
 extern const struct goodput_app goodput_app_bert, goodput_app_cifar10,

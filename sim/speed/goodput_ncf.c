@@ -757,5 +757,6 @@ const struct goodput_app goodput_app_ncf = {
 	.bsz = bsz, .nbsz = ARRAY_SIZE(bsz),
 	.epochs = epochs, .max_epochs = 10,
 	.max_local_bsz = 0,
+	.max_gpus = 1,
 };
 static_assert(ARRAY_SIZE(epochs) == ARRAY_SIZE(bsz) * 10, "epochs");

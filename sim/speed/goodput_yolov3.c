@@ -356,5 +356,6 @@ const struct goodput_app goodput_app_yolov3 = {
 	.bsz = bsz, .nbsz = ARRAY_SIZE(bsz),
 	.epochs = epochs, .max_epochs = 50,
 	.max_local_bsz = 8,
+	.max_gpus = 0,
 };
 static_assert(ARRAY_SIZE(epochs) == ARRAY_SIZE(bsz) * 50, "epochs");

@@ -197,9 +197,9 @@ static bool rate_parts(struct speed *sp, const struct job *j,
 static double app_rate(struct speed *sp, const struct job *j,
 		       const struct placement *p)
 {
-	struct goodput_batch b;
+	struct goodput_batch b, ref;
 	if (goodput_batch(j->goodput_app, j->batch, j->gpus, &b, NULL) != 0)
-		return 1.0; /* the reader checked it */
+		return 1.0; /* the reader and sim_job_resize checked it */
 	size_t k = 0;
 	for (uint32_t i = 0; i < p->n; i++)
 		for (uint32_t m = 0; m < p->slots[i].count; m++) {
@@ -213,7 +213,13 @@ static double app_rate(struct speed *sp, const struct job *j,
 			}
 			sp->gpus[k++] = p->slots[i].gpus;
 		}
-	return goodput_rate(j->goodput_app, &b, j->gpus, sp->gpus, k);
+	if (j->gpus == j->ref_gpus && j->batch == j->ref_batch)
+		return goodput_rate(j->goodput_app, &b, j->gpus, sp->gpus, k);
+	if (goodput_batch(j->goodput_app, j->ref_batch, j->ref_gpus, &ref,
+			  NULL) != 0)
+		return 1.0;
+	return goodput_rate_adapted(j->goodput_app, &ref, j->ref_gpus, &b,
+				    sp->gpus, k);
 }
 
 double speed_rate(struct speed *sp, const struct job *j,

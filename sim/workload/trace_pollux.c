@@ -92,7 +92,8 @@ static int pollux_model(struct pollux_reader *r, struct job *j,
 			       "gives no usable run time", r->b.path, t->line,
 			       app);
 	j->goodput_app = (uint16_t)a;
-	j->batch = (uint32_t)batch;
+	j->batch = j->ref_batch = (uint32_t)batch;
+	j->ref_gpus = (uint32_t)replicas;
 	j->run = (sim_time_t)llround(w * SIM_SEC);
 	return 0;
 }
