@@ -1,7 +1,7 @@
 /*
  * Adaptive jobs: the engine's sim_job_resize and sim_job_time_to_target
  * (sim/engine/sim_resize.c) worked by hand on cifar10 jobs of the goodput
- * model.
+ * model, and the optimus policy (policies/optimus.c) on a tiny case.
  *
  * cifar10, batch 2048 (validated; the smallest per-GPU batch is 32, the
  * largest 1024): on 1 GPU local 2048 = 2 x 1024 (one accumulation step);
@@ -153,6 +153,39 @@ Test(adaptive, resize_and_time_to_target)
 		  (double)j[0].end / SIM_SEC, want);
 	cr_expect_eq(j[0].preemptions, 1);
 	cr_expect_eq(j[0].gpus, 2);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/*
+ * optimus on 4 GPUs: two equal jobs of reference width 1 at 0.  Each
+ * gets 1 GPU; the third goes to the first (equal gains: submit order),
+ * the fourth to the second (its gain T(1) - T(2) beats the first's
+ * T(2) - T(3)).  Both run on 2 GPUs from 0 and end at T(2).
+ */
+Test(adaptive, optimus_splits_the_gpus)
+{
+	struct workload w;
+	struct cluster_spec c;
+	jobs(&w, 2, 1);
+	w.jobs[1].submit = 0;
+	const struct policy_ops *ops = NULL;
+	for (size_t i = 0; policy_builtin[i]; i++)
+		if (strcmp(policy_builtin[i]->name, "optimus") == 0)
+			ops = policy_builtin[i];
+	cr_assert_not_null(ops);
+	cr_assert_gt(t_of(1) - t_of(2), t_of(2) - t_of(3));
+	struct sim *s = run(ops, &w, &c, 0);
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	for (size_t i = 0; i < 2; i++) {
+		cr_expect_eq(j[i].start, 0);
+		cr_expect_eq(j[i].gpus, 2);
+		cr_expect(fabs((double)j[i].end / SIM_SEC - t_of(2)) < 2e-6,
+			  "job %zu ends %f, T(2) %f", i,
+			  (double)j[i].end / SIM_SEC, t_of(2));
+	}
 	sim_free(s);
 	workload_release(&w);
 	cluster_spec_release(&c);

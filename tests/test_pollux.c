@@ -369,14 +369,29 @@ Test(las, in_queue_preempt)
 
 /* ---- the reproduction ---- */
 
+/* The mean JCT in a run folder's summary.json. */
+static double mean_jct(const char *dir, const char *run)
+{
+	char *name = xasprintf("%s/summary.json", run);
+	char *json = tl_slurp(dir, name);
+	cr_assert_not_null(json, "%s", name);
+	const char *m = strstr(json, "\"response_mean\":");
+	cr_assert_not_null(m);
+	double v = atof(m + strlen("\"response_mean\":"));
+	free(json);
+	free(name);
+	return v;
+}
+
 /*
- * The Pollux artifact's Tiresias on its workload 6 (160 jobs, 16 nodes x
- * 4 T4, 60 s rounds; experiments/pollux-w6.json): its README gives a mean
- * JCT of 3,469.69375 s.  clustersim's is recorded here to the
- * microsecond, and must stay within 15% of the artifact's
- * (docs/pollux.md says what differs job by job).
+ * The Pollux artifact's baselines on its workload 6 (160 jobs, 16 nodes
+ * x 4 T4, 60 s rounds; experiments/pollux-w6.json): its README gives
+ * mean JCTs of 3,469.69375 s for Tiresias and 5,301.875 s for
+ * Optimus+Oracle.  clustersim's are recorded here to the microsecond,
+ * and must stay within 15% of the artifact's (docs/pollux.md says what
+ * differs job by job).
  */
-Test(pollux, workload6_tiresias)
+Test(pollux, workload6_tiresias_and_optimus)
 {
 	static const char *trace =
 		"../shared/traces/gpu/pollux/workloads/workload-6.csv";
@@ -389,13 +404,11 @@ Test(pollux, workload6_tiresias)
 	int rc = tl_sh(tmp, "'%s' run '%s/experiments/pollux-w6.json' "
 		       "--no-plots --quiet -o w6", bin, cwd);
 	cr_assert_eq(rc, 0, "rc %d", rc);
-	char *json = tl_slurp(tmp, "w6/tiresias-s1/summary.json");
-	cr_assert_not_null(json);
-	const char *m = strstr(json, "\"response_mean\":");
-	cr_assert_not_null(m);
-	double jct = atof(m + strlen("\"response_mean\":"));
+	double jct = mean_jct(tmp, "w6/tiresias-s1");
 	cr_expect_float_eq(jct, 3480.839625, 1e-6);
 	cr_expect_lt(fabs(jct - 3469.69375) / 3469.69375, 0.15);
-	free(json);
+	jct = mean_jct(tmp, "w6/optimus-s1");
+	cr_expect_float_eq(jct, 4896.12926, 1e-6);
+	cr_expect_lt(fabs(jct - 5301.875) / 5301.875, 0.15);
 	tl_rmtree(tmp);
 }
