@@ -49,10 +49,10 @@
  *     e = iso_done + d / eq, the largest rho smallest.  rho[m] <= R iff
  *     y[m] (R e[m] - c[m]) / d[m] >= 1, so R is feasible iff the
  *     program with a[m][t] = rate[m][t] (R e[m] - c[m]) / d[m] reaches
- *     z >= 1; R is found by doubling from max(1, 2 max c / e) and then
- *     bisection to a relative 1e-6 (Gavel hands the convex program to
- *     a conic solver through cvxpy; the optimum is the same).  The
- *     allocation is the one at the feasible end of the bracket.
+ *     z >= 1; the smallest such R is where z(R) = 1, found by regula
+ *     falsi (ftf_search) to z <= 1 + 1e-6 (Gavel hands the convex
+ *     program to a conic solver through cvxpy; the optimum is the
+ *     same).  The allocation is the one at the last feasible R.
  * The second stage (most throughput) then works as for max-min fairness.
  *
  * The model is rebuilt for each solve (Clp_loadProblem into the same
@@ -387,37 +387,58 @@ static int stage_one(struct gavel_lp *lp, const struct gavel_problem *p,
 
 /*
  * Finish-time fairness: the smallest feasible bound R (above), the model
- * left loaded and solved at it; *R out.
+ * left loaded and solved at it; *R out.  z(R), the max-min value at R,
+ * rises with R, is 0 at lo = max c / e (that job's weight is 0) and 1 at
+ * the optimum.  A feasible R (z >= 1) is found by doubling from
+ * max(1, 2 lo); then the root of z(R) = 1 is bracketed and found by
+ * regula falsi with the Illinois rule (an end kept twice has its offset
+ * from 1 halved), to z(R) <= 1 + 1e-6 at the feasible end: z is near
+ * linear in R, so a few solves do.
  */
 static int ftf_search(struct gavel_lp *lp, const struct gavel_problem *p,
 		      size_t ncols, size_t nrows, double *R,
 		      struct sim_error *err)
 {
-	double lo = 0, hi, z = 0;
-	int rc;
+	double lo = 0, zlo = 0, hi, zhi = 0, z = 0;
+	int rc, side = 0;
 	for (size_t g = 0; g < lp->ngroups; g++)
 		lo = fmax(lo, p->elapsed[lp->gfirst[g]] / iso_time(lp, p, g));
 	hi = fmax(1, 2 * lo);
-	for (int k = 0; k < 64; k++, lo = hi, hi *= 2) {
+	for (int k = 0; k < 64; k++) {
 		set_weights(lp, p, hi);
-		rc = stage_one(lp, p, ncols, nrows, &z, err);
+		rc = stage_one(lp, p, ncols, nrows, &zhi, err);
 		if (rc)
 			return rc;
-		if (z >= 1 - 1e-7)
+		if (zhi >= 1)
 			break;
+		lo = hi;
+		zlo = zhi;
+		hi *= 2;
 	}
 	bool at_hi = true;
-	while (hi - lo > 1e-6 * hi) {
-		double mid = (lo + hi) / 2;
+	for (int k = 0; k < 100 && zhi > 1 + 1e-6 && hi - lo > 1e-9 * hi;
+	     k++) {
+		double span = hi - lo;
+		double mid = lo + (1 - zlo) * span / (zhi - zlo);
+		mid = fmin(fmax(mid, lo + 1e-3 * span), hi - 1e-3 * span);
 		set_weights(lp, p, mid);
 		rc = stage_one(lp, p, ncols, nrows, &z, err);
 		if (rc)
 			return rc;
-		at_hi = z >= 1 - 1e-7;
-		if (at_hi)
+		at_hi = z >= 1;
+		if (at_hi) {
 			hi = mid;
-		else
+			zhi = z;
+			if (side > 0)
+				zlo = 1 - (1 - zlo) / 2;
+			side = 1;
+		} else {
 			lo = mid;
+			zlo = z;
+			if (side < 0)
+				zhi = 1 + (zhi - 1) / 2;
+			side = -1;
+		}
 	}
 	*R = hi;
 	if (at_hi)
