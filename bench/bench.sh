@@ -72,6 +72,10 @@ bench easy-kth "$here/kth-easy.json" "$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz"
 # The pyss reproduction's heaviest run (docs/validation.md, "pyss, job by
 # job"): classic conservative with pyss's settings on KTH-SP2.
 bench cons-kth-pyss "$here/kth-pyss-conservative.json" "$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz"
+# The Shockwave reproduction's heaviest run (docs/gavel.md, "The
+# Shockwave table"): the Themis LP (gavel, finish_time_fairness) on the
+# 120-job trace, as experiments/shockwave-120.json runs it.
+bench ftf-shockwave "$here/shockwave-themis.json" "$traces/gpu/shockwave/shockwave-120job.trace"
 curie="$traces/hpc/CEA-Curie-2011-2.1-cln.swf.gz"
 last_wall=
 bench easy-curie "$here/curie-easy.json" "$curie"
