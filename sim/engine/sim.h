@@ -203,6 +203,10 @@ struct run_entry {
 void profile_build(struct profile *p, const struct cluster *c,
 		   sim_time_t now, const struct job *jobs,
 		   const struct run_entry *running, size_t n);
+/* From the next build on, the steps move from an array into a balanced
+ * tree past this many (0: the default, PSTEPS_TREE_AT; 1: always the
+ * tree); the answers are the same either way (tests compare them). */
+void profile_set_tree_at(struct profile *p, size_t steps);
 /* The same on a cluster with virtual clusters: one step function per VC
  * and the pool (profile_vc.c); plc is the running jobs' placements, by
  * job idx, kept by the caller while p is in use. */
