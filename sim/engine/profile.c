@@ -229,10 +229,7 @@ void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 	sim_time_t end = end_of(t, duration);
 	p->monotone = false;
 	fold(p, end);
-	if (end != SIM_TIME_MAX) /* the later first: the add finds t next */
-		psteps_split_at(&p->steps, end);
-	psteps_split_at(&p->steps, t);
-	psteps_add(&p->steps, t, end, -d);
+	psteps_take(&p->steps, t, end, -d);
 }
 
 void profile_reserve_again(struct profile *p, const struct job *job,

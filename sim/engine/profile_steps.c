@@ -150,6 +150,29 @@ void psteps_add(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v)
 		s->f[i] += v;
 }
 
+void psteps_take(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v)
+{
+	psteps_split_at(s, t);
+	if (s->big || end > s->last_t) {
+		if (end != SIM_TIME_MAX)
+			psteps_split_at(s, end);
+		psteps_add(s, t, end, v);
+		return;
+	}
+	/* One walk from t's step: add until end, and split there. */
+	size_t i = step_at(s, t);
+	for (; s->t[i] < end; i++)
+		s->f[i] += v; /* end <= last_t: the walk stops in the array */
+	if (s->t[i] == end)
+		return;
+	room(s, s->n + 1);
+	memmove(&s->t[i + 1], &s->t[i], (s->n - i) * sizeof(*s->t));
+	memmove(&s->f[i + 1], &s->f[i], (s->n - i) * sizeof(*s->f));
+	s->t[i] = end;
+	s->f[i] = s->f[i - 1] - v; /* the step it splits, as it was */
+	s->n++;
+}
+
 bool psteps_next(struct psteps *s, sim_time_t t, sim_time_t until,
 		 int64_t d, bool below, sim_time_t *at)
 {

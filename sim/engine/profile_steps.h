@@ -35,6 +35,9 @@ int64_t psteps_value_at(struct psteps *s, sim_time_t t);
 void psteps_append(struct psteps *s, sim_time_t t, int64_t f);
 void psteps_split_at(struct psteps *s, sim_time_t t);
 void psteps_add(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v);
+/* Makes t and end (unless SIM_TIME_MAX) step starts and adds v to the
+ * steps in [t, end): a reservation (v < 0). */
+void psteps_take(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v);
 bool psteps_next(struct psteps *s, sim_time_t t, sim_time_t until,
 		 int64_t d, bool below, sim_time_t *at);
 
