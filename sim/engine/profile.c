@@ -91,6 +91,12 @@ void profile_set_tree_at(struct profile *p, size_t steps)
 	p->tree_at = steps;
 }
 
+void profile_advance(struct profile *p, sim_time_t now)
+{
+	SIM_ASSERT(!p->parted && now >= p->now);
+	p->now = now;
+}
+
 void profile_build_parts(struct profile *p, const struct cluster *c,
 			 sim_time_t now, const struct job *jobs,
 			 const struct run_entry *running, size_t n,
