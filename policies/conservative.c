@@ -28,6 +28,18 @@
  * other ends of this time instead of being pushed later.  The default
  * "pass" compresses at every pass.
  *
+ * Quiet passes (compress, compress_on = "pass", no VCs): a pass that
+ * moved no promised job (none started before its promise, none took a
+ * new time, none had missed its promise) leaves each at the earliest
+ * time the others allow.  Until a job ends the profile only loses room
+ * (new reservations; time passing), so the next pass would move none
+ * of them again: if no promise is due by then, it places only the new
+ * jobs, in the profile the last pass left (sim_profile_kept, which the
+ * engine refuses when a job left the running set or one is past its
+ * estimate).  The same outputs, without a rebuild and a re-plan of
+ * every promise; a pass after an end compresses in full, so a long
+ * queue still costs O(q log q) at each end (docs/design.md).
+ *
  * replan = "scratch": every reservation is made again from scratch, in
  * queue order, against the jobs ahead only.  This is NOT conservative: a
  * job moved into a gap can push a job behind it later than it was

@@ -355,5 +355,9 @@ struct profile *sim_profile_kept(struct sim *s)
 	    (s->nrun && s->running[0].end <= s->now))
 		return NULL;
 	profile_advance(s->profile, s->now);
+	/* What is free now must be what the cluster says (a guard: the
+	 * same unless a build now would differ after all). */
+	if (profile_free_at(s->profile, s->now) != units_free(s->cluster))
+		return NULL;
 	return s->profile;
 }
