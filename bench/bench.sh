@@ -179,6 +179,10 @@ if [ -f "$kth" ]; then
 else
 	echo "skip run kth -j: $kth is absent" >&2
 fi
+# Backfilling's scaling (bench/backfill-scale.sh): conservative against
+# easy on CEA-Curie, and both over growing generated workloads; set
+# CLUSTERSIM_BENCH_BASE to a second binary to pair every run with it.
+"$here/backfill-scale.sh" "$bin" "${CLUSTERSIM_BENCH_BASE:-}"
 # The batch evaluator (docs/gpu.md): evaluations/s on 1 core and on
 # all cores, pooled and node-level, 100 and 1,000 jobs, 64 nodes x 8 GPUs.
 echo
