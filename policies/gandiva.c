@@ -30,7 +30,10 @@
  * here the measured pair speeds are known up front, so it packs only
  * pairs that gain and never has to unpack.
  *
- * Cost per schedule call: one walk of the queue per step.  A GPU job
+ * Cost per schedule call: at most one walk of the queue per step, which
+ * ends once no job left to pass could start (the policy counts its
+ * waiting jobs by GPU count: none of no GPUs or of at most the free GPUs
+ * is left) or join a host (none of a GPU count that has hosts).  A GPU job
  * asking for more GPUs than are free, or of a demand that already failed
  * in the step (resources are only taken within a step), is passed over
  * without a fit test; the hosts are filed by GPU count, so a waiting job
@@ -104,7 +107,15 @@ struct gandiva {
 	size_t nbk, bkcap;
 	struct gandiva_misses nofit;  /* demands that fit nowhere now */
 	struct gandiva_misses nohost; /* demands no host can take now */
+	uint64_t *cnt;        /* by GPU count k: cnt[2k] waiting jobs of k
+				 GPUs, cnt[2k + 1] those a walk has yet to
+				 pass (scratch) */
+	size_t ncnt;          /* entries of cnt */
+	bool lost;            /* out of memory for cnt: walk the whole queue */
 };
+
+#define WAITING(g, k) ((g)->cnt[2 * (size_t)(k)])
+#define LEFT(g, k) ((g)->cnt[2 * (size_t)(k) + 1])
 
 static int gandiva_init(struct sim *sim, void **state, struct sim_error *err)
 {
@@ -142,6 +153,7 @@ static void gandiva_fini(struct sim *sim, void *state)
 		for (size_t b = 0; b < g->nbk; b++)
 			free(g->bk[b].pos);
 		free(g->bk);
+		free(g->cnt);
 	}
 	free(g);
 }
@@ -150,6 +162,50 @@ static void gandiva_finished(struct sim *sim, void *state,
 			     const struct job *job)
 {
 	((struct gandiva *)state)->ended = true;
+}
+
+/* Counts a job into (d = 1) or out of (d = -1) the waiting jobs. */
+static void count_waiting(struct gandiva *g, const struct job *j, int d)
+{
+	size_t want = 2 * ((size_t)j->gpus + 1), had = g->ncnt;
+	if (g->lost)
+		return;
+	if (want > had) {
+		if (!clustersim_grow(&g->cnt, &g->ncnt, want, sizeof(*g->cnt))) {
+			g->lost = true;
+			return;
+		}
+		memset(g->cnt + had, 0, (g->ncnt - had) * sizeof(*g->cnt));
+	}
+	WAITING(g, j->gpus) += (uint64_t)(int64_t)d;
+}
+
+static void gandiva_submitted(struct sim *sim, void *state,
+			      const struct job *job)
+{
+	count_waiting(state, job, 1);
+}
+
+static void gandiva_started(struct sim *sim, void *state,
+			    const struct job *job)
+{
+	count_waiting(state, job, -1);
+}
+
+static void gandiva_preempted(struct sim *sim, void *state,
+			      const struct job *job)
+{
+	count_waiting(state, job, 1);
+}
+
+/* The GPU counts walks keep track of (0: none, the whole queue is
+ * walked), each count's waiting jobs copied to its yet-to-pass ones. */
+static size_t walk_begin(struct gandiva *g)
+{
+	size_t ng = g->lost ? 0 : g->ncnt / 2;
+	for (size_t k = 0; k < ng; k++)
+		LEFT(g, k) = WAITING(g, k);
+	return ng;
 }
 
 /* Moves running jobs (those matching `shared`) to better places. */
@@ -316,20 +372,38 @@ static size_t pick_host(struct sim *sim, struct gandiva *g,
 	return best;
 }
 
-/* Puts waiting jobs that do not fit onto busy GPUs. */
+/* Waiting jobs yet to pass that some host could take: those of the GPU
+ * counts that have hosts. */
+static uint64_t host_wanted(struct gandiva *g, size_t ng)
+{
+	uint64_t want = 0;
+	for (size_t b = 0; b < g->nbk; b++)
+		if (g->bk[b].n && g->bk[b].gpus < ng)
+			want += LEFT(g, g->bk[b].gpus);
+	return want;
+}
+
+/* Puts waiting jobs that do not fit onto busy GPUs; the walk ends once
+ * no job left to pass has a host of its GPU count. */
 static void oversubscribe(struct sim *sim, struct gandiva *g)
 {
 	collect_hosts(sim, g);
 	g->nofit.n = 0;
 	g->nohost.n = 0;
-	for (size_t i = 0; i < sim_queue_len(sim) && g->nhosts;) {
+	size_t ng = walk_begin(g);
+	uint64_t want = ng ? host_wanted(g, ng) : 1;
+	for (size_t i = 0; i < sim_queue_len(sim) && g->nhosts && want;) {
 		const struct job *j = sim_queue_at(sim, i);
+		struct gandiva_bucket *b = bucket_of(g, j->gpus);
+		if (ng && j->gpus) {
+			LEFT(g, j->gpus)--;
+			want -= b && b->n;
+		}
 		if (!j->gpus || fits_now(sim, &g->nofit, j) ||
 		    missed(&g->nohost, j)) {
 			i++;
 			continue;
 		}
-		struct gandiva_bucket *b = bucket_of(g, j->gpus);
 		double bf = 0, bh = 0;
 		size_t best = b ? pick_host(sim, g, b, j, &bf, &bh) : SIZE_MAX;
 		if (best == SIZE_MAX ||
@@ -340,6 +414,37 @@ static void oversubscribe(struct sim *sim, struct gandiva *g)
 		}
 		/* The host is taken; j left the queue, so i stays. */
 		take_host(g, b, best);
+		if (ng && !b->n)
+			want -= LEFT(g, b->gpus);
+	}
+}
+
+/* Starts waiting jobs in arrival order wherever they fit; the walk ends
+ * once no job left to pass could: none wants no GPUs or at most the
+ * free ones. */
+static void start_fitting(struct sim *sim, struct gandiva *g)
+{
+	g->nofit.n = 0;
+	size_t ng = walk_begin(g);
+	uint64_t free_now = sim_free_units(sim), cand = ng ? 0 : 1;
+	for (size_t k = 0; k < ng && k <= free_now; k++)
+		cand += LEFT(g, k);
+	for (size_t i = 0; i < sim_queue_len(sim) && cand;) {
+		const struct job *j = sim_queue_at(sim, i);
+		if (ng) {
+			LEFT(g, j->gpus)--;
+			cand -= j->gpus <= free_now;
+		}
+		if (!fits_now(sim, &g->nofit, j) || sim_job_start(sim, j)) {
+			i++;
+			continue;
+		}
+		/* It left the queue: i is the next.  Fewer GPUs are free:
+		 * the counts above them drop out. */
+		uint64_t f = sim_free_units(sim);
+		for (uint64_t k = f + 1; ng && k <= free_now && k < ng; k++)
+			cand -= LEFT(g, k);
+		free_now = f;
 	}
 }
 
@@ -350,13 +455,7 @@ static void gandiva_schedule(struct sim *sim, void *state)
 	g->ended = false;
 	if (g->migrate && ended)
 		move_running(sim, true);
-	g->nofit.n = 0;
-	for (size_t i = 0; i < sim_queue_len(sim);) {
-		const struct job *j = sim_queue_at(sim, i);
-		if (fits_now(sim, &g->nofit, j) && sim_job_start(sim, j) == 0)
-			continue; /* it left the queue: i is the next */
-		i++;
-	}
+	start_fitting(sim, g);
 	if (g->migrate && ended)
 		move_running(sim, false);
 	if (g->packing || g->timeslice)
@@ -383,5 +482,8 @@ CLUSTERSIM_POLICY(gandiva,
 	.params = gandiva_params,
 	.init = gandiva_init,
 	.fini = gandiva_fini,
+	.job_submitted = gandiva_submitted,
 	.job_finished = gandiva_finished,
+	.job_started = gandiva_started,
+	.job_preempted = gandiva_preempted,
 	.schedule = gandiva_schedule);

@@ -503,3 +503,30 @@ Test(gandiva, a_taken_host_gives_its_place_to_the_last)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/*
+ * The walk of the queue stops once no job left could fit, but a job of
+ * no GPUs behind ones waiting for GPUs is still reached.  One node, one
+ * GPU, 8 CPUs, no oversubscription: A (1 GPU, 100 s) runs, B (1 GPU)
+ * waits for it, and C (2 CPUs, no GPU, 50 s), behind B, starts at once.
+ */
+Test(gandiva, a_cpu_job_behind_gpu_waiters_starts)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 1 }, { 2, 5, 100, 100, 1 },
+			    { 3, 10, 50, 50, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	gpu_jobs(&w, t, 3);
+	w.jobs[2].gpus = 0;
+	w.jobs[2].cpus = 2;
+	gpu_group(&c, 1, 1, NULL);
+	struct param_value pv[] = { bool_param("packing", false),
+				    bool_param("timeslice", false) };
+	struct sim_config cfg = { .workload = &w, .cluster = &c };
+	struct sim *s = tl_run_cfg("gandiva", pv, 2, &cfg);
+	cr_expect_eq(job_of(s, 3)->start, 10 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->start, 100 * SIM_SEC);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
