@@ -418,38 +418,27 @@ static void cl_sum_run(struct bset *s, uint32_t b, uint32_t nb, bool set)
 	}
 }
 
-/* Is block b a whole one of cap-CPU nodes: 64 nodes of that capacity? */
-static inline bool cl_full_block(const struct cluster *c, uint32_t b,
-				 uint32_t cap)
-{
-	return c->blk[b].cap == cap && (uint64_t)(b + 1) * CL_BITS <= c->n;
-}
-
-/* How many blocks from b on are whole, idle and of block b's capacity,
- * at most max. */
-static uint32_t cl_idle_run(const struct cluster *c, uint32_t b, uint32_t max)
-{
-	uint32_t cap = c->blk[b].cap, nb = 0;
-
-	while (nb < max && b + nb < c->nblocks && cl_full_block(c, b + nb, cap) &&
-	       c->blk[b + nb].idle == ~UINT64_C(0))
-		nb++;
-	return nb;
-}
-
-/* Takes whole idle blocks from b on while need covers them; returns the
- * units taken (0: block b is not one, or need is less). */
+/* Takes whole idle blocks from b on while need covers them (64 nodes of
+ * block b's capacity each, idle); returns the units taken (0: block b is
+ * not one, or need is less). */
 static uint32_t cl_take_blocks(struct cluster *c, uint32_t b, uint32_t need,
 			       struct placement *out)
 {
 	uint32_t cap = c->blk[b].cap;
 	uint32_t per = c->exclusive ? CL_BITS : CL_BITS * cap;
-	uint32_t nb = cap ? cl_idle_run(c, b, need / per) : 0;
+	uint32_t end = c->n / CL_BITS, nb = 0; /* blocks of 64 nodes */
 
+	if (!cap || b >= end)
+		return 0;
+	if (end - b > need / per)
+		end = b + need / per;
+	for (struct cl_block *k = &c->blk[b]; b + nb < end; k++, nb++) {
+		if (k->cap != cap || k->idle != ~UINT64_C(0))
+			break;
+		k->free = k->idle = 0;
+	}
 	if (!nb)
 		return 0;
-	for (uint32_t i = b; i < b + nb; i++)
-		c->blk[i].free = c->blk[i].idle = 0;
 	cl_emit(out, b * CL_BITS, nb * CL_BITS, cap);
 	c->idle_nodes -= nb * CL_BITS;
 	c->free_cpus -= (uint64_t)nb * CL_BITS * cap;
@@ -458,24 +447,29 @@ static uint32_t cl_take_blocks(struct cluster *c, uint32_t b, uint32_t need,
 }
 
 /* Gives whole blocks back from block b on, while left nodes of cpus
- * CPUs cover them and they are whole blocks of that capacity (nobody
- * else holds a CPU there: a node cannot give more than it has); returns
- * the nodes given. */
+ * CPUs cover them and they are blocks of 64 nodes of that capacity
+ * (nobody else holds a CPU there: a node cannot give more than it has);
+ * returns the nodes given. */
 static uint32_t cl_give_blocks(struct cluster *c, uint32_t b, uint32_t left,
 			       uint32_t cpus)
 {
-	uint32_t nb = 0;
+	uint32_t end = c->n / CL_BITS, nb = 0;
 
-	while (nb < left / CL_BITS && cl_full_block(c, b + nb, cpus))
-		nb++;
-	for (uint32_t i = b; i < b + nb; i++) {
-		SIM_ASSERT(!c->blk[i].free);
-		c->blk[i].free = c->blk[i].idle = ~UINT64_C(0);
+	if (b >= end)
+		return 0;
+	if (end - b > left / CL_BITS)
+		end = b + left / CL_BITS;
+	for (struct cl_block *k = &c->blk[b]; b + nb < end; k++, nb++) {
+		if (k->cap != cpus)
+			break;
+		SIM_ASSERT(!k->free);
+		k->free = k->idle = ~UINT64_C(0);
 	}
+	if (!nb)
+		return 0;
 	c->idle_nodes += nb * CL_BITS;
 	c->free_cpus += (uint64_t)nb * CL_BITS * cpus;
-	if (nb)
-		cl_sum_run(&c->sum, b, nb, true);
+	cl_sum_run(&c->sum, b, nb, true);
 	return nb * CL_BITS;
 }
 
