@@ -244,7 +244,7 @@ docs-figures: deps
 # generated tables are compiled in for fuzz_sim.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
-FUZZ_NAMES   ?= swf csv exp philly tiresias gavel openb sim pollux
+FUZZ_NAMES   ?= swf csv exp philly tiresias gavel shockwave openb sim pollux
 FUZZ_ARGS    ?=
 FUZZ_CAMPAIGN_SECONDS ?= 1800
 FUZZ_DIR     := build/fuzz

@@ -72,6 +72,10 @@ bench easy-kth "$here/kth-easy.json" "$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz"
 # The pyss reproduction's heaviest run (docs/validation.md, "pyss, job by
 # job"): classic conservative with pyss's settings on KTH-SP2.
 bench cons-kth-pyss "$here/kth-pyss-conservative.json" "$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz"
+# The Shockwave reproduction's heaviest run (docs/gavel.md, "The
+# Shockwave table"): the Themis LP (gavel, finish_time_fairness) on the
+# 120-job trace, as experiments/shockwave-120.json runs it.
+bench ftf-shockwave "$here/shockwave-themis.json" "$traces/gpu/shockwave/shockwave-120job.trace"
 curie="$traces/hpc/CEA-Curie-2011-2.1-cln.swf.gz"
 last_wall=
 bench easy-curie "$here/curie-easy.json" "$curie"
@@ -80,6 +84,11 @@ last_wall=
 bench easy-curie+plots "$here/curie-easy.json" "$curie" ""
 curie_plots_wall=$last_wall
 bench fcfs-gen-1m "$here/gen-1m.json"
+# EASY with 10^5 generated jobs on 2^17 and on 2^20 one-CPU nodes (jobs 8
+# times as wide on the larger cluster: the same load); the ratio of their
+# simulation times is printed below the table (aim: at most 2).
+bench easy-nodes-128k "$here/easy-nodes-128k.json"
+bench easy-nodes-1m "$here/easy-nodes-1m.json"
 philly="$traces/gpu/philly.csv"
 bench las-philly "$here/philly-las.json" "$philly"
 bench fcfs-philly-pooled "$here/philly-fcfs-pooled.json" "$philly"
@@ -100,6 +109,11 @@ echo "wall_s: the whole command (load, simulate, write results); sim_s: the"
 echo "event loop alone; ratio: wall_s / awk_s, the cost of zcat FILE | awk."
 echo "B/job: peak resident memory above the process's own ($base_mb MB, a"
 echo "20-job run), divided by the jobs."
+nodes_sim() { sed -n 's/.*stats: run .* sim_s=\([0-9.]*\).*/\1/p' "$out/easy-nodes-$1.log"; }
+if [ -n "$(nodes_sim 128k)" ] && [ -n "$(nodes_sim 1m)" ]; then
+	echo "easy-nodes: 2^20 nodes against 2^17, simulation time" \
+		"$(printf '%.2f' "$(echo "$(nodes_sim 1m) / $(nodes_sim 128k)" | bc -l)")x."
+fi
 if [ -n "$curie_wall" ] && [ -n "$curie_plots_wall" ]; then
 	curie_sim=$(sed -n 's/.*stats: run .* sim_s=\([0-9.]*\).*/\1/p' "$out/easy-curie.log")
 	echo "easy-curie+plots: the same run with the default plots (PNG and SVG):"
@@ -175,6 +189,10 @@ if [ -f "$kth" ]; then
 else
 	echo "skip run kth -j: $kth is absent" >&2
 fi
+# Backfilling's scaling (bench/backfill-scale.sh): conservative against
+# easy on CEA-Curie, and both over growing generated workloads; set
+# CLUSTERSIM_BENCH_BASE to a second binary to pair every run with it.
+"$here/backfill-scale.sh" "$bin" "${CLUSTERSIM_BENCH_BASE:-}"
 # The batch evaluator (docs/gpu.md): evaluations/s on 1 core and on
 # all cores, pooled and node-level, 100 and 1,000 jobs, 64 nodes x 8 GPUs.
 echo
@@ -211,6 +229,43 @@ if [ -r "$traces/gpu/tiresias-60job.csv" ]; then
 else
 	echo "gittins-tiresias60: skipped (gpu/tiresias-60job.csv not in $traces)"
 fi
+
+# The eight policies of experiments/philly.json one at a time (wall time
+# with --no-plots, the least of $reps runs), their sum and each one's
+# ratio to fcfs (aims: under 6 s in all, none over 5x fcfs).  With
+# CLUSTERSIM_BASE=BINARY each run alternates with the same run of BINARY
+# (main's binary, say), whose column and sum are printed beside.
+reps=${BENCH_REPS:-3}
+wall_of() {
+	local t0 t1
+	t0=$(now)
+	"$1" run "$here/../experiments/philly.json" --policy "$2" -o "$out/ph" \
+		--quiet --no-plots >/dev/null 2>&1
+	t1=$(now)
+	echo "$t1 - $t0" | bc -l
+}
+least() { if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc -l)" = 1 ]; then echo "$2"; else echo "$1"; fi; }
+if [ -f "$philly" ]; then
+	base=${CLUSTERSIM_BASE:-}
+	echo
+	printf '%-14s %8s %8s %10s\n' "philly.json" "wall_s" "x fcfs" "base_s"
+	sum=0 bsum=0 fcfs=""
+	for p in fcfs sjf srtf las gittins_cont themis gandiva easy; do
+		ours="" theirs=""
+		for _ in $(seq "$reps"); do
+			ours=$(least "$ours" "$(wall_of "$bin" "$p")")
+			[ -n "$base" ] && theirs=$(least "$theirs" "$(wall_of "$base" "$p")")
+		done
+		[ -z "$fcfs" ] && fcfs=$ours
+		sum=$(echo "$sum + $ours" | bc -l)
+		[ -n "$base" ] && bsum=$(echo "$bsum + $theirs" | bc -l)
+		printf '%-14s %8.3f %8.1f %10s\n' "$p" "$ours" "$(echo "$ours / $fcfs" | bc -l)" \
+			"$([ -n "$base" ] && printf '%.3f' "$theirs" || echo -)"
+	done
+	printf '%-14s %8.3f %8s %10s\n' "all eight" "$sum" "" \
+		"$([ -n "$base" ] && printf '%.3f' "$bsum" || echo -)"
+else
+	echo "philly.json policies: skipped ($philly is absent)"
 # The Pollux artifact's Tiresias on its workload 6 (docs/pollux.md): 160
 # jobs under the goodput model, las with 60 s rounds.
 if [ -r "$traces/gpu/pollux/workloads/workload-6.csv" ]; then

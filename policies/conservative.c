@@ -28,6 +28,18 @@
  * other ends of this time instead of being pushed later.  The default
  * "pass" compresses at every pass.
  *
+ * Quiet passes (compress, compress_on = "pass", no VCs): a pass that
+ * moved no promised job (none started before its promise, none took a
+ * new time, none had missed its promise) leaves each at the earliest
+ * time the others allow.  Until a job ends the profile only loses room
+ * (new reservations; time passing), so the next pass would move none
+ * of them again: if no promise is due by then, it places only the new
+ * jobs, in the profile the last pass left (sim_profile_kept, which the
+ * engine refuses when a job left the running set or one is past its
+ * estimate).  The same outputs, without a rebuild and a re-plan of
+ * every promise; a pass after an end compresses in full, so a long
+ * queue still costs O(q log q) at each end (docs/design.md).
+ *
  * replan = "scratch": every reservation is made again from scratch, in
  * queue order, against the jobs ahead only.  This is NOT conservative: a
  * job moved into a gap can push a job behind it later than it was
@@ -74,13 +86,21 @@ struct cons {
 	sim_time_t kept;    /* the first promise this pass kept by its
 	                       split (VCs only; SIM_TIME_MAX = none) */
 	sim_time_t armed;   /* the wake-up set for such a promise */
+	/* A quiet pass (compress_on = "pass", no VCs): it moved no promise
+	 * and missed none.  Until a job ends, the next pass would move none
+	 * either (top of file), so it only places the jobs that came since,
+	 * in the profile the last one left (sim_profile_kept). */
+	bool quiet;         /* the last pass was quiet */
+	sim_time_t soonest; /* the earliest promise it left */
+	size_t qlen;        /* the queue's length after it */
+	uint32_t last;      /* the idx of its last job then */
 };
 
 /* What a pass plans: a job that can start now starts; others keep
  * their reservation, promised.  Returns true when the job started (it
  * left the queue). */
 static bool plan(struct sim *sim, struct cons *c, struct profile *p,
-		 const struct job *j, sim_time_t promised)
+		 const struct job *j, sim_time_t promised, sim_time_t *at)
 {
 	sim_time_t now = sim_now(sim);
 	sim_time_t t = profile_earliest(p, j, j->estimate);
@@ -92,7 +112,9 @@ static bool plan(struct sim *sim, struct cons *c, struct profile *p,
 	 * time no event marks (without VCs each is at the expected end of
 	 * a running job or of another promise): the policy wakes itself
 	 * then. */
+	*at = t;
 	if (promised != SIM_TIME_NONE && t > promised && sim_vc_count(sim)) {
+		*at = promised;
 		profile_reserve_again(p, j, promised, j->estimate);
 		if (promised < c->kept)
 			c->kept = promised;
@@ -140,9 +162,87 @@ static bool due_now(struct sim *sim, struct profile *p, const struct job *j)
 	return false;
 }
 
+/* Plans the jobs without a promise, in queue order from position from
+ * (the new jobs, and any that fit nowhere yet), noting what a quiet
+ * pass needs. */
+static void place_new(struct sim *sim, struct cons *c, struct profile *p,
+		      size_t from)
+{
+	for (size_t i = from; i < sim_queue_len(sim);) {
+		const struct job *j = sim_queue_at(sim, i);
+		sim_time_t at;
+		if (sim_job_promised(sim, j) != SIM_TIME_NONE) {
+			i++;
+			continue;
+		}
+		if (plan(sim, c, p, j, SIM_TIME_NONE, &at))
+			continue; /* j left the queue: i names the next */
+		if (at == SIM_TIME_MAX)
+			c->quiet = false; /* unpromised, so not at the tail */
+		else if (at < c->soonest)
+			c->soonest = at;
+		i++;
+	}
+	size_t n = sim_queue_len(sim);
+	c->qlen = n;
+	c->last = n ? sim_queue_at(sim, n - 1)->idx : 0;
+}
+
+/* Moves the promised jobs, in queue order (compress_on = "pass", no
+ * VCs at all, or after an end), noting whether one moved or missed. */
+static void compress_promised(struct sim *sim, struct cons *c,
+			      struct profile *p, bool all)
+{
+	sim_time_t now = sim_now(sim);
+	for (size_t i = 0; i < sim_queue_len(sim);) {
+		const struct job *j = sim_queue_at(sim, i);
+		sim_time_t t = to_come(sim, j), at;
+		if (t != SIM_TIME_NONE && c->on_end && (t == now || !all)) {
+			if (t == now && due_now(sim, p, j))
+				continue; /* j left the queue */
+			i++;
+			continue;
+		}
+		if (t != SIM_TIME_NONE) {
+			profile_release(p, j, t, j->estimate);
+		} else if (sim_job_promised(sim, j) == SIM_TIME_NONE) {
+			i++;
+			continue;
+		} else {
+			c->quiet = false; /* missed: planned again */
+		}
+		if (plan(sim, c, p, j, t, &at)) {
+			if (t != now)
+				c->quiet = false; /* started before its promise */
+			continue;
+		}
+		if (at != t)
+			c->quiet = false;
+		else if (at < c->soonest)
+			c->soonest = at;
+		i++;
+	}
+}
+
+/* Can this pass keep the last one's profile and promises (above)? */
+static struct profile *kept_profile(struct sim *sim, const struct cons *c)
+{
+	size_t n = sim_queue_len(sim);
+	if (!c->quiet || c->ended || c->soonest <= sim_now(sim) ||
+	    n < c->qlen || (c->qlen && sim_queue_at(sim, c->qlen - 1)->idx !=
+				       c->last))
+		return NULL;
+	return sim_profile_kept(sim);
+}
+
 static void compress_schedule(struct sim *sim, struct cons *c)
 {
-	struct profile *p = sim_profile(sim);
+	struct profile *p = kept_profile(sim, c);
+	if (p) { /* nothing to move: the new jobs only */
+		place_new(sim, c, p, c->qlen);
+		return;
+	}
+	p = sim_profile(sim);
 	size_t n = sim_queue_len(sim);
 	c->kept = SIM_TIME_MAX;
 	for (size_t i = 0; i < n; i++) {
@@ -158,31 +258,10 @@ static void compress_schedule(struct sim *sim, struct cons *c)
 	 * now starts in its own room or waits there (due_now). */
 	bool all = !c->on_end || c->ended;
 	c->ended = false;
-	for (size_t i = 0; i < sim_queue_len(sim);) {
-		const struct job *j = sim_queue_at(sim, i);
-		sim_time_t t = to_come(sim, j);
-		if (t != SIM_TIME_NONE && c->on_end &&
-		    (t == sim_now(sim) || !all)) {
-			if (t == sim_now(sim) && due_now(sim, p, j))
-				continue; /* j left the queue */
-			i++;
-			continue;
-		}
-		if (t != SIM_TIME_NONE)
-			profile_release(p, j, t, j->estimate);
-		else if (sim_job_promised(sim, j) == SIM_TIME_NONE) {
-			i++;
-			continue;
-		}
-		if (!plan(sim, c, p, j, t))
-			i++;
-	}
-	for (size_t i = 0; i < sim_queue_len(sim);) {
-		const struct job *j = sim_queue_at(sim, i);
-		if (sim_job_promised(sim, j) != SIM_TIME_NONE ||
-		    !plan(sim, c, p, j, SIM_TIME_NONE))
-			i++;
-	}
+	c->quiet = !c->on_end && !sim_vc_count(sim);
+	c->soonest = SIM_TIME_MAX;
+	compress_promised(sim, c, p, all);
+	place_new(sim, c, p, 0);
 	if (c->kept != SIM_TIME_MAX && c->kept > sim_now(sim) &&
 	    c->kept != c->armed &&
 	    sim_wakeup_at(sim, c->kept) == 0)

@@ -30,6 +30,16 @@
  * here the measured pair speeds are known up front, so it packs only
  * pairs that gain and never has to unpack.
  *
+ * Cost per schedule call: at most one walk of the queue per step, which
+ * ends once no job left to pass could start (the policy counts its
+ * waiting jobs by GPU count: none of no GPUs or of at most the free GPUs
+ * is left) or join a host (none of a GPU count that has hosts).  A GPU job
+ * asking for more GPUs than are free, or of a demand that already failed
+ * in the step (resources are only taken within a step), is passed over
+ * without a fit test; the hosts are filed by GPU count, so a waiting job
+ * looks only at hosts it could join, and a demand no host could take is
+ * not tried again in the step.  The choices are those of the plain walk.
+ *
  * Source: Xiao et al., "Gandiva: Introspective Cluster Scheduling for
  * Deep Learning", OSDI 2018 (sections 3 and 4: suspend-resume and
  * time-slicing, packing, migration, grow-shrink); pair speeds from
@@ -57,8 +67,33 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clustersim/policy.h"
+
+/* The hosts of one GPU count: their places in the host list, ascending. */
+struct gandiva_bucket {
+	uint32_t gpus;        /* the hosts' GPU count */
+	uint32_t *pos;        /* places in gandiva.hosts, ascending */
+	size_t n, cap;
+};
+
+/* A GPU demand that failed in this step: every waiting job with the same
+ * demand fails too until resources come back (a step only takes). */
+struct gandiva_miss {
+	uint32_t gpus, cpus;  /* the demand */
+	uint16_t gpu_type;    /* its type constraint */
+	int32_t group;        /* its virtual cluster's group */
+};
+
+/* Demands remembered per step; past this many, the rest are tested. */
+#define GANDIVA_MISSES 32
+
+/* The demands that failed in one step. */
+struct gandiva_misses {
+	struct gandiva_miss m[GANDIVA_MISSES];
+	size_t n;
+};
 
 struct gandiva {
 	bool packing, timeslice, migrate;
@@ -67,7 +102,20 @@ struct gandiva {
 	bool ended;           /* jobs ended since the last call */
 	const struct job **hosts; /* scratch: running jobs nobody shares */
 	size_t nhosts, cap;
+	struct gandiva_bucket *bk; /* hosts by GPU count (a job joins only a
+				      host of its own count) */
+	size_t nbk, bkcap;
+	struct gandiva_misses nofit;  /* demands that fit nowhere now */
+	struct gandiva_misses nohost; /* demands no host can take now */
+	uint64_t *cnt;        /* by GPU count k: cnt[2k] waiting jobs of k
+				 GPUs, cnt[2k + 1] those a walk has yet to
+				 pass (scratch) */
+	size_t ncnt;          /* entries of cnt */
+	bool lost;            /* out of memory for cnt: walk the whole queue */
 };
+
+#define WAITING(g, k) ((g)->cnt[2 * (size_t)(k)])
+#define LEFT(g, k) ((g)->cnt[2 * (size_t)(k) + 1])
 
 static int gandiva_init(struct sim *sim, void **state, struct sim_error *err)
 {
@@ -100,8 +148,13 @@ static int gandiva_init(struct sim *sim, void **state, struct sim_error *err)
 static void gandiva_fini(struct sim *sim, void *state)
 {
 	struct gandiva *g = state;
-	if (g)
+	if (g) {
 		free(g->hosts);
+		for (size_t b = 0; b < g->nbk; b++)
+			free(g->bk[b].pos);
+		free(g->bk);
+		free(g->cnt);
+	}
 	free(g);
 }
 
@@ -109,6 +162,50 @@ static void gandiva_finished(struct sim *sim, void *state,
 			     const struct job *job)
 {
 	((struct gandiva *)state)->ended = true;
+}
+
+/* Counts a job into (d = 1) or out of (d = -1) the waiting jobs. */
+static void count_waiting(struct gandiva *g, const struct job *j, int d)
+{
+	size_t want = 2 * ((size_t)j->gpus + 1), had = g->ncnt;
+	if (g->lost)
+		return;
+	if (want > had) {
+		if (!clustersim_grow(&g->cnt, &g->ncnt, want, sizeof(*g->cnt))) {
+			g->lost = true;
+			return;
+		}
+		memset(g->cnt + had, 0, (g->ncnt - had) * sizeof(*g->cnt));
+	}
+	WAITING(g, j->gpus) += (uint64_t)(int64_t)d;
+}
+
+static void gandiva_submitted(struct sim *sim, void *state,
+			      const struct job *job)
+{
+	count_waiting(state, job, 1);
+}
+
+static void gandiva_started(struct sim *sim, void *state,
+			    const struct job *job)
+{
+	count_waiting(state, job, -1);
+}
+
+static void gandiva_preempted(struct sim *sim, void *state,
+			      const struct job *job)
+{
+	count_waiting(state, job, 1);
+}
+
+/* The GPU counts walks keep track of (0: none, the whole queue is
+ * walked), each count's waiting jobs copied to its yet-to-pass ones. */
+static size_t walk_begin(struct gandiva *g)
+{
+	size_t ng = g->lost ? 0 : g->ncnt / 2;
+	for (size_t k = 0; k < ng; k++)
+		LEFT(g, k) = WAITING(g, k);
+	return ng;
 }
 
 /* Moves running jobs (those matching `shared`) to better places. */
@@ -133,60 +230,221 @@ static void move_running(struct sim *sim, bool shared)
 	free(list);
 }
 
-/* Running GPU jobs whose GPUs nobody shares, in the running order. */
+/* Is j's GPU demand one that failed in this step? */
+static bool missed(const struct gandiva_misses *ms, const struct job *j)
+{
+	for (size_t i = 0; i < ms->n; i++) {
+		const struct gandiva_miss *m = &ms->m[i];
+		if (m->gpus == j->gpus && m->cpus == j->cpus &&
+		    m->gpu_type == j->gpu_type && m->group == j->group)
+			return true;
+	}
+	return false;
+}
+
+static void note_miss(struct gandiva_misses *ms, const struct job *j)
+{
+	if (ms->n < GANDIVA_MISSES)
+		ms->m[ms->n++] = (struct gandiva_miss){
+			.gpus = j->gpus, .cpus = j->cpus,
+			.gpu_type = j->gpu_type, .group = j->group };
+}
+
+/*
+ * Could waiting job j start now?  Within a step resources are only
+ * taken, so a GPU job wanting more GPUs than are free cannot, and one
+ * whose demand (GPUs, CPUs, GPU type, group: all the fit test reads)
+ * failed earlier in the step fails again: both are answered without the
+ * fit test, the same answer for less work.
+ */
+static bool fits_now(struct sim *sim, struct gandiva_misses *nofit,
+		     const struct job *j)
+{
+	if (!j->gpus)
+		return sim_job_fits(sim, j);
+	if (j->gpus > sim_free_units(sim) || missed(nofit, j))
+		return false;
+	if (sim_job_fits(sim, j))
+		return true;
+	note_miss(nofit, j);
+	return false;
+}
+
+/* The bucket of hosts of gpus GPUs, or NULL. */
+static struct gandiva_bucket *bucket_of(struct gandiva *g, uint32_t gpus)
+{
+	for (size_t b = 0; b < g->nbk; b++)
+		if (g->bk[b].gpus == gpus)
+			return &g->bk[b];
+	return NULL;
+}
+
+/* Files host list place p (host j) in its GPU count's bucket. */
+static bool bucket_add(struct gandiva *g, const struct job *j, uint32_t p)
+{
+	struct gandiva_bucket *b = bucket_of(g, j->gpus);
+	if (!b) {
+		if (!clustersim_grow(&g->bk, &g->bkcap, g->nbk + 1,
+				     sizeof(*g->bk)))
+			return false;
+		b = &g->bk[g->nbk++];
+		*b = (struct gandiva_bucket){ .gpus = j->gpus };
+	}
+	if (!clustersim_grow(&b->pos, &b->cap, b->n + 1, sizeof(*b->pos)))
+		return false;
+	b->pos[b->n++] = p;
+	return true;
+}
+
+/* Running GPU jobs whose GPUs nobody shares, in the running order, and
+ * their places by GPU count (none when out of memory: no sharing). */
 static void collect_hosts(struct sim *sim, struct gandiva *g)
 {
 	size_t n = sim_running_len(sim);
 	g->nhosts = 0;
+	for (size_t b = 0; b < g->nbk; b++)
+		g->bk[b].n = 0;
 	if (!clustersim_grow(&g->hosts, &g->cap, n, sizeof(*g->hosts)))
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = sim_running_at(sim, i);
-		if (j->gpus && !sim_job_partner(sim, j))
-			g->hosts[g->nhosts++] = j;
+		if (!j->gpus || sim_job_partner(sim, j))
+			continue;
+		if (!bucket_add(g, j, (uint32_t)g->nhosts)) {
+			g->nhosts = 0;
+			return;
+		}
+		g->hosts[g->nhosts++] = j;
 	}
 }
 
-/* Puts waiting jobs that do not fit onto busy GPUs. */
+/* Takes the host at place at of bucket b out of the list as the list
+ * always did it: the last host moves into its place, so that the order
+ * the window walks stays what it was. */
+static void take_host(struct gandiva *g, struct gandiva_bucket *b, size_t at)
+{
+	uint32_t p = b->pos[at], last = (uint32_t)--g->nhosts;
+	memmove(&b->pos[at], &b->pos[at + 1], (b->n - at - 1) * sizeof(*b->pos));
+	b->n--;
+	if (p == last)
+		return;
+	const struct job *m = g->hosts[last];
+	struct gandiva_bucket *mb = bucket_of(g, m->gpus);
+	size_t k = --mb->n; /* last is the largest place: its bucket's end */
+	while (k > 0 && mb->pos[k - 1] > p)
+		k--;
+	memmove(&mb->pos[k + 1], &mb->pos[k], (mb->n - k) * sizeof(*mb->pos));
+	mb->pos[k] = p;
+	mb->n++;
+	g->hosts[p] = m;
+}
+
+/* The host of j's GPU count where j's pair goes fastest, of the first
+ * `window` that can take it: its place in bucket b (SIZE_MAX: none) and
+ * the two speeds. */
+static size_t pick_host(struct sim *sim, struct gandiva *g,
+			const struct gandiva_bucket *b, const struct job *j,
+			double *bf, double *bh)
+{
+	size_t best = SIZE_MAX, seen = 0;
+	for (size_t k = 0; k < b->n && seen < g->window; k++) {
+		const struct job *h = g->hosts[b->pos[k]];
+		if (!sim_job_can_share(sim, j, h))
+			continue;
+		seen++;
+		double f = g->timeslice ? g->ts_factor : 0, fh = f;
+		if (g->packing) {
+			double x = sim_coloc_speed(sim, j, h);
+			double y = sim_coloc_speed(sim, h, j);
+			if (x > 0 && y > 0 && x + y > f + fh) {
+				f = x;
+				fh = y;
+			}
+		}
+		if (f > 0 && fh > 0 && (best == SIZE_MAX || f + fh > *bf + *bh)) {
+			best = k;
+			*bf = f;
+			*bh = fh;
+		}
+	}
+	if (!seen) /* no host takes this demand until resources come back */
+		note_miss(&g->nohost, j);
+	return best;
+}
+
+/* Waiting jobs yet to pass that some host could take: those of the GPU
+ * counts that have hosts. */
+static uint64_t host_wanted(struct gandiva *g, size_t ng)
+{
+	uint64_t want = 0;
+	for (size_t b = 0; b < g->nbk; b++)
+		if (g->bk[b].n && g->bk[b].gpus < ng)
+			want += LEFT(g, g->bk[b].gpus);
+	return want;
+}
+
+/* Puts waiting jobs that do not fit onto busy GPUs; the walk ends once
+ * no job left to pass has a host of its GPU count. */
 static void oversubscribe(struct sim *sim, struct gandiva *g)
 {
 	collect_hosts(sim, g);
-	for (size_t i = 0; i < sim_queue_len(sim) && g->nhosts;) {
+	g->nofit.n = 0;
+	g->nohost.n = 0;
+	size_t ng = walk_begin(g);
+	uint64_t want = ng ? host_wanted(g, ng) : 1;
+	for (size_t i = 0; i < sim_queue_len(sim) && g->nhosts && want;) {
 		const struct job *j = sim_queue_at(sim, i);
-		if (!j->gpus || sim_job_fits(sim, j)) {
+		struct gandiva_bucket *b = bucket_of(g, j->gpus);
+		if (ng && j->gpus) {
+			LEFT(g, j->gpus)--;
+			want -= b && b->n;
+		}
+		if (!j->gpus || fits_now(sim, &g->nofit, j) ||
+		    missed(&g->nohost, j)) {
 			i++;
 			continue;
 		}
-		size_t best = SIZE_MAX, seen = 0;
 		double bf = 0, bh = 0;
-		for (size_t k = 0; k < g->nhosts && seen < g->window; k++) {
-			const struct job *h = g->hosts[k];
-			if (!sim_job_can_share(sim, j, h))
-				continue;
-			seen++;
-			double f = g->timeslice ? g->ts_factor : 0, fh = f;
-			if (g->packing) {
-				double a = sim_coloc_speed(sim, j, h);
-				double b = sim_coloc_speed(sim, h, j);
-				if (a > 0 && b > 0 && a + b > f + fh) {
-					f = a;
-					fh = b;
-				}
-			}
-			if (f > 0 && fh > 0 && (best == SIZE_MAX ||
-						f + fh > bf + bh)) {
-				best = k;
-				bf = f;
-				bh = fh;
-			}
-		}
+		size_t best = b ? pick_host(sim, g, b, j, &bf, &bh) : SIZE_MAX;
 		if (best == SIZE_MAX ||
-		    sim_job_start_shared(sim, j, g->hosts[best], bf, bh) != 0) {
+		    sim_job_start_shared(sim, j, g->hosts[b->pos[best]], bf,
+					 bh) != 0) {
 			i++;
 			continue;
 		}
 		/* The host is taken; j left the queue, so i stays. */
-		g->hosts[best] = g->hosts[--g->nhosts];
+		take_host(g, b, best);
+		if (ng && !b->n)
+			want -= LEFT(g, b->gpus);
+	}
+}
+
+/* Starts waiting jobs in arrival order wherever they fit; the walk ends
+ * once no job left to pass could: none wants no GPUs or at most the
+ * free ones. */
+static void start_fitting(struct sim *sim, struct gandiva *g)
+{
+	g->nofit.n = 0;
+	size_t ng = walk_begin(g);
+	uint64_t free_now = sim_free_units(sim), cand = ng ? 0 : 1;
+	for (size_t k = 0; k < ng && k <= free_now; k++)
+		cand += LEFT(g, k);
+	for (size_t i = 0; i < sim_queue_len(sim) && cand;) {
+		const struct job *j = sim_queue_at(sim, i);
+		if (ng) {
+			LEFT(g, j->gpus)--;
+			cand -= j->gpus <= free_now;
+		}
+		if (!fits_now(sim, &g->nofit, j) || sim_job_start(sim, j)) {
+			i++;
+			continue;
+		}
+		/* It left the queue: i is the next.  Fewer GPUs are free:
+		 * the counts above them drop out. */
+		uint64_t f = sim_free_units(sim);
+		for (uint64_t k = f + 1; ng && k <= free_now && k < ng; k++)
+			cand -= LEFT(g, k);
+		free_now = f;
 	}
 }
 
@@ -197,12 +455,7 @@ static void gandiva_schedule(struct sim *sim, void *state)
 	g->ended = false;
 	if (g->migrate && ended)
 		move_running(sim, true);
-	for (size_t i = 0; i < sim_queue_len(sim);) {
-		const struct job *j = sim_queue_at(sim, i);
-		if (sim_job_fits(sim, j) && sim_job_start(sim, j) == 0)
-			continue; /* it left the queue: i is the next */
-		i++;
-	}
+	start_fitting(sim, g);
 	if (g->migrate && ended)
 		move_running(sim, false);
 	if (g->packing || g->timeslice)
@@ -229,5 +482,8 @@ CLUSTERSIM_POLICY(gandiva,
 	.params = gandiva_params,
 	.init = gandiva_init,
 	.fini = gandiva_fini,
+	.job_submitted = gandiva_submitted,
 	.job_finished = gandiva_finished,
+	.job_started = gandiva_started,
+	.job_preempted = gandiva_preempted,
 	.schedule = gandiva_schedule);

@@ -70,7 +70,29 @@
  * cluster be idle with jobs waiting (a job whose CPUs fit no type's
  * nodes), the head of the queue starts with the cluster's own placement.
  *
+ * Objectives (parameter "objective", Gavel's policy names; the program's
+ * forms are in sim/search/gavel_lp.c):
+ *   max_min_fairness      the program above (the default)
+ *   finish_time_fairness  Themis' finish-time fairness as Gavel writes it
+ *                         as a program (its policies/finish_time_fairness.py,
+ *                         FinishTimeFairnessPolicyWithPerf): the largest
+ *                         expected rho made smallest, rho = (time since
+ *                         submit + remaining / throughput) / (isolated
+ *                         time so far + remaining / equal share)
+ *   min_total_duration    the time by which every active job can finish
+ *                         made smallest (policies/min_total_duration.py,
+ *                         MinTotalDurationPolicyWithPerf)
+ * Both read each job's remaining work, as Gavel's simulator hands its
+ * policies the remaining steps (sim_job_work_done: the engine's figure),
+ * and are solved with one row per job, not per class.  "Isolated time so
+ * far" is Gavel's cumulative isolated time: at each solve, the work a job
+ * did since the last one divided by the equal-share throughput that solve
+ * gave it, summed.  Gavel's wrappers of the two (FinishTimeFairnessPolicy,
+ * MinTotalDurationPolicy) copy every type's throughput from the V100's;
+ * this is the heterogeneity-aware form, the same on a V100-only cluster.
+ *
  * Parameters:
+ *   objective    above (default max_min_fairness)
  *   round_s      round length, seconds (default 360, the paper's 6 min)
  *   throughput   second stage: most throughput at the max-min value
  *                (default true)
@@ -145,6 +167,7 @@ struct gv_pair {
 };
 
 struct gavel {
+	enum gavel_objective obj; /* what the program optimises */
 	sim_time_t round;     /* round length */
 	bool throughput;      /* LP stage two */
 	bool pool;            /* no GPU types: the allocation unit is one pool */
@@ -165,6 +188,12 @@ struct gavel {
 	/* Per job index, grown on submit: */
 	struct gv_job *jobs;
 	sim_time_t *on;       /* [idx * T + t]: time it ran on t (ended runs) */
+	double *jx;           /* [idx * T + t]: its allocation, when solved
+	                         per job (objectives other than max-min) */
+	double *iso;          /* [idx]: isolated time so far, s */
+	double *share;        /* [idx]: equal-share throughput at the last
+	                         solve; 0 = not in it */
+	double *done;         /* [idx]: work done at the last solve, us */
 	size_t njobs_cap;
 	/* Scratch: */
 	const struct job **act; /* active program jobs */
@@ -184,6 +213,23 @@ static int gavel_init(struct sim *sim, void **state, struct sim_error *err)
 		return -1;
 	}
 	g->round = (sim_time_t)llround(r * SIM_SEC);
+	static const char *const names[GAVEL_NOBJECTIVES] = {
+		[GAVEL_MAX_MIN_FAIRNESS] = "max_min_fairness",
+		[GAVEL_FINISH_TIME_FAIRNESS] = "finish_time_fairness",
+		[GAVEL_MIN_TOTAL_DURATION] = "min_total_duration",
+	};
+	const char *obj = sim_param_str(sim, "objective");
+	g->obj = GAVEL_NOBJECTIVES;
+	for (unsigned k = 0; k < GAVEL_NOBJECTIVES; k++)
+		if (!strcmp(obj, names[k]))
+			g->obj = (enum gavel_objective)k;
+	if (g->obj == GAVEL_NOBJECTIVES) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "objective must be 'max_min_fairness', "
+			 "'finish_time_fairness' or 'min_total_duration', "
+			 "got '%s'", obj);
+		return -1;
+	}
 	g->throughput = sim_param_bool(sim, "throughput");
 	g->pool = sim_gpu_types(sim) == 0;
 	g->T = g->pool ? 1 : sim_gpu_types(sim);
@@ -207,6 +253,10 @@ static void gavel_fini(struct sim *sim, void *state)
 	free(g->cx);
 	free(g->jobs);
 	free(g->on);
+	free(g->jx);
+	free(g->iso);
+	free(g->share);
+	free(g->done);
 	free(g->act);
 	free(g->pairs);
 	free(g);
@@ -254,6 +304,10 @@ static void gavel_submitted(struct sim *sim, void *state,
 			cap *= 2;
 		g->jobs = gv_realloc(g->jobs, cap * sizeof(*g->jobs));
 		g->on = gv_realloc(g->on, cap * T * sizeof(*g->on));
+		g->jx = gv_realloc(g->jx, cap * T * sizeof(*g->jx));
+		g->iso = gv_realloc(g->iso, cap * sizeof(*g->iso));
+		g->share = gv_realloc(g->share, cap * sizeof(*g->share));
+		g->done = gv_realloc(g->done, cap * sizeof(*g->done));
 		g->njobs_cap = cap;
 	}
 	double *rate = gv_realloc(NULL, T * sizeof(*rate));
@@ -268,7 +322,9 @@ static void gavel_submitted(struct sim *sim, void *state,
 		rate[t] = ok ? r : 0;
 		any |= ok;
 		g->on[(size_t)j->idx * T + t] = 0;
+		g->jx[(size_t)j->idx * T + t] = 0;
 	}
+	g->iso[j->idx] = g->share[j->idx] = g->done[j->idx] = 0;
 	struct gv_job *gj = &g->jobs[j->idx];
 	*gj = (struct gv_job){ .run_type = -1, .cls = -1, .chosen = -1 };
 	if (any) {
@@ -334,7 +390,7 @@ static size_t collect(struct sim *sim, struct gavel *g)
 /* Solves the program over the classes with active jobs; on a solver
  * failure (it should not happen) the old allocations stay, and pairs
  * with X = 0 still keep GPUs busy. */
-static void solve(struct gavel *g)
+static void solve_classes(struct gavel *g)
 {
 	struct gavel_problem p = {
 		.jobs = g->ncls, .types = g->T, .rate = g->crate,
@@ -346,7 +402,72 @@ static void solve(struct gavel *g)
 	if (gavel_lp_solve(g->lp, &p, x, &z, &err) == 0)
 		memcpy(g->cx, x, g->ncls * g->T * sizeof(*x));
 	free(x);
+}
+
+/* The per-job rows of the n active jobs (finish-time fairness, min total
+ * duration): each job's class row, its work left, time since submit and
+ * isolated time, which first takes in the work done since the last
+ * solve at that solve's equal share. */
+static void solve_jobs(struct sim *sim, struct gavel *g, size_t n)
+{
+	size_t T = g->T;
+	double *rate = gv_realloc(NULL, (n * T + 1) * sizeof(*rate));
+	double *x = gv_realloc(NULL, (n * T + 1) * sizeof(*x));
+	double *v = gv_realloc(NULL, (4 * n + 1) * sizeof(*v));
+	double *rem = v, *ela = v + n, *iso = v + 2 * n, *share = v + 3 * n;
+	uint32_t *gpus = gv_realloc(NULL, (n + 1) * sizeof(*gpus));
+	sim_time_t now = sim_now(sim);
+	for (size_t k = 0; k < n; k++) {
+		const struct job *j = g->act[k];
+		size_t c = (size_t)g->jobs[j->idx].cls;
+		double done = sim_job_work_done(sim, j);
+		if (g->share[j->idx] > 0)
+			g->iso[j->idx] += (done - g->done[j->idx]) / SIM_SEC /
+					  g->share[j->idx];
+		g->done[j->idx] = done;
+		memcpy(rate + k * T, g->crate + c * T, T * sizeof(*rate));
+		gpus[k] = g->csize[c];
+		rem[k] = fmax(0, ((double)j->run - done) / SIM_SEC);
+		ela[k] = (double)(now - j->submit) / SIM_SEC;
+		iso[k] = g->iso[j->idx];
+	}
+	struct gavel_problem p = {
+		.jobs = n, .types = T, .rate = rate, .gpus = gpus,
+		.cap = g->cap, .throughput = g->throughput,
+		.objective = g->obj, .remaining = rem, .elapsed = ela,
+		.iso_done = iso, .share = share,
+	};
+	double z;
+	struct sim_error err;
+	if (gavel_lp_solve(g->lp, &p, x, &z, &err) == 0)
+		for (size_t k = 0; k < n; k++) {
+			uint32_t idx = g->act[k]->idx;
+			memcpy(g->jx + (size_t)idx * T, x + k * T,
+			       T * sizeof(*x));
+			g->share[idx] = share[k];
+		}
+	free(rate);
+	free(x);
+	free(v);
+	free(gpus);
+}
+
+static void solve(struct sim *sim, struct gavel *g, size_t n)
+{
+	if (g->obj == GAVEL_MAX_MIN_FAIRNESS)
+		solve_classes(g);
+	else
+		solve_jobs(sim, g, n);
 	g->dirty = false;
+}
+
+/* The allocation of job j on type t. */
+static double alloc_of(const struct gavel *g, const struct job *j,
+		       unsigned t)
+{
+	if (g->obj != GAVEL_MAX_MIN_FAIRNESS)
+		return g->jx[(size_t)j->idx * g->T + t];
+	return g->cx[(size_t)g->jobs[j->idx].cls * g->T + t];
 }
 
 /* The pair's priority now. */
@@ -354,7 +475,7 @@ static double priority(const struct sim *sim, const struct gavel *g,
 		       const struct job *j, unsigned t)
 {
 	const struct gv_job *gj = &g->jobs[j->idx];
-	double x = g->cx[(size_t)gj->cls * g->T + t];
+	double x = alloc_of(g, j, t);
 	if (!(x > 0))
 		return 0;
 	sim_time_t now = sim_now(sim);
@@ -535,7 +656,7 @@ static void gavel_schedule(struct sim *sim, void *state)
 	sim_time_t now = sim_now(sim);
 	size_t n = collect(sim, g);
 	if (g->dirty)
-		solve(g);
+		solve(sim, g, n);
 	if (n && !g->anchored) {
 		g->anchored = true;
 		g->anchor = g->next_round = now;
@@ -554,6 +675,9 @@ static void gavel_schedule(struct sim *sim, void *state)
 }
 
 static const struct policy_param gavel_params[] = {
+	{ "objective", PARAM_STRING, "max_min_fairness",
+	  "what the program optimises: max_min_fairness, "
+	  "finish_time_fairness or min_total_duration (Gavel's policies)" },
 	{ "round_s", PARAM_DOUBLE, "360", "round length, seconds" },
 	{ "min_run_s", PARAM_DOUBLE, "0",
 	  "a job that (re)starts is not preempted before it has run this "
@@ -564,8 +688,9 @@ static const struct policy_param gavel_params[] = {
 };
 
 CLUSTERSIM_POLICY(gavel,
-	.summary = "Gavel heterogeneity-aware max-min fairness: LP time "
-		   "fractions per GPU type, realised in rounds (CLP)",
+	.summary = "Gavel heterogeneity-aware LP policies (max-min "
+		   "fairness, finish-time fairness, min total duration): "
+		   "time fractions per GPU type, realised in rounds (CLP)",
 	.params = gavel_params,
 	.init = gavel_init,
 	.fini = gavel_fini,

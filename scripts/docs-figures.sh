@@ -41,6 +41,7 @@ figures='
 make-run||experiments/default.json: the table `make run` prints
 philly-gen||experiments/philly-gen.json: the table and the offered load measured over its jobs
 gavel-hetero|gpu/gavel/max_min_fairness.trace|experiments/gavel-hetero.json, and gavel with throughput false and with 60 s rounds: JCTs, makespan, GPU utilisation, preemptions
+shockwave-120|gpu/shockwave/shockwave-120job.trace|experiments/shockwave-120.json: makespan, mean JCT, worst FTF (static as Shockwave reports it, and with contention), preemptions
 philly-las|gpu/philly.csv|experiments/philly.json --policy las: preemptions and scheduling points
 philly-las-job54|gpu/philly.csv|experiments/philly.json --policy las: job 54 and the slowdowns below 1
 philly-vc|gpu/philly.csv|experiments/philly-vc.json: waits and bounded slowdowns
@@ -232,6 +233,17 @@ fig_gavel_hetero() {
 	echo
 	echo "gavel makes $(fmt int "$(counter "$d" gavel preemptions)") preemptions with 360 s rounds, and $(fmt int "$(counter "$v" gavel-round60 preemptions)") with 60 s"
 	echo "rounds."
+}
+
+fig_shockwave_120() {
+	local d=$work/shockwave-120 l
+	run shockwave-120 experiments/shockwave-120.json
+	echo "| policy | makespan (s) | mean JCT (s) | worst FTF, static N | \`ftf_max\` | preemptions per job |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	for l in themis-lp max-min min-makespan; do
+		# Shockwave's reported FTF: N = the trace's 120 jobs on 32 GPUs.
+		echo "| $l | $(val "$d" $l makespan int) | $(val "$d" $l response_mean int) | $(fmt f2 "$(awk -v v="$(col "$d" $l ftf_isolated_max)" 'BEGIN { print v / (120 / 32) }')") | $(val "$d" $l ftf_max f2) | $(val "$d" $l preemptions_mean f1) |"
+	done
 }
 
 philly_las() {

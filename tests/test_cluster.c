@@ -881,12 +881,19 @@ static void ct_compare(const struct cluster *c, const struct ct_ref *r)
 	ct_check(c);
 }
 
-Test(cluster_random, against_naive_model)
+/*
+ * nshapes random clusters, 400 operations each, against the model.  With
+ * blocks, the clusters are tens of whole blocks of 64 equal nodes (and
+ * maybe a short one) and most jobs a few whole blocks give or take a
+ * few nodes: the whole-block path of take and release, mixed with the
+ * node path at the ends of each run.
+ */
+static void ct_random(uint64_t st, int nshapes, bool blocks, long *allocs,
+		      long *refusals)
 {
-	uint64_t st = 20240611;
-	long ops = 0, allocs = 0, refusals = 0;
+	long ops = 0;
 
-	for (int shape = 0; shape < 60; shape++) {
+	for (int shape = 0; shape < nshapes; shape++) {
 		uint32_t g[4][2];
 		size_t ng = 1 + ct_below(&st, 4);
 		bool excl = ct_below(&st, 4) == 0;
@@ -905,6 +912,11 @@ Test(cluster_random, against_naive_model)
 		for (size_t i = 0; i < ng; i++) {
 			g[i][0] = 1 + ct_below(&st, most);
 			g[i][1] = 1 + ct_below(&st, ct_below(&st, 3) ? 8 : 2);
+			if (blocks) {
+				g[i][0] = 64 * (1 + ct_below(&st, 40)) +
+					  (i + 1 == ng) * ct_below(&st, 64);
+				g[i][1] = 1 + ct_below(&st, 2);
+			}
 			if (excl)
 				g[i][1] = g[0][1];
 		}
@@ -952,7 +964,15 @@ Test(cluster_random, against_naive_model)
 				bool ok_ref;
 				int rc;
 
-				if (ct_below(&st, 4))
+				if (blocks && ct_below(&st, 2)) {
+					/* 64 m .. 64 m + 128 nodes' worth,
+					 * maybe a few CPUs short. */
+					uint32_t nodes = 64 * ct_below(&st, 8) +
+							 ct_below(&st, 129);
+					size = g[0][1] * nodes -
+					       ct_below(&st, g[0][1]);
+					size = size ? size : 1;
+				} else if (ct_below(&st, 4))
 					size = 1 + ct_below(&st, 1 + (uint32_t)
 							    (total / 4));
 				else
@@ -981,9 +1001,9 @@ Test(cluster_random, against_naive_model)
 							     want.slots[i].cpus);
 					}
 					nlive++;
-					allocs++;
+					(*allocs)++;
 				} else {
-					refusals++;
+					(*refusals)++;
 				}
 			}
 			ct_compare(c, &r);
@@ -995,8 +1015,24 @@ Test(cluster_random, against_naive_model)
 		free(r.fr);
 		cluster_free(c);
 	}
+	cr_expect_eq(ops, nshapes * 400);
+}
+
+Test(cluster_random, against_naive_model)
+{
+	long allocs = 0, refusals = 0;
+
+	ct_random(20240611, 60, false, &allocs, &refusals);
 	/* The run exercised both outcomes. */
 	cr_expect_geq(allocs, 5000);
 	cr_expect_geq(refusals, 100);
-	cr_expect_eq(ops, 60 * 400);
+}
+
+Test(cluster_random, whole_blocks_against_naive_model)
+{
+	long allocs = 0, refusals = 0;
+
+	ct_random(20261202, 40, true, &allocs, &refusals);
+	cr_expect_geq(allocs, 3000);
+	cr_expect_geq(refusals, 100);
 }

@@ -128,6 +128,13 @@ Test(fuzz_corpus, gavel)
 		      FC_MIN_FILES);
 }
 
+Test(fuzz_corpus, shockwave)
+{
+	cr_assert_geq(fc_replay("tests/fuzz/corpus/shockwave",
+				fuzz_shockwave_one),
+		      FC_MIN_FILES);
+}
+
 Test(fuzz_corpus, openb)
 {
 	cr_assert_geq(fc_replay("tests/fuzz/corpus/openb", fuzz_openb_one),

@@ -468,3 +468,65 @@ Test(gandiva, a_moving_guest_takes_its_cpus_along)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+/*
+ * The hosts a waiting job may join are walked in running order, and a
+ * host that is taken gives its place to the last host of the list (the
+ * order the policy has always walked, kept when the hosts are filed by
+ * GPU count).  One node, 5 GPUs, time-slicing at no cost, window 1, no
+ * migration: A (1 GPU, 100 s), B (2 GPUs, 200 s), C (1, 300 s), D (1,
+ * 400 s) fill it at 0, in that running order.  X and Y (1 GPU each)
+ * arrive at 10: X joins A, the first; D takes A's place in the list, so
+ * Y joins D (not C).  D has 390 s left at half speed: it ends at 10 + 780
+ * = 790; C runs alone and ends at 300.
+ */
+Test(gandiva, a_taken_host_gives_its_place_to_the_last)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 1 }, { 2, 0, 200, 200, 2 },
+			    { 3, 0, 300, 300, 1 }, { 4, 0, 400, 400, 1 },
+			    { 5, 10, 1000, 1000, 1 }, { 6, 10, 1000, 1000, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	gpu_jobs(&w, t, 6);
+	gpu_group(&c, 1, 5, NULL);
+	struct param_value pv[] = { num_param("suspend_s", 0),
+				    num_param("window", 1),
+				    bool_param("migrate", false) };
+	struct sim_config cfg = { .workload = &w, .cluster = &c };
+	struct sim *s = tl_run_cfg("gandiva", pv, 3, &cfg);
+	cr_expect_float_eq(end_s(s, 3), 300, 1e-6);
+	cr_expect_float_eq(end_s(s, 4), 790, 1e-6);
+	cr_expect_float_eq(end_s(s, 1), 190, 1e-6);
+	cr_expect_eq(job_of(s, 6)->start, 10 * SIM_SEC);
+	cr_expect_eq(sim_counters(s)->shared_starts, 2);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/*
+ * The walk of the queue stops once no job left could fit, but a job of
+ * no GPUs behind ones waiting for GPUs is still reached.  One node, one
+ * GPU, 8 CPUs, no oversubscription: A (1 GPU, 100 s) runs, B (1 GPU)
+ * waits for it, and C (2 CPUs, no GPU, 50 s), behind B, starts at once.
+ */
+Test(gandiva, a_cpu_job_behind_gpu_waiters_starts)
+{
+	struct tjob t[] = { { 1, 0, 100, 100, 1 }, { 2, 5, 100, 100, 1 },
+			    { 3, 10, 50, 50, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	gpu_jobs(&w, t, 3);
+	w.jobs[2].gpus = 0;
+	w.jobs[2].cpus = 2;
+	gpu_group(&c, 1, 1, NULL);
+	struct param_value pv[] = { bool_param("packing", false),
+				    bool_param("timeslice", false) };
+	struct sim_config cfg = { .workload = &w, .cluster = &c };
+	struct sim *s = tl_run_cfg("gandiva", pv, 2, &cfg);
+	cr_expect_eq(job_of(s, 3)->start, 10 * SIM_SEC);
+	cr_expect_eq(job_of(s, 2)->start, 100 * SIM_SEC);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}

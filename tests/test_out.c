@@ -180,7 +180,8 @@ static const char out_summary_header[] =
 	"bsld_max,utilization,utilization_alloc,makespan,queue_mean,"
 	"queue_max,utilization_gpu,queued_mean,ftf_mean,ftf_max,jain,"
 	"placement_slowdown_mean,first_wait_mean,first_wait_p95,"
-	"preemptions_mean,lost_work_mean,measure_start,measure_end,"
+	"preemptions_mean,lost_work_mean,ftf_isolated_mean,ftf_isolated_max,"
+	"measure_start,measure_end,"
 	"measure_basis\n";
 
 static void out_result(struct run_result *r, const struct job *jobs,
@@ -284,14 +285,14 @@ Test(out, summary_csv)
 	r[1].metrics.set[M_QUEUE_MAX] = true;
 	cr_assert_eq(out_write_summary(d, r, 2, &err), 0, "%s", err.msg);
 	char *s = out_slurp(d, "summary.csv", NULL);
-	/* 36 metric cells per row: jobs, then wait_mean fifth, rest empty;
+	/* 38 metric cells per row: jobs, then wait_mean fifth, rest empty;
 	 * then the window, whose bounds are empty (no job ran here). */
 	char *expect = xasprintf(
 		"%s"
 		"easy,easy,tiny.swf,1,4,,,,3.625,,,,,,,,,,,,,,,,,,,,,,,,,,,"
-		",,,,,,,makespan\n"
+		",,,,,,,,,makespan\n"
 		"\"easy, tuned\",easy,tiny.swf,7,4,,,,3.625,,,,,,,,,,,,,,,,,"
-		",,,,3,,,,,,,,,,,,,makespan\n",
+		",,,,3,,,,,,,,,,,,,,,makespan\n",
 		out_summary_header);
 	cr_expect_str_eq(s, expect);
 	free(expect);

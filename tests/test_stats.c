@@ -308,8 +308,11 @@ Test(stats, finish_time_fairness_and_jain)
 	j[0].user = j[1].user = 0;
 	j[2].user = 1;
 	stats_compute(j, 3, 4, 0, 10 * SIM_SEC, NULL, &m);
+	/* At most 3 jobs active on 4 CPUs: no contention, rho as alone. */
 	EXPECT(m, M_FTF_MEAN, 2);
 	EXPECT(m, M_FTF_MAX, 3);
+	EXPECT(m, M_FTF_ISO_MEAN, 2);
+	EXPECT(m, M_FTF_ISO_MAX, 3);
 	EXPECT(m, M_JAIN, 0.9);
 	for (int i = 0; i < 3; i++) {
 		j[i].user = -1;
@@ -317,4 +320,48 @@ Test(stats, finish_time_fairness_and_jain)
 	}
 	stats_compute(j, 3, 4, 0, 10 * SIM_SEC, NULL, &m);
 	EXPECT(m, M_JAIN, 1);
+}
+
+Test(stats, finish_time_fairness_with_contention)
+{
+	/*
+	 * One-GPU jobs of 10 s each: A submit 0, runs 0..10; B submit 0,
+	 * runs 10..20; C submit 5, runs 20..30.  Active jobs: 2 in [0, 5),
+	 * 3 in [5, 10), 2 in [10, 20), 1 in [20, 30).  N over each life:
+	 *   A [0, 10]:  (2 x 5 + 3 x 5) / 10                 = 2.5
+	 *   B [0, 20]:  (2 x 5 + 3 x 5 + 2 x 10) / 20        = 2.25
+	 *   C [5, 30]:  (3 x 5 + 2 x 10 + 1 x 10) / 25       = 1.8
+	 * On 1 GPU, rho = response / (10 x max(1, N / 1)):
+	 *   A 10 / 25 = 0.4, B 20 / 22.5 = 8/9, C 25 / 18 = 25/18;
+	 *   mean (0.4 + 8/9 + 25/18) / 3 = 48.2 / 54, max 25/18.
+	 * Isolated (response / 10): 1, 2, 2.5: mean 11/6, max 2.5.
+	 * On 2 GPUs the factors are 1.25, 1.125 and max(1, 0.9) = 1:
+	 *   A 0.8, B 16/9, C 2.5: mean (0.8 + 16/9 + 2.5) / 3.
+	 * A rejected job is never active and changes nothing.
+	 */
+	struct job j[4];
+	struct metrics m;
+	double rho[4];
+	j[0] = stats_job(1, 0, 0, 10, 0, JOB_FINISHED);
+	j[1] = stats_job(2, 0, 10, 20, 0, JOB_FINISHED);
+	j[2] = stats_job(3, 5, 20, 30, 0, JOB_FINISHED);
+	j[3] = stats_job(4, 1, -1, -1, 0, JOB_REJECTED);
+	for (int i = 0; i < 4; i++)
+		j[i].gpus = 1;
+	j[3].run = S(10);
+	stats_compute(j, 4, 0, 1, 10 * SIM_SEC, NULL, &m);
+	EXPECT(m, M_FTF_MEAN, 48.2 / 54);
+	EXPECT(m, M_FTF_MAX, 25.0 / 18);
+	EXPECT(m, M_FTF_ISO_MEAN, 11.0 / 6);
+	EXPECT(m, M_FTF_ISO_MAX, 2.5);
+	stats_ftf_contention(j, 4, 1, rho);
+	cr_expect(fabs(rho[0] - 0.4) < 1e-12 && fabs(rho[1] - 8.0 / 9) < 1e-12 &&
+		  fabs(rho[2] - 25.0 / 18) < 1e-12 && isnan(rho[3]),
+		  "rho %g %g %g %g", rho[0], rho[1], rho[2], rho[3]);
+	stats_compute(j, 4, 0, 2, 10 * SIM_SEC, NULL, &m);
+	EXPECT(m, M_FTF_MEAN, (0.8 + 16.0 / 9 + 2.5) / 3);
+	EXPECT(m, M_FTF_MAX, 2.5);
+	/* No GPUs: the CPUs are the units (here 1). */
+	stats_compute(j, 4, 1, 0, 10 * SIM_SEC, NULL, &m);
+	EXPECT(m, M_FTF_MAX, 25.0 / 18);
 }

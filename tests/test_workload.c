@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,4 +257,20 @@ Test(workload_finish, report_format)
 	memset(&r, 0, sizeof(r));
 	trace_report_format(&r, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "");
+}
+
+/* The readers grow the job array by doubling; once loaded it holds the
+ * jobs kept and no more (traces/sample.swf: 20 jobs read into room for
+ * 32, then trimmed). */
+Test(workload, the_loaded_array_is_trimmed)
+{
+	struct trace_opts o;
+	struct workload w;
+	struct sim_error err;
+	trace_opts_default(&o);
+	cr_assert_eq(trace_load("traces/sample.swf", &o, &w, &err), 0, "%s",
+		     err.msg);
+	cr_assert_gt(w.n, 16);
+	cr_expect_lt(malloc_usable_size(w.jobs), (w.n + 1) * sizeof(*w.jobs));
+	workload_release(&w);
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Downloads every public trace that the shipped experiments (experiments/*.json)
-# read, lays them out as the experiments expect (hpc/, gpu/, gpu/gavel/,
+# read, lays them out as the experiments expect (hpc/, gpu/, gpu/gavel/, gpu/shockwave/,
 # gpu/openb/, gpu/pollux/) and checks the SHA-256 of each against the copy the documented
 # figures were made with.
 #
@@ -37,6 +37,7 @@ hpc/CEA-Curie-2011-2.1-cln.swf.gz 2a0fdbd40837590b491bbbac7d4cfe521de1f0b14c0dc3
 gpu/philly.csv ebffb3dd1589bdf4e7bcd74496201c5ded1d557d498ee14f560463f37ec353da $gh/petuum/adaptdl/osdi21-artifact/simulator/traces/philly.csv
 gpu/tiresias-60job.csv 17575949a6e570960db42bc5576739de9c334ed4c664859841c4f01ede38bd1b $gh/SymbioticLab/Tiresias/master/simulator/60_job.csv
 gpu/gavel/max_min_fairness.trace dc13589c23c7b77d37d3d1014ff499e0c1ffca2959ce35d0e4ce70b71247424b $gh/stanford-futuredata/gavel/master/scheduler/traces/physical_cluster/max_min_fairness.trace
+gpu/shockwave/shockwave-120job.trace f5728b8c038c330d21b98bc5930949d21769bd956e2ad457a4eb167dd33f34d6 $gh/uw-mad-dash/shockwave/8a44f4a27a45760520386809b695d51b665b3679/scheduler/traces/reproduce/120_0.2_5_100_40_25_0,0.5,0.5_0.6,0.3,0.09,0.01_multigpu_dynamic.trace
 gpu/pollux/workloads/workload-6.csv d6517c4d57c72e4f362f9e99f285e4f7fee0348913287033f11f02f5cb88f074 $gh/petuum/adaptdl/osdi21-artifact/simulator/workloads/workload-6.csv
 gpu/openb/openb_node_list_gpu_node.csv 2beca64b4d3dfa342036a34b56a495c6cef9225db836c81f541282cb1df320b5 $gh/alibaba/clusterdata/master/cluster-trace-gpu-v2023/csv/openb_node_list_gpu_node.csv
 gpu/openb/openb_pod_list_default.csv 1ee7ed79c27a3b0861cda8ddba86a004c6aba904caafa329a76ae93ca63834a8 $gh/alibaba/clusterdata/master/cluster-trace-gpu-v2023/csv/openb_pod_list_default.csv

@@ -37,6 +37,11 @@ enum job_state {
 enum {
 	JOB_HAS_ESTIMATE = 1 << 0, /* the trace gave a user estimate */
 	JOB_KILL_AT_ESTIMATE = 1 << 1, /* actual run was cut to the estimate */
+	JOB_BS_GNS = 1 << 2,       /* the trace's job adapts its batch size
+	                              by the gradient noise scale (Shockwave's
+	                              mode "gns"); it runs at its static one */
+	JOB_BS_ACCORDION = 1 << 3, /* ... by Accordion's critical regimes
+	                              (mode "accordion"); likewise */
 };
 
 /*

@@ -21,6 +21,25 @@
 
 #include "clustersim.h"
 
+/*
+ * What the program optimises (Gavel's policy names, the files of its
+ * scheduler/policies/ of those names):
+ *   max_min_fairness     the smallest throughput normalised by the
+ *                        equal share (policies/gavel.c states it)
+ *   finish_time_fairness Themis' finish-time fairness as a program: the
+ *                        largest expected rho = (elapsed + remaining /
+ *                        throughput) / (isolated time so far + remaining
+ *                        / equal share) made smallest
+ *   min_total_duration   the time T by which every active job can finish
+ *                        (throughput >= remaining / T) made smallest
+ */
+enum gavel_objective {
+	GAVEL_MAX_MIN_FAIRNESS = 0,
+	GAVEL_FINISH_TIME_FAIRNESS,
+	GAVEL_MIN_TOTAL_DURATION,
+	GAVEL_NOBJECTIVES
+};
+
 /* One allocation problem; arrays are the caller's. */
 struct gavel_problem {
 	size_t jobs;          /* M */
@@ -34,6 +53,20 @@ struct gavel_problem {
 	const uint64_t *cap;  /* [t]: GPUs of type t */
 	bool throughput;      /* second stage: most total throughput that
 	                         keeps the max-min value */
+	/* Appended for the other objectives (zero: max-min fairness).  Rows
+	 * are merged only under max_min_fairness: the others give each job
+	 * its own row (count must be NULL). */
+	enum gavel_objective objective;
+	const double *remaining; /* [m]: work left, seconds at rate 1
+	                            (finish_time_fairness,
+	                            min_total_duration) */
+	const double *elapsed;   /* [m]: seconds since its submit
+	                            (finish_time_fairness) */
+	const double *iso_done;  /* [m]: its progress so far in seconds of
+	                            its equal share (finish_time_fairness) */
+	double *share;           /* [m], out, or NULL: the work per second
+	                            the job's equal share gives (its isolated
+	                            throughput); 0 where it is left out */
 };
 
 /* X is quantised to multiples of this (CLP's tolerances are 1e-7), so
@@ -48,11 +81,13 @@ void gavel_lp_free(struct gavel_lp *lp);
 
 /*
  * Solves p.  Writes x[m * T + t] (0 for a type the job cannot use, and
- * for every type of a job that can use none) and *z, the max-min value:
- * the smallest normalised throughput, 1 meaning what an equal share
- * gives.  Returns 0, or -SIM_ESTATE with a message when CLP does not
- * reach an optimum (it always should: X = 0 is feasible and z <= max of
- * any job's normalised throughput).
+ * for every type of a job that can use none) and *z: under
+ * max_min_fairness the max-min value, the smallest normalised
+ * throughput, 1 meaning what an equal share gives; under
+ * finish_time_fairness the smallest largest expected rho; under
+ * min_total_duration the smallest T, seconds.  Returns 0, or -SIM_ESTATE
+ * with a message when CLP does not reach an optimum (it always should:
+ * X = 0 is feasible and z <= max of any job's normalised throughput).
  */
 int gavel_lp_solve(struct gavel_lp *lp, const struct gavel_problem *p,
 		   double *x, double *z, struct sim_error *err);

@@ -541,6 +541,19 @@ int sim_job_vc(const struct sim *sim, const struct job *job);
  * profile_free_at() is then the sum over the partitions.
  */
 struct profile *sim_profile(struct sim *sim);
+/*
+ * The profile as the last sim_profile() and the calls on it since left
+ * it, moved on to now without a rebuild, or NULL when that would not be
+ * the profile sim_profile() builds now: a job left the running set since
+ * (it ended or was preempted), a running job is past its estimate, the
+ * cluster has VCs or jobs sharing GPUs.  The caller vouches for the rest:
+ * every job it started since it reserved with profile_reserve(p, job,
+ * now, estimate), and every reservation it left in is one it would put
+ * back.  For a policy that keeps reservations from pass to pass
+ * (conservative), a pass that has nothing to move then costs the new
+ * jobs only, not a rebuild of every promise.
+ */
+struct profile *sim_profile_kept(struct sim *sim);
 /* Free units at time t (t >= now). */
 uint64_t profile_free_at(struct profile *p, sim_time_t t);
 /*

@@ -1,7 +1,7 @@
 /*
  * The free-resource profile that backfilling plans with: a step function
- * of free allocation units over time, from now on.  Step i holds free[i]
- * units during [t[i], t[i+1]); the last step lasts forever.  It starts
+ * of free allocation units over time, from now on.  A step holds its free
+ * units from its start to the next step's; the last lasts forever.  It starts
  * from the cluster's free units now, gains each running job's demand at
  * its expected end, and loses a reservation's demand during the reserved
  * interval.  Times are integers, so "fits during [t, t + d)" is exact.
@@ -19,18 +19,26 @@
  * one for the pool, whose top comment says what is exact and what is
  * conservative.  The single-pool path is unchanged but for one test of a
  * flag per call.
+ *
+ * The steps are a balanced search tree (profile_tree.c), so that every
+ * call is O(log S) for S steps (the first step short of a demand after
+ * a time is one walk, a reservation two insertions and one add to a run
+ * of steps), apart from the running jobs it folds in and, in
+ * profile_earliest, one walk per run of steps with room that is too
+ * short for the job.  Conservative backfilling, which reserves every
+ * waiting job at every pass, was quadratic in the queue with the array
+ * of steps this replaces.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/profile_steps.h"
 #include "engine/profile_vc.h"
 #include "engine/sim.h"
 #include "base/util.h"
 
 struct profile {
-	sim_time_t *t;     /* step start times, ascending, t[0] = now */
-	int64_t *free;     /* free units during each step */
-	size_t n, cap;     /* steps, allocated steps */
+	struct psteps steps; /* the step function (profile_steps.c) */
 	uint64_t capacity; /* units of the whole cluster */
 	const struct cluster *cluster; /* for demands */
 	sim_time_t now;
@@ -40,6 +48,8 @@ struct profile {
 	size_t next, nsrc, srccap;
 	bool monotone;     /* no reservation yet: free never decreases */
 	bool parted;       /* the cluster has VCs: vc answers the calls */
+	size_t tree_at;    /* steps beyond which the tree takes over (0:
+	                      PSTEPS_TREE_AT); tests set it */
 	struct pprof *vc;  /* the per-partition profile, made when needed */
 };
 
@@ -52,27 +62,16 @@ void profile_free(struct profile *p)
 {
 	if (!p)
 		return;
-	free(p->t);
-	free(p->free);
+	psteps_free(&p->steps);
 	free(p->src);
 	pprof_free(p->vc);
 	free(p);
-}
-
-static void reserve_steps(struct profile *p, size_t want)
-{
-	size_t cap = p->cap;
-	xgrow(&p->t, &cap, want, sizeof(*p->t));
-	cap = p->cap;
-	xgrow(&p->free, &cap, want, sizeof(*p->free));
-	p->cap = cap;
 }
 
 void profile_build(struct profile *p, const struct cluster *c,
 		   sim_time_t now, const struct job *jobs,
 		   const struct run_entry *running, size_t n)
 {
-	reserve_steps(p, 1);
 	xgrow(&p->src, &p->srccap, n, sizeof(*p->src));
 	if (n)
 		memcpy(p->src, running, n * sizeof(*p->src));
@@ -82,11 +81,20 @@ void profile_build(struct profile *p, const struct cluster *c,
 	p->cluster = c;
 	p->capacity = units_capacity(c);
 	p->now = now;
-	p->t[0] = now;
-	p->free[0] = (int64_t)units_free(c);
-	p->n = 1;
+	psteps_reset(&p->steps, now, (int64_t)units_free(c), p->tree_at);
 	p->monotone = true;
 	p->parted = false;
+}
+
+void profile_set_tree_at(struct profile *p, size_t steps)
+{
+	p->tree_at = steps;
+}
+
+void profile_advance(struct profile *p, sim_time_t now)
+{
+	SIM_ASSERT(!p->parted && now >= p->now);
+	p->now = now;
 }
 
 void profile_build_parts(struct profile *p, const struct cluster *c,
@@ -108,40 +116,27 @@ static sim_time_t src_end(const struct profile *p, size_t i)
 	return e > p->now ? e : p->now + 1;
 }
 
-/* Folds in every running job expected to end at or before h. */
+/* Folds in every running job expected to end at or before h: the
+ * ends come in order, each at or after the latest step. */
 static void fold(struct profile *p, sim_time_t h)
 {
+	struct psteps *tr = &p->steps;
 	while (p->next < p->nsrc) {
 		sim_time_t e = src_end(p, p->next);
 		if (e > h)
 			return;
-		const struct job *j = &p->jobs[p->src[p->next++].idx];
-		SIM_ASSERT(e >= p->t[p->n - 1]);
-		if (e != p->t[p->n - 1]) {
-			reserve_steps(p, p->n + 1);
-			p->t[p->n] = e;
-			p->free[p->n] = p->free[p->n - 1];
-			p->n++;
+		SIM_ASSERT(e >= tr->last_t);
+		int64_t d = 0;
+		do { /* the ends at e, as one step */
+			const struct job *j = &p->jobs[p->src[p->next++].idx];
+			d += (int64_t)units_demand(p->cluster, j);
+		} while (p->next < p->nsrc && src_end(p, p->next) == e);
+		if (e > tr->last_t) {
+			psteps_append(tr, e, tr->last_f + d);
+		} else { /* a reservation's end made the step already */
+			psteps_add(tr, e, SIM_TIME_MAX, d);
 		}
-		p->free[p->n - 1] += (int64_t)units_demand(p->cluster, j);
 	}
-}
-
-/* The step that holds time t (t >= t[0]), all ends up to t folded. */
-static size_t step_at(struct profile *p, sim_time_t t)
-{
-	fold(p, t);
-	if (p->n == 1 || t < p->t[1])
-		return 0;
-	size_t lo = 0, hi = p->n; /* t[lo] <= t < t[hi] */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->t[mid] <= t)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 static sim_time_t end_of(sim_time_t t, sim_time_t d)
@@ -153,27 +148,28 @@ uint64_t profile_free_at(struct profile *p, sim_time_t t)
 {
 	if (p->parted)
 		return pprof_free_at(p->vc, t);
-	SIM_ASSERT(t >= p->t[0]);
-	int64_t f = p->free[step_at(p, t)];
+	SIM_ASSERT(t >= p->now);
+	fold(p, t);
+	int64_t f = psteps_value_at(&p->steps, t);
 	return f > 0 ? (uint64_t)f : 0;
 }
 
 /*
- * Does demand d fit during [t, end), where step i holds t?  Returns the
- * first step in that interval that is short of d, or p->n when it fits.
+ * Does demand d fit during [t, end)?  Returns true when it does, else
+ * false with *short_at the start of the first step in that interval
+ * that is short of d (t itself when the step that holds t is).
  */
-static size_t first_short(struct profile *p, size_t i, sim_time_t end,
-			  int64_t d)
+static bool fits(struct profile *p, sim_time_t t, sim_time_t end, int64_t d,
+		 sim_time_t *short_at)
 {
-	if (p->free[i] < d)
-		return i;
+	fold(p, t);
+	*short_at = t;
+	if (psteps_value_at(&p->steps, t) < d)
+		return false;
 	if (p->monotone)
-		return p->n;
+		return true;
 	fold(p, end);
-	for (i++; i < p->n && p->t[i] < end; i++)
-		if (p->free[i] < d)
-			return i;
-	return p->n;
+	return !psteps_next(&p->steps, t, end, d, true, short_at);
 }
 
 bool profile_fits(struct profile *p, const struct job *job, sim_time_t t,
@@ -181,8 +177,30 @@ bool profile_fits(struct profile *p, const struct job *job, sim_time_t t,
 {
 	if (p->parted)
 		return pprof_fits(p->vc, job, t, duration);
+	SIM_ASSERT(t >= p->now);
 	int64_t d = (int64_t)units_demand(p->cluster, job);
-	return first_short(p, step_at(p, t), end_of(t, duration), d) == p->n;
+	sim_time_t s;
+	return fits(p, t, end_of(t, duration), d, &s);
+}
+
+/* The first step start after t with at least d units free, folding in
+ * running jobs as far as needed; false when none ever is. */
+static bool next_room(struct profile *p, sim_time_t t, int64_t d,
+		      sim_time_t *at)
+{
+	struct psteps *tr = &p->steps;
+	if (psteps_next(tr, t, SIM_TIME_MAX, d, false, at))
+		return true;
+	/* Every step after t is short: only a later end can help, and
+	 * then at the latest step. */
+	while (p->next < p->nsrc) {
+		fold(p, src_end(p, p->next));
+		if (tr->last_f >= d && tr->last_t > t) {
+			*at = tr->last_t;
+			return true;
+		}
+	}
+	return false;
 }
 
 sim_time_t profile_earliest(struct profile *p, const struct job *job,
@@ -194,38 +212,13 @@ sim_time_t profile_earliest(struct profile *p, const struct job *job,
 	if (du > p->capacity)
 		return SIM_TIME_MAX;
 	int64_t d = (int64_t)du;
-	size_t i = 0;
-	for (;;) {
-		if (i >= p->n) {
-			if (p->next == p->nsrc)
-				break;
-			fold(p, src_end(p, p->next)); /* one more step */
-			continue;
-		}
-		/* A window that fails at step k fails for every start up to
-		 * k: resume after it. */
-		size_t k = first_short(p, i, end_of(p->t[i], duration), d);
-		if (k == p->n)
-			return p->t[i];
-		i = k + 1;
-	}
-	return SIM_TIME_MAX; /* only when reservations overfill forever */
-}
-
-/* Makes t the start of a step; returns that step. */
-static size_t split_at(struct profile *p, sim_time_t t)
-{
-	size_t k = step_at(p, t);
-	if (p->t[k] == t)
-		return k;
-	reserve_steps(p, p->n + 1);
-	memmove(&p->t[k + 2], &p->t[k + 1], (p->n - k - 1) * sizeof(*p->t));
-	memmove(&p->free[k + 2], &p->free[k + 1],
-		(p->n - k - 1) * sizeof(*p->free));
-	p->t[k + 1] = t;
-	p->free[k + 1] = p->free[k];
-	p->n++;
-	return k + 1;
+	sim_time_t t = p->now, s;
+	/* A window that fails at a step fails for every start up to it:
+	 * resume at the first step after it with room. */
+	while (!fits(p, t, end_of(t, duration), d, &s))
+		if (!next_room(p, s, d, &t))
+			return SIM_TIME_MAX; /* reservations overfill forever */
+	return t;
 }
 
 void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
@@ -235,18 +228,14 @@ void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 		pprof_reserve(p->vc, job, t, duration);
 		return;
 	}
-	SIM_ASSERT(t >= p->t[0] && duration >= 0);
+	SIM_ASSERT(t >= p->now && duration >= 0);
 	if (duration == 0)
 		return;
 	int64_t d = (int64_t)units_demand(p->cluster, job);
 	sim_time_t end = end_of(t, duration);
 	p->monotone = false;
 	fold(p, end);
-	size_t i = split_at(p, t);
-	if (end != SIM_TIME_MAX)
-		split_at(p, end);
-	for (; i < p->n && p->t[i] < end; i++)
-		p->free[i] -= d;
+	psteps_take(&p->steps, t, end, -d);
 }
 
 void profile_reserve_again(struct profile *p, const struct job *job,
@@ -265,12 +254,10 @@ void profile_release(struct profile *p, const struct job *job, sim_time_t t,
 		pprof_release(p->vc, job, t, duration);
 		return;
 	}
-	SIM_ASSERT(t >= p->t[0] && duration >= 0);
+	SIM_ASSERT(t >= p->now && duration >= 0);
 	if (duration == 0)
 		return;
 	/* The reservation made both ends steps, and steps never merge. */
 	int64_t d = (int64_t)units_demand(p->cluster, job);
-	sim_time_t end = end_of(t, duration);
-	for (size_t i = step_at(p, t); i < p->n && p->t[i] < end; i++)
-		p->free[i] += d;
+	psteps_add(&p->steps, t, end_of(t, duration), d);
 }

@@ -290,6 +290,7 @@ static void running_remove(struct sim *s, const struct job *j)
 			(s->nrun - i - 1) * sizeof(*s->running));
 	}
 	s->nrun--;
+	s->run_removed++;
 }
 
 /* ---- Events ---------------------------------------------------------- */

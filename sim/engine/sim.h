@@ -211,6 +211,16 @@ struct run_entry {
 void profile_build(struct profile *p, const struct cluster *c,
 		   sim_time_t now, const struct job *jobs,
 		   const struct run_entry *running, size_t n);
+/* From the next build on, the steps move from an array into a balanced
+ * tree past this many (0: the default, PSTEPS_TREE_AT; 1: always the
+ * tree); the answers are the same either way (tests compare them). */
+void profile_set_tree_at(struct profile *p, size_t steps);
+/* From now on sim_profile_kept() answers NULL: every pass a policy
+ * makes is a full one (tests compare the two). */
+void sim_refuse_kept_profile(struct sim *s);
+/* Moves a single-pool profile on to now (>= its build time) as it is:
+ * steps before now are never asked about again (sim_profile_kept). */
+void profile_advance(struct profile *p, sim_time_t now);
 /* The same on a cluster with virtual clusters: one step function per VC
  * and the pool (profile_vc.c); plc is the running jobs' placements, by
  * job idx, kept by the caller while p is in use. */

@@ -74,6 +74,10 @@ struct sim {
 	size_t pscap;
 
 	struct profile *profile;      /* backfilling scratch */
+	uint64_t run_removed;         /* jobs taken out of the running set */
+	uint64_t profile_removed;     /* run_removed at the last sim_profile */
+	bool profile_keepable;        /* that build was single-pool, no pairs */
+	bool profile_refuse;          /* sim_profile_kept always says NULL */
 	struct speed *speed;          /* GPU job speeds; NULL = reference */
 	enum place_strategy placement;/* how GPU jobs are placed */
 	uint64_t rng;                 /* placement's random state (seeded) */

@@ -334,5 +334,30 @@ struct profile *sim_profile(struct sim *s)
 				    run, n, s->plc);
 	else
 		profile_build(s->profile, s->cluster, s->now, s->jobs, run, n);
+	s->profile_removed = s->run_removed;
+	s->profile_keepable = !s->npairs && !cluster_vc_count(s->cluster);
+	return s->profile;
+}
+
+void sim_refuse_kept_profile(struct sim *s)
+{
+	s->profile_refuse = true;
+}
+
+struct profile *sim_profile_kept(struct sim *s)
+{
+	/* A build now would differ only by the jobs that left the running
+	 * set and the clamp of those past their estimate (the running set
+	 * is sorted by expected end): the rest, the caller's reservations,
+	 * are what it would put back. */
+	if (s->profile_refuse || !s->profile_keepable ||
+	    s->run_removed != s->profile_removed ||
+	    (s->nrun && s->running[0].end <= s->now))
+		return NULL;
+	profile_advance(s->profile, s->now);
+	/* What is free now must be what the cluster says (a guard: the
+	 * same unless a build now would differ after all). */
+	if (profile_free_at(s->profile, s->now) != units_free(s->cluster))
+		return NULL;
 	return s->profile;
 }

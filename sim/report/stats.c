@@ -86,7 +86,8 @@ const struct metric_def metric_defs[M_NMETRICS] = {
 			    "mean total time pending (waits after "
 			    "preemptions included), s" },
 	[M_FTF_MEAN] = { "ftf_mean", MK_RATIO,
-			 "mean finish-time fairness rho = response / work" },
+			 "mean finish-time fairness rho = response / (work x "
+			 "max(1, N / GPUs)), N the active jobs over its life" },
 	[M_FTF_MAX] = { "ftf_max", MK_RATIO, "largest finish-time fairness" },
 	[M_JAIN] = { "jain", MK_RATIO,
 		     "Jain's index over users (groups when no job has a "
@@ -102,6 +103,11 @@ const struct metric_def metric_defs[M_NMETRICS] = {
 			     "mean preemptions per job" },
 	[M_LOST_MEAN] = { "lost_work_mean", MK_SECONDS,
 			  "mean work redone per job after preemptions, s" },
+	[M_FTF_ISO_MEAN] = { "ftf_isolated_mean", MK_RATIO,
+			     "mean response / work (finish-time fairness "
+			     "without the contention factor)" },
+	[M_FTF_ISO_MAX] = { "ftf_isolated_max", MK_RATIO,
+			    "largest response / work" },
 };
 static_assert(ARRAY_SIZE(metric_defs) == M_NMETRICS,
 	      "metric_defs must name every metric");
@@ -445,28 +451,115 @@ static void describe_jobs(const struct job *jobs, size_t n, size_t nran,
 	free(x);
 }
 
-/* Finish-time fairness (mean and largest rho, Jain's index) and the mean
- * placement slowdown of the multi-GPU jobs that the speed model ran. */
-static void fairness(const struct job *jobs, size_t n,
-		     const struct stats_window *w, struct metrics *m)
+/* Seconds since t0, for the contention integrals. */
+static double ftf_sec(sim_time_t t, sim_time_t t0)
 {
-	/* Mean and largest rho need no sort. */
-	double rsum = 0, rmax = 0;
+	return (double)(t - t0) / SIM_SEC;
+}
+
+/* How many of the sorted x[0..n) are < t. */
+static size_t below(const double *x, size_t n, double t)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Integral over [0, t) of #{k: x[k] <= t'}, the sorted x with prefix
+ * sums ps: sum over x[k] < t of (t - x[k]). */
+static double ramp(const double *x, const double *ps, size_t n, double t)
+{
+	size_t k = below(x, n, t);
+	return (double)k * t - ps[k];
+}
+
+/*
+ * The number of active jobs at t' is #{submit <= t'} - #{end <= t'}, so
+ * its integral up to t is ramp(submits, t) - ramp(ends, t), evaluated by
+ * binary search in the sorted submits and ends and their prefix sums,
+ * and N of a job is the difference at its end and submit over its
+ * response.  Times are seconds since the earliest submit.
+ */
+void stats_ftf_contention(const struct job *jobs, size_t n, uint64_t units,
+			  double *rho)
+{
+	size_t k = 0;
+	sim_time_t t0 = 0;
+	for (size_t i = 0; i < n; i++)
+		if (job_ran(&jobs[i]) && (!k++ || jobs[i].submit < t0))
+			t0 = jobs[i].submit;
+	double *s = xmalloc((k + 1) * sizeof(*s) * 4);
+	double *e = s + (k + 1), *ps = e + (k + 1), *pe = ps + (k + 1);
+	k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (job_ran(&jobs[i])) {
+			s[k] = ftf_sec(jobs[i].submit, t0);
+			e[k++] = ftf_sec(jobs[i].end, t0);
+		}
+	sort_doubles(s, k);
+	sort_doubles(e, k);
+	ps[0] = pe[0] = 0;
+	for (size_t i = 0; i < k; i++) {
+		ps[i + 1] = ps[i] + s[i];
+		pe[i + 1] = pe[i] + e[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = &jobs[i];
+		rho[i] = stats_ftf(j);
+		if (isnan(rho[i]) || j->end <= j->submit || !units)
+			continue;
+		double a = ftf_sec(j->submit, t0), b = ftf_sec(j->end, t0);
+		double area = ramp(s, ps, k, b) - ramp(e, pe, k, b) -
+			      (ramp(s, ps, k, a) - ramp(e, pe, k, a));
+		double c = area / (b - a) / (double)units;
+		rho[i] /= c > 1 ? c : 1;
+	}
+	free(s);
+}
+
+/* Mean and largest of the finite x[i] of measured jobs into the two
+ * metrics. */
+static void mean_max(const struct job *jobs, size_t n,
+		     const struct stats_window *w, const double *x,
+		     enum metric_id mean, enum metric_id max,
+		     struct metrics *m)
+{
+	double sum = 0, hi = 0;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		double r = stats_ftf(&jobs[i]);
-		if (isnan(r) || !stats_measured(w, &jobs[i]))
+		if (isnan(x[i]) || !stats_measured(w, &jobs[i]))
 			continue;
-		rsum += r;
-		rmax = k++ ? fmax(rmax, r) : r;
+		sum += x[i];
+		hi = k++ ? fmax(hi, x[i]) : x[i];
 	}
 	if (k) {
-		set(m, M_FTF_MEAN, rsum / (double)k);
-		set(m, M_FTF_MAX, rmax);
+		set(m, mean, sum / (double)k);
+		set(m, max, hi);
 	}
+}
+
+/* Finish-time fairness (with and without the contention factor, Jain's
+ * index) and the mean placement slowdown of the multi-GPU jobs that the
+ * speed model ran. */
+static void fairness(const struct job *jobs, size_t n, uint64_t units,
+		     const struct stats_window *w, struct metrics *m)
+{
+	double *rho = xmalloc((n ? n : 1) * sizeof(*rho));
+	for (size_t i = 0; i < n; i++)
+		rho[i] = stats_ftf(&jobs[i]);
+	mean_max(jobs, n, w, rho, M_FTF_ISO_MEAN, M_FTF_ISO_MAX, m);
+	stats_ftf_contention(jobs, n, units, rho);
+	mean_max(jobs, n, w, rho, M_FTF_MEAN, M_FTF_MAX, m);
+	free(rho);
 	jain(jobs, n, w, m);
 	double psum = 0;
-	k = 0;
+	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!counted(w, &jobs[i]) || jobs[i].gpus < 2 ||
 		    !(jobs[i].placement_slowdown > 0))
@@ -557,7 +650,7 @@ void stats_compute_window(const struct job *jobs, size_t n,
 	if (t.nran == 0)
 		return;
 	describe_jobs(jobs, n, t.nran, w, tau, m);
-	fairness(jobs, n, w, m);
+	fairness(jobs, n, gpus ? gpus : capacity, w, m);
 
 	/* A job cannot end before it was submitted, so this is >= 0. */
 	double makespan = (double)(t.last_end - t.first_submit) / SIM_SEC;

@@ -34,6 +34,7 @@ enum metric_id {
 	M_FTF_MEAN, M_FTF_MAX, M_JAIN,
 	M_PSLOW_MEAN,
 	M_FWAIT_MEAN, M_FWAIT_P95, M_PREEMPT_MEAN, M_LOST_MEAN,
+	M_FTF_ISO_MEAN, M_FTF_ISO_MAX,
 	M_NMETRICS
 };
 
@@ -122,10 +123,20 @@ void stats_compute_window(const struct job *jobs, size_t n,
 			  const struct run_counters *rc,
 			  const struct stats_window *w, struct metrics *m);
 
-/* Finish-time fairness rho of a job: its response over its run time at
- * reference speed alone (its work), as Themis defines it; NaN when it
- * did not run or has no work. */
+/* Finish-time fairness of a job without contention: its response over
+ * its run time at reference speed alone (its work); NaN when it did not
+ * run or has no work.  The metrics ftf_isolated_*, and Jain's index. */
 double stats_ftf(const struct job *j);
+
+/*
+ * Finish-time fairness rho as Themis and Shockwave define it, for each of
+ * the n jobs: response / (work x max(1, N / units)), N the number of
+ * active jobs (submitted, not ended, among those that ran) averaged over
+ * the job's [submit, end], units the cluster's GPUs (its CPUs when it has
+ * none).  rho[i] is NaN where stats_ftf(&jobs[i]) is.  O(n log n).
+ */
+void stats_ftf_contention(const struct job *jobs, size_t n, uint64_t units,
+			  double *rho);
 
 /* Per-job derived values, shared by the metrics and jobs.csv. */
 double stats_slowdown(const struct job *j);               /* NaN if n/a */

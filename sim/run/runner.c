@@ -91,8 +91,7 @@ static void known_names(const struct registry *r, bool scores, char *buf,
 /*
  * An entry of the right kind for the experiment: a fill or replay
  * experiment places pods with score plugins, every other one replays
- * jobs under job policies.  A score plugin takes no parameters.
- */
+ * jobs under job policies.  A score plugin takes no parameters. */
 static int check_kind(const struct runner *r, const struct entry *en,
 		      const char *prefix, struct sim_error *err)
 {
@@ -358,8 +357,7 @@ out_gen:
 static struct run_progress progress_start(const struct runner *r,
 					  const char *label)
 {
-	return (struct run_progress){
-		.label = label, .run = r->nruns + 1,
+	return (struct run_progress){ .label = label, .run = r->nruns + 1,
 		.nruns = r->nentries * r->e.nseeds, .t0 = mono_seconds() };
 }
 
@@ -397,9 +395,10 @@ static int run_workload(struct runner *r, uint64_t seed, struct workload *gen,
 	return rc;
 }
 
-/* One policy x seed: simulate, compute metrics, write the run folder. */
+/* One policy x seed: simulate, compute metrics, write the run folder
+ * (last: no later run reads the trace's jobs, the engine may use them). */
 static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
-		   struct run_result *res, struct sim_error *err)
+		   bool last, struct run_result *res, struct sim_error *err)
 {
 	struct experiment *e = &r->e;
 	struct workload gen = { 0 };
@@ -422,8 +421,9 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.max_samples = (size_t)e->limits.timeline_samples,
 		.check = e->check || r->o->check,
 		.speed = r->use_speed ? &r->speed : NULL,
-		/* A generated workload is this run's alone: no copy. */
-		.jobs_in_place = e->workload.generated ? gen.jobs : NULL,
+		/* A generated workload, or a trace in its last run: no copy. */
+		.jobs_in_place = e->workload.generated ? gen.jobs
+				 : last ? r->w.jobs : NULL,
 		.progress = show ? run_progress_draw : NULL,
 		.progress_ctx = &pl,
 		.record_allocations = e->allocations || r->o->allocations,
@@ -483,7 +483,8 @@ static int run_all(struct runner *r, struct sim_error *err)
 {
 	for (size_t i = 0; i < r->nentries; i++) {
 		for (size_t k = 0; k < r->e.nseeds; k++) {
-			int rc = run_one(r, &r->entries[i], r->e.seeds[k],
+			bool last = i + 1 == r->nentries && k + 1 == r->e.nseeds;
+			int rc = run_one(r, &r->entries[i], r->e.seeds[k], last,
 					 &r->runs[r->nruns], err);
 			if (rc)
 				return rc == -SIM_EINPUT ? 2 : 1;
@@ -503,7 +504,7 @@ static int run_task(void *ctx, size_t k, struct run_result *res, FILE *msg,
 	o.msg = msg;
 	r->o = &o;
 	int rc = run_one(r, &r->entries[k / r->e.nseeds],
-			 r->e.seeds[k % r->e.nseeds], res, err);
+			 r->e.seeds[k % r->e.nseeds], false, res, err);
 	return rc == -SIM_EINPUT ? 2 : rc ? 1 : 0;
 }
 
@@ -843,7 +844,7 @@ int runner_run_one(const struct run_opts *o, struct sim_error *err)
 	code = 1;
 	if (mkdir_p(dir, err) != 0)
 		goto out;
-	rc = run_one(&r, en, o->one_seed, &res, err);
+	rc = run_one(&r, en, o->one_seed, true, &res, err);
 	if (rc == -SIM_EINPUT)
 		code = 2;
 	if (rc)

@@ -18,6 +18,7 @@ static const trace_reader_fn trace_readers[] = {
 	[TRACE_PHILLY] = trace_load_philly,
 	[TRACE_TIRESIAS] = trace_load_tiresias,
 	[TRACE_GAVEL] = trace_load_gavel,
+	[TRACE_SHOCKWAVE] = trace_load_shockwave,
 	[TRACE_POLLUX] = trace_load_pollux,
 };
 static_assert(ARRAY_SIZE(trace_readers) == TRACE_NFORMATS, "readers");
@@ -28,6 +29,7 @@ const char *const trace_format_names[] = {
 	[TRACE_PHILLY] = "philly",
 	[TRACE_TIRESIAS] = "tiresias",
 	[TRACE_GAVEL] = "gavel",
+	[TRACE_SHOCKWAVE] = "shockwave",
 	[TRACE_POLLUX] = "pollux",
 };
 static_assert(ARRAY_SIZE(trace_format_names) == TRACE_NFORMATS,

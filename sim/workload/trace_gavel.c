@@ -1,27 +1,42 @@
 /*
- * Reader for Gavel's workload traces (Narayanan et al., OSDI'20; the
- * physical-cluster *.trace files): one job per line, no header, ten
- * tab-separated fields, split at every tab as Gavel's own parser does.
- * traces/README.md is the contract.
+ * Readers for Gavel's workload traces (Narayanan et al., OSDI'20; the
+ * physical-cluster *.trace files, "gavel") and for the 12-column traces
+ * of Shockwave (Zheng et al., NSDI'23; "shockwave"), which are Gavel's
+ * with three more fields.  One job per line, no header, tab-separated
+ * fields, split at every tab as both parsers do (Shockwave's:
+ * uw-mad-dash/shockwave scheduler/utils.py parse_trace, commit
+ * 8a44f4a27a45760520386809b695d51b665b3679).  traces/README.md is the
+ * contract.  One reader serves both: a layout says where each field is.
  *
  *   job_type        "ResNet-50 (batch size 64)": the job class, by
  *                   jobclass_find(); a name it does not know is an error
  *   total_steps     the work: training steps to run
  *   scale_factor    GPUs of the job (it asks for no CPUs)
+ *   mode            (shockwave) batch-size adaptation: "static", "gns"
+ *                   or "accordion", kept as the job's JOB_BS_* flag; the
+ *                   batch size stays the trace's (no adaptation here)
+ *   duration        (shockwave) seconds the job takes alone at its
+ *                   static batch size: its run time (below)
  *   arrival_time    submit time, seconds
  *   command, working_directory, num_steps_arg, needs_data_dir,
  *   priority_weight, SLO   not used
  *
- * Work in clustersim is run time on the reference GPU type, so a trace's
- * run time is the time on the reference type: total_steps divided by the
- * class's isolated throughput on a V100 at that scale, consolidated
- * (jobclass_throughput), rounded up to the microsecond.  The experiment's
- * "throughputs" overrides apply (trace_opts.thr): a class's overridden
- * V100 throughput replaces the 1-GPU figure and scales the figures of its
- * other scale factors by the same ratio (override / default 1-GPU), so
- * an override changes the run time exactly as it changes the speed.  A
- * class with no V100 figure at that scale (or a zero one) is an error.  Job ids are
- * line numbers; there are no user estimates (estimate = run).
+ * Work in clustersim is run time on the reference GPU type.  gavel: a
+ * trace's run time is total_steps divided by the class's isolated
+ * throughput on a V100 at that scale, consolidated (jobclass_throughput),
+ * rounded up to the microsecond.  The experiment's "throughputs"
+ * overrides apply (trace_opts.thr): a class's overridden V100 throughput
+ * replaces the 1-GPU figure and scales the figures of its other scale
+ * factors by the same ratio (override / default 1-GPU), so an override
+ * changes the run time exactly as it changes the speed.  A class with no
+ * V100 figure at that scale (or a zero one) is an error.  shockwave: the
+ * run time is the duration field, which Shockwave wrote as total_steps
+ * over its own V100 table (tacc_throughputs.json) at the job's scale and
+ * static batch size (all 120 rows of its 32-GPU trace agree to the
+ * second), so it carries that table's figures without overriding the
+ * built-in one; total_steps is still checked, and the class still gives
+ * the speed on other GPU types.  Job ids are line numbers; there are no
+ * user estimates (estimate = run).
  */
 #include "workload/workload.h"
 
@@ -39,41 +54,97 @@
 
 enum gavel_field {
 	G_JOB_TYPE = 0,
-	G_COMMAND,
-	G_WORKING_DIRECTORY,
-	G_NUM_STEPS_ARG,
-	G_NEEDS_DATA_DIR,
 	G_TOTAL_STEPS,
 	G_SCALE_FACTOR,
-	G_PRIORITY_WEIGHT,
-	G_SLO,
+	G_MODE,
+	G_DURATION,
 	G_ARRIVAL_TIME,
 	G_NFIELDS
 };
 
 static const char *const gavel_field_name[G_NFIELDS] = {
 	[G_JOB_TYPE] = "job_type",
-	[G_COMMAND] = "command",
-	[G_WORKING_DIRECTORY] = "working_directory",
-	[G_NUM_STEPS_ARG] = "num_steps_arg",
-	[G_NEEDS_DATA_DIR] = "needs_data_dir",
 	[G_TOTAL_STEPS] = "total_steps",
 	[G_SCALE_FACTOR] = "scale_factor",
-	[G_PRIORITY_WEIGHT] = "priority_weight",
-	[G_SLO] = "SLO",
+	[G_MODE] = "mode",
+	[G_DURATION] = "duration",
 	[G_ARRIVAL_TIME] = "arrival_time",
 };
 _Static_assert(ARRAY_SIZE(gavel_field_name) == G_NFIELDS,
 	       "one name per field");
 
+/* Where a format keeps the fields it reads. */
+struct gavel_layout {
+	size_t ncell;        /* fields of a line */
+	int col[G_NFIELDS];  /* cell of each field; -1 = absent */
+};
+
+/* Gavel: job_type, command, working_directory, num_steps_arg,
+ * needs_data_dir, total_steps, scale_factor, priority_weight, SLO,
+ * arrival_time. */
+static const struct gavel_layout gavel_layout = {
+	10, { [G_JOB_TYPE] = 0, [G_TOTAL_STEPS] = 5, [G_SCALE_FACTOR] = 6,
+	      [G_MODE] = -1, [G_DURATION] = -1, [G_ARRIVAL_TIME] = 9 },
+};
+
+/* Shockwave: job_type, command, working_directory, num_steps_arg,
+ * needs_data_dir, total_steps, scale_factor, mode, priority_weight, SLO,
+ * duration, arrival_time. */
+static const struct gavel_layout shockwave_layout = {
+	12, { [G_JOB_TYPE] = 0, [G_TOTAL_STEPS] = 5, [G_SCALE_FACTOR] = 6,
+	      [G_MODE] = 7, [G_DURATION] = 10, [G_ARRIVAL_TIME] = 11 },
+};
+
+/* The batch-size modes of Shockwave's mode field, and their flags. */
+static const struct {
+	const char *name;
+	uint32_t flag;
+} gavel_modes[] = {
+	{ "static", 0 },
+	{ "gns", JOB_BS_GNS },
+	{ "accordion", JOB_BS_ACCORDION },
+};
+
 /* State of one read. */
 struct gavel_reader {
 	struct trace_row_reader b;  /* path, options, output, file */
+	const struct gavel_layout *lay; /* the format's fields */
 };
 
 static int gavel_bad(struct gavel_reader *r, int k, const char *what)
 {
-	return trace_row_bad(&r->b, gavel_field_name[k], k, what);
+	return trace_row_bad(&r->b, gavel_field_name[k], r->lay->col[k],
+			     what);
+}
+
+static const char *gavel_cell(const struct gavel_reader *r, int k)
+{
+	return trace_rows_cell(&r->b.rows, r->lay->col[k]);
+}
+
+/* The mode field's flag into *flag (0 without the field). */
+static int gavel_mode(struct gavel_reader *r, uint32_t *flag)
+{
+	*flag = 0;
+	if (r->lay->col[G_MODE] < 0)
+		return 0;
+	const char *m = gavel_cell(r, G_MODE);
+	for (size_t i = 0; i < ARRAY_SIZE(gavel_modes); i++)
+		if (!strcmp(m, gavel_modes[i].name)) {
+			*flag = gavel_modes[i].flag;
+			return 0;
+		}
+	return gavel_bad(r, G_MODE, "is not static, gns or accordion");
+}
+
+/* The duration field as the run time, seconds to the microsecond. */
+static int gavel_duration(struct gavel_reader *r, sim_time_t *run)
+{
+	if (parse_seconds(gavel_cell(r, G_DURATION), run))
+		return gavel_bad(r, G_DURATION, "is not a number of seconds");
+	if (*run <= 0)
+		return gavel_bad(r, G_DURATION, "is not positive");
+	return 0;
 }
 
 /* Run time of steps training steps of class cls on scale GPUs of the
@@ -117,30 +188,51 @@ static int gavel_run(struct gavel_reader *r, int cls, int64_t steps,
 	return 0;
 }
 
+/* The job's work: from the duration field where the format has one,
+ * else from its steps and the V100 throughput. */
+static int gavel_work(struct gavel_reader *r, int cls, int64_t steps,
+		      int64_t scale, sim_time_t *run)
+{
+	*run = 0;
+	if (steps <= 0)
+		return 0;
+	if (scale <= 0) {
+		*run = 1; /* no throughput without GPUs: dropped for those */
+		return 0;
+	}
+	if (r->lay->col[G_DURATION] >= 0)
+		return gavel_duration(r, run);
+	return gavel_run(r, cls, steps, scale, run);
+}
+
 static int gavel_job(struct gavel_reader *r)
 {
 	struct trace_report *rep = &r->b.w->report;
 	const struct trace_rows *t = &r->b.rows;
 	int64_t steps, scale;
 	sim_time_t submit, run = 0;
+	uint32_t mode;
 	int cls, rc;
 
-	if (t->ncell != G_NFIELDS)
-		return err_set(r->b.err, "%s:%" PRIu64 ": expected %d "
+	if (t->ncell != r->lay->ncell)
+		return err_set(r->b.err, "%s:%" PRIu64 ": expected %zu "
 			       "tab-separated fields, got '%zu'", r->b.path,
-			       t->line, G_NFIELDS, t->ncell);
-	const char *type = trace_rows_cell(t, G_JOB_TYPE);
+			       t->line, r->lay->ncell, t->ncell);
+	const char *type = gavel_cell(r, G_JOB_TYPE);
 	cls = jobclass_find(type, NULL);
 	if (cls < 0)
 		return err_set(r->b.err, "%s:%" PRIu64 ": unknown job class "
 			       "'%.60s'", r->b.path, t->line, type);
-	if (trace_parse_int(trace_rows_cell(t, G_TOTAL_STEPS), INT64_MIN,
+	if (trace_parse_int(gavel_cell(r, G_TOTAL_STEPS), INT64_MIN,
 			    INT64_MAX, &steps))
 		return gavel_bad(r, G_TOTAL_STEPS, "is not an integer");
-	if (trace_parse_int(trace_rows_cell(t, G_SCALE_FACTOR),
+	if (trace_parse_int(gavel_cell(r, G_SCALE_FACTOR),
 			    -(int64_t)UINT32_MAX, UINT32_MAX, &scale))
 		return gavel_bad(r, G_SCALE_FACTOR, "is not an integer");
-	if (parse_seconds(trace_rows_cell(t, G_ARRIVAL_TIME), &submit))
+	rc = gavel_mode(r, &mode);
+	if (rc)
+		return rc;
+	if (parse_seconds(gavel_cell(r, G_ARRIVAL_TIME), &submit))
 		return gavel_bad(r, G_ARRIVAL_TIME,
 				 "is not a number of seconds");
 	if (submit < 0)
@@ -151,13 +243,9 @@ static int gavel_job(struct gavel_reader *r)
 		return gavel_bad(r, G_TOTAL_STEPS, "is not positive");
 	if (!r->b.o->drop_invalid && scale <= 0)
 		return gavel_bad(r, G_SCALE_FACTOR, "is not positive");
-	if (steps > 0 && scale > 0) {
-		rc = gavel_run(r, cls, steps, scale, &run);
-		if (rc)
-			return rc;
-	} else if (steps > 0) {
-		run = 1; /* no throughput without GPUs: dropped for those */
-	}
+	rc = gavel_work(r, cls, steps, scale, &run);
+	if (rc)
+		return rc;
 
 	rep->jobs_read++;
 	xgrow(&r->b.w->jobs, &r->b.cap, r->b.w->n + 1, sizeof(*r->b.w->jobs));
@@ -167,6 +255,7 @@ static int gavel_job(struct gavel_reader *r)
 	j->submit = submit;
 	j->run = run;
 	j->estimate = 0;
+	j->flags = mode;
 	j->gpus = scale > 0 ? (uint32_t)scale : 0;
 	j->user = -1;
 	j->group = -1;
@@ -196,6 +285,13 @@ static int gavel_read(struct trace_row_reader *b)
 int trace_load_gavel(const char *path, const struct trace_opts *o,
 		     struct workload *w, struct sim_error *err)
 {
-	struct gavel_reader r = { 0 };
+	struct gavel_reader r = { .lay = &gavel_layout };
+	return trace_rows_load(&r.b, path, '\t', o, w, err, gavel_read);
+}
+
+int trace_load_shockwave(const char *path, const struct trace_opts *o,
+			 struct workload *w, struct sim_error *err)
+{
+	struct gavel_reader r = { .lay = &shockwave_layout };
 	return trace_rows_load(&r.b, path, '\t', o, w, err, gavel_read);
 }

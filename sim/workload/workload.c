@@ -347,6 +347,10 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 			w->has_estimates = true;
 	}
 	w->report.jobs = w->n;
+	/* The readers grow the array by doubling: give back what the
+	 * jobs kept do not use (on CEA-Curie, 40% of it). */
+	if (w->n)
+		w->jobs = xrealloc(w->jobs, w->n * sizeof(*w->jobs));
 	return 0;
 }
 

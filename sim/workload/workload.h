@@ -18,6 +18,8 @@ enum trace_format {
 	TRACE_PHILLY,   /* Microsoft Philly job summary (Pollux's philly.csv) */
 	TRACE_TIRESIAS, /* Tiresias testbed workload (tiresias-60job.csv) */
 	TRACE_GAVEL,    /* Gavel physical-cluster workload (*.trace) */
+	TRACE_SHOCKWAVE,/* Shockwave's 12-column traces (Gavel's + mode,
+	                   duration) */
 	TRACE_POLLUX,   /* Pollux artifact workload (workload-N.csv) */
 	TRACE_NFORMATS
 };
@@ -161,6 +163,8 @@ int trace_load_tiresias(const char *path, const struct trace_opts *o,
 			struct workload *w, struct sim_error *err);
 int trace_load_gavel(const char *path, const struct trace_opts *o,
 		     struct workload *w, struct sim_error *err);
+int trace_load_shockwave(const char *path, const struct trace_opts *o,
+			 struct workload *w, struct sim_error *err);
 int trace_load_pollux(const char *path, const struct trace_opts *o,
 		      struct workload *w, struct sim_error *err);
 

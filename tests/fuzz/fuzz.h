@@ -18,6 +18,7 @@ int fuzz_philly_one(const uint8_t *data, size_t size);   /* trace_load_philly */
 int fuzz_tiresias_one(const uint8_t *data, size_t size); /* trace_load_tiresias */
 int fuzz_pollux_one(const uint8_t *data, size_t size);   /* trace_load_pollux */
 int fuzz_gavel_one(const uint8_t *data, size_t size);    /* trace_load_gavel */
+int fuzz_shockwave_one(const uint8_t *data, size_t size); /* trace_load_shockwave */
 int fuzz_openb_one(const uint8_t *data, size_t size);    /* openb_load_* */
 int fuzz_sim_one(const uint8_t *data, size_t size);      /* sim_run, every policy */
 

@@ -1,0 +1,189 @@
+/*
+ * The step function of the single-pool profile (profile_steps.h): the
+ * array that profile.c always used, or the tree (profile_tree.c).
+ *
+ * Why both.  Most passes plan a short queue: tens to hundreds of steps
+ * (about 80 on average for conservative on a generated workload at load
+ * 0.95, 10^4 jobs), where one memmove and a scan of contiguous memory
+ * cost a few times less than the tree's walks.  A long queue (thousands
+ * of waiting jobs, each with a reservation, so thousands of steps)
+ * makes each of those O(S) and a pass O(q S): there the tree's O(log S)
+ * wins.  The switch happens when a step is added beyond the limit, once
+ * a pass: the array's steps are joined into the tree in order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/profile_steps.h"
+#include "base/util.h"
+
+void psteps_free(struct psteps *s)
+{
+	free(s->t);
+	free(s->f);
+	s->t = NULL;
+	s->f = NULL;
+	s->n = s->cap = 0;
+	ptree_free(&s->tree);
+}
+
+static void room(struct psteps *s, size_t want)
+{
+	size_t cap = s->cap;
+	xgrow(&s->t, &cap, want, sizeof(*s->t));
+	cap = s->cap;
+	xgrow(&s->f, &cap, want, sizeof(*s->f));
+	s->cap = cap;
+}
+
+void psteps_reset(struct psteps *s, sim_time_t t, int64_t f, size_t limit)
+{
+	room(s, 1);
+	s->t[0] = t;
+	s->f[0] = f;
+	s->n = 1;
+	s->hint = 0;
+	s->big = false;
+	s->limit = limit ? limit : PSTEPS_TREE_AT;
+	s->last_t = t;
+	s->last_f = f;
+}
+
+/* The array's step that holds t (t >= t[0]).  Calls come in runs about
+ * one time (a window's start, its first short step, the next step with
+ * room): the last answer and the step after it are tried first. */
+static size_t step_at(struct psteps *s, sim_time_t t)
+{
+	if (t >= s->last_t)
+		return s->n - 1;
+	if (t < s->t[1])
+		return 0;
+	size_t h = s->hint;
+	if (h + 1 < s->n && s->t[h] <= t) {
+		if (t < s->t[h + 1])
+			return h;
+		if (h + 2 < s->n && t < s->t[h + 2])
+			return s->hint = h + 1;
+	}
+	size_t lo = 0, hi = s->n; /* t[lo] <= t < t[hi] */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->t[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return s->hint = lo;
+}
+
+/* Moves the array's steps into the tree. */
+static void to_tree(struct psteps *s)
+{
+	ptree_reset(&s->tree, s->t[0], s->f[0]);
+	for (size_t i = 1; i < s->n; i++)
+		ptree_append(&s->tree, s->t[i], s->f[i]);
+	s->big = true;
+}
+
+int64_t psteps_value_at(struct psteps *s, sim_time_t t)
+{
+	if (t >= s->last_t)
+		return s->last_f;
+	return s->big ? ptree_value_at(&s->tree, t) : s->f[step_at(s, t)];
+}
+
+void psteps_append(struct psteps *s, sim_time_t t, int64_t f)
+{
+	SIM_ASSERT(t > s->last_t);
+	s->last_t = t;
+	s->last_f = f;
+	if (!s->big && s->n >= s->limit)
+		to_tree(s);
+	if (s->big) {
+		ptree_append(&s->tree, t, f);
+		return;
+	}
+	room(s, s->n + 1);
+	s->t[s->n] = t;
+	s->f[s->n] = f;
+	s->n++;
+}
+
+void psteps_split_at(struct psteps *s, sim_time_t t)
+{
+	if (t > s->last_t) {
+		psteps_append(s, t, s->last_f);
+		return;
+	}
+	if (!s->big && s->n >= s->limit)
+		to_tree(s);
+	if (s->big) {
+		ptree_split_at(&s->tree, t);
+		return;
+	}
+	size_t k = step_at(s, t);
+	if (s->t[k] == t)
+		return;
+	room(s, s->n + 1);
+	memmove(&s->t[k + 2], &s->t[k + 1], (s->n - k - 1) * sizeof(*s->t));
+	memmove(&s->f[k + 2], &s->f[k + 1], (s->n - k - 1) * sizeof(*s->f));
+	s->t[k + 1] = t;
+	s->f[k + 1] = s->f[k];
+	s->n++;
+	s->hint = k + 1;
+}
+
+void psteps_add(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v)
+{
+	if (t >= end || t > s->last_t)
+		return;
+	if (s->last_t < end)
+		s->last_f += v;
+	if (s->big) {
+		ptree_add(&s->tree, t, end, v);
+		return;
+	}
+	size_t i = step_at(s, t);
+	if (s->t[i] < t)
+		i++;
+	for (; i < s->n && s->t[i] < end; i++)
+		s->f[i] += v;
+}
+
+void psteps_take(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v)
+{
+	psteps_split_at(s, t);
+	if (s->big || end > s->last_t) {
+		if (end != SIM_TIME_MAX)
+			psteps_split_at(s, end);
+		psteps_add(s, t, end, v);
+		return;
+	}
+	/* One walk from t's step: add until end, and split there. */
+	size_t i = step_at(s, t);
+	for (; s->t[i] < end; i++)
+		s->f[i] += v; /* end <= last_t: the walk stops in the array */
+	if (s->t[i] == end)
+		return;
+	room(s, s->n + 1);
+	memmove(&s->t[i + 1], &s->t[i], (s->n - i) * sizeof(*s->t));
+	memmove(&s->f[i + 1], &s->f[i], (s->n - i) * sizeof(*s->f));
+	s->t[i] = end;
+	s->f[i] = s->f[i - 1] - v; /* the step it splits, as it was */
+	s->n++;
+}
+
+bool psteps_next(struct psteps *s, sim_time_t t, sim_time_t until,
+		 int64_t d, bool below, sim_time_t *at)
+{
+	if (s->big)
+		return ptree_next(&s->tree, t, until, d, below, at);
+	for (size_t i = step_at(s, t) + 1; i < s->n && s->t[i] < until; i++) {
+		if (below ? s->f[i] < d : s->f[i] >= d) {
+			*at = s->t[i];
+			s->hint = i;
+			return true;
+		}
+	}
+	return false;
+}
