@@ -33,6 +33,18 @@
  * sim_start_head, which would start a later head of one VC on pool GPUs
  * that an earlier head of another was promised.
  *
+ * The waiting jobs are indexed (queue order only): a segment tree over
+ * job->idx, which is queue order since EASY keeps submit order and idx is
+ * dense in (submit, id) order, holds for every range the least demand and
+ * the least estimate of its waiting jobs.  A pass descends it to the next
+ * job in queue order that may pass the test above (demand within the
+ * free units, and within the extra units or an estimate within the
+ * shadow time), so a job that cannot fit now is skipped without a visit:
+ * a pass costs O((k + 1) log n) for k candidates tried, where the scan
+ * of every waiting job made EASY quadratic under overload.  The
+ * candidates tried, in their order, and so every decision, are those of
+ * the scan.  backfill_order "sjf" and clusters with VCs keep the scan.
+ *
  * Source: Lifka, "The ANL/IBM SP scheduling system", JSSPP 1995; Mu'alem
  * and Feitelson, "Utilization, predictability, workloads, and user runtime
  * estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS 2001.
@@ -54,6 +66,37 @@
 #include <string.h>
 
 #include "clustersim/policy.h"
+
+/*
+ * The waiting jobs by idx: job[i] is the job of idx i while it waits,
+ * else NULL, and a segment tree over blocks of IX_BLOCK idx values holds
+ * the least demand and estimate of each block's waiting jobs (node 1 is
+ * the root, node k has children 2k and 2k + 1, block b is node cap + b;
+ * an empty block holds UINT64_MAX and INT64_MAX).  Blocks keep the tree
+ * at about a byte a job; a found block is read job by job.
+ */
+#define IX_BLOCK 32
+#define IX_NONE SIZE_MAX
+
+struct ix_node {
+	uint64_t dem;   /* least demand of the waiting jobs below */
+	sim_time_t est; /* least estimate of the waiting jobs below */
+};
+
+struct easy_index {
+	const struct job **job;  /* by idx: the job while it waits, or NULL */
+	size_t njob;             /* entries of job */
+	struct ix_node *t;       /* the tree, 2 * cap nodes */
+	size_t cap;              /* blocks, a power of two (0: none yet) */
+	bool broken;             /* out of memory once: the scan from then on */
+};
+
+/* What a pass asks of a candidate (try_backfill's first two tests). */
+struct ix_query {
+	uint64_t avail;     /* units free now, less the candidates started */
+	uint64_t extra;     /* the head's extra units left */
+	sim_time_t horizon; /* an estimate within it ends by the shadow time */
+};
 
 /* The head's reservation as the backfilling rule needs it. */
 struct shadow {
@@ -81,6 +124,7 @@ struct easy {
 	uint64_t min_wait;       /* smallest demand of the jobs the last pass
 	                            left waiting behind the head (0: unknown) */
 	struct shadow sh;        /* the head's reservation then */
+	struct easy_index ix;    /* the waiting jobs, for the queue order */
 	bool *blocked;           /* VC clusters: queue v has a head waiting */
 	bool *seen;              /* VC clusters: queue v's head passed */
 	uint32_t nq;             /* entries in blocked and seen */
@@ -109,6 +153,8 @@ static void easy_fini(struct sim *sim, void *state)
 	struct easy *e = state;
 	if (e) {
 		free(e->cand);
+		free(e->ix.job);
+		free(e->ix.t);
 		free(e->blocked);
 		free(e->seen);
 	}
@@ -147,6 +193,174 @@ static bool try_backfill(struct sim *sim, struct easy *e,
 	if (!ends_first)
 		e->sh.extra -= d;
 	return true;
+}
+
+/* Could some job under node n pass q's tests? */
+static bool ix_node_ok(const struct ix_node *n, const struct ix_query *q)
+{
+	return n->dem <= q->avail && (n->dem <= q->extra || n->est <= q->horizon);
+}
+
+/* Does job j (NULL: not waiting) pass q's tests? */
+static bool ix_job_ok(struct sim *sim, const struct job *j,
+		      const struct ix_query *q)
+{
+	if (!j)
+		return false;
+	uint64_t d = sim_demand(sim, j);
+	return d <= q->avail && (d <= q->extra || j->estimate <= q->horizon);
+}
+
+/* Recomputes block b's node from its jobs, then the nodes above it. */
+static void ix_block(struct sim *sim, struct easy_index *x, size_t b)
+{
+	struct ix_node n = { UINT64_MAX, INT64_MAX };
+	size_t end = (b + 1) * IX_BLOCK < x->njob ? (b + 1) * IX_BLOCK : x->njob;
+	for (size_t i = b * IX_BLOCK; i < end; i++) {
+		const struct job *j = x->job[i];
+		if (!j)
+			continue;
+		uint64_t d = sim_demand(sim, j);
+		if (d < n.dem)
+			n.dem = d;
+		if (j->estimate < n.est)
+			n.est = j->estimate;
+	}
+	size_t k = x->cap + b;
+	x->t[k] = n;
+	for (k >>= 1; k; k >>= 1) {
+		const struct ix_node *l = &x->t[2 * k], *r = &x->t[2 * k + 1];
+		x->t[k].dem = l->dem < r->dem ? l->dem : r->dem;
+		x->t[k].est = l->est < r->est ? l->est : r->est;
+	}
+}
+
+/* Makes room for idx i, rebuilding the tree when its blocks run out;
+ * false when out of memory. */
+static bool ix_grow(struct sim *sim, struct easy_index *x, size_t i)
+{
+	size_t had = x->njob;
+	if (i >= had) {
+		size_t cap = had;
+		if (!clustersim_grow(&x->job, &cap, i + 1, sizeof(*x->job)))
+			return false;
+		memset(x->job + had, 0, (cap - had) * sizeof(*x->job));
+		x->njob = cap;
+	}
+	if (i / IX_BLOCK < x->cap)
+		return true;
+	size_t cap = x->cap ? x->cap : 64;
+	while (cap <= i / IX_BLOCK)
+		cap *= 2;
+	struct ix_node *t = malloc(2 * cap * sizeof(*t));
+	if (!t)
+		return false;
+	for (size_t k = 0; k < 2 * cap; k++)
+		t[k] = (struct ix_node){ UINT64_MAX, INT64_MAX };
+	free(x->t);
+	x->t = t;
+	x->cap = cap;
+	for (size_t b = 0; b * IX_BLOCK < x->njob && b < cap; b++)
+		ix_block(sim, x, b);
+	return true;
+}
+
+/* Job j waits (or no longer does): its entry and the nodes above it. */
+static void ix_set(struct sim *sim, struct easy *e, const struct job *j,
+		   bool waiting)
+{
+	struct easy_index *x = &e->ix;
+	if (e->sjf || x->broken || sim_vc_count(sim))
+		return;
+	if (!ix_grow(sim, x, j->idx)) {
+		x->broken = true;
+		return;
+	}
+	x->job[j->idx] = waiting ? j : NULL;
+	ix_block(sim, x, j->idx / IX_BLOCK);
+}
+
+/* The first block from `from` on, below node k (blocks [l, r)), that may
+ * hold a job passing q's tests; IX_NONE if none. */
+static size_t ix_next(const struct easy_index *x, size_t k, size_t l,
+		      size_t r, size_t from, const struct ix_query *q)
+{
+	if (r <= from || !ix_node_ok(&x->t[k], q))
+		return IX_NONE;
+	if (r - l == 1)
+		return l;
+	size_t m = l + (r - l) / 2;
+	size_t b = ix_next(x, 2 * k, l, m, from, q);
+	return b != IX_NONE ? b : ix_next(x, 2 * k + 1, m, r, from, q);
+}
+
+/* The first idx from i on whose job passes q's tests; IX_NONE if none. */
+static size_t ix_find(struct sim *sim, const struct easy_index *x, size_t i,
+		      const struct ix_query *q)
+{
+	while (i < x->njob) {
+		size_t b = i / IX_BLOCK;
+		for (; i < x->njob && i < (b + 1) * IX_BLOCK; i++)
+			if (ix_job_ok(sim, x->job[i], q))
+				return i;
+		b = ix_next(x, 1, 0, x->cap, b + 1, q);
+		if (b == IX_NONE)
+			return IX_NONE;
+		i = b * IX_BLOCK;
+	}
+	return IX_NONE;
+}
+
+/* The least demand of the waiting jobs from idx i on. */
+static uint64_t ix_min_from(struct sim *sim, const struct easy_index *x,
+			    size_t i)
+{
+	uint64_t m = UINT64_MAX;
+	size_t b = i / IX_BLOCK;
+	for (; i < x->njob && i < (b + 1) * IX_BLOCK; i++)
+		if (x->job[i] && sim_demand(sim, x->job[i]) < m)
+			m = sim_demand(sim, x->job[i]);
+	/* Blocks [b + 1, cap): bottom up over the half-open range. */
+	for (size_t l = x->cap + b + 1, r = 2 * x->cap; l < r;
+	     l >>= 1, r >>= 1) {
+		if (l & 1) {
+			if (x->t[l].dem < m)
+				m = x->t[l].dem;
+			l++;
+		}
+		if (r & 1) {
+			r--;
+			if (x->t[r].dem < m)
+				m = x->t[r].dem;
+		}
+	}
+	return m;
+}
+
+/*
+ * The queue-order backfill over the index, jobs from queue position
+ * `from` on: the candidates the scan would try, in its order, each tried
+ * by try_backfill.  Then min_wait takes in every job left waiting there,
+ * visited or skipped.
+ */
+static void backfill_indexed(struct sim *sim, struct easy *e, size_t from,
+			     sim_time_t horizon, uint64_t *avail)
+{
+	if (from >= sim_queue_len(sim))
+		return;
+	size_t lo = sim_queue_at(sim, from)->idx;
+	struct ix_query q = { 0, 0, horizon };
+	for (size_t i = lo; *avail > 0; i++) {
+		q.avail = *avail;
+		q.extra = e->sh.extra;
+		i = ix_find(sim, &e->ix, i, &q);
+		if (i == IX_NONE)
+			break;
+		try_backfill(sim, e, e->ix.job[i], horizon, avail);
+	}
+	uint64_t m = ix_min_from(sim, &e->ix, lo);
+	if (m < e->min_wait)
+		e->min_wait = m;
 }
 
 /* Makes room for n candidates; false when out of memory. */
@@ -232,6 +446,16 @@ static void easy_finished(struct sim *sim, void *state, const struct job *j)
 	((struct easy *)state)->clean = false;
 }
 
+static void easy_submitted(struct sim *sim, void *state, const struct job *j)
+{
+	ix_set(sim, state, j, true);
+}
+
+static void easy_started(struct sim *sim, void *state, const struct job *j)
+{
+	ix_set(sim, state, j, false);
+}
+
 static void easy_schedule(struct sim *sim, void *state)
 {
 	struct easy *e = state;
@@ -263,7 +487,9 @@ static void easy_schedule(struct sim *sim, void *state)
 	 * horizon; avail counts the units left as candidates start. */
 	sim_time_t horizon = e->sh.t - sim_now(sim);
 	uint64_t avail = sim_free_units(sim);
-	if (!e->sjf) {
+	if (!e->sjf && !e->ix.broken) {
+		backfill_indexed(sim, e, from, horizon, &avail);
+	} else if (!e->sjf) {
 		for (size_t i = from; i < sim_queue_len(sim);) {
 			if (avail == 0) {
 				e->min_wait = 0; /* the rest were not looked at */
@@ -316,5 +542,8 @@ CLUSTERSIM_POLICY(easy,
 	.params = easy_params,
 	.init = easy_init,
 	.fini = easy_fini,
+	.job_submitted = easy_submitted,
 	.job_finished = easy_finished,
+	.job_started = easy_started,
+	.job_preempted = easy_submitted,
 	.schedule = easy_schedule);
