@@ -68,27 +68,49 @@
 #include "clustersim/policy.h"
 
 /*
- * The waiting jobs by idx: job[i] is the job of idx i while it waits,
- * else NULL, and a segment tree over blocks of IX_BLOCK idx values holds
- * the least demand and estimate of each block's waiting jobs (node 1 is
- * the root, node k has children 2k and 2k + 1, block b is node cap + b;
- * an empty block holds UINT64_MAX and INT64_MAX).  Blocks keep the tree
- * at about a byte a job; a found block is read job by job.
+ * The waiting jobs, indexed.  Jobs are split into buckets by demand
+ * (bucket 0 demand 0, bucket k >= 1 demands [2^(k-1), 2^k)), so that a
+ * bucket's demands differ by less than a factor of two (by none with
+ * demands that are powers of two).  A bucket lists its jobs in idx order,
+ * which is queue order (EASY keeps submit order; idx is dense in (submit,
+ * id) order), waiting or not, and a segment tree over blocks of IX_BLOCK
+ * entries holds the least demand and estimate of each block's waiting
+ * jobs (node 1 is the root, node k has children 2k and 2k + 1, block b is
+ * node cap + b; a block with no waiting job holds UINT64_MAX and
+ * INT64_MAX).  Blocks keep the trees at about a byte a job.
  */
 #define IX_BLOCK 32
+#define IX_BUCKETS 65
 #define IX_NONE SIZE_MAX
+#define IX_SCAN 64 /* a pass over fewer jobs scans them instead */
 
 struct ix_node {
 	uint64_t dem;   /* least demand of the waiting jobs below */
 	sim_time_t est; /* least estimate of the waiting jobs below */
 };
 
+struct ix_entry {
+	const struct job *job; /* the job */
+	uint64_t dem;          /* its demand */
+	uint32_t idx;          /* its idx */
+	bool wait;             /* it is waiting */
+};
+
+struct ix_bucket {
+	struct ix_entry *e; /* the bucket's jobs, in idx order */
+	size_t n, ecap;     /* entries, and their capacity */
+	size_t nwait;       /* entries waiting */
+	struct ix_node *t;  /* the tree, 2 * cap nodes */
+	size_t cap;         /* blocks, a power of two (0: none yet) */
+};
+
 struct easy_index {
-	const struct job **job;  /* by idx: the job while it waits, or NULL */
-	size_t njob;             /* entries of job */
-	struct ix_node *t;       /* the tree, 2 * cap nodes */
-	size_t cap;              /* blocks, a power of two (0: none yet) */
-	bool broken;             /* out of memory once: the scan from then on */
+	struct ix_bucket b[IX_BUCKETS];
+	/* In a pass: each bucket's first job that passed the tests from the
+	 * last search on, and whether the bucket may still hold one. */
+	const struct job *hit[IX_BUCKETS];
+	bool open[IX_BUCKETS];
+	bool broken; /* out of memory, or a job out of idx order: the scan */
 };
 
 /* What a pass asks of a candidate (try_backfill's first two tests). */
@@ -153,8 +175,10 @@ static void easy_fini(struct sim *sim, void *state)
 	struct easy *e = state;
 	if (e) {
 		free(e->cand);
-		free(e->ix.job);
-		free(e->ix.t);
+		for (unsigned k = 0; k < IX_BUCKETS; k++) {
+			free(e->ix.b[k].e);
+			free(e->ix.b[k].t);
+		}
 		free(e->blocked);
 		free(e->seen);
 	}
@@ -201,68 +225,120 @@ static bool ix_node_ok(const struct ix_node *n, const struct ix_query *q)
 	return n->dem <= q->avail && (n->dem <= q->extra || n->est <= q->horizon);
 }
 
-/* Does job j (NULL: not waiting) pass q's tests? */
-static bool ix_job_ok(struct sim *sim, const struct job *j,
-		      const struct ix_query *q)
+static unsigned ix_bucket_of(uint64_t d)
 {
-	if (!j)
-		return false;
-	uint64_t d = sim_demand(sim, j);
-	return d <= q->avail && (d <= q->extra || j->estimate <= q->horizon);
+	return d ? 64 - (unsigned)__builtin_clzll(d) : 0;
 }
 
-/* Recomputes block b's node from its jobs, then the nodes above it. */
-static void ix_block(struct sim *sim, struct easy_index *x, size_t b)
+/* Recomputes block b's node from its waiting jobs, then those above. */
+static void ix_block(struct ix_bucket *bk, size_t b)
 {
 	struct ix_node n = { UINT64_MAX, INT64_MAX };
-	size_t end = (b + 1) * IX_BLOCK < x->njob ? (b + 1) * IX_BLOCK : x->njob;
+	size_t end = (b + 1) * IX_BLOCK < bk->n ? (b + 1) * IX_BLOCK : bk->n;
 	for (size_t i = b * IX_BLOCK; i < end; i++) {
-		const struct job *j = x->job[i];
-		if (!j)
+		const struct ix_entry *x = &bk->e[i];
+		if (!x->wait)
 			continue;
-		uint64_t d = sim_demand(sim, j);
-		if (d < n.dem)
-			n.dem = d;
-		if (j->estimate < n.est)
-			n.est = j->estimate;
+		if (x->dem < n.dem)
+			n.dem = x->dem;
+		if (x->job->estimate < n.est)
+			n.est = x->job->estimate;
 	}
-	size_t k = x->cap + b;
-	x->t[k] = n;
+	size_t k = bk->cap + b;
+	bk->t[k] = n;
 	for (k >>= 1; k; k >>= 1) {
-		const struct ix_node *l = &x->t[2 * k], *r = &x->t[2 * k + 1];
-		x->t[k].dem = l->dem < r->dem ? l->dem : r->dem;
-		x->t[k].est = l->est < r->est ? l->est : r->est;
+		const struct ix_node *l = &bk->t[2 * k], *r = &bk->t[2 * k + 1];
+		bk->t[k].dem = l->dem < r->dem ? l->dem : r->dem;
+		bk->t[k].est = l->est < r->est ? l->est : r->est;
 	}
 }
 
-/* Makes room for idx i, rebuilding the tree when its blocks run out;
- * false when out of memory. */
-static bool ix_grow(struct sim *sim, struct easy_index *x, size_t i)
+/* Every node again, after entries moved: a tree of at least n / IX_BLOCK
+ * blocks (cap 0: as it is); false when out of memory. */
+static bool ix_rebuild(struct sim *sim, struct ix_bucket *bk, size_t cap)
 {
-	size_t had = x->njob;
-	if (i >= had) {
-		size_t cap = had;
-		if (!clustersim_grow(&x->job, &cap, i + 1, sizeof(*x->job)))
+	if (cap) {
+		struct ix_node *t = malloc(2 * cap * sizeof(*t));
+		if (!t)
 			return false;
-		memset(x->job + had, 0, (cap - had) * sizeof(*x->job));
-		x->njob = cap;
+		free(bk->t);
+		bk->t = t;
+		bk->cap = cap;
 	}
-	if (i / IX_BLOCK < x->cap)
-		return true;
-	size_t cap = x->cap ? x->cap : 64;
-	while (cap <= i / IX_BLOCK)
-		cap *= 2;
-	struct ix_node *t = malloc(2 * cap * sizeof(*t));
-	if (!t)
-		return false;
-	for (size_t k = 0; k < 2 * cap; k++)
-		t[k] = (struct ix_node){ UINT64_MAX, INT64_MAX };
-	free(x->t);
-	x->t = t;
-	x->cap = cap;
-	for (size_t b = 0; b * IX_BLOCK < x->njob && b < cap; b++)
-		ix_block(sim, x, b);
+	for (size_t k = 0; k < 2 * bk->cap; k++)
+		bk->t[k] = (struct ix_node){ UINT64_MAX, INT64_MAX };
+	for (size_t b = 0; b * IX_BLOCK < bk->n; b++)
+		ix_block(bk, b);
 	return true;
+}
+
+/* Appends j (not waiting yet), growing the tree when its blocks run out;
+ * false when out of memory. */
+static bool ix_append(struct sim *sim, struct ix_bucket *bk,
+		      const struct job *j)
+{
+	if (!clustersim_grow(&bk->e, &bk->ecap, bk->n + 1, sizeof(*bk->e)))
+		return false;
+	bk->e[bk->n++] = (struct ix_entry){ j, sim_demand(sim, j), j->idx,
+					    false };
+	if ((bk->n - 1) / IX_BLOCK < bk->cap)
+		return true;
+	return ix_rebuild(sim, bk, bk->cap ? 2 * bk->cap : 16);
+}
+
+/* Drops the entries of jobs no longer waiting once they are most of the
+ * bucket, so that it holds O(jobs waiting) (a job that no longer waits
+ * is not submitted again: EASY preempts none). */
+static bool ix_compact(struct sim *sim, struct ix_bucket *bk)
+{
+	if (bk->n < 4 * IX_BLOCK || 4 * bk->nwait > bk->n)
+		return false;
+	size_t k = 0;
+	for (size_t i = 0; i < bk->n; i++)
+		if (bk->e[i].wait)
+			bk->e[k++] = bk->e[i];
+	bk->n = k;
+	ix_rebuild(sim, bk, 0);
+	return true;
+}
+
+/* Entry p now waits: the nodes above it take in its demand and estimate
+ * (they only fall). */
+static void ix_lower(struct ix_bucket *bk, size_t p)
+{
+	const struct ix_entry *x = &bk->e[p];
+	for (size_t k = bk->cap + p / IX_BLOCK; k; k >>= 1) {
+		struct ix_node *n = &bk->t[k];
+		if (n->dem <= x->dem && n->est <= x->job->estimate)
+			break;
+		if (x->dem < n->dem)
+			n->dem = x->dem;
+		if (x->job->estimate < n->est)
+			n->est = x->job->estimate;
+	}
+}
+
+/* Entry p no longer waits: its block again, unless it held neither of
+ * the block's least values. */
+static void ix_raise(struct ix_bucket *bk, size_t p)
+{
+	const struct ix_node *n = &bk->t[bk->cap + p / IX_BLOCK];
+	if (bk->e[p].dem == n->dem || bk->e[p].job->estimate == n->est)
+		ix_block(bk, p / IX_BLOCK);
+}
+
+/* The first entry of bk whose idx is at least idx (bk->n if none). */
+static size_t ix_pos(const struct ix_bucket *bk, size_t idx)
+{
+	size_t l = 0, r = bk->n;
+	while (l < r) {
+		size_t m = l + (r - l) / 2;
+		if (bk->e[m].idx < idx)
+			l = m + 1;
+		else
+			r = m;
+	}
+	return l;
 }
 
 /* Job j waits (or no longer does): its entry and the nodes above it. */
@@ -272,69 +348,129 @@ static void ix_set(struct sim *sim, struct easy *e, const struct job *j,
 	struct easy_index *x = &e->ix;
 	if (e->sjf || x->broken || sim_vc_count(sim))
 		return;
-	if (!ix_grow(sim, x, j->idx)) {
+	struct ix_bucket *bk = &x->b[ix_bucket_of(sim_demand(sim, j))];
+	size_t p = ix_pos(bk, j->idx);
+	if (p == bk->n && !ix_append(sim, bk, j))
 		x->broken = true;
+	else if (bk->e[p].job != j)
+		x->broken = true; /* not in idx order after all */
+	if (x->broken || bk->e[p].wait == waiting)
 		return;
-	}
-	x->job[j->idx] = waiting ? j : NULL;
-	ix_block(sim, x, j->idx / IX_BLOCK);
+	bk->e[p].wait = waiting;
+	bk->nwait += waiting ? 1 : (size_t)-1;
+	if (waiting)
+		ix_lower(bk, p);
+	else if (!ix_compact(sim, bk))
+		ix_raise(bk, p);
 }
 
 /* The first block from `from` on, below node k (blocks [l, r)), that may
  * hold a job passing q's tests; IX_NONE if none. */
-static size_t ix_next(const struct easy_index *x, size_t k, size_t l,
+static size_t ix_next(const struct ix_bucket *bk, size_t k, size_t l,
 		      size_t r, size_t from, const struct ix_query *q)
 {
-	if (r <= from || !ix_node_ok(&x->t[k], q))
+	if (r <= from || !ix_node_ok(&bk->t[k], q))
 		return IX_NONE;
 	if (r - l == 1)
 		return l;
 	size_t m = l + (r - l) / 2;
-	size_t b = ix_next(x, 2 * k, l, m, from, q);
-	return b != IX_NONE ? b : ix_next(x, 2 * k + 1, m, r, from, q);
+	size_t b = ix_next(bk, 2 * k, l, m, from, q);
+	return b != IX_NONE ? b : ix_next(bk, 2 * k + 1, m, r, from, q);
 }
 
-/* The first idx from i on whose job passes q's tests; IX_NONE if none. */
-static size_t ix_find(struct sim *sim, const struct easy_index *x, size_t i,
-		      const struct ix_query *q)
+/* The first waiting job of bk from idx lo on that passes q's tests. */
+static const struct job *ix_find_in(struct sim *sim,
+				    const struct ix_bucket *bk, size_t lo,
+				    const struct ix_query *q)
 {
-	while (i < x->njob) {
+	for (size_t i = ix_pos(bk, lo); i < bk->n;) {
 		size_t b = i / IX_BLOCK;
-		for (; i < x->njob && i < (b + 1) * IX_BLOCK; i++)
-			if (ix_job_ok(sim, x->job[i], q))
-				return i;
-		b = ix_next(x, 1, 0, x->cap, b + 1, q);
+		for (; i < bk->n && i < (b + 1) * IX_BLOCK; i++) {
+			const struct ix_entry *x = &bk->e[i];
+			if (x->wait && x->dem <= q->avail &&
+			    (x->dem <= q->extra ||
+			     x->job->estimate <= q->horizon))
+				return x->job;
+		}
+		b = ix_next(bk, 1, 0, bk->cap, b + 1, q);
 		if (b == IX_NONE)
-			return IX_NONE;
+			break;
 		i = b * IX_BLOCK;
 	}
-	return IX_NONE;
+	return NULL;
 }
 
-/* The least demand of the waiting jobs from idx i on. */
-static uint64_t ix_min_from(struct sim *sim, const struct easy_index *x,
-			    size_t i)
+/* The first waiting job in queue order from idx lo on that passes q's
+ * tests (try_backfill's first two), or NULL. */
+/*
+ * Within a pass lo only grows and the tests only tighten (fewer units
+ * free, fewer extra), so a bucket's hit that still passes is still its
+ * first from lo on, one that no longer does is searched on from, and a
+ * bucket with none has none for the rest of the pass.
+ */
+static const struct job *ix_find(struct sim *sim, struct easy_index *x,
+				 size_t lo, const struct ix_query *q)
+{
+	const struct job *best = NULL;
+	for (unsigned k = 0; k < IX_BUCKETS; k++) {
+		if (k && (1ull << (k - 1)) > q->avail)
+			break; /* this bucket's and the later ones' too big */
+		if (!x->open[k])
+			continue;
+		const struct job *j = x->hit[k];
+		size_t from = lo;
+		if (j && j->idx >= lo) {
+			uint64_t d = sim_demand(sim, j);
+			if (d <= q->avail &&
+			    (d <= q->extra || j->estimate <= q->horizon))
+				from = SIZE_MAX; /* still the first */
+			else
+				from = j->idx + 1;
+		}
+		if (from != SIZE_MAX) {
+			j = ix_find_in(sim, &x->b[k], from, q);
+			x->hit[k] = j;
+			x->open[k] = j != NULL;
+		}
+		if (j && (!best || j->idx < best->idx))
+			best = j;
+	}
+	return best;
+}
+
+/* The least demand of the waiting jobs of bk from idx lo on. */
+static uint64_t ix_min_in(struct sim *sim, const struct ix_bucket *bk,
+			  size_t lo)
 {
 	uint64_t m = UINT64_MAX;
-	size_t b = i / IX_BLOCK;
-	for (; i < x->njob && i < (b + 1) * IX_BLOCK; i++)
-		if (x->job[i] && sim_demand(sim, x->job[i]) < m)
-			m = sim_demand(sim, x->job[i]);
+	size_t i = ix_pos(bk, lo), b = i / IX_BLOCK;
+	if (i >= bk->n)
+		return m;
+	for (; i < bk->n && i < (b + 1) * IX_BLOCK; i++)
+		if (bk->e[i].wait && bk->e[i].dem < m)
+			m = bk->e[i].dem;
 	/* Blocks [b + 1, cap): bottom up over the half-open range. */
-	for (size_t l = x->cap + b + 1, r = 2 * x->cap; l < r;
+	for (size_t l = bk->cap + b + 1, r = 2 * bk->cap; l < r;
 	     l >>= 1, r >>= 1) {
-		if (l & 1) {
-			if (x->t[l].dem < m)
-				m = x->t[l].dem;
-			l++;
-		}
-		if (r & 1) {
-			r--;
-			if (x->t[r].dem < m)
-				m = x->t[r].dem;
-		}
+		if ((l & 1) && bk->t[l++].dem < m)
+			m = bk->t[l - 1].dem;
+		if ((r & 1) && bk->t[--r].dem < m)
+			m = bk->t[r].dem;
 	}
 	return m;
+}
+
+/* The least demand of the waiting jobs from idx lo on: the first bucket
+ * that has one holds it. */
+static uint64_t ix_min_from(struct sim *sim, const struct easy_index *x,
+			    size_t lo)
+{
+	for (unsigned k = 0; k < IX_BUCKETS; k++) {
+		uint64_t m = ix_min_in(sim, &x->b[k], lo);
+		if (m != UINT64_MAX)
+			return m;
+	}
+	return UINT64_MAX;
 }
 
 /*
@@ -350,13 +486,18 @@ static void backfill_indexed(struct sim *sim, struct easy *e, size_t from,
 		return;
 	size_t lo = sim_queue_at(sim, from)->idx;
 	struct ix_query q = { 0, 0, horizon };
-	for (size_t i = lo; *avail > 0; i++) {
+	for (unsigned k = 0; k < IX_BUCKETS; k++) {
+		e->ix.hit[k] = NULL;
+		e->ix.open[k] = e->ix.b[k].nwait > 0;
+	}
+	for (size_t i = lo; *avail > 0;) {
 		q.avail = *avail;
 		q.extra = e->sh.extra;
-		i = ix_find(sim, &e->ix, i, &q);
-		if (i == IX_NONE)
+		const struct job *j = ix_find(sim, &e->ix, i, &q);
+		if (!j)
 			break;
-		try_backfill(sim, e, e->ix.job[i], horizon, avail);
+		i = j->idx + 1;
+		try_backfill(sim, e, j, horizon, avail);
 	}
 	uint64_t m = ix_min_from(sim, &e->ix, lo);
 	if (m < e->min_wait)
@@ -487,7 +628,7 @@ static void easy_schedule(struct sim *sim, void *state)
 	 * horizon; avail counts the units left as candidates start. */
 	sim_time_t horizon = e->sh.t - sim_now(sim);
 	uint64_t avail = sim_free_units(sim);
-	if (!e->sjf && !e->ix.broken) {
+	if (!e->sjf && !e->ix.broken && sim_queue_len(sim) - from > IX_SCAN) {
 		backfill_indexed(sim, e, from, horizon, &avail);
 	} else if (!e->sjf) {
 		for (size_t i = from; i < sim_queue_len(sim);) {
