@@ -33,17 +33,17 @@
  * sim_start_head, which would start a later head of one VC on pool GPUs
  * that an earlier head of another was promised.
  *
- * The waiting jobs are indexed (queue order only): a segment tree over
- * job->idx, which is queue order since EASY keeps submit order and idx is
- * dense in (submit, id) order, holds for every range the least demand and
- * the least estimate of its waiting jobs.  A pass descends it to the next
- * job in queue order that may pass the test above (demand within the
- * free units, and within the extra units or an estimate within the
- * shadow time), so a job that cannot fit now is skipped without a visit:
- * a pass costs O((k + 1) log n) for k candidates tried, where the scan
- * of every waiting job made EASY quadratic under overload.  The
- * candidates tried, in their order, and so every decision, are those of
- * the scan.  backfill_order "sjf" and clusters with VCs keep the scan.
+ * The waiting jobs are indexed (queue order only): in buckets of demands
+ * within a factor of two, each in idx order, which is queue order since
+ * EASY keeps submit order and idx is dense in (submit, id) order, with a
+ * segment tree of each bucket's least demands and estimates.  A pass
+ * descends the buckets to the next job in queue order that may pass the
+ * test above (demand within the free units, and within the extra units
+ * or an estimate within the shadow time), so a job that cannot start now
+ * is skipped without a visit, where the scan of every waiting job made
+ * EASY quadratic under overload.  The candidates tried, in their order,
+ * and so every decision, are those of the scan.  backfill_order "sjf",
+ * clusters with VCs and passes over at most IX_SCAN jobs keep the scan.
  *
  * Source: Lifka, "The ANL/IBM SP scheduling system", JSSPP 1995; Mu'alem
  * and Feitelson, "Utilization, predictability, workloads, and user runtime
