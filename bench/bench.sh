@@ -266,6 +266,7 @@ if [ -f "$philly" ]; then
 		"$([ -n "$base" ] && printf '%.3f' "$bsum" || echo -)"
 else
 	echo "philly.json policies: skipped ($philly is absent)"
+fi
 # The Pollux artifact's Tiresias on its workload 6 (docs/pollux.md): 160
 # jobs under the goodput model, las with 60 s rounds.
 if [ -r "$traces/gpu/pollux/workloads/workload-6.csv" ]; then
