@@ -162,6 +162,8 @@ struct las {
 			      given */
 	size_t ring_n, ring_at, window;
 	bool stale;        /* smp changed since suffix was made */
+	uint32_t version;  /* bumped when smp changes: a job's cached index
+			      of an older version is recomputed */
 };
 
 /* What the policy remembers of a job: its slot. */
@@ -175,7 +177,9 @@ struct las_job {
 	sim_time_t stopped; /* when it last went back to waiting */
 	sim_time_t due;     /* while waiting: when it is promoted */
 	sim_time_t key;     /* when it was demoted or promoted */
-	double gi;          /* gittins: its index at this point */
+	double gi;          /* gittins: its index at this point ... */
+	double gi_a;        /* ... for this service ... */
+	uint32_t gi_version; /* ... and samples' version (0 = none) */
 	uint8_t q;          /* its queue */
 	bool demoted;       /* in its queue's tail at this point */
 };
@@ -449,6 +453,7 @@ static void prepare(struct las *l)
 	for (size_t i = l->ns; i-- > 0;)
 		l->suffix[i] = l->suffix[i + 1] + l->smp[i];
 	l->stale = false;
+	l->version++;
 }
 
 /* Position of the first sample above v. */
@@ -497,9 +502,20 @@ static bool g_ahead(const struct las_job *a, const struct las_job *b)
 static void g_sort(struct sim *sim, const struct las *l,
 		   struct las_list *ls)
 {
-	for (struct las_job *s = ls->head; s; s = s->next)
-		s->gi = l->gittins ? las_gittins_index(l, served(sim, l, s->job))
-				   : 0.0; /* las: submit order */
+	for (struct las_job *s = ls->head; s; s = s->next) {
+		if (!l->gittins) {
+			s->gi = 0.0; /* las: submit order */
+			continue;
+		}
+		/* A waiting job's service does not move: its index is kept
+		 * until the samples change. */
+		double a = served(sim, l, s->job);
+		if (s->gi_version != l->version || s->gi_a != a) {
+			s->gi = las_gittins_index(l, a);
+			s->gi_a = a;
+			s->gi_version = l->version;
+		}
+	}
 	struct las_job *s = ls->head;
 	while (s) {
 		struct las_job *next = s->next, *o = s->prev;
