@@ -4,7 +4,8 @@
 #   without and with the default plots (the plots must cost less than the
 #   simulation),
 #   fcfs on a generated 1,000,000-job workload on 10,000 nodes,
-#   las on the whole Philly summary with the network model on, and fcfs on
+#   las and gittins (Tiresias' discretised index) on the whole Philly
+#   summary with the network model on, and fcfs on
 #   it with one pool of 512 GPUs, the three policies of KTH-SP2 with
 #   run -j 1 and -j 2,
 # each next to the cost of just reading its trace (`zcat FILE | awk`),
@@ -91,6 +92,7 @@ bench easy-nodes-128k "$here/easy-nodes-128k.json"
 bench easy-nodes-1m "$here/easy-nodes-1m.json"
 philly="$traces/gpu/philly.csv"
 bench las-philly "$here/philly-las.json" "$philly"
+bench gittins-philly "$here/philly-gittins.json" "$philly"
 bench fcfs-philly-pooled "$here/philly-fcfs-pooled.json" "$philly"
 if [ -f "$philly" ] && command -v python3 >/dev/null; then
 	read -r pyjobs pywait pysim < <(python3 "$here/py-fcfs.py" "$philly" 512)

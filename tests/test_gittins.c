@@ -184,6 +184,45 @@ Test(gittins, learned_distribution)
 	cluster_spec_release(&c);
 }
 
+/*
+ * A learned window of 3 that keeps evicting, with equal services coming
+ * and going (20 s four times): the samples are kept sorted as jobs finish
+ * rather than sorted again at each pass, and the schedule is the one the
+ * sort-every-pass version gave (pinned from it: jobs 3 and 5 preempted,
+ * 11 behind 9 and 10).  One CPU, delta 40, in_queue_preempt.
+ */
+Test(gittins, learned_window_evicts)
+{
+	struct tjob t[] = {
+		{ 1, 0, 20, 20, 1 },     { 2, 5, 20, 20, 1 },
+		{ 3, 10, 70, 70, 1 },    { 4, 15, 20, 20, 1 },
+		{ 5, 60, 90, 90, 1 },    { 6, 100, 20, 20, 1 },
+		{ 7, 110, 70, 70, 1 },   { 8, 120, 20, 20, 1 },
+		{ 9, 200, 30, 30, 1 },   { 10, 210, 20, 20, 1 },
+		{ 11, 215, 90, 90, 1 },  { 12, 220, 20, 20, 1 },
+	};
+	const double end[] = { 20, 40, 310, 80, 490, 120,
+			       190, 210, 240, 260, 400, 420 };
+	struct workload w;
+	struct cluster_spec c;
+	tl_workload(&w, t, 12);
+	tl_cluster(&c, 1, 1);
+	struct param_value pv[] = { pv_str("thresholds_s", "1000"),
+				    pv_num("window", 3), pv_num("delta_s", 40),
+				    { .key = (char *)"in_queue_preempt",
+				      .json_path = (char *)"$.p",
+				      .type = PV_BOOL, .b = true } };
+	struct sim *s = tl_run_with(&clustersim_policy_gittins, pv, 4, &w, &c);
+	for (int i = 0; i < 12; i++)
+		cr_expect_eq(job_of(s, i + 1)->end,
+			     (sim_time_t)(end[i] * SIM_SEC), "job %d", i + 1);
+	cr_expect_eq(job_of(s, 3)->preemptions, 1);
+	cr_expect_eq(job_of(s, 5)->preemptions, 1);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
 /* The mean JCT (response_mean) of a label's row in a summary.csv. */
 static double mean_jct(const char *csv, const char *label)
 {
