@@ -75,9 +75,8 @@ struct gittins_list {
 struct gittins {
 	double *given;     /* the given samples, sorted; NULL = learn */
 	size_t ngiven;
-	double *ring;      /* learned samples, in finishing order */
-	double *win;       /* the same, sorted */
-	size_t ring_n, ring_at, window;
+	struct sim_window *learned; /* the learned samples, sorted */
+	size_t window;
 	size_t points;     /* quantiles the distribution is reduced to */
 	double *sorted;    /* the samples in use, sorted (room: points) */
 	size_t nsorted;
@@ -186,8 +185,7 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 		return -1;
 	if (!g->ngiven) {
 		g->given = NULL;
-		g->ring = sim_alloc(sim, g->window, sizeof(*g->ring));
-		g->win = sim_alloc(sim, g->window, sizeof(*g->win));
+		g->learned = sim_window_new(sim, g->window);
 	}
 	g->sorted = sim_alloc(sim, g->points, sizeof(*g->sorted));
 	g->suffix = sim_alloc(sim, g->points + 1, sizeof(*g->suffix));
@@ -196,23 +194,9 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 	return 0;
 }
 
-/* Position of the first sample in s[0..n) that is not below v. */
-static size_t lower(const double *s, size_t n, double v)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* A finished job leaves the running jobs, and its service joins the
- * learned samples, the oldest leaving once there are `window`; g->win
- * keeps them sorted as they come and go. */
+ * learned samples, the oldest leaving once there are `window` (the
+ * engine's window keeps them sorted as they come and go). */
 static void gittins_finished(struct sim *sim, void *state,
 			     const struct job *j)
 {
@@ -220,20 +204,8 @@ static void gittins_finished(struct sim *sim, void *state,
 	list_remove(&g->running, &g->jobs[j->idx]);
 	if (g->given)
 		return;
-	double v = sim_job_service(sim, j);
-	if (g->ring_n == g->window) {
-		size_t i = lower(g->win, g->ring_n, g->ring[g->ring_at]);
-		memmove(g->win + i, g->win + i + 1,
-			(g->ring_n - i - 1) * sizeof(*g->win));
-		g->ring_n--;
-	}
-	size_t i = lower(g->win, g->ring_n, v);
-	memmove(g->win + i + 1, g->win + i, (g->ring_n - i) * sizeof(*g->win));
-	g->win[i] = v;
-	g->ring_n++;
-	g->ring[g->ring_at] = v;
+	sim_window_add(g->learned, sim_job_service(sim, j));
 	g->stale = true;
-	g->ring_at = (g->ring_at + 1) % g->window;
 }
 
 /* Reduces the samples in use to the sorted points and their suffix sums,
@@ -242,8 +214,9 @@ static void prepare(struct gittins *g)
 {
 	if (!g->stale)
 		return;
-	const double *src = g->given ? g->given : g->win;
-	size_t n = g->given ? g->ngiven : g->ring_n;
+	size_t n = g->ngiven;
+	const double *src = g->given ? g->given
+				     : sim_window_sorted(g->learned, &n);
 	size_t m = n > g->points ? g->points : n;
 	double *s = g->sorted, *x = g->suffix;
 	uint32_t *l = g->last, *r = g->run;

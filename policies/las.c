@@ -154,13 +154,12 @@ struct las {
 	bool gittins;      /* order inside a queue by Gittins index */
 	bool sort_running; /* its running jobs too (in_queue_preempt) */
 	double delta;      /* its quantum, resource-seconds */
-	double *smp;       /* samples in use, sorted (room: window); the
-			      learned ones kept sorted as they come and go */
+	const double *smp; /* samples in use, sorted: the given ones, or
+			      the learned window's (kept sorted by it) */
 	double *suffix;    /* suffix[i] = sum of smp[i..] */
 	size_t ns;
-	double *ring;      /* learned samples, in finishing order; NULL =
-			      given */
-	size_t ring_n, ring_at, window;
+	struct sim_window *learned; /* learned samples; NULL = given */
+	size_t window;
 	bool stale;        /* smp changed since suffix was made */
 	uint32_t version;  /* bumped when smp changes: a job's cached index
 			      of an older version is recomputed */
@@ -316,20 +315,6 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* Position of the first sample in v[0..n) that is not below x. */
-static size_t lower(const double *v, size_t n, double x)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* A running job ended: it leaves its queue (and, for gittins learning,
  * its service joins the samples, the oldest leaving past `window`). */
 static void las_finished(struct sim *sim, void *state, const struct job *j)
@@ -337,23 +322,10 @@ static void las_finished(struct sim *sim, void *state, const struct job *j)
 	struct las *l = state;
 	struct las_job *s = slot(l, j);
 	list_remove(&l->run[s->q], s);
-	if (!l->ring)
+	if (!l->learned)
 		return;
-	double v = sim_job_service(sim, j);
-	if (l->ring_n == l->window) {
-		size_t i = lower(l->smp, l->ns, l->ring[l->ring_at]);
-		memmove(l->smp + i, l->smp + i + 1,
-			(l->ns - i - 1) * sizeof(*l->smp));
-		l->ns--;
-	}
-	size_t i = lower(l->smp, l->ns, v);
-	memmove(l->smp + i + 1, l->smp + i, (l->ns - i) * sizeof(*l->smp));
-	l->smp[i] = v;
-	l->ns++;
-	l->ring[l->ring_at] = v;
-	l->ring_at = (l->ring_at + 1) % l->window;
-	if (l->ring_n < l->window)
-		l->ring_n++;
+	sim_window_add(l->learned, sim_job_service(sim, j));
+	l->smp = sim_window_sorted(l->learned, &l->ns);
 	l->stale = true;
 }
 
@@ -439,16 +411,15 @@ static void promote(struct sim *sim, struct las *l, sim_time_t now)
 	list_join(&l->wait[0], &l->moved);
 }
 
-/* Sorts the given samples once; the suffix sums of the samples in use,
- * when they changed (the learned ones are sorted as they come,
- * las_finished: the same array as sorting the ring each time, which was
- * most of gittins' time with a window of a thousand). */
+/* The suffix sums of the samples in use, when they changed (the given
+ * samples are sorted once, by read_given; the learned ones are kept
+ * sorted by the engine's window as they come, instead of sorting them at
+ * each point, which was most of gittins' time with a window of a
+ * thousand). */
 static void prepare(struct las *l)
 {
 	if (!l->stale)
 		return;
-	if (!l->ring)
-		qsort(l->smp, l->ns, sizeof(*l->smp), cmp_double);
 	l->suffix[l->ns] = 0;
 	for (size_t i = l->ns; i-- > 0;)
 		l->suffix[i] = l->suffix[i + 1] + l->smp[i];
@@ -679,9 +650,10 @@ static void las_schedule(struct sim *sim, void *state)
 	wake(sim, l, now);
 }
 
-/* Reads distribution_s into l->smp (room: n samples); -1 on a bad list. */
+/* Reads distribution_s into given (room: n samples), sorted; -1 on a
+ * bad list. */
 static int read_given(struct sim *sim, struct las *l, const char *s,
-		      struct sim_error *err)
+		      double *given, struct sim_error *err)
 {
 	for (const char *p = s; *p;) {
 		char *end;
@@ -693,9 +665,10 @@ static int read_given(struct sim *sim, struct las *l, const char *s,
 				 "separated by commas, got '%s'", s);
 			return -1;
 		}
-		l->smp[l->ns++] = v;
+		given[l->ns++] = v;
 		p = *end ? end + 1 : end;
 	}
+	qsort(given, l->ns, sizeof(*given), cmp_double);
 	return 0;
 }
 
@@ -727,12 +700,16 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 		n += *p == ',';
 	l->window = (size_t)window;
 	size_t room = n ? n : l->window;
-	l->smp = sim_alloc(sim, room, sizeof(*l->smp));
 	l->suffix = sim_alloc(sim, room + 1, sizeof(*l->suffix));
 	l->stale = true;
-	if (!n)
-		l->ring = sim_alloc(sim, l->window, sizeof(*l->ring));
-	return read_given(sim, l, s, err);
+	if (!n) {
+		l->learned = sim_window_new(sim, l->window);
+		l->smp = sim_window_sorted(l->learned, &l->ns);
+		return 0;
+	}
+	double *given = sim_alloc(sim, n, sizeof(*given));
+	l->smp = given;
+	return read_given(sim, l, s, given, err);
 }
 
 static const struct policy_param las_params[] = {

@@ -351,6 +351,20 @@ void *sim_job_states(const struct sim *sim);
 void *sim_alloc(struct sim *sim, size_t n, size_t size);
 
 /*
+ * A sliding window of the last `cap` values a policy learns from (the
+ * services of its last finished jobs), kept sorted as values come and
+ * go: sim_window_add() is a binary search and a move, the oldest value
+ * leaving once there are cap (cap 0 counts as 1).  The engine owns it,
+ * as it owns sim_alloc()'s memory.  sim_window_sorted() gives the values
+ * in ascending order and their count in *n; the pointer stays valid, its
+ * contents change with each add.
+ */
+struct sim_window;
+struct sim_window *sim_window_new(struct sim *sim, size_t cap);
+void sim_window_add(struct sim_window *w, double v);
+const double *sim_window_sorted(const struct sim_window *w, size_t *n);
+
+/*
  * GPU sharing (Gandiva's packing and time-slicing): starts a pending job
  * now on the GPUs of a running job with the same GPU count, which no
  * other job shares; the two run side by side on those GPUs, at `factor`
