@@ -5,7 +5,7 @@
 #   load 0.95 on generated workloads of growing size, with the exponent
 #   of sim_s between sizes (the aim: at most 1.1, linear).
 # Each figure is the least sim_s (`run --stats`, the event loop alone) of
-# 3 runs, the runs of a row alternated with those of the row it is
+# BENCH_REPS (default 3) runs, the runs of a row alternated with those of the row it is
 # compared with.  With a second binary (BASE, e.g. main's before a
 # change) every run is paired with BASE's on the same input, alternated,
 # and the speed-up is shown.
@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 traces=${CLUSTERSIM_TRACE_DIR:-$here/../../shared/traces}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-reps=3
+reps=${BENCH_REPS:-3}
 
 # gen JOBS LOAD_SCALE POLICY: a generated workload on 256 CPUs shaped as
 # experiments/default.json (estimates 1-5x the run, so that jobs end

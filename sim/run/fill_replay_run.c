@@ -210,7 +210,7 @@ static void print_replay_table(const struct run_opts *o,
 	}
 	if (o->stats)
 		fprintf(o->msg, "stats: replay list=%s runs=%zu "
-			"total_sim_s=%.3f\n", stem, nruns, total);
+			"total_sim_s=%.6f\n", stem, nruns, total);
 }
 
 /* One pod list: every policy x seed. */
@@ -283,7 +283,7 @@ static int replay_list(const struct run_opts *o, struct experiment *e,
 		if (o->stats)
 			fprintf(o->msg, "stats: replay label=%s list=%s "
 				"seed=%" PRIu64 " pods=%zu events=%" PRIu64
-				" sim_s=%.3f\n", labels[p], stem, e->seeds[s],
+				" sim_s=%.6f\n", labels[p], stem, e->seeds[s],
 				n, r->events, dt);
 	}
 	if (!rc)

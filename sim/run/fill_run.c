@@ -176,7 +176,7 @@ static int fill_list(const struct run_opts *o, struct experiment *e,
 			if (o->stats)
 				fprintf(o->msg, "stats: fill label=%s list=%s "
 					"seed=%" PRIu64 " pods=%" PRIu64
-					" sim_s=%.3f\n", labels[p], stem,
+					" sim_s=%.6f\n", labels[p], stem,
 					e->seeds[s], r->pods, dt);
 		}
 	}
