@@ -365,3 +365,50 @@ Test(stats, finish_time_fairness_with_contention)
 	stats_compute(j, 4, 1, 0, 10 * SIM_SEC, NULL, &m);
 	EXPECT(m, M_FTF_MAX, 25.0 / 18);
 }
+
+/*
+ * The contention factor against its definition, summed directly: the
+ * integral of the active jobs over a job's [a, b] is the sum over every
+ * job k that ran of the length of [s_k, e_k) inside [a, b], so N = that
+ * sum / (b - a), and rho = response / (work x max(1, N / units)).  Random
+ * workloads of sizes around the prefix sums' stride (15, 16, 17, 32, 33,
+ * 100 jobs), so sums read from a kept one and added up again are met at
+ * every offset.
+ */
+Test(stats, ftf_contention_matches_direct_sum)
+{
+	static const size_t sizes[] = { 1, 15, 16, 17, 32, 33, 100 };
+	uint64_t x = 12345;
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		size_t n = sizes[si];
+		struct job *j = calloc(n, sizeof(*j));
+		double *rho = calloc(n, sizeof(*rho));
+		cr_assert(j && rho);
+		for (size_t i = 0; i < n; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			double sub = (double)(x >> 40 & 0xfff);
+			double wait = (double)(x >> 20 & 0xff);
+			double len = 1 + (double)(x >> 8 & 0x3ff);
+			j[i] = stats_job((int64_t)i + 1, sub, sub + wait,
+					 sub + wait + len, 1, JOB_FINISHED);
+			j[i].gpus = 1;
+		}
+		stats_ftf_contention(j, n, 4, rho);
+		for (size_t i = 0; i < n; i++) {
+			double a = (double)j[i].submit / SIM_SEC;
+			double b = (double)j[i].end / SIM_SEC, area = 0;
+			for (size_t k = 0; k < n; k++) {
+				double lo = fmax(a, (double)j[k].submit / SIM_SEC);
+				double hi = fmin(b, (double)j[k].end / SIM_SEC);
+				area += hi > lo ? hi - lo : 0;
+			}
+			double c = area / (b - a) / 4;
+			double want = stats_ftf(&j[i]) / (c > 1 ? c : 1);
+			cr_expect(fabs(rho[i] - want) <= 1e-9 * want,
+				  "n %zu job %zu: rho %.12g, direct %.12g", n, i,
+				  rho[i], want);
+		}
+		free(j);
+		free(rho);
+	}
+}

@@ -109,14 +109,22 @@ struct sim *sim_new(const struct sim_config *cfg)
 	return s;
 }
 
+static void release_run_arrays(struct sim *s)
+{
+	if (s->plc)
+		for (size_t i = 0; i < s->njobs; i++)
+			placement_release(&s->plc[i]);
+	free(s->plc);
+	free(s->end_ev);
+	s->plc = NULL;
+	s->end_ev = NULL;
+}
+
 void sim_free(struct sim *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->njobs; i++)
-		placement_release(&s->plc[i]);
-	free(s->plc);
-	free(s->end_ev);
+	release_run_arrays(s);
 	free(s->prog);
 	free(s->resume);
 	free(s->promise);
@@ -708,6 +716,11 @@ int sim_run(struct sim *s, struct sim_error *err)
 		s->cfg.progress(s->cfg.progress_ctx, s->ended, s->njobs);
 fini:
 	policy_stop(s);
+	/* Nothing runs any more: the per-job placements and end events go
+	 * now, before the caller computes statistics over the jobs (on a
+	 * long trace the statistics are the run's peak of memory). */
+	if (rc == 0 && s->nrun == 0)
+		release_run_arrays(s);
 	return rc;
 }
 

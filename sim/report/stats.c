@@ -211,36 +211,52 @@ static double key_dbl(uint64_t u)
 	return d;
 }
 
+static inline uint64_t word_at(const double *x, size_t i)
+{
+	uint64_t u;
+	memcpy(&u, &x[i], sizeof(u));
+	return u;
+}
+
+static inline void word_put(double *x, size_t i, uint64_t u)
+{
+	memcpy(&x[i], &u, sizeof(u));
+}
+
 /* Sorts x[0..n) ascending: LSD radix sort, one pass per byte that is not
- * the same in every key. */
+ * the same in every key.  The keys are made in x's own storage, so the
+ * sort needs one scratch array, not two (the statistics of a long trace
+ * are the run's peak of memory). */
 static void sort_doubles(double *x, size_t n)
 {
-	uint64_t *a = xmalloc(n * sizeof(*a));
-	uint64_t *b = xmalloc(n * sizeof(*b));
+	double *b = xmalloc((n ? n : 1) * sizeof(*b));
 	uint64_t all_or = 0, all_and = ~(uint64_t)0;
 	for (size_t i = 0; i < n; i++) {
-		a[i] = dbl_key(x[i]);
-		all_or |= a[i];
-		all_and &= a[i];
+		uint64_t k = dbl_key(x[i]);
+		word_put(x, i, k);
+		all_or |= k;
+		all_and &= k;
 	}
+	double *a = x;
 	for (int shift = 0; shift < 64; shift += 8) {
 		if (((all_or ^ all_and) >> shift & 0xff) == 0)
 			continue;
 		size_t count[257] = { 0 };
 		for (size_t i = 0; i < n; i++)
-			count[(a[i] >> shift & 0xff) + 1]++;
+			count[(word_at(a, i) >> shift & 0xff) + 1]++;
 		for (int d = 0; d < 256; d++)
 			count[d + 1] += count[d];
-		for (size_t i = 0; i < n; i++)
-			b[count[a[i] >> shift & 0xff]++] = a[i];
-		uint64_t *t = a;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t k = word_at(a, i);
+			word_put(b, count[k >> shift & 0xff]++, k);
+		}
+		double *t = a;
 		a = b;
 		b = t;
 	}
 	for (size_t i = 0; i < n; i++)
-		x[i] = key_dbl(a[i]);
-	free(a);
-	free(b);
+		x[i] = key_dbl(word_at(a, i));
+	free(a == x ? b : a);
 }
 
 /*
@@ -471,12 +487,89 @@ static size_t below(const double *x, size_t n, double t)
 	return lo;
 }
 
-/* Integral over [0, t) of #{k: x[k] <= t'}, the sorted x with prefix
- * sums ps: sum over x[k] < t of (t - x[k]). */
-static double ramp(const double *x, const double *ps, size_t n, double t)
+/* Prefix sums of a ramp's sorted times are kept only every this many
+ * entries; the rest are added up again from the last one kept, in the
+ * same order, so each sum is the same double as a full prefix array's.
+ * The arrays of a long trace's statistics are the run's peak of memory. */
+#define RAMP_STRIDE 16
+
+/* The sorted x[0..n) with the prefix sums ck[c] = x[0] + ... +
+ * x[c * RAMP_STRIDE - 1], added in that order. */
+struct ramp {
+	double *x;
+	double *ck;
+	size_t n;
+};
+
+static void ramp_init(struct ramp *r, double *x, size_t n, double *ck)
 {
-	size_t k = below(x, n, t);
-	return (double)k * t - ps[k];
+	sort_doubles(x, n);
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i % RAMP_STRIDE == 0)
+			ck[i / RAMP_STRIDE] = sum;
+		sum += x[i];
+	}
+	if (n % RAMP_STRIDE == 0)
+		ck[n / RAMP_STRIDE] = sum;
+	r->x = x;
+	r->ck = ck;
+	r->n = n;
+}
+
+/* Integral over [0, t) of #{k: x[k] <= t'}: sum over x[k] < t of
+ * (t - x[k]). */
+static double ramp(const struct ramp *r, double t)
+{
+	size_t k = below(r->x, r->n, t);
+	double ps = r->ck[k / RAMP_STRIDE];
+	for (size_t i = k - k % RAMP_STRIDE; i < k; i++)
+		ps += r->x[i];
+	return (double)k * t - ps;
+}
+
+/* The active jobs' integrals of one workload: see
+ * stats_ftf_contention(). */
+struct contention {
+	struct ramp sub, end;
+	sim_time_t t0;
+	uint64_t units;
+	double *mem;
+};
+
+static void contention_init(struct contention *c, const struct job *jobs,
+			    size_t n, uint64_t units)
+{
+	size_t k = 0;
+	c->t0 = 0;
+	c->units = units;
+	for (size_t i = 0; i < n; i++)
+		if (job_ran(&jobs[i]) && (!k++ || jobs[i].submit < c->t0))
+			c->t0 = jobs[i].submit;
+	size_t nck = k / RAMP_STRIDE + 1;
+	c->mem = xmalloc((2 * k + 2 * nck) * sizeof(*c->mem));
+	double *s = c->mem, *e = s + k;
+	k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (job_ran(&jobs[i])) {
+			s[k] = ftf_sec(jobs[i].submit, c->t0);
+			e[k++] = ftf_sec(jobs[i].end, c->t0);
+		}
+	ramp_init(&c->sub, s, k, e + k);
+	ramp_init(&c->end, e, k, e + k + nck);
+}
+
+/* rho of job j with the contention factor. */
+static double contention_rho(const struct contention *c, const struct job *j)
+{
+	double rho = stats_ftf(j);
+	if (isnan(rho) || j->end <= j->submit || !c->units)
+		return rho;
+	double a = ftf_sec(j->submit, c->t0), b = ftf_sec(j->end, c->t0);
+	double area = ramp(&c->sub, b) - ramp(&c->end, b) -
+		      (ramp(&c->sub, a) - ramp(&c->end, a));
+	double f = area / (b - a) / (double)c->units;
+	return rho / (f > 1 ? f : 1);
 }
 
 /*
@@ -489,58 +582,35 @@ static double ramp(const double *x, const double *ps, size_t n, double t)
 void stats_ftf_contention(const struct job *jobs, size_t n, uint64_t units,
 			  double *rho)
 {
-	size_t k = 0;
-	sim_time_t t0 = 0;
+	struct contention c;
+	contention_init(&c, jobs, n, units);
 	for (size_t i = 0; i < n; i++)
-		if (job_ran(&jobs[i]) && (!k++ || jobs[i].submit < t0))
-			t0 = jobs[i].submit;
-	double *s = xmalloc((k + 1) * sizeof(*s) * 4);
-	double *e = s + (k + 1), *ps = e + (k + 1), *pe = ps + (k + 1);
-	k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (job_ran(&jobs[i])) {
-			s[k] = ftf_sec(jobs[i].submit, t0);
-			e[k++] = ftf_sec(jobs[i].end, t0);
-		}
-	sort_doubles(s, k);
-	sort_doubles(e, k);
-	ps[0] = pe[0] = 0;
-	for (size_t i = 0; i < k; i++) {
-		ps[i + 1] = ps[i] + s[i];
-		pe[i + 1] = pe[i] + e[i];
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct job *j = &jobs[i];
-		rho[i] = stats_ftf(j);
-		if (isnan(rho[i]) || j->end <= j->submit || !units)
-			continue;
-		double a = ftf_sec(j->submit, t0), b = ftf_sec(j->end, t0);
-		double area = ramp(s, ps, k, b) - ramp(e, pe, k, b) -
-			      (ramp(s, ps, k, a) - ramp(e, pe, k, a));
-		double c = area / (b - a) / (double)units;
-		rho[i] /= c > 1 ? c : 1;
-	}
-	free(s);
+		rho[i] = contention_rho(&c, &jobs[i]);
+	free(c.mem);
 }
 
-/* Mean and largest of the finite x[i] of measured jobs into the two
- * metrics. */
-static void mean_max(const struct job *jobs, size_t n,
-		     const struct stats_window *w, const double *x,
-		     enum metric_id mean, enum metric_id max,
-		     struct metrics *m)
+/* The mean and largest of the finite values of measured jobs, added one
+ * job at a time in job order. */
+struct mean_max {
+	double sum, hi;
+	size_t k;
+};
+
+static void mean_max_add(struct mean_max *a, const struct stats_window *w,
+			 const struct job *j, double x)
 {
-	double sum = 0, hi = 0;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(x[i]) || !stats_measured(w, &jobs[i]))
-			continue;
-		sum += x[i];
-		hi = k++ ? fmax(hi, x[i]) : x[i];
-	}
-	if (k) {
-		set(m, mean, sum / (double)k);
-		set(m, max, hi);
+	if (isnan(x) || !stats_measured(w, j))
+		return;
+	a->sum += x;
+	a->hi = a->k++ ? fmax(a->hi, x) : x;
+}
+
+static void mean_max_set(const struct mean_max *a, enum metric_id mean,
+			 enum metric_id max, struct metrics *m)
+{
+	if (a->k) {
+		set(m, mean, a->sum / (double)a->k);
+		set(m, max, a->hi);
 	}
 }
 
@@ -550,13 +620,16 @@ static void mean_max(const struct job *jobs, size_t n,
 static void fairness(const struct job *jobs, size_t n, uint64_t units,
 		     const struct stats_window *w, struct metrics *m)
 {
-	double *rho = xmalloc((n ? n : 1) * sizeof(*rho));
+	struct mean_max iso = { 0 }, ftf = { 0 };
 	for (size_t i = 0; i < n; i++)
-		rho[i] = stats_ftf(&jobs[i]);
-	mean_max(jobs, n, w, rho, M_FTF_ISO_MEAN, M_FTF_ISO_MAX, m);
-	stats_ftf_contention(jobs, n, units, rho);
-	mean_max(jobs, n, w, rho, M_FTF_MEAN, M_FTF_MAX, m);
-	free(rho);
+		mean_max_add(&iso, w, &jobs[i], stats_ftf(&jobs[i]));
+	mean_max_set(&iso, M_FTF_ISO_MEAN, M_FTF_ISO_MAX, m);
+	struct contention c;
+	contention_init(&c, jobs, n, units);
+	for (size_t i = 0; i < n; i++)
+		mean_max_add(&ftf, w, &jobs[i], contention_rho(&c, &jobs[i]));
+	free(c.mem);
+	mean_max_set(&ftf, M_FTF_MEAN, M_FTF_MAX, m);
 	jain(jobs, n, w, m);
 	double psum = 0;
 	size_t k = 0;
