@@ -142,12 +142,15 @@ alternate "las-philly|$here/philly-las.json|$philly" \
 	"gittins-philly|$here/philly-gittins.json|$philly"
 # The same pooled fcfs in plain Python, run in the same rounds.
 py_peer() {
-	python3 "$here/py-fcfs.py" "$philly" 512 >>"$out/py.runs"
+	local jobs wait sim
+	read -r jobs wait sim < <(python3 "$here/py-fcfs.py" "$philly" 512)
+	printf 'jobs %s\nwait %s\nsim %s\n' "$jobs" "$wait" "$sim" >>"$out/py.fig"
 }
 if [ -f "$philly" ] && command -v python3 >/dev/null; then
 	alternate "fcfs-philly-pooled|$here/philly-fcfs-pooled.json|$philly" -- py_peer
-	pysim=$(awk 'NR == 1 || $3 < m { m = $3 } END { printf "%.3f", m }' "$out/py.runs")
-	read -r pyjobs pywait _ <"$out/py.runs"
+	pysim=$(printf '%.3f' "$(fig py sim)")
+	pyjobs=$(awk '$1 == "jobs" { print $2; exit }' "$out/py.fig")
+	pywait=$(awk '$1 == "wait" { print $2; exit }' "$out/py.fig")
 	ours=$(fig fcfs-philly-pooled sim)
 	ourwait=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wait_mean") c = i }
 		NR == 2 { print $c }' "$out/fcfs-philly-pooled/summary.csv")

@@ -505,13 +505,12 @@ static void ramp_init(struct ramp *r, double *x, size_t n, double *ck)
 {
 	sort_doubles(x, n);
 	double sum = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i <= n; i++) {
 		if (i % RAMP_STRIDE == 0)
 			ck[i / RAMP_STRIDE] = sum;
-		sum += x[i];
+		if (i < n)
+			sum += x[i];
 	}
-	if (n % RAMP_STRIDE == 0)
-		ck[n / RAMP_STRIDE] = sum;
 	r->x = x;
 	r->ck = ck;
 	r->n = n;
