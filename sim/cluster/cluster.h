@@ -197,6 +197,36 @@ int cluster_alloc_gpus(struct cluster *c, const struct job *j,
 		       struct placement *out);
 
 /*
+ * Shaped jobs (cluster_shape.c, docs/placement.md "Shaped jobs"): a
+ * large-model training job of tp x pp x dp GPUs, tp GPUs splitting each
+ * layer, pp pipeline stages, dp replicas.  The shaped placement keeps
+ * each tp group inside a node and each pipeline inside one node or one
+ * rack when it can; rank_node (tp x pp x dp entries, the caller's) gets
+ * the node of each rank, ranks in Megatron-LM's order: GPU t of stage s
+ * of replica d is rank t + tp (d + dp s).
+ */
+struct place_shape {
+	uint32_t tp; /* tensor-parallel degree: GPUs of one stage */
+	uint32_t pp; /* pipeline stages */
+	uint32_t dp; /* data-parallel replicas (pipelines) */
+};
+
+/* Could the job get pp x dp groups of tp free GPUs of one node each, on
+ * the cluster as it is now (now) or empty?  False also when tp x pp x dp
+ * is not the job's GPUs or a degree is 0.  O(nodes of its ranges). */
+bool cluster_fits_shape(const struct cluster *c, const struct job *j,
+			const struct place_shape *s, bool now);
+/* Places the job by its shape and fills rank_node.  Returns 0,
+ * -SIM_ESTATE when it does not fit now (nothing changed), -SIM_EINPUT
+ * for a shape that is not the job's GPUs. */
+int cluster_alloc_shape(struct cluster *c, const struct job *j,
+			const struct place_shape *s, struct placement *out,
+			uint32_t *rank_node);
+/* The ranks of a placement made without the shape: in node order, each
+ * GPU of a slot one rank (what a launcher that knows no shape does). */
+void place_shape_ranks(const struct placement *p, uint32_t *rank_node);
+
+/*
  * GPU sharing (cluster_share.c): a job that joins the GPUs of another
  * job's placement `gpus` (with its GPU count) takes only CPUs, its own,
  * on those nodes, split over them as above: node i with S_i of the GPUs

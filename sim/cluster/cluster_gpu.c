@@ -61,7 +61,7 @@ static uint32_t gp_key(const struct cluster *c, const struct job *j)
 }
 
 /* The job's node ranges and classes: those of its key. */
-static void gp_ranges(const struct cluster *c, const struct job *j,
+void gp_ranges(const struct cluster *c, const struct job *j,
 		      const struct cl_range **rg, uint32_t *nrg,
 		      const uint32_t **cls, uint32_t *ncls)
 {
@@ -468,8 +468,8 @@ static int gp_pick_cmp(const void *a, const void *b)
 
 /* Takes the planned GPUs (the lowest-numbered free ones of each node)
  * and CPUs, and writes the placement in node order. */
-static void gp_apply(struct cluster *c, const struct job *j, uint32_t n,
-		     struct placement *out)
+void gp_apply(struct cluster *c, const struct job *j, uint32_t n,
+	      struct placement *out)
 {
 	struct gp_pick *pk = c->picks;
 	uint64_t sum = 0, prev = 0;
@@ -502,14 +502,14 @@ static void gp_apply(struct cluster *c, const struct job *j, uint32_t n,
 
 /* Builds the view: what each node of the job's type can give it with
  * its CPUs.  Returns the GPUs the job could get in all. */
-static uint64_t gp_build_view(struct cluster *c, const struct gp_ctx *p,
-			      const struct job *j)
+uint64_t gp_build_view(struct cluster *c, const struct cl_range *rg,
+		       uint32_t nrg, const struct job *j)
 {
 	if (!c->view)
 		c->view = gx_new(c);
 	gx_clear(c, c->view);
-	for (uint32_t r = 0; r < p->nrg; r++)
-		for (uint32_t v = p->rg[r].first; v < p->rg[r].end; v++)
+	for (uint32_t r = 0; r < nrg; r++)
+		for (uint32_t v = rg[r].first; v < rg[r].end; v++)
 			if (c->gx->nf[v])
 				gx_set(c, c->view, v,
 				       gx_can_give(c, v, c->gx->nf[v],
@@ -717,7 +717,7 @@ int cluster_alloc_gpus(struct cluster *c, const struct job *j,
 	gp_ranges(c, j, &p.rg, &p.nrg, &p.cls, &p.ncls);
 	p.x = c->gx;
 	if (j->cpus) {
-		gp_build_view(c, &p, j);
+		gp_build_view(c, p.rg, p.nrg, j);
 		p.x = c->view;
 	}
 	switch (strategy) {

@@ -224,5 +224,18 @@ void gp_give(struct cluster *c, uint32_t v, uint32_t gpus, uint64_t mask);
 const uint64_t *gp_class_free(const struct cluster *c);
 /* cluster_gpu.c: the GPU index's invariants, for cluster_check. */
 int gp_check(const struct cluster *c, struct sim_error *err);
+/* cluster_gpu.c, for the shaped placement of cluster_shape.c: the node
+ * ranges and classes a job may use (those of its GPU type and VC) */
+void gp_ranges(const struct cluster *c, const struct job *j,
+	       const struct cl_range **rg, uint32_t *nrg,
+	       const uint32_t **cls, uint32_t *ncls);
+/* ... takes a plan of n picks (c->picks; at most one per node) and writes
+ * the placement in node order */
+void gp_apply(struct cluster *c, const struct job *j, uint32_t n,
+	      struct placement *out);
+/* ... fills c->view with what each node of the ranges can give a job
+ * that wants CPUs; returns the GPUs it could get in all */
+uint64_t gp_build_view(struct cluster *c, const struct cl_range *rg,
+		       uint32_t nrg, const struct job *j);
 
 #endif

@@ -1,0 +1,250 @@
+/*
+ * Shaped placement: where the GPUs of a large-model training job go when
+ * the job says how it splits its work (docs/placement.md, "Shaped jobs").
+ *
+ * A job of tp x pp x dp GPUs runs dp replicas (pipelines) of a model cut
+ * into pp stages, each stage a group of tp GPUs that split every layer.
+ * The three kinds of traffic differ by orders of magnitude: the tp group
+ * all-reduces activations several times per layer, the pipeline sends
+ * one activation tensor per micro-batch between neighbouring stages, the
+ * replicas all-reduce gradients once per step (and overlap it with the
+ * backward pass).  So the placement keeps a tp group inside one node
+ * (NVLink), a pipeline inside one node or one rack (its stage-to-stage
+ * sends under one leaf switch), and puts replicas wherever whole
+ * pipelines fit.
+ *
+ * The unit is the slot: tp free GPUs of one node.  A node with f free
+ * GPUs holds floor(f / tp) slots (with CPUs wanted: of what it can give
+ * the job).  Each pipeline in turn takes pp slots:
+ *
+ *   1. one node, if one holds pp slots: the one with the fewest slots
+ *      that does (lowest number on ties);
+ *   2. else one rack, if one holds pp slots: the one with the fewest
+ *      slots that does, its nodes with the most slots first;
+ *   3. else the racks with the most slots first, each the same way.
+ *
+ * A pipeline's stages then go to its slots in node order, so stage s and
+ * s + 1 are on the same or the next node used.  The job fits when its
+ * nodes hold pp x dp slots in all; a node with fewer GPUs than tp holds
+ * none, so a job whose tp exceeds every node's GPUs never fits.
+ *
+ * Ranks follow Megatron-LM's default order (tp fastest, then dp, then
+ * pp): GPU t of stage s of replica d is rank t + tp (d + dp s).  The
+ * placement itself is a plain GPU placement (one slot per node, node
+ * order, the lowest free GPUs); rank_node says which node each rank is on.
+ * The speed model reads the traffic's path off rank_node.
+ *
+ * A shape-blind placement (the "shape_blind" strategy) places the GPUs
+ * as consolidate does and numbers the ranks in node order, as a launcher
+ * that knows nothing of the shape would; a tp group may then straddle
+ * two nodes.
+ *
+ * Costs are O(nodes of the job's ranges) per call, plus O(rack nodes x
+ * slots per node) per pipeline: shaped jobs are few and large.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/cluster_impl.h"
+
+/* The slots of one job's placement being planned. */
+struct sh_plan {
+	struct cluster *c;
+	const struct place_shape *s;
+	uint32_t *slots;  /* [node]: free slots left for the job */
+	uint32_t *took;   /* [node]: slots taken by the job */
+	uint64_t *rslots; /* [rack]: free slots left */
+	uint32_t *order;  /* one pipeline's nodes, one entry per slot */
+	uint32_t maxs;    /* the most slots a node holds */
+};
+
+/* The node of the job's ranges with the fewest slots >= need, or
+ * CL_NONE. */
+static uint32_t sh_tightest(const struct sh_plan *p, uint32_t need)
+{
+	uint32_t best = CL_NONE;
+
+	for (uint32_t v = 0; v < p->c->n; v++)
+		if (p->slots[v] >= need &&
+		    (best == CL_NONE || p->slots[v] < p->slots[best]))
+			best = v;
+	return best;
+}
+
+/* Takes need slots from rack r, its nodes with the most slots first
+ * (lowest number on ties), appending one entry per slot to order at *k.
+ * Returns what is still needed. */
+static uint32_t sh_fill_rack(struct sh_plan *p, uint32_t r, uint32_t need,
+			     uint32_t *k)
+{
+	const struct cluster *c = p->c;
+	uint32_t first = r * c->rack_nodes;
+	uint64_t e = (uint64_t)first + c->rack_nodes;
+	uint32_t end = e < c->n ? (uint32_t)e : c->n;
+
+	for (uint32_t m = p->maxs; m >= 1 && need; m--)
+		for (uint32_t v = first; v < end && need; v++) {
+			uint32_t t;
+
+			if (p->slots[v] != m)
+				continue;
+			t = m < need ? m : need;
+			p->slots[v] -= t;
+			p->took[v] += t;
+			p->rslots[r] -= t;
+			need -= t;
+			while (t--)
+				p->order[(*k)++] = v;
+		}
+	return need;
+}
+
+static int sh_node_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The rack with the fewest slots >= need (lowest on ties), or with
+ * most false, the most slots (> 0); CL_NONE when none. */
+static uint32_t sh_rack(const struct sh_plan *p, uint32_t need, bool most)
+{
+	uint32_t best = CL_NONE;
+
+	for (uint32_t r = 0; r < p->c->nracks; r++) {
+		uint64_t f = p->rslots[r];
+
+		if (most ? f == 0 : f < need)
+			continue;
+		if (best == CL_NONE ||
+		    (most ? f > p->rslots[best] : f < p->rslots[best]))
+			best = r;
+	}
+	return best;
+}
+
+/* Places pipeline d: its pp slots, then its ranks. */
+static void sh_pipeline(struct sh_plan *p, uint32_t d, uint32_t *rank_node)
+{
+	const struct place_shape *s = p->s;
+	uint32_t k = 0, need = s->pp, v, r;
+
+	v = sh_tightest(p, need);
+	if (v != CL_NONE) {
+		p->slots[v] -= need;
+		p->took[v] += need;
+		p->rslots[cluster_rack_of(p->c, v)] -= need;
+		while (k < need)
+			p->order[k++] = v;
+		need = 0;
+	} else if ((r = sh_rack(p, need, false)) != CL_NONE) {
+		need = sh_fill_rack(p, r, need, &k);
+	}
+	while (need) {
+		r = sh_rack(p, need, true);
+		SIM_ASSERT(r != CL_NONE);
+		need = sh_fill_rack(p, r, need, &k);
+	}
+	qsort(p->order, s->pp, sizeof(*p->order), sh_node_cmp);
+	for (uint32_t st = 0; st < s->pp; st++)
+		for (uint32_t t = 0; t < s->tp; t++)
+			rank_node[t + (size_t)s->tp *
+				      (d + (size_t)s->dp * st)] = p->order[st];
+}
+
+static bool sh_valid(const struct cluster *c, const struct job *j,
+		     const struct place_shape *s)
+{
+	return c->maxg && s->tp && s->pp && s->dp &&
+	       (uint64_t)s->tp * s->pp * s->dp == j->gpus &&
+	       j->gpu_type <= c->ntypes;
+}
+
+/* Slots node v holds for the job: of its free GPUs (now) or all, no more
+ * than its CPUs allow. */
+static uint32_t sh_node_slots(const struct cluster *c, uint32_t v,
+			      const struct job *j, uint32_t tp, bool now)
+{
+	uint32_t f = now ? c->gx->nf[v] : c->gcap[v];
+
+	if (f && j->cpus)
+		f = gx_can_give(c, v, f, now ? cl_node_free(c, v) :
+				c->node[v].cap, j);
+	return f / tp;
+}
+
+bool cluster_fits_shape(const struct cluster *c, const struct job *j,
+			const struct place_shape *s, bool now)
+{
+	const struct cl_range *rg;
+	const uint32_t *cls;
+	uint32_t nrg, ncls;
+	uint64_t need, sum = 0;
+
+	if (!sh_valid(c, j, s) || !gp_fits(c, j, now))
+		return false;
+	gp_ranges(c, j, &rg, &nrg, &cls, &ncls);
+	need = (uint64_t)s->pp * s->dp;
+	for (uint32_t i = 0; i < nrg; i++)
+		for (uint32_t v = rg[i].first; v < rg[i].end; v++) {
+			sum += sh_node_slots(c, v, j, s->tp, now);
+			if (sum >= need)
+				return true;
+		}
+	return false;
+}
+
+int cluster_alloc_shape(struct cluster *c, const struct job *j,
+			const struct place_shape *s, struct placement *out,
+			uint32_t *rank_node)
+{
+	const struct cl_range *rg;
+	const uint32_t *cls;
+	uint32_t nrg, ncls, n = 0;
+	struct sh_plan p = { .c = c, .s = s };
+
+	if (!sh_valid(c, j, s))
+		return -SIM_EINPUT;
+	if (!cluster_fits_shape(c, j, s, true))
+		return -SIM_ESTATE;
+	gp_ranges(c, j, &rg, &nrg, &cls, &ncls);
+	p.slots = xcalloc(c->n, sizeof(*p.slots));
+	p.took = xcalloc(c->n, sizeof(*p.took));
+	p.rslots = xcalloc(c->nracks, sizeof(*p.rslots));
+	p.order = xmalloc(s->pp * sizeof(*p.order));
+	for (uint32_t i = 0; i < nrg; i++)
+		for (uint32_t v = rg[i].first; v < rg[i].end; v++) {
+			p.slots[v] = sh_node_slots(c, v, j, s->tp, true);
+			p.rslots[cluster_rack_of(c, v)] += p.slots[v];
+			if (p.slots[v] > p.maxs)
+				p.maxs = p.slots[v];
+		}
+	for (uint32_t d = 0; d < s->dp; d++)
+		sh_pipeline(&p, d, rank_node);
+	for (uint32_t v = 0; v < c->n; v++) {
+		if (!p.took[v])
+			continue;
+		if (n == c->pcap)
+			xgrow(&c->picks, &c->pcap, (size_t)n + 1,
+			      sizeof(*c->picks));
+		c->picks[n++] = (struct gp_pick){
+			.node = v, .count = p.took[v] * s->tp };
+	}
+	gp_apply(c, j, n, out);
+	free(p.order);
+	free(p.rslots);
+	free(p.took);
+	free(p.slots);
+	return 0;
+}
+
+void place_shape_ranks(const struct placement *p, uint32_t *rank_node)
+{
+	size_t r = 0;
+
+	for (uint32_t i = 0; i < p->n; i++)
+		for (uint32_t k = 0; k < p->slots[i].count; k++)
+			for (uint32_t g = 0; g < p->slots[i].gpus; g++)
+				rank_node[r++] = p->slots[i].node + k;
+}
