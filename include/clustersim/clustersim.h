@@ -78,6 +78,11 @@ struct job {
 	uint32_t preemptions;/* times it was preempted */
 	uint32_t restarts;   /* times it resumed from a checkpoint: after a
 	                        preemption, or moved by a migration */
+	/* Large-model jobs (added in the padding here, so no field moves;
+	 * 0 for other jobs): gpus = dp x tp x pp, docs/placement.md. */
+	uint16_t tp;         /* tensor-parallel degree: GPUs of one stage,
+	                        kept inside one node; 0 = not shaped */
+	uint16_t pp;         /* pipeline stages; 0 = not shaped */
 	double attained;     /* service received: seconds held x GPUs (CPUs
 	                        for a job without GPUs), up to its last stop */
 	sim_time_t queued;   /* time spent pending in all (waits between

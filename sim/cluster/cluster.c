@@ -710,6 +710,10 @@ uint64_t cluster_free_units(const struct cluster *c)
 
 bool cluster_can_ever_fit(const struct cluster *c, const struct job *j)
 {
+	struct place_shape s;
+
+	if (j->gpus && !c->shape_blind && job_shape(j, &s))
+		return cluster_fits_shape(c, j, &s, false);
 	if (j->gpus)
 		return gp_fits(c, j, false);
 	return cluster_demand(c, j) <= cluster_capacity(c);
@@ -717,6 +721,10 @@ bool cluster_can_ever_fit(const struct cluster *c, const struct job *j)
 
 bool cluster_fits(const struct cluster *c, const struct job *j)
 {
+	struct place_shape s;
+
+	if (j->gpus && !c->shape_blind && job_shape(j, &s))
+		return cluster_fits_shape(c, j, &s, true);
 	if (j->gpus)
 		return gp_fits(c, j, true);
 	return cluster_demand(c, j) <= cluster_free_units(c);

@@ -148,6 +148,8 @@ enum place_strategy {
 	PLACE_SPREAD,        /* as many nodes as possible, one GPU each */
 	PLACE_RANDOM,        /* nodes drawn uniformly at random */
 	PLACE_TOPOLOGY,      /* fewest racks, then fewest nodes */
+	PLACE_SHAPE_BLIND,   /* consolidate, shaped jobs by their GPU count
+	                        alone (cluster_set_shape_blind) */
 	PLACE_NSTRATEGIES
 };
 
@@ -216,12 +218,19 @@ struct place_shape {
  * is not the job's GPUs or a degree is 0.  O(nodes of its ranges). */
 bool cluster_fits_shape(const struct cluster *c, const struct job *j,
 			const struct place_shape *s, bool now);
-/* Places the job by its shape and fills rank_node.  Returns 0,
+/* Places the job by its shape and fills rank_node (unless NULL).  Returns 0,
  * -SIM_ESTATE when it does not fit now (nothing changed), -SIM_EINPUT
  * for a shape that is not the job's GPUs. */
 int cluster_alloc_shape(struct cluster *c, const struct job *j,
 			const struct place_shape *s, struct placement *out,
 			uint32_t *rank_node);
+/* Whether the job has a shape (tp or pp above 1); then *s is it. */
+bool job_shape(const struct job *j, struct place_shape *s);
+/* Shape-blind (true): shaped jobs fit and are placed by their GPU count
+ * alone, as any job; else (the default) every fit test, and every
+ * strategy but PLACE_SHAPE_BLIND, goes by the shape.  The engine sets it
+ * for the "shape_blind" placement; cluster_reset keeps it. */
+void cluster_set_shape_blind(struct cluster *c, bool blind);
 /* The ranks of a placement made without the shape: in node order, each
  * GPU of a slot one rank (what a launcher that knows no shape does). */
 void place_shape_ranks(const struct placement *p, uint32_t *rank_node);

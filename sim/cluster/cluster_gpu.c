@@ -542,6 +542,7 @@ static const char *const place_names[] = {
 	[PLACE_SPREAD] = "spread",
 	[PLACE_RANDOM] = "random",
 	[PLACE_TOPOLOGY] = "topology",
+	[PLACE_SHAPE_BLIND] = "shape_blind",
 };
 static_assert(ARRAY_SIZE(place_names) == PLACE_NSTRATEGIES,
 	      "a name for every placement strategy");
@@ -560,7 +561,7 @@ int place_strategy_parse(const char *name, enum place_strategy *out,
 			return 0;
 		}
 	return err_set(err, "unknown placement '%s' (first_fit, best_fit, "
-		       "consolidate, spread, random, topology)",
+		       "consolidate, spread, random, topology, shape_blind)",
 		       name ? name : "");
 }
 
@@ -706,13 +707,18 @@ int cluster_alloc_gpus(struct cluster *c, const struct job *j,
 		       struct placement *out)
 {
 	struct gp_ctx p = { .c = c };
+	struct place_shape shape;
 
 	if ((unsigned)strategy >= PLACE_NSTRATEGIES ||
 	    (strategy == PLACE_RANDOM && !rng))
 		return -SIM_EINPUT;
 	if (!j->gpus)
 		return cluster_alloc(c, j, out);
-	if (!cluster_fits(c, j))
+	if (strategy != PLACE_SHAPE_BLIND && !c->shape_blind &&
+	    job_shape(j, &shape))
+		return cluster_alloc_shape(c, j, &shape, out, NULL);
+	if (!(strategy == PLACE_SHAPE_BLIND ? gp_fits(c, j, true) :
+	      cluster_fits(c, j)))
 		return -SIM_ESTATE;
 	gp_ranges(c, j, &p.rg, &p.nrg, &p.cls, &p.ncls);
 	p.x = c->gx;
@@ -728,6 +734,7 @@ int cluster_alloc_gpus(struct cluster *c, const struct job *j,
 		gp_best_fit(&p, j->gpus);
 		break;
 	case PLACE_CONSOLIDATE:
+	case PLACE_SHAPE_BLIND:
 		gp_pack(&p, j->gpus, false);
 		break;
 	case PLACE_TOPOLOGY:

@@ -57,6 +57,8 @@ struct cluster {
 	uint32_t idle_nodes;    /* idle nodes in all */
 	uint64_t total_cpus;    /* sum of all capacities (< 2^32) */
 	bool exclusive;         /* jobs take whole nodes */
+	bool shape_blind;       /* shaped jobs fit and go by their GPU count
+	                           alone (cluster_set_shape_blind) */
 	/* Whole GPUs (cluster_gpu.c); the arrays are NULL when no node has
 	 * GPUs. */
 	uint32_t maxg;          /* most GPUs of a node (0: no GPUs) */

@@ -147,10 +147,25 @@ static void sh_pipeline(struct sh_plan *p, uint32_t d, uint32_t *rank_node)
 		need = sh_fill_rack(p, r, need, &k);
 	}
 	qsort(p->order, s->pp, sizeof(*p->order), sh_node_cmp);
-	for (uint32_t st = 0; st < s->pp; st++)
+	for (uint32_t st = 0; rank_node && st < s->pp; st++)
 		for (uint32_t t = 0; t < s->tp; t++)
 			rank_node[t + (size_t)s->tp *
 				      (d + (size_t)s->dp * st)] = p->order[st];
+}
+
+bool job_shape(const struct job *j, struct place_shape *s)
+{
+	if (!j->gpus || !j->tp || !j->pp || (j->tp == 1 && j->pp == 1))
+		return false;
+	s->tp = j->tp;
+	s->pp = j->pp;
+	s->dp = j->gpus / ((uint32_t)j->tp * j->pp);
+	return true;
+}
+
+void cluster_set_shape_blind(struct cluster *c, bool blind)
+{
+	c->shape_blind = blind;
 }
 
 static bool sh_valid(const struct cluster *c, const struct job *j,

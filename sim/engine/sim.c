@@ -559,6 +559,8 @@ static int policy_start(struct sim *s, struct sim_error *err)
 		if (strcmp(p->name, "placement") == 0 &&
 		    place_strategy_parse(p->s, &s->placement, &perr) != 0)
 			return err_setc(err, -SIM_EINPUT, "%s", perr.msg);
+		cluster_set_shape_blind(s->cluster,
+					s->placement == PLACE_SHAPE_BLIND);
 		if (strcmp(p->name, "min_run_s") == 0 &&
 		    p->type == PARAM_DOUBLE) {
 			if (!(p->d >= 0 && p->d <= SIM_MIN_RUN_MAX_S))

@@ -360,7 +360,8 @@ static int set_given(const struct policy_param *d,
 static const struct policy_param placement_param = {
 	"placement", PARAM_STRING, "first_fit",
 	"how GPU jobs are placed: first_fit, best_fit, consolidate, spread, "
-	"random or topology (CPU jobs: first fit)",
+	"random, topology or shape_blind (CPU jobs: first fit; jobs with a "
+	"tp x pp shape: by their shape, except with shape_blind)",
 };
 
 /* The i-th parameter a policy takes: its own, then the engine's. */

@@ -1,7 +1,7 @@
 /*
  * Reader for clustersim's native CSV trace format: a header row naming the
  * columns (id, submit, run, cpus required; estimate, user, group, gpus,
- * nodes optional; any order), then one job per row, times in seconds.
+ * nodes, and a large-model job's shape dp, tp, pp optional; any order), then one job per row, times in seconds.
  * traces/README.md is the contract.  The nodes column may only say 0 (or
  * nothing): the placement model spreads a job over as many nodes as it
  * needs, so a node count is refused rather than silently not kept.
@@ -36,6 +36,9 @@ enum csv_col {
 	C_GROUP,
 	C_GPUS,
 	C_NODES,
+	C_DP,
+	C_TP,
+	C_PP,
 	C_NCOLS
 };
 
@@ -43,7 +46,8 @@ static const char *const csv_col_name[C_NCOLS] = {
 	[C_ID] = "id",	       [C_SUBMIT] = "submit", [C_RUN] = "run",
 	[C_CPUS] = "cpus",     [C_ESTIMATE] = "estimate",
 	[C_USER] = "user",     [C_GROUP] = "group",   [C_GPUS] = "gpus",
-	[C_NODES] = "nodes",
+	[C_NODES] = "nodes",   [C_DP] = "dp",	      [C_TP] = "tp",
+	[C_PP] = "pp",
 };
 _Static_assert(sizeof(csv_col_name) / sizeof(csv_col_name[0]) == C_NCOLS,
 	       "one name per column");
@@ -187,11 +191,53 @@ static int csv_get_time(struct csv_reader *r, int k, bool required,
 	return 0;
 }
 
+/*
+ * The shape of a large-model job (docs/placement.md, "Shaped jobs"): tp
+ * and pp (1 when absent or empty), dp (gpus / (tp x pp) when absent or
+ * empty); a shape needs GPUs, and dp x tp x pp must be them.  Writes tp
+ * and pp, 0 and 0 for a job with no shape cells.
+ */
+static int csv_shape(struct csv_reader *r, int64_t gpus, uint16_t *tp_out,
+		     uint16_t *pp_out)
+{
+	int64_t dp, tp, pp;
+	int rc, k = r->pos_of[C_TP] >= 0 ? C_TP : r->pos_of[C_PP] >= 0 ?
+		C_PP : C_DP;
+
+	*tp_out = *pp_out = 0;
+	if ((rc = csv_get_int(r, C_DP, false, 0, UINT32_MAX, &dp)) ||
+	    (rc = csv_get_int(r, C_TP, false, 0, UINT16_MAX, &tp)) ||
+	    (rc = csv_get_int(r, C_PP, false, 0, UINT16_MAX, &pp)))
+		return rc;
+	if (!dp && !tp && !pp)
+		return 0;
+	if (dp < 0 || tp < 0 || pp < 0)
+		return err_set(r->err, "%s:%" PRIu64 ": dp, tp and pp must be "
+			       "positive, got '%" PRId64 " %" PRId64 " %"
+			       PRId64 "'", r->path, r->rec_line, dp, tp, pp);
+	if (gpus <= 0)
+		return csv_bad(r, k, csv_cell(r, (size_t)r->pos_of[k]),
+			       "needs a job with GPUs");
+	tp = tp ? tp : 1;
+	pp = pp ? pp : 1;
+	if (!dp)
+		dp = gpus / (tp * pp);
+	if (dp * tp * pp != gpus)
+		return err_set(r->err, "%s:%" PRIu64 ": dp x tp x pp is not "
+			       "the job's gpus: '%" PRId64 " x %" PRId64 " x %"
+			       PRId64 "' != '%" PRId64 "'", r->path,
+			       r->rec_line, dp, tp, pp, gpus);
+	*tp_out = (uint16_t)tp;
+	*pp_out = (uint16_t)pp;
+	return 0;
+}
+
 static int csv_job(struct csv_reader *r)
 {
 	struct trace_report *rep = &r->w->report;
 	int64_t id, cpus, gpus, nodes, user, group, procs;
 	sim_time_t submit, run, est;
+	uint16_t tp, pp;
 	int rc;
 
 	if (r->ncell != r->nkind)
@@ -206,7 +252,8 @@ static int csv_job(struct csv_reader *r)
 	    (rc = csv_get_int(r, C_USER, false, -1, INT32_MAX, &user)) ||
 	    (rc = csv_get_int(r, C_GROUP, false, -1, INT32_MAX, &group)) ||
 	    (rc = csv_get_int(r, C_GPUS, false, 0, UINT32_MAX, &gpus)) ||
-	    (rc = csv_get_int(r, C_NODES, false, 0, UINT32_MAX, &nodes)))
+	    (rc = csv_get_int(r, C_NODES, false, 0, UINT32_MAX, &nodes)) ||
+	    (rc = csv_shape(r, gpus, &tp, &pp)))
 		return rc;
 	if (submit < 0)
 		return csv_bad(r, C_SUBMIT,
@@ -237,6 +284,8 @@ static int csv_job(struct csv_reader *r)
 	j->gpus = gpus > 0 ? (uint32_t)gpus : 0;
 	j->user = user >= 0 ? (int32_t)user : -1;
 	j->group = group >= 0 ? (int32_t)group : -1;
+	j->tp = tp;
+	j->pp = pp;
 	rc = trace_job_finish(j, procs, r->o, rep, r->path, r->rec_line,
 			      r->err);
 	if (rc < 0)

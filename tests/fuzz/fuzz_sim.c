@@ -240,7 +240,7 @@ static const struct fs_values fs_values[] = {
 	FS_COST("slots", PARAM_INT, 4, 2, 3, 8, 16, 1),
 	FS_NUMS("points", PARAM_INT, 1, 2, 8, 32, 0, -1),
 	FS_STRS("placement", "first_fit", "best_fit", "consolidate", "spread",
-		"random", "topology", "nowhere"),
+		"random", "topology", "shape_blind", "nowhere"),
 	FS_STRS("by", "user", "group", "nobody"),
 	FS_STRS("backfill_order", "queue", "sjf", "x"),
 	FS_STRS("objective", "twct", "jct", "makespan", "x"),
