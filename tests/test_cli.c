@@ -591,3 +591,30 @@ Test(cli, throughput_overrides_checked_and_recorded)
 	cr_expect(strstr(at, "\"k80\":\t2.5"), "%s", manifest);
 	free(manifest);
 }
+
+/* A shaped job whose tensor-parallel group is wider than every node
+ * exits 2 naming the job; a shape that fits runs under either placement,
+ * the shape-blind one named as the placement parameter. */
+Test(cli, shaped_job_wider_than_a_node_exits_2)
+{
+	put("s.csv", "id,submit,run,cpus,gpus,tp,pp\n1,0,10,0,16,16,1\n");
+	put("ok.csv", "id,submit,run,cpus,gpus,tp,pp\n1,0,10,0,16,4,2\n");
+	put("s.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 2, "
+		      "\"cpus\": 8, \"gpus\": 8 } ] }, \"workload\": { "
+		      "\"trace\": \"s.csv\", \"format\": \"csv\" }, "
+		      "\"policies\": [ \"fcfs\" ] }");
+	expect_error("run s.json -o r --quiet --no-plots", 2,
+		     "s.json: $.workload: job 1 asks tp '16', more GPUs than "
+		     "any node of its type has ('8'): a tensor-parallel group "
+		     "is kept inside one node");
+	put("ok.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 2, "
+		       "\"cpus\": 8, \"gpus\": 8 } ] }, \"workload\": { "
+		       "\"trace\": \"ok.csv\", \"format\": \"csv\" }, "
+		       "\"policies\": [ \"fcfs\", { \"name\": \"fcfs\", "
+		       "\"label\": \"blind\", \"params\": { \"placement\": "
+		       "\"shape_blind\" } } ] }");
+	char *err;
+	cr_expect_eq(cli(&err, "run ok.json -o r --quiet --no-plots"), 0, "%s",
+		     err);
+	free(err);
+}

@@ -231,6 +231,12 @@ bool job_shape(const struct job *j, struct place_shape *s);
  * strategy but PLACE_SHAPE_BLIND, goes by the shape.  The engine sets it
  * for the "shape_blind" placement; cluster_reset keeps it. */
 void cluster_set_shape_blind(struct cluster *c, bool blind);
+/* Checks the shaped jobs against the cluster: a job whose tp exceeds the
+ * GPUs of every node of its type could never be placed.  0, or
+ * -SIM_EINPUT with "PREFIX$.workload: job ID asks tp ..." */
+int cluster_spec_check_shapes(const struct cluster_spec *s,
+			      const char *prefix, const struct job *jobs,
+			      size_t njobs, struct sim_error *err);
 /* The ranks of a placement made without the shape: in node order, each
  * GPU of a slot one rank (what a launcher that knows no shape does). */
 void place_shape_ranks(const struct placement *p, uint32_t *rank_node);

@@ -42,6 +42,7 @@
  * Costs are O(nodes of the job's ranges) per call, plus O(rack nodes x
  * slots per node) per pipeline: shaped jobs are few and large.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,4 +263,56 @@ void place_shape_ranks(const struct placement *p, uint32_t *rank_node)
 		for (uint32_t k = 0; k < p->slots[i].count; k++)
 			for (uint32_t g = 0; g < p->slots[i].gpus; g++)
 				rank_node[r++] = p->slots[i].node + k;
+}
+
+/* The type index (+ 1) of group g: the distinct gpu_type names of the
+ * groups in group order, as cluster_gpu_type_index numbers them. */
+static uint32_t sh_group_type(const struct cluster_spec *s, size_t g)
+{
+	uint32_t t = 0;
+
+	if (!s->groups[g].gpu_type)
+		return 0;
+	for (size_t i = 0; i < g; i++) {
+		bool seen = false;
+
+		if (!s->groups[i].gpu_type)
+			continue;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = s->groups[k].gpu_type &&
+			       !strcmp(s->groups[k].gpu_type,
+				       s->groups[i].gpu_type);
+		if (seen)
+			continue;
+		t++;
+		if (!strcmp(s->groups[i].gpu_type, s->groups[g].gpu_type))
+			return t;
+	}
+	return t + 1;
+}
+
+int cluster_spec_check_shapes(const struct cluster_spec *s,
+			      const char *prefix, const struct job *jobs,
+			      size_t njobs, struct sim_error *err)
+{
+	for (size_t i = 0; i < njobs; i++) {
+		const struct job *j = &jobs[i];
+		uint32_t most = 0;
+
+		if (j->tp <= 1 || !j->gpus)
+			continue;
+		for (size_t g = 0; g < s->ngroups; g++)
+			if (s->groups[g].gpus > most &&
+			    (!j->gpu_type ||
+			     sh_group_type(s, g) == j->gpu_type))
+				most = s->groups[g].gpus;
+		if (j->tp > most)
+			return err_setc(err, -SIM_EINPUT, "%s$.workload: job "
+					"%" PRId64 " asks tp '%u', more GPUs "
+					"than any node of its type has ('%"
+					PRIu32 "'): a tensor-parallel group "
+					"is kept inside one node", prefix,
+					j->id, (unsigned)j->tp, most);
+	}
+	return 0;
 }

@@ -299,6 +299,9 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 		rc = cluster_spec_check_vcs(&r->cluster, prefix, r->w.jobs,
 					    r->w.n, r->w.groups, r->w.ngroups,
 					    err);
+	if (!rc && r->have_w)
+		rc = cluster_spec_check_shapes(&r->cluster, prefix, r->w.jobs,
+					       r->w.n, err);
 	if (!rc)
 		rc = speed_setup(r, prefix, err);
 out:
@@ -347,6 +350,9 @@ static int generate(const struct runner *r, uint64_t seed,
 	prefix = xasprintf("%s: ", e->path);
 	rc = cluster_spec_check_vcs(&r->cluster, prefix, gen->jobs, gen->n,
 				    gen->groups, gen->ngroups, err);
+	if (!rc)
+		rc = cluster_spec_check_shapes(&r->cluster, prefix, gen->jobs,
+					       gen->n, err);
 	free(prefix);
 out_gen:
 	if (rc)
