@@ -189,9 +189,9 @@ const struct cluster *sim_cluster(const struct sim *s);
 struct hpo_outcome {
 	uint32_t job;      /* its job's index + 1; 0 = not in the run */
 	uint32_t rungs;    /* rungs it was promoted at */
-	uint32_t reported; /* global rung of its last report + 1 (the last
-	                      rung + 2: it reached max_epochs); 0 = none */
-	uint32_t next;     /* global rung it runs to (engine's) */
+	uint32_t reported; /* k + 1 for its last report at global rung k
+	                      (k = the ladder's K: at max_epochs); 0 = none */
+	uint32_t next;     /* global rung it runs to now */
 	double loss;       /* its last report */
 	bool stopped;      /* stopped early at rung reported - 1 */
 	bool completed;    /* reached max_epochs */

@@ -27,13 +27,10 @@
  *     place in no queue.  Rounding up lets the first trial at a rung go
  *     on, as Ray's cutoff does (it has none with no earlier result);
  *     in the limit 1/eta of a rung's trials continue.
- *   sha: synchronous successive halving.  Rung k of a bracket waits for
- *     all n_k of its trials (n_0: the bracket's trials in the run, n_k+1
- *     = max(1, floor(n_k / eta))); a trial that gets there first waits
- *     holding its GPUs (a search run as one job does so: the stragglers
- *     cost of synchronous SHA that ASHA was made to avoid).  When the
- *     last reports, the best max(1, floor(n_k / eta)) continue and the
- *     rest stop, at that moment.
+ * Synchronous successive halving is not modelled: its trials pause at a
+ * rung until the whole rung has reported, and a paused trial would need
+ * a job state that neither runs nor waits in the queue (holding its GPUs
+ * instead deadlocks a cluster smaller than the rung).
  */
 #include "engine/sim_impl.h"
 
@@ -43,14 +40,12 @@
 #include "base/util.h"
 #include "workload/hpo.h"
 
-/* What reported at one rung of one bracket of one search. */
+/* What reported at one rung of one bracket of one search: the rung's
+ * results so far, as ASHA ranks a new report among them. */
 struct hpo_rec {
 	double *loss;      /* reports, sorted by (loss, trial) */
 	uint32_t *trial;   /* their trials (global index) */
 	size_t n, cap;
-	uint32_t expect;   /* sha: reports the rung waits for */
-	bool decided;      /* sha: the rung's decision is made */
-	uint32_t keep;     /* sha: how many best continue */
 };
 
 /* The engine's state of the searches. */
@@ -93,21 +88,8 @@ void sim_hpo_init(struct sim *s)
 		if (!t)
 			continue;
 		h->out[t - set->trials].job = (uint32_t)i + 1;
+		h->out[t - set->trials].next = t->bracket;
 		j->run = rung_work(h, t->bracket);
-		if (t->bracket < nr)
-			rec_of(h, t, t->bracket)->expect++;
-	}
-	/* sha: each later rung waits for those the one before keeps. */
-	for (uint32_t se = 0; se < set->nsearches && nr; se++) {
-		struct hpo_trial probe = { .search = se, .bracket = 0 };
-		for (uint32_t k = 0; k < nr; k++) {
-			struct hpo_rec *r = rec_of(h, &probe, k);
-			r->keep = r->expect / set->spec.eta;
-			if (r->keep < 1)
-				r->keep = r->expect ? 1 : 0;
-			if (k + 1 < nr)
-				rec_of(h, &probe, k + 1)->expect = r->keep;
-		}
 	}
 	s->hpo = h;
 }
@@ -151,15 +133,6 @@ static size_t rec_add(struct hpo_rec *r, double loss, uint32_t i)
 	return at + 1;
 }
 
-/* The rank of trial i in r (1 = best). */
-static size_t rec_rank(const struct hpo_rec *r, uint32_t i)
-{
-	for (size_t k = 0; k < r->n; k++)
-		if (r->trial[k] == i)
-			return k + 1;
-	SIM_BUG("trial %u has no report at its rung", i);
-}
-
 /* A promoted trial goes on to its next rung: its work grows and a new
  * end event is set from its rate. */
 static void promote(struct sim *s, struct hpo_run *h, struct job *j,
@@ -171,8 +144,7 @@ static void promote(struct sim *s, struct hpo_run *h, struct job *j,
 		? next
 		: (sim_time_t)ceil((double)j->service * ((double)next / old));
 	/* Its progress from here on counts from the rung's work exactly
-	 * (the end event came at the microsecond rounded up, and a sha
-	 * trial did no work while it waited). */
+	 * (the end event came at the microsecond rounded up). */
 	sim_ensure_prog(s);
 	struct progress *p = &s->prog[j->idx];
 	sim_prog_sync(s, j);
@@ -183,32 +155,6 @@ static void promote(struct sim *s, struct hpo_run *h, struct job *j,
 				     EV_END, j->idx);
 }
 
-/* A sha trial waits at its rung for the others, holding its GPUs: its
- * end event is parked at the horizon until the rung is decided. */
-static void wait_at_rung(struct sim *s, struct job *j)
-{
-	sim_ensure_prog(s);
-	sim_prog_sync(s, j);
-	s->prog[j->idx].done = (double)j->run;
-	s->end_ev[j->idx] = evq_push(&s->q, SIM_TIME_HORIZON, EV_END,
-				     j->idx);
-}
-
-/* sha: rung r is decided; its waiting trials are woken now (their end
- * events come again at this time and read the decision). */
-static void wake_rung(struct sim *s, struct hpo_run *h,
-		      const struct hpo_rec *r, uint32_t self)
-{
-	for (size_t k = 0; k < r->n; k++) {
-		const struct hpo_outcome *o = &h->out[r->trial[k]];
-		if (r->trial[k] == self || !o->job)
-			continue;
-		struct job *j = &s->jobs[o->job - 1];
-		if (j->state == JOB_RUNNING)
-			evq_move(&s->q, s->end_ev[j->idx], s->now);
-	}
-}
-
 bool sim_hpo_at_end(struct sim *s, struct job *j)
 {
 	struct hpo_run *h = s->hpo;
@@ -217,7 +163,7 @@ bool sim_hpo_at_end(struct sim *s, struct job *j)
 		return false;
 	uint32_t i = (uint32_t)(t - h->set->trials), nr = h->set->nrungs;
 	struct hpo_outcome *o = &h->out[i];
-	uint32_t k = o->reported ? o->next : t->bracket;
+	uint32_t k = o->next;
 	if (k >= nr) {
 		o->completed = true; /* max_epochs: it ends */
 		o->reported = nr + 1;
@@ -225,31 +171,10 @@ bool sim_hpo_at_end(struct sim *s, struct job *j)
 		return false;
 	}
 	struct hpo_rec *r = rec_of(h, t, k);
-	size_t rank;
-	if (o->reported != k + 1) { /* its first report here */
-		o->reported = k + 1;
-		o->loss = t->loss[k];
-		o->next = k;
-		rank = rec_add(r, t->loss[k], i);
-		if (h->set->spec.mode == HPO_SHA) {
-			if (r->n < r->expect) {
-				wait_at_rung(s, j);
-				return true;
-			}
-			r->decided = true;
-			wake_rung(s, h, r, i);
-			rank = rec_rank(r, i);
-		}
-	} else if (h->set->spec.mode == HPO_SHA && !r->decided) {
-		wait_at_rung(s, j); /* woken by a rate change: still waits */
-		return true;
-	} else {
-		rank = rec_rank(r, i);
-	}
-	size_t keep = h->set->spec.mode == HPO_SHA
-		? r->keep
-		: (r->n + h->set->spec.eta - 1) / h->set->spec.eta;
-	if (rank > keep) {
+	o->reported = k + 1;
+	o->loss = t->loss[k];
+	size_t rank = rec_add(r, t->loss[k], i);
+	if (rank > (r->n + h->set->spec.eta - 1) / h->set->spec.eta) {
 		o->stopped = true;
 		return false;
 	}

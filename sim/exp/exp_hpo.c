@@ -1,8 +1,7 @@
 /*
  * The generator's "searches" section (experiments/README.md, "searches"):
  * hyperparameter searches among the generated jobs, each a group of
- * trials stopped early at rungs by ASHA, synchronous successive halving
- * or Hyperband (workload/hpo.h has the model).  Parsed into the inline
+ * trials stopped early at rungs by ASHA or asynchronous Hyperband (workload/hpo.h has the model).  Parsed into the inline
  * struct hpo_spec of the gen_spec, then checked as a whole with its JSON
  * path; its resolved form for the manifest.
  */

@@ -2,7 +2,7 @@
  * The generator of hyperparameter searches (workload/hpo.h): searches
  * submitted among the generated ordinary jobs, each a group of trials
  * with drawn learning curves, and the rung ladders and brackets that
- * successive halving and Hyperband stop them at.
+ * ASHA and asynchronous Hyperband stop them at.
  *
  * Draws (Philox keyed by the run's seed, gen_rng.h), each on a stream of
  * its own so that none moves when another changes: the gap before
@@ -31,7 +31,6 @@ enum { HPO_F_GAP = 32, HPO_F_CURVE = 33, HPO_F_NOISE = 34 };
 
 const char *const hpo_mode_names[HPO_NMODES] = {
 	[HPO_ASHA] = "asha",
-	[HPO_SHA] = "sha",
 	[HPO_HYPERBAND] = "hyperband",
 };
 _Static_assert(sizeof(hpo_mode_names) / sizeof(hpo_mode_names[0]) ==

@@ -2,7 +2,7 @@
  * Hyperparameter searches: a search is a group of trials of one model
  * with different settings, each a small training job whose validation
  * loss follows a learning curve, run under successive halving (ASHA,
- * synchronous SHA or asynchronous Hyperband) so that poor trials stop
+ * or asynchronous Hyperband: brackets of ASHA) so that poor trials stop
  * early at rungs.  This header holds what the workload knows: the
  * generator's "searches" section, and per trial its search, bracket and
  * curve, with the losses it would report at each rung drawn up front
@@ -36,7 +36,6 @@ struct workload;
 /* How a search's trials are stopped (experiments/README.md, "searches"). */
 enum hpo_mode {
 	HPO_ASHA = 0,   /* asynchronous successive halving, one bracket */
-	HPO_SHA,        /* synchronous successive halving, one bracket */
 	HPO_HYPERBAND,  /* asynchronous Hyperband: brackets of ASHA */
 	HPO_NMODES
 };
