@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "testlib.h"
 #include "base/util.h"
@@ -468,4 +469,77 @@ Test(hpo, bad_searches_name_the_json_path)
 	cr_expect_float_eq(h->a[1], 0.2, 1e-12);
 	exp_release(&e);
 	free(text);
+}
+
+/* The command line: a file with bad searches exits 2 naming the JSON
+ * path; a good one run twice writes the same bytes. */
+#define HPO_CLI_FILE(searches)                                               \
+	"{\"name\": \"s\", \"cluster\": {\"nodes\": [{\"count\": 2, "       \
+	"\"cpus\": 8, \"gpus\": 4}]}, \"workload\": {\"generate\": "         \
+	"{\"jobs\": 40, \"gpus\": {\"dist\": \"constant\", \"value\": 1}, "   \
+	"\"interarrival\": {\"dist\": \"exponential\", \"mean\": 200}, "      \
+	"\"runtime\": {\"dist\": \"lognormal\", \"mu\": 7, \"sigma\": 1}, "   \
+	"\"searches\": " searches "}}, \"policies\": [\"las\", "             \
+	"\"hpo_rung\"], \"seeds\": [3], \"output\": \"out\"}"
+
+static int hpo_cli(const char *tmp, const char *bin, const char *args,
+		   char **err)
+{
+	char *cmd = xasprintf("cd '%s' && '%s' %s >out.txt 2>err.txt", tmp,
+			      bin, args);
+	int st = system(cmd);
+	free(cmd);
+	*err = tl_slurp(tmp, "err.txt");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(hpo, cli_exit_codes_and_same_bytes)
+{
+	char bin[512], tmp[256], *err = NULL;
+	tl_cli_setup(bin, sizeof(bin), tmp, sizeof(tmp), "hpo");
+	tl_cli_need_bin(bin);
+	tl_put(tmp, "eta.json", HPO_CLI_FILE("{\"eta\": 1}"));
+	tl_put(tmp, "neg.json", HPO_CLI_FILE("{\"max_epochs\": -9}"));
+	tl_put(tmp, "good.json",
+	       HPO_CLI_FILE("{\"count\": 3, \"trials\": 9, \"max_epochs\": 9,"
+			    " \"epoch_s\": 100, \"interarrival_s\": 2000}"));
+	cr_expect_eq(hpo_cli(tmp, bin, "validate eta.json", &err), 2);
+	cr_expect(err && strstr(err, "eta.json: $.workload.generate.searches."
+				"eta: "), "%s", err);
+	free(err);
+	cr_expect_eq(hpo_cli(tmp, bin, "run --no-plots neg.json", &err), 2);
+	cr_expect(err && strstr(err, "$.workload.generate.searches."
+				"max_epochs: "), "%s", err);
+	free(err);
+	cr_assert_eq(hpo_cli(tmp, bin, "run --no-plots good.json -o a", &err),
+		     0, "%s", err);
+	free(err);
+	cr_assert_eq(hpo_cli(tmp, bin, "run --no-plots good.json -o b", &err),
+		     0, "%s", err);
+	free(err);
+	static const char *const files[] = {
+		"las-s3/jobs.csv", "las-s3/searches.csv", "las-s3/summary.json",
+		"hpo_rung-s3/jobs.csv", "hpo_rung-s3/searches.csv",
+	};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *pa = xasprintf("a/%s", files[i]);
+		char *pb = xasprintf("b/%s", files[i]);
+		char *ta = tl_slurp(tmp, pa), *tb = tl_slurp(tmp, pb);
+		cr_assert_not_null(ta, "%s", pa);
+		cr_assert_not_null(tb, "%s", pb);
+		cr_expect_str_eq(ta, tb, "%s differs", files[i]);
+		free(ta);
+		free(tb);
+		free(pa);
+		free(pb);
+	}
+	/* The header of searches.csv: one stopped_at column per rung. */
+	static const char want[] =
+		"search,submit,trials,completed,best_trial,best_loss,best_end,"
+		"time_to_best,time_to_last,gpu_hours,stopped_at_1,"
+		"stopped_at_3\n";
+	char *s = tl_slurp(tmp, "a/las-s3/searches.csv");
+	cr_expect(s && strncmp(s, want, strlen(want)) == 0, "%s", s);
+	free(s);
+	tl_rmtree(tmp);
 }
