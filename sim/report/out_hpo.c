@@ -5,7 +5,8 @@
  * only for a run whose workload has searches, so every other run's files
  * are as they were.
  *
- * Per search: its trials, those that reached max_epochs, the best trial
+ * Per search: when its trials were submitted (their jobs' submit, so
+ * after load_scale), its trials, those that reached max_epochs, the best trial
  * (the lowest final loss among those that reached max_epochs; ties: the
  * lower trial index), when it ended and the time from the search's
  * submit until then (time to best), the time until its last trial ended,
@@ -26,6 +27,7 @@
 
 /* One search's figures. */
 struct search_fig {
+	sim_time_t submit;       /* its trials' submit (after load_scale) */
 	uint32_t trials;         /* its trials in the run */
 	uint32_t completed;      /* that reached max_epochs */
 	int64_t best;            /* best trial (in the search), -1 = none */
@@ -45,11 +47,14 @@ static void search_figures(const struct run_result *r, uint32_t k,
 	f->best = -1;
 	f->best_end = SIM_TIME_NONE;
 	f->last_end = 0;
+	f->submit = se->submit;
 	for (uint32_t t = 0; t < se->ntrials; t++) {
 		const struct hpo_outcome *o = &r->hpo_out[se->first + t];
 		if (!o->job)
 			continue;
 		const struct job *j = &r->jobs[o->job - 1];
+		if (!f->trials || j->submit < f->submit)
+			f->submit = j->submit;
 		f->trials++;
 		f->gpu_s += j->attained;
 		if (j->end == SIM_TIME_NONE || f->last_end == SIM_TIME_NONE)
@@ -110,7 +115,7 @@ int out_write_searches(const char *path, const struct run_result *r,
 		struct search_fig f;
 		char b[7][64] = { "" };
 		search_figures(r, s, &f);
-		sim_time_t sub = r->hpo->searches[s].submit;
+		sim_time_t sub = f.submit;
 		*put_time(b[0], sub) = '\0';
 		if (f.best >= 0 && f.best_end != SIM_TIME_NONE) {
 			*put_u64(b[1], (uint64_t)f.best) = '\0';
@@ -159,8 +164,7 @@ void out_hpo_summary(cJSON *root, const struct run_result *r)
 			stopped[k] += f.stopped[k];
 		if (f.best >= 0 && f.best_end != SIM_TIME_NONE) {
 			with_best++;
-			ttb += (double)(f.best_end -
-					r->hpo->searches[s].submit) / SIM_SEC;
+			ttb += (double)(f.best_end - f.submit) / SIM_SEC;
 		}
 	}
 	cJSON_AddNumberToObject(o, "count", r->hpo->nsearches);
