@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "testlib.h"
 #include "base/util.h"
 #include "exp/exp.h"
+#include "report/out.h"
 #include "workload/hpo.h"
 
 #define E 100.0 /* seconds per epoch in the hand-made searches */
@@ -24,11 +26,15 @@
 /* A hand-made search: nt trials (job ids first_id ..) of 1 GPU, no CPUs,
  * all submitted at 0, reporting loss[i][k] at global rung k; plus nj
  * ordinary 1-GPU jobs (ids 1 .. nj) from t. */
-static void hand_search(struct workload *w, const struct hpo_spec *h,
-			uint32_t nt, const double (*loss)[HPO_MAX_RUNGS],
-			const struct tjob *t, size_t nj)
+static void hand_search_at(struct workload *w, const struct hpo_spec *h,
+			   uint32_t nt, const double (*loss)[HPO_MAX_RUNGS],
+			   const struct tjob *t, size_t nj, double at,
+			   double load_scale)
 {
 	struct sim_error err = { .msg = "" };
+	struct trace_opts o;
+	trace_opts_default(&o);
+	o.load_scale = load_scale;
 	workload_init(w);
 	struct hpo_set *s = xcalloc(1, sizeof(*s));
 	s->spec = *h;
@@ -37,6 +43,7 @@ static void hand_search(struct workload *w, const struct hpo_spec *h,
 	s->ntrials = nt;
 	s->searches = xcalloc(1, sizeof(*s->searches));
 	s->searches[0].ntrials = nt;
+	s->searches[0].submit = (sim_time_t)(at * SIM_SEC);
 	s->trials = xcalloc(nt, sizeof(*s->trials));
 	s->first_id = (int64_t)nj + 1;
 	w->n = nj + nt;
@@ -57,14 +64,21 @@ static void hand_search(struct workload *w, const struct hpo_spec *h,
 			s->trials[k].bracket = hpo_trial_bracket(h, k);
 			memcpy(s->trials[k].loss, loss[k],
 			       sizeof(s->trials[k].loss));
+			j->submit = s->searches[0].submit;
 			j->run = (sim_time_t)(h->epoch_s * SIM_SEC) *
 				 h->max_epochs;
 		}
 		j->estimate = j->run;
 	}
 	w->hpo = s;
-	cr_assert_eq(workload_finish(w, NULL, "hand", &err), 0, "%s",
-		     err.msg);
+	cr_assert_eq(workload_finish(w, &o, "hand", &err), 0, "%s", err.msg);
+}
+
+static void hand_search(struct workload *w, const struct hpo_spec *h,
+			uint32_t nt, const double (*loss)[HPO_MAX_RUNGS],
+			const struct tjob *t, size_t nj)
+{
+	hand_search_at(w, h, nt, loss, t, nj, 0, 1);
 }
 
 /* eta 3, first rung 1 epoch, max 9: rungs 1, 3, then 9. */
@@ -316,6 +330,44 @@ Test(hpo, hpo_rung_keeps_promoted_trials)
 	sim_free(s);
 	workload_release(&w);
 	cluster_spec_release(&c);
+}
+
+/*
+ * searches.csv of the nine trials on ten GPUs, submitted at 1000 s after
+ * an ordinary 10 s job at 0, with load_scale 2: the trials come at 500 s,
+ * and the search's times count from there.  As in the parallel case the
+ * best trial (t7, final loss 0.12) ends 900 s later, at 1400; three stop
+ * at 1 epoch, three at 3; GPU-hours 3900 / 3600.
+ */
+Test(hpo, searches_csv_by_hand)
+{
+	struct hpo_spec h;
+	struct workload w;
+	spec_1_3_9(&h);
+	static const struct tjob one[] = { { 1, 0, 10, 10, 0 } };
+	hand_search_at(&w, &h, 9, nine, one, 1, 1000, 2);
+	struct sim *s = run_on("fcfs", &w, 10);
+	struct run_result r;
+	memset(&r, 0, sizeof(r));
+	out_result_from_sim(&r, s, &w, false);
+	char dir[] = "/tmp/clustersim-hpo-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char *path = xasprintf("%s/searches.csv", dir);
+	struct sim_error err = { .msg = "" };
+	cr_assert_eq(out_write_searches(path, &r, &err), 0, "%s", err.msg);
+	char *text = tl_slurp(dir, "searches.csv");
+	cr_expect_str_eq(text,
+		"search,submit,trials,completed,best_trial,best_loss,best_end,"
+		"time_to_best,time_to_last,gpu_hours,stopped_at_1,"
+		"stopped_at_3\n"
+		"0,500,9,3,7,0.12,1400,900,900,1.083333,3,3\n");
+	free(text);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	out_result_release(&r);
+	sim_free(s);
+	workload_release(&w);
 }
 
 /* A generated workload of 200 jobs with two searches of 9 trials. */
