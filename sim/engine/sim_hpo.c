@@ -186,11 +186,10 @@ bool sim_hpo_at_end(struct sim *s, struct job *j)
 
 int sim_job_rung(const struct sim *s, const struct job *j)
 {
-	if (!check_job(s, j, "sim_job_rung") || !s->hpo ||
-	    !hpo_trial_of(s->hpo->set, j))
+	if (!check_job(s, j, "sim_job_rung") || !s->hpo)
 		return -1;
 	const struct hpo_trial *t = hpo_trial_of(s->hpo->set, j);
-	return s->hpo->out[t - s->hpo->set->trials].rungs;
+	return t ? (int)s->hpo->out[t - s->hpo->set->trials].rungs : -1;
 }
 
 const struct hpo_outcome *sim_hpo_outcomes(const struct sim *s, size_t *n)
