@@ -14,6 +14,8 @@
  *   sim_query.c     read-only queries, parameters, GPU types
  *   sim_check.c     the invariant checker (--check)
  *   sim_placelog.c  the placement log (allocations.csv), when asked
+ *   sim_hpo.c       hyperparameter searches: the rung decisions at
+ *                   trials' end events
  * Small calls on hot paths are inline here, so the split costs no calls.
  */
 #ifndef CLUSTERSIM_SIM_IMPL_H
