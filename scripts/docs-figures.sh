@@ -45,6 +45,7 @@ shockwave-120|gpu/shockwave/shockwave-120job.trace|experiments/shockwave-120.jso
 philly-las|gpu/philly.csv|experiments/philly.json --policy las: preemptions and scheduling points
 philly-las-job54|gpu/philly.csv|experiments/philly.json --policy las: job 54 and the slowdowns below 1
 philly-vc|gpu/philly.csv|experiments/philly-vc.json: waits and bounded slowdowns
+hpo||experiments/hpo.json: waits, GPU utilisation, the mean time to the best trial of a search and the GPU-hours per search
 placement||experiments/placement-comm.json and placement-compute.json: mean JCT and placement slowdown
 search-online|hpc/KTH-SP2-1996-2.1-cln.swf.gz|experiments/search-online.json: mean wait and response
 openb-fill|gpu/openb/openb_node_list_gpu_node.csv gpu/openb/openb_pod_list_default.csv gpu/openb/openb_pod_list_gpushare100.csv gpu/openb/openb_pod_list_multigpu50.csv|experiments/openb-fill.json: GPU allocation at the last point, means over the seeds
@@ -210,6 +211,16 @@ fig_philly_gen() {
 	echo
 	echo "Over its $(fmt int "$1") jobs: $(fmt int "$2") GPU-seconds per job at reference speed, an"
 	echo "offered load of $(fmt f2 "$3") of the 512 GPUs over the span of the submits."
+}
+
+fig_hpo() {
+	local d=$work/hpo l
+	run hpo experiments/hpo.json
+	echo "| policy | mean wait (s) | mean bounded slowdown | GPU utilization | preemptions | mean time to best trial (s) | GPU-hours per search |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	for l in fcfs las hpo_rung; do
+		echo "| $l | $(val "$d" $l wait_mean int) | $(val "$d" $l bsld_mean f2) | $(val "$d" $l utilization_gpu pct1) | $(fmt int "$(counter "$d" $l preemptions)") | $(fmt int "$(counter "$d" $l mean_time_to_best)") | $(fmt f1 "$(counter "$d" $l gpu_hours_per_search)") |"
+	done
 }
 
 fig_gavel_hetero() {

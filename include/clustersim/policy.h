@@ -611,4 +611,9 @@ void profile_release(struct profile *p, const struct job *job, sim_time_t t,
 sim_time_t sim_job_promised(const struct sim *sim, const struct job *job);
 int sim_job_promise(struct sim *sim, const struct job *job, sim_time_t t);
 
+/* Hyperparameter searches (experiments/README.md, "searches"): the rung
+ * a trial has reached, the number of rungs at which it was promoted
+ * (0 before its first decision), or -1 for a job that is no trial. */
+int sim_job_rung(const struct sim *sim, const struct job *job);
+
 #endif

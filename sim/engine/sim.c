@@ -95,6 +95,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 		};
 		evq_set_order(&s->q, order);
 	}
+	sim_hpo_init(s);
 	s->max_samples = cfg->max_samples ? cfg->max_samples
 					  : SIM_MAX_SAMPLES_DEFAULT;
 	if (s->max_samples < 3)
@@ -125,6 +126,7 @@ void sim_free(struct sim *s)
 	if (!s)
 		return;
 	release_run_arrays(s);
+	sim_hpo_release(s);
 	free(s->prog);
 	free(s->resume);
 	free(s->promise);
@@ -360,7 +362,8 @@ static void apply(struct sim *s, enum ev_phase ph, uint32_t payload)
 	s->counters.events++;
 	switch (ph) {
 	case EV_END:
-		end_job(s, &s->jobs[payload]);
+		if (!s->hpo || !sim_hpo_at_end(s, &s->jobs[payload]))
+			end_job(s, &s->jobs[payload]);
 		break;
 	case EV_SUBMIT:
 		submit_job(s, &s->jobs[payload]);

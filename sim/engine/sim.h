@@ -185,6 +185,20 @@ const struct cluster *sim_cluster(const struct sim *s);
  * communication, sharing).  0, or -SIM_ESTATE for a job that is not
  * running or a rate that is not positive and finite.
  */
+/* What became of one trial of a hyperparameter search (sim_hpo.c). */
+struct hpo_outcome {
+	uint32_t job;      /* its job's index + 1; 0 = not in the run */
+	uint32_t rungs;    /* rungs it was promoted at */
+	uint32_t reported; /* k + 1 for its last report at global rung k
+	                      (k = the ladder's K: at max_epochs); 0 = none */
+	uint32_t next;     /* global rung it runs to now */
+	double loss;       /* its last report */
+	bool stopped;      /* stopped early at rung reported - 1 */
+	bool completed;    /* reached max_epochs */
+};
+/* Per trial of the workload's hpo set (n of them); NULL without. */
+const struct hpo_outcome *sim_hpo_outcomes(const struct sim *s, size_t *n);
+
 int sim_set_job_rate(struct sim *s, const struct job *j, double rate);
 /* A running job's placement (NULL for a job that is not running). */
 const struct placement *sim_job_placement(const struct sim *s,

@@ -14,6 +14,8 @@
  *   sim_query.c     read-only queries, parameters, GPU types
  *   sim_check.c     the invariant checker (--check)
  *   sim_placelog.c  the placement log (allocations.csv), when asked
+ *   sim_hpo.c       hyperparameter searches: the rung decisions at
+ *                   trials' end events
  * Small calls on hot paths are inline here, so the split costs no calls.
  */
 #ifndef CLUSTERSIM_SIM_IMPL_H
@@ -142,6 +144,8 @@ struct sim {
 	} broke;
 	struct alloc_log *alog;       /* the placement log (sim_placelog.c);
 	                                 NULL = not kept */
+	struct hpo_run *hpo;          /* the searches' rung decisions
+	                                 (sim_hpo.c); NULL = no searches */
 };
 
 /* A job and its key in sim_rank_by. */
@@ -402,6 +406,15 @@ static inline void placelog_close(struct sim *s, const struct job *j)
 	if (s->alog)
 		sim_placelog_close(s, j);
 }
+
+/* sim_hpo.c: the searches' state, made by sim_new when the workload
+ * has searches (each trial's work set to its first rung), freed by
+ * sim_free; at a trial's end event, true when it goes on running
+ * (promoted to its next rung, or waiting at a synchronous one), false
+ * when it ends (stopped early, or done). */
+void sim_hpo_init(struct sim *s);
+void sim_hpo_release(struct sim *s);
+bool sim_hpo_at_end(struct sim *s, struct job *j);
 
 /* sim_check.c: aborts with a message on a broken invariant. */
 void sim_check_invariants(struct sim *s);

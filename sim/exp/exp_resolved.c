@@ -161,6 +161,8 @@ static cJSON *workload_json(const struct workload_spec *w)
 			jpush(bs, bj);
 		}
 		jadd(gj, "runtime_by_gpus", bs);
+		if (g->searches.on)
+			jadd(gj, "searches", exp_searches_json(&g->searches));
 		jadd(j, "generate", gj);
 	} else {
 		jadd(j, "trace", jstr(w->trace));

@@ -35,6 +35,12 @@ int exp_parse_cluster(struct exp_ctx *c, const struct cJSON *v,
  * generated workload; fills w. */
 int exp_parse_workload(struct exp_ctx *c, const struct cJSON *v,
 		       struct workload_spec *w);
+/* "searches" of "generate" (exp_hpo.c): fills h (h->on once parsed and
+ * checked); its resolved JSON. */
+struct hpo_spec;
+int exp_parse_searches(struct exp_ctx *c, const struct cJSON *v,
+		       struct hpo_spec *h);
+struct cJSON *exp_searches_json(const struct hpo_spec *h);
 /* "measure" (exp_measure.c): fills m; its resolved JSON (null when
  * absent). */
 int exp_parse_measure(struct exp_ctx *c, const struct cJSON *v,

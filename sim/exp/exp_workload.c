@@ -147,7 +147,7 @@ static int parse_generate(struct exp_ctx *c, const cJSON *v,
 					    "cpus", "estimate_factor", "users",
 					    "max_cpus", "preset", "gpus",
 					    "cpus_per_gpu",
-					    "runtime_by_gpus" };
+					    "runtime_by_gpus", "searches" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	size_t m = exp_jp_key(c, "generate");
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
@@ -206,6 +206,8 @@ static int parse_generate(struct exp_ctx *c, const cJSON *v,
 		rc = exp_get_u32(c, "users", f[5], 1, &g->users);
 	if (!rc)
 		rc = exp_get_u32(c, "max_cpus", f[6], 0, &g->max_cpus);
+	if (!rc && f[11])
+		rc = exp_parse_searches(c, f[11], &g->searches);
 out:
 	exp_jp_pop(c, m);
 	return rc;

@@ -94,6 +94,11 @@ void out_result_from_sim(struct run_result *r, const struct sim *s,
 	r->gpus = sim_capacity_gpus(s);
 	r->allocations = allocations;
 	r->allocs = sim_allocations(s, &r->nallocs, &r->alloc_slots);
+	size_t nout;
+	r->hpo = w->hpo;
+	r->hpo_out = sim_hpo_outcomes(s, &nout);
+	if (!r->hpo_out)
+		r->hpo = NULL;
 }
 
 void out_result_release(struct run_result *r)
@@ -107,6 +112,8 @@ void out_result_release(struct run_result *r)
 	r->ngroups = 0;
 	r->allocs = NULL;
 	r->alloc_slots = NULL;
+	r->hpo = NULL;
+	r->hpo_out = NULL;
 	r->nallocs = 0;
 	r->window = NULL;
 }
@@ -260,6 +267,8 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 		jobclass_get(j->job_class) : NULL;
 	if (cls)
 		p = put_text(p, cls->name);
+	if (r->hpo)
+		p = out_hpo_job_cells(p, j, r);
 	*p++ = '\n';
 	return p;
 }
@@ -272,7 +281,7 @@ static int write_jobs(const char *path, const struct run_result *r,
 		"bounded_slowdown,procs,estimate,user,group,state,gpus,"
 		"nodes,gpu_type,preemptions,restarts,attained,queued,"
 		"placement_slowdown,first_wait,service,lost_work,measured,"
-		"job_class\n";
+		"job_class";
 	struct afile af;
 	int rc = afile_open(&af, path, err);
 	if (rc)
@@ -283,6 +292,11 @@ static int write_jobs(const char *path, const struct run_result *r,
 	char *p = buf;
 	memcpy(p, header, sizeof(header) - 1);
 	p += sizeof(header) - 1;
+	if (r->hpo) {
+		memcpy(p, OUT_HPO_JOB_HEADER, strlen(OUT_HPO_JOB_HEADER));
+		p += strlen(OUT_HPO_JOB_HEADER);
+	}
+	*p++ = '\n';
 	for (size_t i = 0; i < r->njobs; i++) {
 		if ((size_t)(p - buf) > OUT_BUF - 2048) {
 			fwrite(buf, 1, (size_t)(p - buf), af.f);
@@ -433,6 +447,8 @@ static int write_run_summary(const char *path, const struct run_result *r,
 		else
 			cJSON_AddNullToObject(w, key);
 	}
+	if (r->hpo)
+		out_hpo_summary(root, r);
 	int rc = write_json(path, root, err);
 	cJSON_Delete(root);
 	return rc;
@@ -473,6 +489,12 @@ int out_write_run(const char *outdir, const struct run_result *r,
 		rc = out_write_allocations(path, r, err);
 	else
 		rc = remove_stale(path, err);
+	if (rc)
+		goto out_path;
+	free(path);
+	path = xasprintf("%s/searches.csv", dir);
+	rc = r->hpo ? out_write_searches(path, r, err)
+		    : remove_stale(path, err);
 	if (rc)
 		goto out_path;
 	free(path);

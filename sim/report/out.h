@@ -43,6 +43,9 @@ struct run_result {
 	const struct alloc_interval *allocs; /* the placement log */
 	size_t nallocs;
 	const struct place_slot *alloc_slots; /* the extents it names */
+	const struct hpo_set *hpo; /* the workload's searches; NULL = none
+	                              (then no file says anything of them) */
+	const struct hpo_outcome *hpo_out; /* what became of each trial */
 };
 
 /*
@@ -63,6 +66,16 @@ void out_run_dirname(const struct run_result *r, char *buf, size_t n);
  * files (report/cdf.h). */
 int out_write_run(const char *outdir, const struct run_result *r,
 		  sim_time_t tau, struct sim_error *err);
+/* out_hpo.c, for runs with searches: the trial cells appended to a
+ * jobs.csv row (OUT_HPO_JOB_HEADER), searches.csv, and summary.json's
+ * "searches" object into root. */
+#define OUT_HPO_JOB_HEADER ",search,trial,bracket,rung,stopped_at,loss"
+char *out_hpo_job_cells(char *p, const struct job *j,
+			const struct run_result *r);
+int out_write_searches(const char *path, const struct run_result *r,
+		       struct sim_error *err);
+struct cJSON;
+void out_hpo_summary(struct cJSON *root, const struct run_result *r);
 /* The columns summary.csv has after the metrics: the measurement
  * window's bounds (s) and its basis word (docs/metrics.md). */
 #define OUT_SUMMARY_TAIL ",measure_start,measure_end,measure_basis"

@@ -299,7 +299,8 @@ static int list_scripts(const char *dir, char ***out, size_t *nout,
 
 /* Whether a script is marked "# draw: WHAT" (a line of its first 4 KB):
  * "gpu", drawn only for a results folder of a GPU cluster; "sweep", only
- * for a sweep's (one with plots/sweep.dat).  An unreadable script is not
+ * for a sweep's (one with plots/sweep.dat); "searches", only for runs
+ * with hyperparameter searches (searches.csv).  An unreadable script is not
  * marked (gnuplot then says what is wrong). */
 static bool marked(const char *script, const char *what)
 {
@@ -320,6 +321,17 @@ static bool marked(const char *script, const char *what)
 			return true;
 	}
 	return false;
+}
+
+/* Whether the runs had hyperparameter searches: the first run's folder
+ * holds searches.csv (report/out.h), which "# draw: searches" scripts
+ * read. */
+static bool plot_has_searches(const char *outdir, const struct plot_runs *pr)
+{
+	char *path = xasprintf("%s/%s/searches.csv", outdir, pr->dirs[0]);
+	bool yes = access(path, R_OK) == 0;
+	free(path);
+	return yes;
 }
 
 /*
@@ -652,6 +664,7 @@ int plot_results(const char *outdir, struct sim_error *err)
 	free(sdat);
 	if (pr.nruns == 0 || nscripts == 0)
 		goto out_scripts;
+	bool searches = plot_has_searches(outdir, &pr);
 	if ((rc = mkdir_p(odir, err)))
 		goto out_scripts;
 	log = path_join(odir, "gnuplot.log");
@@ -687,7 +700,8 @@ int plot_results(const char *outdir, struct sim_error *err)
 	for (size_t i = 0; i < nscripts && !pp.rc; i++) {
 		char *script = xasprintf("%s/%s", pdir, scripts[i]);
 		if ((!pr.gpus && marked(script, "gpu")) ||
-		    (!sweep && marked(script, "sweep")))
+		    (!sweep && marked(script, "sweep")) ||
+		    (!searches && marked(script, "searches")))
 			;
 		else if (marked(script, "allocations"))
 			draw_per_run(&pp, &common, outdir, odir, scripts[i],

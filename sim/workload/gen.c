@@ -454,6 +454,10 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 	for (size_t k = 0; k < w->n; k++)
 		if ((rc = gen_job(g, gd, bd, r, k, &t, &w->jobs[k], err)) != 0)
 			goto out_rng;
+	if (g->searches.on &&
+	    (rc = hpo_gen_trials(&g->searches, seed, g->cpus_per_gpu,
+				 g->users, w, err)) != 0)
+		goto out_rng;
 	w->report.jobs_read = w->n;
 	rc = workload_finish(w, o, "generator", err);
 out_rng:

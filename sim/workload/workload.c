@@ -362,6 +362,7 @@ void workload_release(struct workload *w)
 	for (size_t i = 0; i < w->ngroups; i++)
 		free(w->groups[i]);
 	free(w->groups);
+	hpo_set_free(w->hpo);
 	memset(w, 0, sizeof(*w));
 	w->max_procs = -1;
 	w->max_nodes = -1;

@@ -9,6 +9,7 @@
 
 #include "base/input.h"
 #include "clustersim/clustersim.h"
+#include "workload/hpo.h"
 
 struct jobclass_overrides;
 
@@ -115,6 +116,8 @@ struct workload {
 	                       that give date-times (Philly); 0 otherwise */
 	char sha256[INPUT_SHA256_HEX]; /* of the trace file's bytes as read
 	                       (for the manifest); "" when generated */
+	struct hpo_set *hpo; /* its hyperparameter searches, owned; NULL =
+	                        none (workload/hpo.h) */
 };
 
 /* The fields of one SWF line that a cleaning preset reads and rewrites
@@ -345,6 +348,8 @@ struct gen_spec {
 	size_t nbuckets;            /* entries in runtime_by_gpus */
 	char *preset;               /* the preset it started from, owned;
 	                               NULL = none (informational) */
+	struct hpo_spec searches;   /* hyperparameter searches among the
+	                               jobs (searches.on: given) */
 };
 
 /* Frees a DIST_DISCRETE's arrays (and leaves it without values). */
