@@ -276,35 +276,40 @@ int llm_fit_shape(const struct llm_model *m, const struct llm_gpu *gpu,
 		  uint64_t gpus, uint64_t batch, struct llm_shape *sh,
 		  const char *prefix, struct sim_error *err)
 {
-	double need = 0;
-	uint32_t last_tp = 0, last_pp = 0, v = sh->interleave;
+	double need, least = INFINITY;
+	uint32_t best_tp = 0, best_pp = 0, v = sh->interleave;
 	if (!sh->micro_batch)
 		sh->micro_batch = 1;
 	/* Products tp x pp from the smallest; at one product, tp as large as
 	 * the node allows first (tp over NVLink is the cheaper split). */
 	for (uint64_t q = 1; q <= gpus; q++) {
 		for (uint32_t tp = gpu->per_node; tp >= 1; tp--) {
-			if (gpu->per_node % tp || q % tp)
+			if (gpu->per_node % tp || q % tp || q / tp > m->layers)
 				continue;
-			uint64_t pp = q / tp;
-			if (pp > m->layers)
-				continue;
+			uint32_t pp = (uint32_t)(q / tp);
 			sh->interleave = v ? v : 1;
-			if (try_shape(m, gpu, gpus, batch, tp, (uint32_t)pp,
-				      sh, &need))
+			need = INFINITY;
+			if (try_shape(m, gpu, gpus, batch, tp, pp, sh, &need))
 				return 0;
-			if (gpus % q == 0 && m->layers % pp == 0) {
-				last_tp = tp;
-				last_pp = (uint32_t)pp;
+			if (need < least) {
+				least = need;
+				best_tp = tp;
+				best_pp = pp;
 			}
 		}
 	}
+	if (!best_tp)
+		return err_set(err, "%s.model: '%s' has no shape on %llu GPUs "
+			       "(tp dividing %u, pp dividing %u layers)",
+			       prefix ? prefix : "", m->name ? m->name : "",
+			       (unsigned long long)gpus, gpu->per_node,
+			       m->layers);
 	return err_set(err, "%s.model: '%s' fits no shape on %llu GPUs of "
-		       "%s (%.1f GB each): the most split shape tried, tp %u "
-		       "x pp %u, needs %.1f GB per GPU", prefix ? prefix : "",
+		       "%s (%.1f GB each): the least memory, %.1f GB per GPU, "
+		       "is at tp %u x pp %u", prefix ? prefix : "",
 		       m->name ? m->name : "", (unsigned long long)gpus,
 		       gpu->name ? gpu->name : "the GPU", gpu->mem_bytes / 1e9,
-		       last_tp, last_pp, need / 1e9);
+		       least / 1e9, best_tp, best_pp);
 }
 
 /* Members of a group of size n with stride (ranks apart) on nodes of g
