@@ -3,14 +3,18 @@
  * shape and ZeRO stage, FLOPs per step, the bubble, the tp/pp/dp
  * communication times of a two-node example, a tp group split across
  * nodes, the choice of the smallest fitting shape, bad shapes, and the
- * Megatron-LM Table 1 validation (speed/llm_megatron.h).  Every expected
- * value is worked out by hand in the comment above it.
+ * Megatron-LM Table 1 validation (speed/llm_megatron.h), two jobs whose
+ * pipelines share the fabric's uplinks (speed/net.h), and the exit codes
+ * of `clustersim parallelism`.  Every expected value is worked out by
+ * hand in the comment above it.
  */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 
 #include "speed/llm_megatron.h"
+#include "speed/net.h"
+#include "testlib.h"
 
 /* a within a relative tol of b */
 #define REL(a, b, tol)                                                   \
@@ -311,4 +315,94 @@ Test(llm, end_to_end_training_time)
 	    1e-3);
 	REL(llm_train_seconds(450e9, 1e12, 3072, 163e12) / 86400, 83.21,
 	    1e-3);
+}
+
+/*
+ * Two jobs share a leaf uplink: racks of 2 nodes, 200 Gb/s NICs
+ * (25e9 B/s), 2:1 oversubscribed (each leaf's uplink 2 x 200 / 2 = 200
+ * Gb/s).  Job 1's pipeline (t = d = 1, p = 2) has its stages on nodes 0
+ * and 2, in two racks: alone it gets 25e9 B/s.  Job 2 on nodes 1 and 3
+ * crosses the same two uplinks: max-min gives each 12.5e9.  The pp send
+ * per micro-batch, 2 b s h = 16,777,216 bytes each way, then takes twice
+ * as long: 2 x 16777216 / 25e9 = 1.342 ms per micro-batch alone, 2.684 ms
+ * shared (no latency, no tp all-gather at t = 1).
+ */
+Test(llm, two_jobs_sharing_an_uplink_halve_each_others_pipeline_bandwidth)
+{
+	struct net_spec ns;
+	net_spec_default(&ns);
+	ns.rack_nodes = 2;
+	ns.nic_gbps = 200;
+	ns.uplinks = 0;
+	ns.uplink_gbps = 0;
+	ns.oversubscription = 2;
+	ns.latency_usec = 0;
+	struct net *net = net_new(&ns, 4);
+	struct sim_error err;
+	const uint32_t a[] = { 0, 2 }, b[] = { 1, 3 };
+	cr_assert_eq(net_job_add(net, 1, a, NULL, 2, &err), 0);
+	double alone = net_job_bandwidth(net, 1);
+	REL(alone, 25e9, 1e-12);
+	cr_assert_eq(net_job_add(net, 2, b, NULL, 2, &err), 0);
+	double shared = net_job_bandwidth(net, 1);
+	REL(shared, 12.5e9, 1e-12);
+	REL(net_job_bandwidth(net, 2), 12.5e9, 1e-12);
+
+	struct llm_model m = { .name = "toy", .layers = 4, .hidden = 4096,
+			       .heads = 32, .seq_len = 2048, .vocab = 51200 };
+	struct llm_shape sh = { .dp = 1, .tp = 1, .pp = 2, .microbatches = 4,
+				.micro_batch = 1, .interleave = 1 };
+	struct llm_gpu g = test_gpu();
+	struct llm_place pl;
+	struct llm_step s1, s2;
+	llm_model_defaults(&m);
+	g.per_node = 1;
+	cr_assert_eq(llm_place_packed(&sh, 1, alone, 0, &pl, &err), 0);
+	cr_assert_eq(pl.pp.nodes, 2);
+	cr_assert_eq(llm_step_time(&m, &sh, &g, &pl, 0.5, &s1, &err), 0);
+	pl.pp.fabric_Bps = shared;
+	cr_assert_eq(llm_step_time(&m, &sh, &g, &pl, 0.5, &s2, &err), 0);
+	REL(s1.pp_s, 4 * 2 * 16777216 / 25e9, 1e-12);
+	REL(s2.pp_s, 2 * s1.pp_s, 1e-12);
+	net_free(net);
+}
+
+/* The command: the validation prints, a good spec exits 0, bad input
+ * exits 2 with the key and the reason. */
+Test(llm, the_parallelism_command_and_its_exit_codes)
+{
+	char bin[512], tmp[256];
+	tl_cli_setup(bin, sizeof(bin), tmp, sizeof(tmp), "llm");
+	tl_cli_need_bin(bin);
+	cr_assert_eq(tl_sh(tmp, "'%s' parallelism", bin), 0);
+	char *out = tl_slurp(tmp, "out.txt");
+	cr_assert(strstr(out, "| megatron-1t | 3072 | 8 | 64 | 6 | 512 | 163 "
+			 "|"), "%s", out);
+	free(out);
+	cr_assert_eq(tl_sh(tmp, "'%s' parallelism model=gpt3-175b,gpus=1024,"
+			   "batch=1536", bin), 0);
+	out = tl_slurp(tmp, "out.txt");
+	cr_assert(strstr(out, "shape: dp 16 x tp 8 x pp 8 = 1024 GPUs, 96 "
+			 "micro-batches"), "%s", out);
+	free(out);
+	static const char *const bad[][2] = {
+		{ "model=gpt3-175b,gpus=1000,dp=8,tp=8,pp=16",
+		  "differs from the job's GPUs '1000'" },
+		{ "model=gpt3-175b,gpus=1024,dp=4,tp=16,pp=16",
+		  "$.tp: tensor parallelism inside a node needs tp <= 8" },
+		{ "model=llama3-405b,gpus=8", "fits no shape on 8 GPUs" },
+		/* 175e9 x 16 / 16 = 175 GB of states per GPU */
+		{ "model=gpt3-175b,gpus=16,dp=1,tp=8,pp=2",
+		  "more than the A100-80GB's 80.0 GB" },
+		{ "model=nope", "unknown preset 'nope'" },
+		{ "model=gpt3-175b,tp=x", "tp: unknown key or bad value 'x'" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert_eq(tl_sh(tmp, "'%s' parallelism '%s'", bin,
+				   bad[i][0]), 2, "%s", bad[i][0]);
+		char *e = tl_slurp(tmp, "err.txt");
+		cr_assert(strstr(e, bad[i][1]), "%s: %s", bad[i][0], e);
+		free(e);
+	}
+	tl_rmtree(tmp);
 }
