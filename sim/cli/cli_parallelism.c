@@ -5,8 +5,9 @@
  * row, the sensitivity studies and the end-to-end estimates, as the
  * Markdown tables docs/parallelism.md quotes.  With SPEC, one model on one
  * shape: a comma-separated list of KEY=VALUE (model=gpt3-175b,gpus=1024,
- * tp=8,pp=16,batch=1536; docs/parallelism.md lists the keys); tp and pp
- * left out are chosen as the smallest shape that fits (llm_fit_shape()).
+ * tp=8,pp=16,batch=1536; docs/parallelism.md lists the keys); with
+ * neither tp nor pp the smallest shape that fits is chosen
+ * (llm_fit_shape()), with one of them the other is 1.
  * Bad input exits 2 with the key and the reason.
  */
 #include <math.h>
@@ -56,7 +57,10 @@ static double predict(const char *model, uint32_t tp, uint32_t pp,
 		      uint32_t dp, uint32_t batch, uint32_t b, uint32_t v,
 		      double eff)
 {
-	struct llm_model m = *llm_preset_find(model);
+	const struct llm_model *pre = llm_preset_find(model);
+	if (!pre)
+		return NAN;
+	struct llm_model m = *pre;
 	struct llm_shape sh = { .dp = dp, .tp = tp, .pp = pp,
 				.micro_batch = b, .interleave = v };
 	struct llm_place pl;
@@ -253,7 +257,11 @@ static int one(const char *text)
 	if (rc)
 		return rc;
 	llm_megatron_gpu(&gpu);
-	if (!sp.sh.tp || !sp.sh.pp) {
+	if (sp.sh.tp || sp.sh.pp) { /* one given: the other is 1 */
+		sp.sh.tp = sp.sh.tp ? sp.sh.tp : 1;
+		sp.sh.pp = sp.sh.pp ? sp.sh.pp : 1;
+	}
+	if (!sp.sh.tp) {
 		uint64_t gpus = sp.gpus ? sp.gpus : 0;
 		uint64_t batch = sp.batch ? sp.batch : gpus;
 		if (!gpus) {
