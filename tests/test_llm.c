@@ -272,6 +272,21 @@ Test(llm, bad_shapes_are_refused_with_the_path)
 	sh.interleave = 5; /* 96 layers are not 8 x 5 chunks */
 	cr_assert_lt(llm_shape_check(&m, &sh, 1024, 8, "$", &err), 0);
 	cr_assert(strstr(err.msg, "$.pp:"), "%s", err.msg);
+	sh.interleave = 1;
+	sh.micro_batch = 0;
+	cr_assert_lt(llm_shape_check(&m, &sh, 1024, 8, "$", &err), 0);
+	cr_assert(strstr(err.msg, "$.micro_batch: must be at least 1, got "
+			 "'0'"), "%s", err.msg);
+	/* A pipeline across nodes with no fabric share is refused. */
+	struct llm_gpu g;
+	struct llm_place pl;
+	struct llm_step st;
+	sh.micro_batch = 1;
+	llm_gpu_a100_80gb(&g);
+	cr_assert_eq(llm_place_packed(&sh, 8, 0, 0, &pl, &err), 0);
+	cr_assert_lt(llm_step_time(&m, &sh, &g, &pl, 0.5, &st, &err), 0);
+	cr_assert(strstr(err.msg, "the pp group spans 8 nodes: its fabric "
+			 "bandwidth must be positive, got '0'"), "%s", err.msg);
 }
 
 /*

@@ -224,10 +224,11 @@ int llm_shape_check(const struct llm_model *m, const struct llm_shape *sh,
 	if (!sh->dp || !sh->tp || !sh->pp)
 		return err_set(err, "%s: dp, tp and pp must be at least 1, "
 			       "got '%u x %u x %u'", p, sh->dp, sh->tp, sh->pp);
-	if (!sh->microbatches || !sh->micro_batch)
+	if (!sh->microbatches)
 		return field_err(err, p, "microbatches", "must be at least 1",
-				 sh->microbatches ? sh->micro_batch
-						  : sh->microbatches);
+				 0);
+	if (!sh->micro_batch)
+		return field_err(err, p, "micro_batch", "must be at least 1", 0);
 	if (gpus && llm_shape_gpus(sh) != gpus)
 		return err_set(err, "%s: dp x tp x pp = %u x %u x %u = %llu "
 			       "differs from the job's GPUs '%llu'", p, sh->dp,

@@ -88,11 +88,14 @@ int llm_step_time(const struct llm_model *m, const struct llm_shape *sh,
 	    !(gpu->nvlink_Bps > 0))
 		return err_set(err, "efficiency '%g' must be in (0, 1], the "
 			       "GPU's peak and NVLink positive", eff);
-	if ((pl->tp.nodes > 1 && !(pl->tp.fabric_Bps > 0)) ||
-	    (pl->pp.nodes > 1 && !(pl->pp.fabric_Bps > 0)) ||
-	    (pl->dp.nodes > 1 && !(pl->dp.fabric_Bps > 0)))
-		return err_set(err, "a group across nodes needs a positive "
-			       "fabric bandwidth");
+	const struct llm_group_place *g[] = { &pl->tp, &pl->pp, &pl->dp };
+	static const char *const gname[] = { "tp", "pp", "dp" };
+	for (size_t i = 0; i < 3; i++)
+		if (g[i]->nodes > 1 && !(g[i]->fabric_Bps > 0))
+			return err_set(err, "the %s group spans %u nodes: its "
+				       "fabric bandwidth must be positive, "
+				       "got '%g'", gname[i], g[i]->nodes,
+				       g[i]->fabric_Bps);
 
 	double n = (double)llm_shape_gpus(sh), mb = sh->microbatches;
 	double t = sh->tp, p = sh->pp, v = sh->interleave ? sh->interleave : 1;
