@@ -162,7 +162,7 @@ static int spec_key(struct spec *sp, const char *key, const char *val)
 	bool num = *val && !*end && isfinite(x) && x >= 0;
 	for (size_t i = 0; i < sizeof(uk) / sizeof(uk[0]); i++)
 		if (strcmp(key, uk[i]) == 0) {
-			if (!num || x != floor(x) || x > 1e9)
+			if (!num || x != floor(x) || x > 1e6)
 				goto bad;
 			*up[i] = (uint32_t)x;
 			return 0;
@@ -179,9 +179,9 @@ static int spec_key(struct spec *sp, const char *key, const char *val)
 	}
 	if (!num)
 		goto bad;
-	if (strcmp(key, "gpus") == 0 && x == floor(x))
+	if (strcmp(key, "gpus") == 0 && x == floor(x) && x >= 1 && x <= 1e9)
 		sp->gpus = (uint64_t)x;
-	else if (strcmp(key, "batch") == 0 && x == floor(x))
+	else if (strcmp(key, "batch") == 0 && x == floor(x) && x <= 1e9)
 		sp->batch = (uint64_t)x;
 	else if (strcmp(key, "parameters") == 0)
 		sp->m.parameters = x;

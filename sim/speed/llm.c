@@ -6,15 +6,16 @@
  * docs/parallelism.md derives them.
  *
  * Worked example used throughout (and in tests/test_llm.c): GPT-3 175B
- * (l = 96, h = 12288, a = 96, s = 2048, V = 51200; 174.6e9 parameters by
- * eq. 2) with t = 8, p = 16, d = 8, m = 192, b = 1 on 1,024 GPUs:
- *  - states: 174.6e9 / 128 = 1.364e9 parameters per GPU x 16 bytes =
- *    21.8 GB (ZeRO-1 over d = 8: 2 + 2 + 12/8 = 5.5 bytes, 7.5 GB);
+ * (175e9 parameters, l = 96, h = 12288, a = 96, s = 2048, V = 50257)
+ * with t = 8, p = 16, d = 8, m = 192, b = 1 on 1,024 GPUs:
+ *  - states: 175e9 / 128 = 1.367e9 parameters per GPU x 16 bytes =
+ *    21.9 GB (ZeRO-1 over d = 8: 2 + 2 + 12/8 = 5.5 bytes, 7.5 GB);
  *  - activations, full recomputation: 2 s b h = 50.3 MB per layer per
  *    micro-batch, 6 layers x 16 in flight = 4.83 GB, plus one layer's
- *    working set s b h (10 + 24/t + 5 a s/(h t)) = 25.2e6 x 133 = 3.35 GB;
- *  - FLOPs: 96 x 1536 x 2048 x 96 x 12288^2 x (1 + 1/36 + 51200/18874368)
- *    = 4.47e18 per step.
+ *    working set s b h (10 + 24/t + 5 a s/(h t)) = 25.2e6 x 23 =
+ *    0.58 GB;
+ *  - FLOPs: 96 x 1536 x 2048 x 96 x 12288^2 x (1 + 1/36 + 50257/18874368)
+ *    = 4.51e18 per step.
  */
 #include "speed/llm.h"
 
@@ -257,15 +258,16 @@ static bool try_shape(const struct llm_model *m, const struct llm_gpu *gpu,
 {
 	struct llm_memory mem;
 	uint64_t q = (uint64_t)tp * pp;
-	if (gpus % q || m->layers % pp || m->hidden % tp ||
-	    (m->heads && m->heads % tp))
+	if (gpus % q || gpus / q > UINT32_MAX || m->layers % pp ||
+	    m->hidden % tp || (m->heads && m->heads % tp))
 		return false;
 	sh->tp = tp;
 	sh->pp = pp;
 	sh->dp = (uint32_t)(gpus / q);
 	uint64_t per = (uint64_t)sh->dp * sh->micro_batch;
 	uint64_t mb = (batch + per / 2) / per;
-	sh->microbatches = mb ? (uint32_t)mb : 1;
+	sh->microbatches = mb == 0 ? 1 : mb > UINT32_MAX ? UINT32_MAX
+							   : (uint32_t)mb;
 	if (m->layers % (pp * sh->interleave))
 		sh->interleave = 1;
 	llm_memory(m, sh, &mem);
@@ -281,9 +283,13 @@ int llm_fit_shape(const struct llm_model *m, const struct llm_gpu *gpu,
 	uint32_t best_tp = 0, best_pp = 0, v = sh->interleave;
 	if (!sh->micro_batch)
 		sh->micro_batch = 1;
-	/* Products tp x pp from the smallest; at one product, tp as large as
-	 * the node allows first (tp over NVLink is the cheaper split). */
-	for (uint64_t q = 1; q <= gpus; q++) {
+	/* Products tp x pp from the smallest (at most the node's GPUs x the
+	 * layers); at one product, tp as large as the node allows first (tp
+	 * over NVLink is the cheaper split). */
+	uint64_t qmax = (uint64_t)gpu->per_node * m->layers;
+	if (qmax > gpus)
+		qmax = gpus;
+	for (uint64_t q = 1; q <= qmax; q++) {
 		for (uint32_t tp = gpu->per_node; tp >= 1; tp--) {
 			if (gpu->per_node % tp || q % tp || q / tp > m->layers)
 				continue;
