@@ -124,8 +124,9 @@ static struct llm_gpu test_gpu(void)
  * Two nodes of 8 GPUs, t = 8 in each node, p = 2 across them, d = 1,
  * m = 4, b = 1; l = 4, h = 4096, s = 2048; NVLink 300e9 B/s, 25e9 B/s
  * per GPU across the fabric, no latency.  msg = 2 b s h = 16,777,216.
- *  - tp: one all-reduce 2 x 7/8 x msg / 300e9 = 97.867 us; 4 per layer,
- *    2 layers per stage, 4 micro-batches: 32 x 97.867 = 3.13178 ms.
+ *  - tp: one all-reduce 2 x 7/8 x msg / 300e9 = 97.867 us; 6 per layer
+ *    (2 forward, 2 recomputed, 2 backward), 2 layers per stage, 4
+ *    micro-batches: 48 x 97.867 = 4.69768 ms.
  *  - pp: per micro-batch a send each way of msg/8 at 25e9 (83.886 us)
  *    and its all-gather 7/8 msg / 300e9 (48.934 us): 4 x 2 x 132.82 us
  *    = 1.06256 ms.
@@ -148,6 +149,10 @@ Test(llm, tp_pp_times_on_two_nodes)
 	cr_assert_eq(llm_step_time(&m, &sh, &g, &pl, 0.5, &st, &err), 0,
 		     "%s", err.msg);
 	double ar = 2 * 7.0 / 8 * 16777216 / 300e9;
+	REL(st.tp_s, 48 * ar, 1e-12);
+	/* Without recomputation, 4 per layer: 32 x 97.867 us. */
+	m.recompute = LLM_RECOMPUTE_NONE;
+	cr_assert_eq(llm_step_time(&m, &sh, &g, &pl, 0.5, &st, &err), 0);
 	REL(st.tp_s, 32 * ar, 1e-12);
 	REL(st.pp_s, 8 * (16777216 / 8.0 / 25e9 + 7.0 / 8 * 16777216 / 300e9),
 	    1e-12);

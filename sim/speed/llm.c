@@ -168,14 +168,12 @@ double llm_bubble_fraction(const struct llm_shape *sh)
 }
 
 /* All-reduces per layer per micro-batch in a tp group: two in the
- * forward (after attention and after the MLP) and two in the backward,
- * the paper's count (SC'21 sec. 3.2, 8 b s h (t-1)/t per layer per
- * device).  The recomputed forward's two are not counted: with them the
- * Table 1 predictions drop by 2-4% (docs/parallelism.md). */
+ * forward (after attention and after the MLP) and two in the backward
+ * (SC'21 sec. 3.2, 8 b s h (t-1)/t bytes per layer per device); full
+ * recomputation runs the forward again, with its two. */
 unsigned llm_tp_allreduces(const struct llm_model *m)
 {
-	(void)m;
-	return 4;
+	return m->recompute == LLM_RECOMPUTE_FULL ? 6 : 4;
 }
 
 void llm_traffic(const struct llm_model *m, const struct llm_shape *sh,

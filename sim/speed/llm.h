@@ -175,7 +175,8 @@ double llm_bubble_ratio(const struct llm_shape *sh);
 double llm_bubble_fraction(const struct llm_shape *sh);
 
 /* Tensor-parallel all-reduces per layer per micro-batch: 2 forward + 2
- * backward (SC'21 sec. 3.2; the recomputed forward's are not counted). */
+ * backward (SC'21 sec. 3.2), + 2 when full recomputation reruns the
+ * forward. */
 unsigned llm_tp_allreduces(const struct llm_model *m);
 
 /* Bytes each member of each group sends per step (what the engine's

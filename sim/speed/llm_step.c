@@ -12,9 +12,9 @@
  * 8 GPUs with t = 8, p = 2, d = 1, m = 4; NVLink 300 GB/s, 25 GB/s per
  * GPU across the fabric, no latency.
  *  - one micro-batch's activations: msg = 2 b s h = 16.78 MB;
- *  - tp: 4 all-reduces per layer, 2 layers per stage, each a ring of
- *    8: 2 x 7/8 x msg / 300e9 = 97.9 us; per micro-batch 8 x 97.9 =
- *    783 us;
+ *  - tp: 6 all-reduces per layer (full recomputation), 2 layers per
+ *    stage, each a ring of 8: 2 x 7/8 x msg / 300e9 = 97.9 us; per
+ *    micro-batch 12 x 97.9 = 1.174 ms;
  *  - pp: per micro-batch one send each way of msg / 8 = 2.10 MB per GPU
  *    at 25 GB/s (83.9 us) and its all-gather over NVLink, 7/8 x msg /
  *    300e9 = 48.9 us: 2 x 132.8 = 265.7 us;
