@@ -8,7 +8,7 @@ _clustersim()
 	local cur prev cmd opts
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	local cmds="run validate sweep merge plot optimize policies bench-eval version help"
+	local cmds="run validate sweep merge plot optimize policies bench-eval parallelism version help"
 	if [ "$COMP_CWORD" -eq 1 ]; then
 		COMPREPLY=($(compgen -W "$cmds" -- "$cur"))
 		return
@@ -23,6 +23,7 @@ _clustersim()
 	optimize) opts="-o -q --quiet --no-plots -h --help" ;;
 	policies) opts="--plugin -h --help" ;;
 	bench-eval) opts="-h --help" ;;
+	parallelism) opts="-h --help" ;;
 	version) opts="-h --help" ;;
 	help) opts="-h --help" ;;
 	*) return ;;

@@ -27,7 +27,7 @@
 # The binary is $CLUSTERSIM_BIN (default build/clustersim).  `make
 # docs-figures` runs it all (a few minutes of CPU, most of it
 # philly-vc.json, openb-fill.json and curie.json); `make test` runs
-# `--check make-run` (a few seconds).
+# `--check make-run` and `--check parallelism` (a few seconds).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -55,6 +55,7 @@ kth|hpc/KTH-SP2-1996-2.1-cln.swf.gz|experiments/kth.json: the validation table
 nasa|hpc/NASA-iPSC-1993-3.1-cln.swf.gz|experiments/nasa.json: the validation table
 curie|hpc/CEA-Curie-2011-2.1-cln.swf.gz|experiments/curie.json: the validation table
 pollux-w6|gpu/pollux/workloads/workload-6.csv|experiments/pollux-w6.json: the mean JCT against the Tiresias of the Pollux artifact
+parallelism||clustersim parallelism: the large-model model against Megatron-LM (Table 1, sensitivity, eq. 4)
 '
 docs=(README.md experiments/README.md docs/*.md)
 
@@ -408,6 +409,12 @@ fig_pollux_w6() {
 		esac
 		echo "| $shown | $(fmt f1 "$m") | $(fmt f1 "$ref") | $(awk -v m="$m" -v r="$ref" 'BEGIN { printf "%+.1f%%", 100 * (m - r) / r }') | $(fmt int "$(counter "$d" $l preemptions)") |"
 	done
+}
+
+# The large-model training model's validation tables, as the command
+# prints them (no run, no trace; a fraction of a second).
+fig_parallelism() {
+	"$bin" parallelism || { echo "docs-figures: parallelism failed" >&2; exit 1; }
 }
 
 # ---- main ---------------------------------------------------------------

@@ -59,6 +59,7 @@ static const struct {
 	{ CLI_OPTIMIZE, { "-o", "--quiet", "--no-plots", "--help" } },
 	{ CLI_POLICIES, { "--plugin", "--help" } },
 	{ CLI_BENCH_EVAL, { "--help" } },
+	{ CLI_PARALLELISM, { "--help" } },
 	{ CLI_VERSION, { "--help" } },
 	{ CLI_HELP, { "--help" } },
 };

@@ -3,7 +3,9 @@
  * from the shipped experiments, between marker comments, so that they
  * cannot go stale.  Here the cheap part: every marker of the docs names a
  * known figure and pairs up, and the `make run` table in README.md is the
- * one experiments/default.json prints now (--check make-run); a copy of
+ * one experiments/default.json prints now (--check make-run), the
+ * tables of docs/parallelism.md those `clustersim parallelism` prints
+ * (--check parallelism); a copy of
  * the docs with that table changed, or with a marker of no known figure,
  * fails the check.  The whole regeneration (minutes, several traces) is
  * `make docs-figures`, not part of the suite.
@@ -59,6 +61,17 @@ Test(docs_figures, the_docs_hold_the_make_run_table_of_now)
 {
 	int rc = tl_sh(tmp, "CLUSTERSIM_BIN='%s' '%s'/scripts/docs-figures.sh "
 		       "--check make-run", bin, root);
+	char *err = slurp("err.txt");
+	cr_assert_eq(rc, 0, "%s", err);
+	free(err);
+}
+
+/* docs/parallelism.md's validation tables are the ones `clustersim
+ * parallelism` prints now. */
+Test(docs_figures, the_docs_hold_the_parallelism_tables_of_now)
+{
+	int rc = tl_sh(tmp, "CLUSTERSIM_BIN='%s' '%s'/scripts/docs-figures.sh "
+		       "--check parallelism", bin, root);
 	char *err = slurp("err.txt");
 	cr_assert_eq(rc, 0, "%s", err);
 	free(err);

@@ -35,6 +35,7 @@ enum cli_cmd {
 	CLI_OPTIMIZE,
 	CLI_POLICIES,
 	CLI_BENCH_EVAL,
+	CLI_PARALLELISM,
 	CLI_VERSION,
 	CLI_HELP,
 	CLI_NCMDS
@@ -169,6 +170,7 @@ int cli_plot(const struct cli_args *a);
 int cli_optimize(const struct cli_args *a);
 int cli_policies(const struct cli_args *a);
 int cli_bench_eval(const struct cli_args *a);
+int cli_parallelism(const struct cli_args *a);
 int cli_version(const struct cli_args *a);
 int cli_help(const struct cli_args *a);
 

@@ -102,6 +102,23 @@ const struct cli_command cli_commands[CLI_NCMDS] = {
 			 "all (make bench).",
 		.run = cli_bench_eval,
 	},
+	[CLI_PARALLELISM] = {
+		.name = "parallelism", .operand = "[SPEC]",
+		.summary = "large-model step time, memory and the Megatron "
+			   "check",
+		.about = "Without SPEC, prints the validation of the "
+			 "large-model training model against Megatron-LM "
+			 "(Narayanan et al. SC'21): Table 1 beside the paper "
+			 "with the error per row, the sensitivity studies and "
+			 "the end-to-end training times. With SPEC, a "
+			 "comma-separated KEY=VALUE list such as "
+			 "model=gpt3-175b,gpus=1024,tp=8,pp=16,batch=1536, "
+			 "prints that shape's memory per GPU and step time on "
+			 "A100-80GB; without tp and pp it picks the smallest "
+			 "shape that fits. docs/parallelism.md has the keys "
+			 "and the model.",
+		.run = cli_parallelism,
+	},
 	[CLI_VERSION] = {
 		.name = "version", .alias = { "--version" },
 		.summary = "print the version",
