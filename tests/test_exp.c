@@ -437,6 +437,7 @@ Test(exp, resolved_json)
 				"measure", "check", "schedule_on", "same_time",
 				"schedule_interval", "allocations",
 				"progress_timeout", "preemption",
+				"gpu_types", "derive_throughputs",
 				"throughputs", "limits" };
 	size_t i = 0;
 	for (const cJSON *it = j->child; it; it = it->next, i++) {
@@ -861,8 +862,8 @@ Test(exp, network_and_reference_gpu)
 			 "\"t.swf\", \"reference_gpu\": \"tpu\"}, "
 			 "\"policies\": [\"fcfs\"]}",
 			 "x.json: $.workload.reference_gpu: unknown gpu type "
-			 "'tpu' (the throughput table knows k80, p100, v100 "
-			 "and t4)");
+			 "'tpu' (a built-in type: k80, p100, v100, t4, a10, "
+			 "a100-40gb, a100-80gb, h100, h200, l40s)");
 }
 
 Test(exp, preemption_keys)

@@ -259,12 +259,15 @@ Test(jobclass_override, errors_name_the_json_path)
 	ov_error("{\"resnet50\": {\"gradient_byte\": 1}}",
 		 "x.json: $.throughputs.resnet50.gradient_byte: unknown gpu "
 		 "type 'gradient_byte' (did you mean 'gradient_bytes'?)");
-	/* A type the table has no figures for is not a typo of another. */
+	/* 'a100' is no typo of 'p100' or 'a10': the two A100s are named. */
 	ov_error("{\"resnet50\": {\"a100\": 1}}",
 		 "x.json: $.throughputs.resnet50.a100: unknown gpu type "
-		 "'a100' (expected 'k80', 'p100', 'v100', 't4' or "
-		 "'gradient_bytes'; "
-		 "other GPU types have no figures: docs/gpu-models.md)");
+		 "'a100' (did you mean 'a100-40gb' or 'a100-80gb'?)");
+	ov_error("{\"resnet50\": {\"tpu-v4\": 1}}",
+		 "x.json: $.throughputs.resnet50['tpu-v4']: unknown gpu type "
+		 "'tpu-v4' (expected a built-in type, k80, p100, v100, t4, "
+		 "a10, a100-40gb, a100-80gb, h100, h200, l40s, one of "
+		 "\"gpu_types\" or 'gradient_bytes': docs/gpu-models.md)");
 	ov_error("{\"resnet50\": {\"v100\": 0}}",
 		 "x.json: $.throughputs.resnet50.v100: must be > 0, got '0'");
 	ov_error("{\"resnet50\": {\"k80\": -2.5}}",
@@ -285,7 +288,7 @@ Test(jobclass_override, errors_name_the_json_path)
 		 "integer, got '1.5'");
 	ov_error("{\"resnet50\": {}}",
 		 "x.json: $.throughputs.resnet50: no figure given (expected "
-		 "'k80', 'p100', 'v100', 't4' or 'gradient_bytes')");
+		 "a gpu type or 'gradient_bytes')");
 	ov_error("{\"resnet50\": 3}",
 		 "x.json: $.throughputs.resnet50: expected an object of "
 		 "figures by GPU type, got number");
