@@ -131,6 +131,12 @@ Test(gputypes, derived_from_the_nearest_measured_type)
 	cr_expect(fabs(why.factor - H100_FROM_V100) < 1e-9, "%.10f",
 		  why.factor);
 	cr_expect(fabs(h - v100 * H100_FROM_V100) < 1e-8 * h, "%f", h);
+	/* T4 is derived too: from the K80, x sqrt(8.1/4.365 x 320/240) =
+	 * sqrt(2.474227) = 1.572968. */
+	jobclass_thr1_origin(NULL, c, JOBCLASS_GPU_T4, &why);
+	cr_expect_eq(why.kind, JOBCLASS_FIG_DERIVED);
+	cr_expect_eq(why.source, JOBCLASS_GPU_K80);
+	cr_expect(fabs(why.factor - 1.572968) < 1e-6, "%f", why.factor);
 	/* Measured types keep their figures. */
 	cr_expect_eq(jobclass_thr1_origin(NULL, c, JOBCLASS_GPU_P100, &why),
 		     jobclass_throughput(c, JOBCLASS_GPU_P100, 1, true));

@@ -135,8 +135,7 @@ double jobclass_thr1_origin(const struct jobclass_overrides *o, unsigned cls,
 	if (!to || cls == JOB_CLASS_NONE)
 		goto out;
 	v = measured(o, cls, gpu, &w.kind);
-	if (!isnan(v) || rule == JOBCLASS_DERIVE_NONE ||
-	    gpu == JOBCLASS_GPU_T4 /* no figure, as before: ref speed */) {
+	if (!isnan(v) || rule == JOBCLASS_DERIVE_NONE) {
 		if (isnan(v))
 			w.kind = JOBCLASS_FIG_NONE;
 		goto out;
@@ -149,12 +148,12 @@ double jobclass_thr1_origin(const struct jobclass_overrides *o, unsigned cls,
 		enum jobclass_figure k;
 		const struct jobclass_gpu_info *from = jobclass_ovr_gpu(o,
 									(int)s);
-		double t = (int)s == gpu ? NAN : measured(o, cls, (int)s, &k);
 		double f = jobclass_derive_factor(rule, to, from);
-		if (!(t > 0) || isnan(f))
+		if ((int)s == gpu || isnan(f))
 			continue;
 		double d = derive_distance(rule, to, from);
-		if (d < best) {
+		double t = d < best ? measured(o, cls, (int)s, &k) : NAN;
+		if (t > 0) {
 			best = d;
 			w.source = (int)s;
 			w.factor = f;
