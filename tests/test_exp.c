@@ -498,6 +498,17 @@ Test(exp, error_unknown_keys)
 		"{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD ", \"policies\": "
 		"[\"a\"], \"check\": true, \"check\": false}",
 		"f.json: $: duplicate key 'check'");
+	/* the GPU-type keys (tests/test_gputypes.c has the rest) */
+	exp_expect_error("f.json",
+		"{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD ", \"policies\": "
+		"[\"fcfs\"], \"gpu_type\": {}}",
+		"f.json: $: unknown key 'gpu_type' (did you mean "
+		"'gpu_types'?)");
+	exp_expect_error("f.json",
+		"{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD ", \"policies\": "
+		"[\"fcfs\"], \"gpu_types\": {\"g\": {\"like\": \"t4\", "
+		"\"memory_GBps\": -320}}}",
+		"f.json: $.gpu_types.g.memory_GBps: must be > 0, got '-320'");
 }
 
 Test(exp, error_types_and_values)
