@@ -618,3 +618,37 @@ Test(cli, shaped_job_wider_than_a_node_exits_2)
 		     err);
 	free(err);
 }
+
+/* A GPU job of no class draws one of Gavel's, which has no figure on an
+ * A100 under "derive_throughputs": "none": refused at the run (exit 2);
+ * by default the figure is derived and the manifest lists it. */
+Test(cli, derive_none_refuses_and_derived_figures_are_listed)
+{
+	put("g.csv", "id,submit,run,cpus,gpus\n1,0,100,0,1\n");
+	const char *head = "{ \"cluster\": { \"nodes\": [ { \"count\": 1, "
+			   "\"cpus\": 4, \"gpus\": 4, \"gpu_type\": "
+			   "\"a100-80gb\" } ] }, \"workload\": { \"trace\": "
+			   "\"g.csv\", \"format\": \"csv\" }, "
+			   "\"policies\": [ \"fcfs\" ]";
+	char *text = xasprintf("%s, \"derive_throughputs\": \"none\" }", head);
+	put("n.json", text);
+	free(text);
+	expect_error("run n.json -o r --no-plots", 2,
+		     "n.json: $.derive_throughputs: job class 'ResNet-18 "
+		     "(batch size 16)' has no throughput on gpu type "
+		     "'a100-80gb'");
+	text = xasprintf("%s }", head);
+	put("d.json", text);
+	free(text);
+	char *err;
+	cr_assert_eq(cli(&err, "run d.json -o r --quiet --no-plots"), 0, "%s",
+		     err);
+	free(err);
+	char *manifest = slurp("r/manifest.json");
+	cr_assert(manifest);
+	const char *at = strstr(manifest, "\"derived_throughputs\":");
+	cr_assert(at, "%s", manifest);
+	cr_expect(strstr(at, "\"source_type\":\t\"v100\""), "%s", manifest);
+	cr_expect(strstr(at, "\"rule\":\t\"fp32_membw\""), "%s", manifest);
+	free(manifest);
+}

@@ -437,6 +437,7 @@ Test(exp, resolved_json)
 				"measure", "check", "schedule_on", "same_time",
 				"schedule_interval", "allocations",
 				"progress_timeout", "preemption",
+				"gpu_types", "derive_throughputs",
 				"throughputs", "limits" };
 	size_t i = 0;
 	for (const cJSON *it = j->child; it; it = it->next, i++) {
@@ -497,6 +498,17 @@ Test(exp, error_unknown_keys)
 		"{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD ", \"policies\": "
 		"[\"a\"], \"check\": true, \"check\": false}",
 		"f.json: $: duplicate key 'check'");
+	/* the GPU-type keys (tests/test_gputypes.c has the rest) */
+	exp_expect_error("f.json",
+		"{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD ", \"policies\": "
+		"[\"fcfs\"], \"gpu_type\": {}}",
+		"f.json: $: unknown key 'gpu_type' (did you mean "
+		"'gpu_types'?)");
+	exp_expect_error("f.json",
+		"{" EXP_MIN_CLUSTER ", " EXP_MIN_WORKLOAD ", \"policies\": "
+		"[\"fcfs\"], \"gpu_types\": {\"g\": {\"like\": \"t4\", "
+		"\"memory_GBps\": -320}}}",
+		"f.json: $.gpu_types.g.memory_GBps: must be > 0, got '-320'");
 }
 
 Test(exp, error_types_and_values)
@@ -861,8 +873,8 @@ Test(exp, network_and_reference_gpu)
 			 "\"t.swf\", \"reference_gpu\": \"tpu\"}, "
 			 "\"policies\": [\"fcfs\"]}",
 			 "x.json: $.workload.reference_gpu: unknown gpu type "
-			 "'tpu' (the throughput table knows k80, p100, v100 "
-			 "and t4)");
+			 "'tpu' (a built-in type: k80, p100, v100, t4, a10, "
+			 "a100-40gb, a100-80gb, h100, h200, l40s)");
 }
 
 Test(exp, preemption_keys)

@@ -156,11 +156,11 @@ Test(search_online, waits_for_the_faster_type)
 	c.ngroups = 2;
 	tl_speed_config(&sc);
 	ov.cls = w.jobs[0].job_class;
-	for (int g = 0; g < JOBCLASS_NGPU; g++)
+	for (int g = 0; g < JOBCLASS_GPU_MAX; g++)
 		ov.thr[g] = NAN;
 	ov.thr[JOBCLASS_GPU_K80] = 1;
 	ov.thr[JOBCLASS_GPU_V100] = 6;
-	struct jobclass_overrides ovs = { &ov, 1 };
+	struct jobclass_overrides ovs = { .v = &ov, .n = 1 };
 	sc.thr = &ovs;
 	struct sim_config base = { .workload = &w, .cluster = &c,
 				   .speed = &sc };

@@ -471,7 +471,7 @@ Test(trace_gpu, gavel_run_time_uses_throughput_overrides)
 
 	for (int k = 0; k < 3; k++) {
 		ov[k].cls = (uint16_t)cls[k];
-		for (int g = 0; g < JOBCLASS_NGPU; g++)
+		for (int g = 0; g < JOBCLASS_GPU_MAX; g++)
 			ov[k].thr[g] = NAN;
 		ov[k].grad_bytes = -1;
 	}
@@ -487,7 +487,7 @@ Test(trace_gpu, gavel_run_time_uses_throughput_overrides)
 				ov[a] = ov[b];
 				ov[b] = t;
 			}
-	struct jobclass_overrides all = { ov, 3 };
+	struct jobclass_overrides all = { .v = ov, .n = 3 };
 
 	trace_opts_default(&o);
 	o.format = TRACE_GAVEL;

@@ -222,8 +222,9 @@ double sim_job_type_rate(const struct sim *s, const struct job *j,
 	unsigned cls = j->job_class;
 	if (cls == JOB_CLASS_NONE && s->cfg.speed->draw_classes)
 		cls = speed_draw_class(s->cfg.seed, j->idx); /* as at start */
-	int gpu = jobclass_gpu_lookup(cluster_gpu_type_name(s->cluster, t),
-				      NULL);
+	int gpu = jobclass_ovr_gpu_lookup(s->cfg.speed->thr,
+					  cluster_gpu_type_name(s->cluster, t),
+					  NULL);
 	/* with the experiment's throughput overrides, as speed_rate */
 	return speed_class_rate(cls, gpu, s->cfg.speed->ref_gpu,
 				s->cfg.speed->thr);

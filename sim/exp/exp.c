@@ -368,7 +368,7 @@ enum root_key {
 	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
 	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_SCHEDULE_ON,
 	ROOT_SAME_TIME, ROOT_MEASURE, ROOT_ALLOCATIONS,
-	ROOT_SCHEDULE_INTERVAL, ROOT_NKEYS
+	ROOT_SCHEDULE_INTERVAL, ROOT_GPU_TYPES, ROOT_DERIVE, ROOT_NKEYS
 };
 
 /* The experiment's name, which names the default folder results/<name>:
@@ -481,6 +481,8 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_MEASURE] = "measure",
 		[ROOT_ALLOCATIONS] = "allocations",
 		[ROOT_SCHEDULE_INTERVAL] = "schedule_interval",
+		[ROOT_GPU_TYPES] = "gpu_types",
+		[ROOT_DERIVE] = "derive_throughputs",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;
@@ -513,8 +515,13 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 				"the name '%s', which cannot name its results "
 				"folder: give \"name\" or \"output\"", e->name);
 
-	/* The limits first: the cluster file is read within them. */
+	/* The limits first: the cluster file is read within them.  Then
+	 * the GPU types, which the throughputs and the cluster may name. */
 	rc = parse_limits(c, f[ROOT_LIMITS], &e->limits);
+	if (!rc && f[ROOT_GPU_TYPES])
+		rc = exp_parse_gpu_types(c, f[ROOT_GPU_TYPES], &e->throughputs);
+	if (!rc)
+		rc = exp_parse_derive(c, f[ROOT_DERIVE], &e->throughputs);
 	if (rc)
 		return rc;
 	if (fill) {

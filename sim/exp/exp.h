@@ -167,6 +167,15 @@ struct cJSON *exp_fill_json(const struct fill_spec *f);
  * folder.  Returns 0 or a negative code.
  */
 int exp_load(const char *path, struct experiment *e, struct sim_error *err);
+/*
+ * The throughputs that a run of e could use and that nobody measured: one
+ * object per job class and GPU type of the cluster whose figure the rule
+ * ("derive_throughputs") carries from another type, {job_class, gpu_type,
+ * source_type, rule, factor, throughput} (exp_gputypes.c), in the
+ * cluster's group order then class order; the manifest's
+ * "derived_throughputs".  The caller deletes it.
+ */
+struct cJSON *exp_derived_json(const struct experiment *e);
 /* Same, from text; path names it in messages and anchors relative paths. */
 int exp_parse(const char *text, const char *path, struct experiment *e,
 	      struct sim_error *err);

@@ -242,6 +242,9 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(pre, "start_overhead", jsec(e->start_overhead));
 	jadd(pre, "storage_GBps", jnum(e->storage_GBps));
 	jadd(root, "preemption", pre);
+	jadd(root, "gpu_types", exp_gpu_types_json(&e->throughputs));
+	jadd(root, "derive_throughputs",
+	     jstr(jobclass_derive_names[e->throughputs.derive]));
 	jadd(root, "throughputs", exp_throughputs_json(&e->throughputs));
 	cJSON *lim = jobj();
 	jadd(lim, "nodes", jnum((double)e->limits.nodes));

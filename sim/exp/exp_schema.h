@@ -48,6 +48,15 @@ int exp_parse_measure(struct exp_ctx *c, const struct cJSON *v,
 struct cJSON *exp_measure_json(const struct exp_measure *m);
 int exp_parse_throughputs(struct exp_ctx *c, const struct cJSON *v,
 			  struct jobclass_overrides *o);
+/* "gpu_types" and "derive_throughputs" (exp_gputypes.c): the experiment's
+ * own GPU types and the rule for unmeasured figures, into o (before
+ * "throughputs", whose keys may name the types); the printed form of
+ * the types (every figure). */
+int exp_parse_gpu_types(struct exp_ctx *c, const struct cJSON *v,
+			struct jobclass_overrides *o);
+int exp_parse_derive(struct exp_ctx *c, const struct cJSON *v,
+		     struct jobclass_overrides *o);
+struct cJSON *exp_gpu_types_json(const struct jobclass_overrides *o);
 struct cJSON *exp_throughputs_json(const struct jobclass_overrides *o);
 
 /* The configuration with every key in schema order and every default

@@ -90,41 +90,53 @@ static int fail_class(struct exp_ctx *c, const char *spelling)
 			"listed in docs/gpu-models.md)", shown);
 }
 
-static int fail_gpu(struct exp_ctx *c, const char *spelling)
+/* The closest known name to an unknown GPU key: every type whose name
+ * starts with it ("a100": a100-40gb and a100-80gb), else one within two
+ * edits with the same first letter ('a100' is not a typo of 'p100'). */
+static int fail_gpu(struct exp_ctx *c, const struct jobclass_overrides *o,
+		    const char *spelling)
 {
-	static const char *const known[] = { "k80", "p100", "v100", "t4",
-					     GRAD_KEY };
-	static_assert(JOBCLASS_NGPU == 4, "the list above");
-	char key[96], shown[EXP_SHOW_MAX];
-	size_t best = SIZE_MAX, besti = 0;
-	snprintf(key, sizeof(key), "%s", spelling);
-	for (char *p = key; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	for (size_t i = 0; i < ARRAY_SIZE(known); i++) {
-		/* A GPU name suggests only a GPU name with the same first
-		 * letter: 'a100' is not a typo of 'p100'. */
-		if (i < JOBCLASS_NGPU && key[0] != known[i][0])
+	char key[96], nk[96], shown[EXP_SHOW_MAX], pre[256] = "";
+	const char *sugg = NULL;
+	size_t best = SIZE_MAX, n = jobclass_ovr_gpu_count(o), np = 0;
+	norm(spelling, key, sizeof(key));
+	for (size_t i = 0; i <= n; i++) {
+		const char *name = i < n ? jobclass_ovr_gpu(o, (int)i)->name
+					 : GRAD_KEY;
+		norm(name, nk, sizeof(nk));
+		if (*key && i < n && strncmp(nk, key, strlen(key)) == 0) {
+			size_t len = strlen(pre);
+			snprintf(pre + len, sizeof(pre) - len, "%s'%s'",
+				 np++ ? " or " : "", name);
+		}
+		if (i < n && key[0] != nk[0])
 			continue;
-		size_t d = exp_edit_distance(key, known[i]);
+		size_t d = exp_edit_distance(key, nk);
 		if (d < best) {
 			best = d;
-			besti = i;
+			sugg = name;
 		}
 	}
 	exp_show_str(spelling, shown);
-	if (best <= 2 && best < strlen(spelling))
+	if (np)
 		return exp_fail(c, NULL, "unknown gpu type '%s' (did you mean "
-				"'%s'?)", shown, known[besti]);
-	return exp_fail(c, NULL, "unknown gpu type '%s' (expected 'k80', "
-			"'p100', 'v100', 't4' or '" GRAD_KEY "'; other GPU types "
-			"have no figures: docs/gpu-models.md)", shown);
+				"%s?)", shown, pre);
+	if (sugg && best <= 2 && best < strlen(key))
+		return exp_fail(c, NULL, "unknown gpu type '%s' (did you mean "
+				"'%s'?)", shown, sugg);
+	char names[256];
+	jobclass_gpu_names(names, sizeof(names));
+	return exp_fail(c, NULL, "unknown gpu type '%s' (expected a "
+			"built-in type, %s, one of \"gpu_types\" or '"
+			GRAD_KEY "': docs/gpu-models.md)", shown, names);
 }
 
 /* One class's object, into *ov. */
 static int parse_figures(struct exp_ctx *c, const cJSON *v,
+			 const struct jobclass_overrides *o,
 			 struct jobclass_override *ov)
 {
-	const char *gkey[JOBCLASS_NGPU] = { NULL };
+	const char *gkey[JOBCLASS_GPU_MAX] = { NULL };
 	const char *bkey = NULL;
 	int rc = 0;
 
@@ -132,8 +144,8 @@ static int parse_figures(struct exp_ctx *c, const cJSON *v,
 		return exp_fail_type(c, NULL, "an object of figures by GPU "
 				     "type", v);
 	if (!v->child)
-		return exp_fail(c, NULL, "no figure given (expected 'k80', "
-				"'p100', 'v100', 't4' or '" GRAD_KEY "')");
+		return exp_fail(c, NULL, "no figure given (expected a gpu "
+				"type or '" GRAD_KEY "')");
 	for (const cJSON *f = v->child; f && !rc; f = f->next) {
 		size_t m = exp_jp_key(c, f->string);
 		if (strcmp(f->string, GRAD_KEY) == 0) {
@@ -148,9 +160,9 @@ static int parse_figures(struct exp_ctx *c, const cJSON *v,
 			ov->grad_bytes = (double)u;
 			goto next;
 		}
-		int g = jobclass_gpu_lookup(f->string, NULL);
+		int g = jobclass_ovr_gpu_lookup(o, f->string, NULL);
 		if (g < 0) {
-			rc = fail_gpu(c, f->string);
+			rc = fail_gpu(c, o, f->string);
 			goto next;
 		}
 		if (gkey[g]) {
@@ -158,7 +170,7 @@ static int parse_figures(struct exp_ctx *c, const cJSON *v,
 			exp_show_str(gkey[g], shown);
 			rc = exp_fail(c, NULL, "names the same gpu type as "
 				      "'%s' (%s)", shown,
-				      jobclass_gpu_get(g)->name);
+				      jobclass_ovr_gpu(o, g)->name);
 			goto next;
 		}
 		gkey[g] = f->string;
@@ -221,11 +233,11 @@ int exp_parse_throughputs(struct exp_ctx *c, const cJSON *v,
 			goto next;
 		struct jobclass_override *ov = &o->v[o->n];
 		ov->cls = (uint16_t)cls;
-		for (int g = 0; g < JOBCLASS_NGPU; g++)
+		for (int g = 0; g < JOBCLASS_GPU_MAX; g++)
 			ov->thr[g] = NAN;
 		ov->grad_bytes = -1;
 		given[o->n++] = it->string;
-		rc = parse_figures(c, it, ov);
+		rc = parse_figures(c, it, o, ov);
 next:
 		exp_jp_pop(c, mk);
 	}
@@ -250,9 +262,9 @@ cJSON *exp_throughputs_json(const struct jobclass_overrides *o)
 	for (size_t i = 0; i < o->n; i++) {
 		const struct jobclass_override *ov = &o->v[i];
 		cJSON *f = must(cJSON_CreateObject());
-		for (int g = 0; g < JOBCLASS_NGPU; g++)
+		for (int g = 0; g < (int)jobclass_ovr_gpu_count(o); g++)
 			if (!isnan(ov->thr[g]) &&
-			    !cJSON_AddItemToObject(f, jobclass_gpu_get(g)->name,
+			    !cJSON_AddItemToObject(f, jobclass_ovr_gpu(o, g)->name,
 						   must(cJSON_CreateNumber(
 							   ov->thr[g]))))
 				SIM_BUG("out of memory building JSON");

@@ -338,10 +338,11 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 		rc = exp_get_string(c, "reference_gpu", f[11], &ref);
 	if (!rc) {
 		struct sim_error e;
+		char names[256];
+		jobclass_gpu_names(names, sizeof(names));
 		if (jobclass_gpu_lookup(ref, &e) < 0)
-			rc = exp_fail(c, "reference_gpu", "%s (the throughput "
-				      "table knows k80, p100, v100 and t4)",
-				      e.msg);
+			rc = exp_fail(c, "reference_gpu", "%s (a built-in "
+				      "type: %s)", e.msg, names);
 		else
 			w->reference_gpu = xstrdup(ref);
 	}

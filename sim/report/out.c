@@ -716,6 +716,10 @@ static cJSON *manifest_tree(const struct experiment *e,
 		cJSON_AddItemToArray(arr, o);
 	}
 
+	/* Figures no one measured are never presented as measured. */
+	cJSON_AddItemToObject(root, "derived_throughputs",
+			      exp_derived_json(e));
+
 	cJSON *config = NULL;
 	if (e->resolved_json) {
 		config = cJSON_Parse(e->resolved_json);

@@ -74,7 +74,8 @@ static int build_batch(const struct experiment *e, const struct job *jobs,
 		nn += ng->count;
 	}
 	for (uint32_t t = 0; t < T; t++)
-		tgpu[t] = gpu ? jobclass_gpu_lookup(tname[t], NULL) : -1;
+		tgpu[t] = gpu ? jobclass_ovr_gpu_lookup(&e->throughputs,
+							 tname[t], NULL) : -1;
 	uint32_t n = (uint32_t)(njobs < o->jobs ? njobs : o->jobs);
 	eval_inst_init(in, n, T, cap, (enum eval_objective)o->objective);
 	in->p.mix_makespan = (int64_t)o->mix_makespan;

@@ -206,8 +206,7 @@ static void report_workload(const struct runner *r, const char *what,
 	fprintf(r->o->msg, "%s: %zu jobs\n%s", what, w->n, buf);
 }
 
-/* On a cluster with GPUs, jobs run at the speed of their GPU type and
- * placement (speed.h): check the GPU types and the fabric. */
+/* GPU jobs' speeds (speed.h): check the GPU types, figures, fabric. */
 static int speed_setup(struct runner *r, const char *prefix,
 		       struct sim_error *err)
 {
@@ -219,7 +218,8 @@ static int speed_setup(struct runner *r, const char *prefix,
 	}
 	if (!gpus)
 		return 0;
-	int rc = speed_check(c, prefix, err);
+	int rc = speed_check(c, &r->e.throughputs, r->w.jobs, r->w.n,
+			     r->e.workload.draw_classes, prefix, err);
 	if (rc)
 		return rc;
 	r->speed.net = r->e.network;

@@ -2,10 +2,10 @@
  * Job classes and GPU types: lookups and the hand-written tables.
  *
  * The measured classes (Gavel's 26 configurations) are generated into
- * jobclass_table.c; this file holds what is written by hand, each figure
- * with its source: the GPU types, the model families' parameter counts
- * (which fix the gradient bytes that a data-parallel step all-reduces),
- * and the classes for models that Gavel did not measure, each mapped to
+ * jobclass_table.c and the GPU types are jobclass_gpu.c's; this file
+ * holds the lookups and what else is written by hand, each figure with
+ * its source: the model families' parameter counts (which fix the
+ * gradient bytes that a data-parallel step all-reduces), and the classes for models that Gavel did not measure, each mapped to
  * the closest measured class.  docs/gpu-models.md explains every choice.
  *
  * Class index space: 0 = JOB_CLASS_NONE, 1 .. JOBCLASS_NGAVEL = the
@@ -19,51 +19,6 @@
 
 #include "speed/jobclass.h"
 #include "base/util.h"
-
-/*
- * GPU types.  Memory from NVIDIA's data sheets; one K80 board holds two
- * GK210 GPUs of 12 GB and Gavel (like a cloud instance) counts each as a
- * GPU.  The throughputs of all three are Gavel's measurements.  A100 and
- * H100 are left out: nobody has published throughputs of Gavel's 26
- * configurations on them, and mixing vendor benchmarks of other models
- * and software into this table would not be a measurement.  T4 has no
- * figure for Gavel's classes either; its measurements are the Pollux
- * artifact's step times of its six applications (goodput.h), taken on
- * its testbed's AWS g4dn.12xlarge nodes (4 T4 each).
- */
-static const struct jobclass_gpu_info gpu_table[JOBCLASS_NGPU] = {
-	[JOBCLASS_GPU_K80] = {
-		.name = "k80",
-		.model = "NVIDIA Tesla K80 (one GK210 of the board)",
-		.mem_gb = 12,
-		.source = "NVIDIA Tesla K80 data sheet (24 GB per board, "
-			  "2 GPUs); throughputs: Gavel OSDI'20 artifact",
-	},
-	[JOBCLASS_GPU_P100] = {
-		.name = "p100",
-		.model = "NVIDIA Tesla P100",
-		.mem_gb = 16,
-		.source = "NVIDIA Tesla P100 data sheet (16 GB HBM2); "
-			  "throughputs: Gavel OSDI'20 artifact",
-	},
-	[JOBCLASS_GPU_V100] = {
-		.name = "v100",
-		.model = "NVIDIA Tesla V100",
-		.mem_gb = 16,
-		.source = "NVIDIA Tesla V100 data sheet (16 GB HBM2; a 32 GB "
-			  "part exists); throughputs: Gavel OSDI'20 artifact",
-	},
-	[JOBCLASS_GPU_T4] = {
-		.name = "t4",
-		.model = "NVIDIA T4",
-		.mem_gb = 16,
-		.source = "NVIDIA T4 data sheet (16 GB GDDR6); throughputs: "
-			  "the Pollux OSDI'21 artifact's step times of its six "
-			  "applications on AWS g4dn.12xlarge (4 T4 a node), "
-			  "goodput.h; none for Gavel's classes",
-	},
-};
-static_assert(ARRAY_SIZE(gpu_table) == JOBCLASS_NGPU, "gpu table size");
 
 /*
  * Model families: trainable parameters (fp32, so gradient bytes = 4 x
@@ -317,9 +272,7 @@ unknown:
 
 const struct jobclass_gpu_info *jobclass_gpu_get(int gpu)
 {
-	if (gpu < 0 || gpu >= JOBCLASS_NGPU)
-		return NULL;
-	return &gpu_table[gpu];
+	return gpu < 0 ? NULL : jobclass_gpu_at((size_t)gpu);
 }
 
 /* What may follow a GPU name: "sxm2", "pcie", "m32" (memory, as the
@@ -364,11 +317,17 @@ int jobclass_gpu_lookup(const char *name, struct sim_error *err)
 		k += 6;
 	if (strncmp(k, "tesla", 5) == 0)
 		k += 5;
-	for (int g = 0; g < JOBCLASS_NGPU; g++) {
-		size_t len = strlen(gpu_table[g].name);
+	/* An exact name first: "a10" is a prefix of "a100-40gb". */
+	int g = jobclass_gpu_find(k);
+	if (g >= 0)
+		return g;
+	for (g = 0; g < JOBCLASS_NGPU; g++) {
+		char nk[KEY_MAX];
+		size_t len;
 
-		if (strncmp(k, gpu_table[g].name, len) == 0 &&
-		    gpu_suffix_ok(k + len))
+		norm_key(jobclass_gpu_at((size_t)g)->name, nk, sizeof(nk));
+		len = strlen(nk);
+		if (strncmp(k, nk, len) == 0 && gpu_suffix_ok(k + len))
 			return g;
 	}
 unknown:

@@ -28,23 +28,7 @@
 #include <stdint.h>
 
 #include "clustersim/clustersim.h"
-
-/* GPU types: Gavel's three, whose rows the class tables hold, then the
- * others (T4: the Pollux artifact's, measured for its applications by
- * the goodput model, goodput.h; none of Gavel's classes).  Fields only
- * ever appended. */
-enum jobclass_gpu {
-	JOBCLASS_GPU_K80 = 0,
-	JOBCLASS_GPU_P100,
-	JOBCLASS_GPU_V100,
-	JOBCLASS_GPU_T4,
-	JOBCLASS_NGPU
-};
-
-/* The types the class tables (Gavel's measurements) have rows for: the
- * first three.  The class tables know nothing of a later type (NaN: no
- * figure) unless an experiment's override gives one. */
-#define JOBCLASS_NGPU_GAVEL 3
+#include "speed/jobclass_gpu.h"
 
 /* Measured scale factors (GPUs per job): 1, 2, 4, 8 = 1 << index. */
 #define JOBCLASS_NSCALE 4
@@ -74,14 +58,6 @@ enum jobclass_family {
 	JOBFAM_BERT_LARGE,
 	JOBFAM_GPT_2,
 	JOBFAM_COUNT
-};
-
-/* One GPU type. */
-struct jobclass_gpu_info {
-	const char *name;   /* short name used in experiments: "v100" */
-	const char *model;  /* the product: "NVIDIA Tesla V100 (SXM2)" */
-	double mem_gb;      /* memory of one GPU, GB */
-	const char *source; /* where the figures come from */
 };
 
 /* One model family. */
@@ -146,9 +122,10 @@ int jobclass_find(const char *spelling, struct sim_error *err);
 /* A GPU type by index; NULL when out of range. */
 const struct jobclass_gpu_info *jobclass_gpu_get(int gpu);
 /*
- * A GPU type by name, case-insensitive, ignoring "nvidia"/"tesla",
- * punctuation and a memory or form-factor suffix: "v100", "Tesla V100",
- * "V100M32", "v100-sxm2-16gb" are all v100.  The index, or -SIM_EINPUT
+ * A built-in GPU type (jobclass_gpu.h) by name, case-insensitive,
+ * ignoring "nvidia"/"tesla", punctuation and a memory or form-factor
+ * suffix: "v100", "Tesla V100", "V100M32", "v100-sxm2-16gb" are all v100;
+ * an exact name wins ("a100-80gb" is not a100-40gb).  The index, or -SIM_EINPUT
  * with "unknown gpu type 'NAME'" in err (err may be NULL).
  */
 int jobclass_gpu_lookup(const char *name, struct sim_error *err);

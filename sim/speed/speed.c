@@ -27,18 +27,65 @@ struct speed {
 	size_t cap;
 };
 
-int speed_check(const struct cluster_spec *spec, const char *prefix,
+/* Under rule "none": class cls has a figure on every typed GPU group. */
+static int check_class(const struct cluster_spec *spec,
+		       const struct jobclass_overrides *thr, unsigned cls,
+		       const char *prefix, struct sim_error *err)
+{
+	for (size_t g = 0; g < spec->ngroups; g++) {
+		const char *t = spec->groups[g].gpu_type;
+		int gi = t ? jobclass_ovr_gpu_lookup(thr, t, NULL) : -1;
+		if (gi < 0 || !spec->groups[g].gpus ||
+		    !isnan(jobclass_thr1(thr, cls, gi)))
+			continue;
+		return err_set(err, "%s$.derive_throughputs: job class '%s' "
+			       "has no throughput on gpu type '%s' "
+			       "($.cluster.nodes[%zu]) and \"none\" derives "
+			       "none: give it in \"throughputs\", or derive "
+			       "it with \"fp32_membw\" or \"fp32\"", prefix,
+			       jobclass_get(cls)->name, t, g);
+	}
+	return 0;
+}
+
+/* The figures check of speed_check (rule "none"). */
+static int check_figures(const struct cluster_spec *spec,
+			 const struct jobclass_overrides *thr,
+			 const struct job *jobs, size_t n, bool draw,
+			 const char *prefix, struct sim_error *err)
+{
+	bool drawn = draw && !jobs;
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct job *j = &jobs[i];
+		if (!j->gpus || j->goodput_app)
+			continue;
+		if (j->job_class == JOB_CLASS_NONE)
+			drawn = drawn || draw;
+		else
+			rc = check_class(spec, thr, j->job_class, prefix, err);
+	}
+	for (unsigned c = 1; drawn && !rc && c <= JOBCLASS_NGAVEL; c++)
+		rc = check_class(spec, thr, c, prefix, err);
+	return rc;
+}
+
+int speed_check(const struct cluster_spec *spec,
+		const struct jobclass_overrides *thr, const struct job *jobs,
+		size_t n, bool draw, const char *prefix,
 		struct sim_error *err)
 {
 	for (size_t g = 0; g < spec->ngroups; g++) {
 		const char *t = spec->groups[g].gpu_type;
 		struct sim_error e;
-		if (t && jobclass_gpu_lookup(t, &e) < 0)
+		if (t && jobclass_ovr_gpu_lookup(thr, t, &e) < 0)
 			return err_set(err, "%s$.cluster.nodes[%zu].gpu_type: %s "
-				       "(the throughput table knows k80, p100, "
-				       "v100 and t4: docs/gpu-models.md)",
+				       "(neither a built-in type nor one of "
+				       "\"gpu_types\": docs/gpu-models.md)",
 				       prefix, g, e.msg);
 	}
+	if (thr && thr->derive == JOBCLASS_DERIVE_NONE)
+		return check_figures(spec, thr, jobs, n, draw, prefix, err);
 	return 0;
 }
 
@@ -56,7 +103,7 @@ struct speed *speed_new(const struct cluster_spec *spec,
 	for (size_t g = 0; g < spec->ngroups; g++) {
 		const char *t = spec->groups[g].gpu_type;
 		sp->gstart[g] = n;
-		sp->gtype[g] = t ? jobclass_gpu_lookup(t, NULL) : ref;
+		sp->gtype[g] = t ? jobclass_ovr_gpu_lookup(thr, t, NULL) : ref;
 		SIM_ASSERT(sp->gtype[g] >= 0); /* speed_check passed */
 		n += spec->groups[g].count;
 	}

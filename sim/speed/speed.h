@@ -63,9 +63,17 @@ struct speed *speed_new(const struct cluster_spec *spec,
 			const struct jobclass_overrides *thr);
 void speed_free(struct speed *sp);
 
-/* Checks that every GPU type of the cluster is one the throughput table
- * knows; "PREFIX$.cluster.nodes[i].gpu_type: ..." messages. */
-int speed_check(const struct cluster_spec *spec, const char *prefix,
+/*
+ * Checks that every GPU type of the cluster is a built-in one or one of
+ * thr's own (thr may be NULL); "PREFIX$.cluster.nodes[i].gpu_type: ..."
+ * messages.  Under "derive_throughputs": "none", also that every class a
+ * GPU job of jobs[0 .. n-1] names (and, with draw, every class it may
+ * draw: all of Gavel's when jobs is NULL, a generated workload) has a
+ * figure on every typed GPU group ("PREFIX$.derive_throughputs: ...").
+ */
+int speed_check(const struct cluster_spec *spec,
+		const struct jobclass_overrides *thr, const struct job *jobs,
+		size_t n, bool draw, const char *prefix,
 		struct sim_error *err);
 
 /* A GPU job starts on placement p (its fabric flow is added) or ends. */

@@ -193,7 +193,7 @@ static bool fs_cluster(struct fs_in *in, struct fs_case *c)
 		fs_costs(in, c);
 	if (cluster_spec_check(&c->cluster, "", &err) != 0)
 		return false;
-	if (c->use_speed && (speed_check(&c->cluster, "", &err) != 0 ||
+	if (c->use_speed && (speed_check(&c->cluster, NULL, NULL, 0, false, "", &err) != 0 ||
 			     net_spec_check(&c->speed.net, "", &err) != 0))
 		return false;
 	return true;
