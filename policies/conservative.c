@@ -40,6 +40,14 @@
  * every promise; a pass after an end compresses in full, so a long
  * queue still costs O(q log q) at each end (docs/design.md).
  *
+ * compress = "movable" (the default) or "all": which promised jobs a
+ * compression re-plans.  A job can move only if its request is free at
+ * some time before its promise for long enough (profile_earlier, a
+ * query that neither gives back nor takes room); "movable" re-plans
+ * only those, "all" gives back and re-plans every one, as before.  The
+ * schedules are the same (tests/test_conservative_movable.c); a job
+ * that is skipped would have been reserved at its promise again.
+ *
  * replan = "scratch": every reservation is made again from scratch, in
  * queue order, against the jobs ahead only.  This is NOT conservative: a
  * job moved into a gap can push a job behind it later than it was
@@ -61,7 +69,7 @@
  * termination).
  *
  * Parameters: replan ("compress" or "scratch"), compress_on ("pass" or
- * "end").
+ * "end"), compress ("movable" or "all").
  *
  * Example (10 CPUs, estimates exact): A runs on 6 CPUs until 100.  Queue:
  * B 8 CPUs for 50 s, C 4 CPUs for 200 s, D 2 CPUs for 20 s.  B is reserved
@@ -82,6 +90,8 @@
 struct cons {
 	bool compress;      /* replan = "compress" */
 	bool on_end;        /* compress_on = "end" */
+	bool movable;       /* compress = "movable": skip the promised jobs
+	                       that profile_earlier says cannot move */
 	bool ended;         /* a job ended since the last pass */
 	sim_time_t kept;    /* the first promise this pass kept by its
 	                       split (VCs only; SIM_TIME_MAX = none) */
@@ -203,6 +213,14 @@ static void compress_promised(struct sim *sim, struct cons *c,
 			i++;
 			continue;
 		}
+		if (t != SIM_TIME_NONE && c->movable && t > now &&
+		    !profile_earlier(p, j, t, j->estimate)) {
+			/* plan() would take t again */
+			if (t < c->soonest)
+				c->soonest = t;
+			i++;
+			continue;
+		}
 		if (t != SIM_TIME_NONE) {
 			profile_release(p, j, t, j->estimate);
 		} else if (sim_job_promised(sim, j) == SIM_TIME_NONE) {
@@ -273,6 +291,7 @@ static int conservative_init(struct sim *sim, void **state,
 {
 	const char *replan = sim_param_str(sim, "replan");
 	const char *on = sim_param_str(sim, "compress_on");
+	const char *which = sim_param_str(sim, "compress");
 	struct cons *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -1;
@@ -291,6 +310,13 @@ static int conservative_init(struct sim *sim, void **state,
 	} else if (strcmp(on, "pass") != 0) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "compress_on must be 'pass' or 'end', got '%s'", on);
+		return -1;
+	}
+	if (strcmp(which, "movable") == 0) {
+		c->movable = true;
+	} else if (strcmp(which, "all") != 0) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "compress must be 'movable' or 'all', got '%s'", which);
 		return -1;
 	}
 	return 0;
@@ -345,6 +371,10 @@ static const struct policy_param conservative_params[] = {
 	{ "compress_on", PARAM_STRING, "pass",
 	  "replan = compress: \"pass\": compress at every scheduling "
 	  "pass; \"end\": only at passes after a job ended (pyss)" },
+	{ "compress", PARAM_STRING, "movable",
+	  "replan = compress: \"movable\": re-plan only the promised jobs "
+	  "that could move earlier; \"all\": re-plan every one (the same "
+	  "schedule, slower)" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 

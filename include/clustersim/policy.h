@@ -594,6 +594,17 @@ void profile_reserve_again(struct profile *p, const struct job *job,
 void profile_release(struct profile *p, const struct job *job, sim_time_t t,
 		     sim_time_t duration);
 
+/*
+ * Could the job, whose reservation [t, t + duration) is in the profile
+ * (made with profile_reserve), start earlier than t if it gave that
+ * reservation back?  false tells that profile_release() then
+ * profile_earliest() would answer t again, without either; a policy that
+ * compresses its reservations skips such a job.  Always true on a
+ * cluster with VCs (it cannot tell cheaply there).
+ */
+bool profile_earlier(struct profile *p, const struct job *job, sim_time_t t,
+		     sim_time_t duration);
+
 /* ---- Promised starts (reservations kept between passes) --------------- */
 
 /*

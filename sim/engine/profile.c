@@ -221,6 +221,36 @@ sim_time_t profile_earliest(struct profile *p, const struct job *job,
 	return t;
 }
 
+/*
+ * Could the job, reserved at t for duration, start before t if it gave
+ * its reservation back?  A window [s, s + duration) that starts before t
+ * and reaches past it needs room only during [s, t) (its part from t on
+ * lies in the job's own room), so it exists exactly when the step that
+ * holds t - 1 has room: then s = t - 1 fits.  Otherwise any window that
+ * fits ends by t - 1, where the job's own reservation is not, and the
+ * search of profile_earliest, stopped at t, finds it.  On a cluster with
+ * VCs the answer is always true (the caller plans the job again).
+ */
+bool profile_earlier(struct profile *p, const struct job *job, sim_time_t t,
+		     sim_time_t duration)
+{
+	if (p->parted)
+		return true;
+	SIM_ASSERT(t >= p->now && duration >= 0);
+	uint64_t du = units_demand(p->cluster, job);
+	if (t == p->now || du > p->capacity)
+		return false;
+	int64_t d = (int64_t)du;
+	fold(p, t - 1);
+	if (psteps_value_at(&p->steps, t - 1) >= d)
+		return true;
+	sim_time_t s = p->now, at;
+	while (s < t && !fits(p, s, end_of(s, duration), d, &at))
+		if (!next_room(p, at, d, &s))
+			return false;
+	return s < t;
+}
+
 void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 		     sim_time_t duration)
 {
