@@ -124,6 +124,15 @@ static bool plan(struct sim *sim, struct cons *c, struct profile *p,
 	 * then. */
 	*at = t;
 	if (promised != SIM_TIME_NONE && t > promised && sim_vc_count(sim)) {
+		/* A promise kept so that is due now starts now when the
+		 * job fits: its split is one the envelope allowed for.
+		 * (Kept unstarted, it would wait for an event that may
+		 * never come: no wake-up is set for now.) */
+		if (promised == now && sim_job_fits(sim, j) &&
+		    sim_job_start(sim, j) == 0) {
+			profile_reserve(p, j, now, j->estimate);
+			return true;
+		}
 		*at = promised;
 		profile_reserve_again(p, j, promised, j->estimate);
 		if (promised < c->kept)
