@@ -227,8 +227,9 @@ sim_time_t profile_earliest(struct profile *p, const struct job *job,
  * and reaches past it needs room only during [s, t) (its part from t on
  * lies in the job's own room), so it exists exactly when the step that
  * holds t - 1 has room: then s = t - 1 fits.  Otherwise any window that
- * fits ends by t - 1, where the job's own reservation is not, and the
- * search of profile_earliest, stopped at t, finds it.  On a cluster with
+ * fits ends by t - 1, where the job's own reservation is not: a stretch
+ * of steps before t with room, as long as the job (one walk of the
+ * array; on the tree, the search of profile_earliest, stopped at t).  On a cluster with
  * VCs the answer is always true (the caller plans the job again).
  */
 bool profile_earlier(struct profile *p, const struct job *job, sim_time_t t,
@@ -244,6 +245,10 @@ bool profile_earlier(struct profile *p, const struct job *job, sim_time_t t,
 	fold(p, t - 1);
 	if (psteps_value_at(&p->steps, t - 1) >= d)
 		return true;
+	bool known;
+	bool run = psteps_run(&p->steps, p->now, t, d, duration, &known);
+	if (known)
+		return run;
 	sim_time_t s = p->now, at;
 	while (s < t && !fits(p, s, end_of(s, duration), d, &at))
 		if (!next_room(p, at, d, &s))

@@ -187,3 +187,30 @@ bool psteps_next(struct psteps *s, sim_time_t t, sim_time_t until,
 	}
 	return false;
 }
+
+bool psteps_run(struct psteps *s, sim_time_t from, sim_time_t until,
+		int64_t d, sim_time_t len, bool *known)
+{
+	*known = !s->big;
+	if (s->big || from >= until)
+		return false;
+	/* One walk over contiguous steps, no searches: the array's case
+	 * is a long queue's every promise at every compression. */
+	sim_time_t rs = from;
+	bool in = false;
+	for (size_t i = step_at(s, from); i < s->n && s->t[i] < until; i++) {
+		sim_time_t next = i + 1 < s->n && s->t[i + 1] < until ?
+				  s->t[i + 1] : until;
+		if (s->f[i] < d) {
+			in = false;
+			continue;
+		}
+		if (!in) {
+			rs = s->t[i] > from ? s->t[i] : from;
+			in = true;
+		}
+		if (next - rs >= len)
+			return true;
+	}
+	return false;
+}

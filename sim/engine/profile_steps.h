@@ -40,5 +40,10 @@ void psteps_add(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v);
 void psteps_take(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v);
 bool psteps_next(struct psteps *s, sim_time_t t, sim_time_t until,
 		 int64_t d, bool below, sim_time_t *at);
+/* Is there a stretch of at least len within [from, until) where every
+ * step holds at least d free units?  Answered by the array only (*known
+ * false with the tree: the caller searches). */
+bool psteps_run(struct psteps *s, sim_time_t from, sim_time_t until,
+		int64_t d, sim_time_t len, bool *known);
 
 #endif
