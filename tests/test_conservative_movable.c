@@ -6,7 +6,10 @@
  * so the two must give the same schedule: checked job for job, with
  * the promise counters, on hundreds of random workloads (sizes, bursts,
  * estimates 1-4x the run, zero-length jobs, jobs past their estimates),
- * under both compress_on settings and several cluster shapes.
+ * under both compress_on settings and several cluster shapes.  A third
+ * run re-plans all with the kept profile refused by the engine, so that
+ * every pass rebuilds it and puts every promise back (the behaviour
+ * before profiles were kept across job ends, sim_profile_kept).
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -20,10 +23,23 @@ extern const struct policy_ops clustersim_policy_conservative;
 /* Conservative with compress = which and compress_on = on; the
  * invariant checker only when no job runs past its estimate (those
  * break promises whatever the policy does, which it would stop at). */
+/* Conservative with every pass a full one: the engine refuses to keep
+ * the profile. */
+static int refusing_init(struct sim *sim, void **state, struct sim_error *err)
+{
+	sim_refuse_kept_profile(sim);
+	return clustersim_policy_conservative.init(sim, state, err);
+}
+
 static struct sim *run_cons(const char *which, const char *on,
 			    const struct workload *w,
 			    const struct cluster_spec *c, bool check)
 {
+	struct policy_ops rebuilt = clustersim_policy_conservative;
+	rebuilt.init = refusing_init;
+	bool refuse = strcmp(which, "rebuilt") == 0;
+	if (refuse)
+		which = "all";
 	struct param_value pv[2] = {
 		{ .key = (char *)"compress", .json_path = (char *)"$.compress",
 		  .type = PV_STRING, .str = (char *)which },
@@ -31,7 +47,8 @@ static struct sim *run_cons(const char *which, const char *on,
 		  .json_path = (char *)"$.compress_on",
 		  .type = PV_STRING, .str = (char *)on },
 	};
-	const struct policy_ops *ops = &clustersim_policy_conservative;
+	const struct policy_ops *ops = refuse ? &rebuilt :
+				       &clustersim_policy_conservative;
 	struct pval *params;
 	size_t np;
 	struct sim_error err;
@@ -69,12 +86,18 @@ Test(conservative_movable, same_schedule_as_replanning_all)
 		const char *on = ons[seed / 4 % 2];
 		struct sim *a = run_cons("movable", on, &w, &c, !overrun);
 		struct sim *b = run_cons("all", on, &w, &c, !overrun);
+		struct sim *r = run_cons("rebuilt", on, &w, &c, !overrun);
 		for (size_t i = 0; i < w.n; i++) {
 			int64_t id = w.jobs[i].id;
 			cr_assert_eq(tl_start(a, id), tl_start(b, id),
 				     "seed %llu (%s) job %lld: %g vs %g",
 				     (unsigned long long)seed, on,
 				     (long long)id, tl_start(a, id),
+				     tl_start(b, id));
+			cr_assert_eq(tl_start(r, id), tl_start(b, id),
+				     "seed %llu (%s) job %lld rebuilt: %g vs "
+				     "%g", (unsigned long long)seed, on,
+				     (long long)id, tl_start(r, id),
 				     tl_start(b, id));
 		}
 		const struct run_counters *ca = sim_counters(a);
@@ -83,9 +106,14 @@ Test(conservative_movable, same_schedule_as_replanning_all)
 			     "seed %llu", (unsigned long long)seed);
 		cr_assert_eq(ca->promises_missed, cb->promises_missed,
 			     "seed %llu", (unsigned long long)seed);
+		cr_assert_eq(sim_counters(r)->promises_broken,
+			     cb->promises_broken);
+		cr_assert_eq(sim_counters(r)->promises_missed,
+			     cb->promises_missed);
 		jobs += w.n;
 		sim_free(a);
 		sim_free(b);
+		sim_free(r);
 		workload_release(&w);
 		cluster_spec_release(&c);
 	}

@@ -85,6 +85,26 @@ static void to_tree(struct psteps *s)
 	s->big = true;
 }
 
+void psteps_trim(struct psteps *s, sim_time_t now)
+{
+	if (s->big)
+		return;
+	size_t k = step_at(s, now), m = 1;
+	s->t[0] = s->t[k];
+	s->f[0] = s->f[k];
+	for (size_t i = k + 1; i < s->n; i++) {
+		if (s->f[i] == s->f[m - 1])
+			continue;
+		s->t[m] = s->t[i];
+		s->f[m] = s->f[i];
+		m++;
+	}
+	s->n = m;
+	s->hint = 0;
+	s->last_t = s->t[m - 1];
+	s->last_f = s->f[m - 1];
+}
+
 int64_t psteps_value_at(struct psteps *s, sim_time_t t)
 {
 	if (t >= s->last_t)
