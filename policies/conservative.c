@@ -35,10 +35,14 @@
  * (new reservations; time passing), so the next pass would move none
  * of them again: if no promise is due by then, it places only the new
  * jobs, in the profile the last pass left (sim_profile_kept, which the
- * engine refuses when a job left the running set or one is past its
- * estimate).  The same outputs, without a rebuild and a re-plan of
- * every promise; a pass after an end compresses in full, so a long
- * queue still costs O(q log q) at each end (docs/design.md).
+ * engine refuses when a running job is past its estimate).  The same
+ * outputs, without a rebuild and a re-plan of every promise.  Other
+ * passes (after an end) compress in full, but in the profile the last
+ * pass left too, with the ended jobs' room given back by the engine,
+ * when every promise in it is still to come and is this policy's (a
+ * hash of them says so): no rebuild that puts every promise back.  A
+ * long queue still costs a profile_earlier per promise at each end
+ * (docs/design.md).
  *
  * compress = "movable" (the default) or "all": which promised jobs a
  * compression re-plans.  A job can move only if its request is free at

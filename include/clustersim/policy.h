@@ -558,9 +558,11 @@ struct profile *sim_profile(struct sim *sim);
 /*
  * The profile as the last sim_profile() and the calls on it since left
  * it, moved on to now without a rebuild, or NULL when that would not be
- * the profile sim_profile() builds now: a job left the running set since
- * (it ended or was preempted), a running job is past its estimate, the
- * cluster has VCs or jobs sharing GPUs.  The caller vouches for the rest:
+ * the profile sim_profile() builds now: a running job is past its
+ * estimate, the cluster has VCs or jobs sharing GPUs, or thousands of
+ * jobs left the running set since.  The room of the jobs that left it
+ * (ended or preempted) is given back, from now to their expected ends.
+ * The caller vouches for the rest:
  * every job it started since it reserved with profile_reserve(p, job,
  * now, estimate), and every reservation it left in is one it would put
  * back.  For a policy that keeps reservations from pass to pass
