@@ -35,10 +35,22 @@
  * (new reservations; time passing), so the next pass would move none
  * of them again: if no promise is due by then, it places only the new
  * jobs, in the profile the last pass left (sim_profile_kept, which the
- * engine refuses when a job left the running set or one is past its
- * estimate).  The same outputs, without a rebuild and a re-plan of
- * every promise; a pass after an end compresses in full, so a long
- * queue still costs O(q log q) at each end (docs/design.md).
+ * engine refuses when a running job is past its estimate).  The same
+ * outputs, without a rebuild and a re-plan of every promise.  Other
+ * passes (after an end) compress in full, but in the profile the last
+ * pass left too, with the ended jobs' room given back by the engine,
+ * when every promise in it is still to come and is this policy's (a
+ * hash of them says so): no rebuild that puts every promise back.  A
+ * long queue still costs a profile_earlier per promise at each end
+ * (docs/design.md).
+ *
+ * compress = "movable" (the default) or "all": which promised jobs a
+ * compression re-plans.  A job can move only if its request is free at
+ * some time before its promise for long enough (profile_earlier, a
+ * query that neither gives back nor takes room); "movable" re-plans
+ * only those, "all" gives back and re-plans every one, as before.  The
+ * schedules are the same (tests/test_conservative_movable.c); a job
+ * that is skipped would have been reserved at its promise again.
  *
  * replan = "scratch": every reservation is made again from scratch, in
  * queue order, against the jobs ahead only.  This is NOT conservative: a
@@ -61,7 +73,7 @@
  * termination).
  *
  * Parameters: replan ("compress" or "scratch"), compress_on ("pass" or
- * "end").
+ * "end"), compress ("movable" or "all").
  *
  * Example (10 CPUs, estimates exact): A runs on 6 CPUs until 100.  Queue:
  * B 8 CPUs for 50 s, C 4 CPUs for 200 s, D 2 CPUs for 20 s.  B is reserved
@@ -82,6 +94,8 @@
 struct cons {
 	bool compress;      /* replan = "compress" */
 	bool on_end;        /* compress_on = "end" */
+	bool movable;       /* compress = "movable": skip the promised jobs
+	                       that profile_earlier says cannot move */
 	bool ended;         /* a job ended since the last pass */
 	sim_time_t kept;    /* the first promise this pass kept by its
 	                       split (VCs only; SIM_TIME_MAX = none) */
@@ -92,9 +106,46 @@ struct cons {
 	 * in the profile the last one left (sim_profile_kept). */
 	bool quiet;         /* the last pass was quiet */
 	sim_time_t soonest; /* the earliest promise it left */
+	/* The profile the last pass left holds the running jobs and every
+	 * promise, and nothing else: no VCs, no job reserved nowhere. */
+	bool whole;
+	uint64_t sum;       /* a hash of the waiting jobs' promises, as
+	                       this policy made them: another's change
+	                       (a wrapper's) means the profile is not whole */
 	size_t qlen;        /* the queue's length after it */
 	uint32_t last;      /* the idx of its last job then */
 };
+
+/* One job's term of the hash of promises. */
+static uint64_t term(const struct job *j, sim_time_t t)
+{
+	uint64_t x = ((uint64_t)j->idx * 2 + 1) * 0x9e3779b97f4a7c15ull;
+	x ^= (uint64_t)t;
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ull;
+	return x ^ x >> 29;
+}
+
+/* sim_job_start and sim_job_promise, keeping the hash of promises. */
+static int start(struct sim *sim, struct cons *c, const struct job *j)
+{
+	sim_time_t was = sim_job_promised(sim, j);
+	int rc = sim_job_start(sim, j);
+	if (rc == 0 && was != SIM_TIME_NONE)
+		c->sum ^= term(j, was);
+	return rc;
+}
+
+static void promise(struct sim *sim, struct cons *c, const struct job *j,
+		    sim_time_t t)
+{
+	sim_time_t was = sim_job_promised(sim, j);
+	if (sim_job_promise(sim, j, t) != 0)
+		return;
+	if (was != SIM_TIME_NONE)
+		c->sum ^= term(j, was);
+	c->sum ^= term(j, t);
+}
 
 /* What a pass plans: a job that can start now starts; others keep
  * their reservation, promised.  Returns true when the job started (it
@@ -113,7 +164,18 @@ static bool plan(struct sim *sim, struct cons *c, struct profile *p,
 	 * a running job or of another promise): the policy wakes itself
 	 * then. */
 	*at = t;
+	if (t == SIM_TIME_MAX)
+		c->whole = false;
 	if (promised != SIM_TIME_NONE && t > promised && sim_vc_count(sim)) {
+		/* A promise kept so that is due now starts now when the
+		 * job fits: its split is one the envelope allowed for.
+		 * (Kept unstarted, it would wait for an event that may
+		 * never come: no wake-up is set for now.) */
+		if (promised == now && sim_job_fits(sim, j) &&
+		    start(sim, c, j) == 0) {
+			profile_reserve(p, j, now, j->estimate);
+			return true;
+		}
 		*at = promised;
 		profile_reserve_again(p, j, promised, j->estimate);
 		if (promised < c->kept)
@@ -122,13 +184,13 @@ static bool plan(struct sim *sim, struct cons *c, struct profile *p,
 	}
 	/* The profile counts GPUs on a cluster with GPUs, not the CPUs a
 	 * job may need too: the start is asked only when the job fits. */
-	if (t == now && sim_job_fits(sim, j) && sim_job_start(sim, j) == 0) {
+	if (t == now && sim_job_fits(sim, j) && start(sim, c, j) == 0) {
 		profile_reserve(p, j, now, j->estimate);
 		return true;
 	}
 	profile_reserve(p, j, t, j->estimate);
 	if (t != SIM_TIME_MAX)
-		sim_job_promise(sim, j, t);
+		promise(sim, c, j, t);
 	return false;
 }
 
@@ -148,13 +210,14 @@ static sim_time_t to_come(struct sim *sim, const struct job *j)
  * profile again (which, with "schedule_on": "event", still counts a job
  * ending at this time that is not applied yet); else it keeps its
  * promise.  Returns true when the job started. */
-static bool due_now(struct sim *sim, struct profile *p, const struct job *j)
+static bool due_now(struct sim *sim, struct cons *c, struct profile *p,
+		    const struct job *j)
 {
 	sim_time_t now = sim_now(sim);
 	if (!sim_job_fits(sim, j))
 		return false;
 	profile_release(p, j, now, j->estimate);
-	if (sim_job_start(sim, j) == 0) {
+	if (start(sim, c, j) == 0) {
 		profile_reserve(p, j, now, j->estimate);
 		return true;
 	}
@@ -198,8 +261,16 @@ static void compress_promised(struct sim *sim, struct cons *c,
 		const struct job *j = sim_queue_at(sim, i);
 		sim_time_t t = to_come(sim, j), at;
 		if (t != SIM_TIME_NONE && c->on_end && (t == now || !all)) {
-			if (t == now && due_now(sim, p, j))
+			if (t == now && due_now(sim, c, p, j))
 				continue; /* j left the queue */
+			i++;
+			continue;
+		}
+		if (t != SIM_TIME_NONE && c->movable && t > now &&
+		    !profile_earlier(p, j, t, j->estimate)) {
+			/* plan() would take t again */
+			if (t < c->soonest)
+				c->soonest = t;
 			i++;
 			continue;
 		}
@@ -235,6 +306,26 @@ static struct profile *kept_profile(struct sim *sim, const struct cons *c)
 	return sim_profile_kept(sim);
 }
 
+/* The profile the last pass left, with the room of the jobs that
+ * ended since given back (sim_profile_kept): the promises in it are
+ * what a build would put back, unless one has passed unstarted or was
+ * not made by this policy (the hash differs). */
+static struct profile *whole_profile(struct sim *sim, const struct cons *c)
+{
+	if (!c->whole)
+		return NULL;
+	uint64_t sum = 0;
+	for (size_t i = 0; i < sim_queue_len(sim); i++) {
+		const struct job *j = sim_queue_at(sim, i);
+		sim_time_t t = sim_job_promised(sim, j);
+		if (t != SIM_TIME_NONE && t < sim_now(sim))
+			return NULL;
+		if (t != SIM_TIME_NONE)
+			sum ^= term(j, t);
+	}
+	return sum == c->sum ? sim_profile_kept(sim) : NULL;
+}
+
 static void compress_schedule(struct sim *sim, struct cons *c)
 {
 	struct profile *p = kept_profile(sim, c);
@@ -242,15 +333,21 @@ static void compress_schedule(struct sim *sim, struct cons *c)
 		place_new(sim, c, p, c->qlen);
 		return;
 	}
-	p = sim_profile(sim);
-	size_t n = sim_queue_len(sim);
-	c->kept = SIM_TIME_MAX;
-	for (size_t i = 0; i < n; i++) {
-		const struct job *j = sim_queue_at(sim, i);
-		sim_time_t t = to_come(sim, j);
-		if (t != SIM_TIME_NONE)
-			profile_reserve_again(p, j, t, j->estimate);
+	p = whole_profile(sim, c);
+	if (!p) { /* a build, and every promise put back */
+		p = sim_profile(sim);
+		c->sum = 0;
+		for (size_t i = 0; i < sim_queue_len(sim); i++) {
+			const struct job *j = sim_queue_at(sim, i);
+			sim_time_t t = to_come(sim, j);
+			if (t != SIM_TIME_NONE)
+				profile_reserve_again(p, j, t, j->estimate);
+			if (sim_job_promised(sim, j) != SIM_TIME_NONE)
+				c->sum ^= term(j, sim_job_promised(sim, j));
+		}
 	}
+	c->kept = SIM_TIME_MAX;
+	c->whole = !sim_vc_count(sim);
 	/* In queue order, each promised job moves as early as the others'
 	 * promises let it; then the new jobs.  Under compress_on = "end",
 	 * after a pass with no end only the promises that are due now (or
@@ -273,6 +370,7 @@ static int conservative_init(struct sim *sim, void **state,
 {
 	const char *replan = sim_param_str(sim, "replan");
 	const char *on = sim_param_str(sim, "compress_on");
+	const char *which = sim_param_str(sim, "compress");
 	struct cons *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -1;
@@ -291,6 +389,13 @@ static int conservative_init(struct sim *sim, void **state,
 	} else if (strcmp(on, "pass") != 0) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "compress_on must be 'pass' or 'end', got '%s'", on);
+		return -1;
+	}
+	if (strcmp(which, "movable") == 0) {
+		c->movable = true;
+	} else if (strcmp(which, "all") != 0) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "compress must be 'movable' or 'all', got '%s'", which);
 		return -1;
 	}
 	return 0;
@@ -345,6 +450,10 @@ static const struct policy_param conservative_params[] = {
 	{ "compress_on", PARAM_STRING, "pass",
 	  "replan = compress: \"pass\": compress at every scheduling "
 	  "pass; \"end\": only at passes after a job ended (pyss)" },
+	{ "compress", PARAM_STRING, "movable",
+	  "replan = compress: \"movable\": re-plan only the promised jobs "
+	  "that could move earlier; \"all\": re-plan every one (the same "
+	  "schedule, slower)" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 

@@ -1,8 +1,9 @@
 /*
  * The single-pool free-resource profile (sim/engine/profile.c) against a
  * plain model written here, over thousands of random sequences of
- * profile_earliest, profile_reserve, profile_release, profile_fits and
- * profile_free_at.  The profile keeps its steps in an array while they
+ * profile_earliest, profile_reserve, profile_release, profile_fits,
+ * profile_free_at and profile_earlier (asked of a reservation just made
+ * where the job fits).  The profile keeps its steps in an array while they
  * are few and in a balanced tree past a limit (profile_steps.c); each
  * sequence runs on three profiles, the array alone, the tree alone and
  * one that switches a few steps in, and every answer of each must be
@@ -182,11 +183,21 @@ static void pt_sequence(struct cluster *c, struct job *jobs,
 			sim_time_t t = want != SIM_TIME_MAX ? want : m.now;
 			if (what == 4)
 				t = m.now + (sim_time_t)(pt_next() % 500);
+			/* Where it fits, the job could start before t if
+			 * it gave its room back exactly when its earliest
+			 * start without it is before t. */
+			bool ask = m_fits(&m, d, t, dur);
 			m.res[m.nres++] = (struct pt_res){
 				t, pt_end_of(t, dur), d, (uint32_t)(PT_RUN + op),
 				dur, dur > 0 };
-			for (size_t k = 0; k < np; k++)
+			for (size_t k = 0; k < np; k++) {
 				profile_reserve(p[k], j, t, dur);
+				if (ask)
+					cr_assert_eq(profile_earlier(p[k], j, t,
+								     dur),
+						     want < t, "op %zu profile "
+						     "%zu", op, k);
+			}
 		} else if (what < 7 && m.nres) { /* give one back */
 			struct pt_res *r = &m.res[pt_next() % m.nres];
 			if (!r->live)
@@ -270,6 +281,52 @@ Test(profile_tree, many_steps_switch_to_the_tree)
 	profile_free(arr);
 	profile_free(tree);
 	free(jobs);
+	cluster_free(c);
+	cluster_spec_release(&spec);
+}
+
+/* profile_earlier on a case worked by hand.  10 CPUs; A (6 CPUs) runs
+ * until 100.  B (8 CPUs, 50 s) is reserved at 100: 4 CPUs free before,
+ * so no.  F (4 CPUs, 120 s) at 150 (its earliest: B leaves 2 during
+ * [100, 150), and [0, 100) is too short): no.  G (4 CPUs, 20 s), also
+ * at 150: 2 free just before 150, too few, but [0, 20) holds 4: yes.
+ * D (2 CPUs, 20 s) at 170: 10 - 4 = 6 free at 169, so D could start at
+ * 169 and finish in its own room: yes.  A job reserved at now: no. */
+Test(profile_tree, earlier_by_hand)
+{
+	struct cluster_spec spec;
+	memset(&spec, 0, sizeof(spec));
+	spec.groups = xcalloc(1, sizeof(*spec.groups));
+	spec.groups[0] = (struct node_group){ .name = xstrdup("n"),
+					      .count = 1, .cpus = 10 };
+	spec.ngroups = 1;
+	struct cluster *c = cluster_new(&spec);
+	struct job jobs[5] = {
+		{ .idx = 0, .cpus = 6 }, { .idx = 1, .cpus = 8 },
+		{ .idx = 2, .cpus = 4 }, { .idx = 3, .cpus = 4 },
+		{ .idx = 4, .cpus = 2 },
+	};
+	struct run_entry run = { .end = 100, .idx = 0 };
+	struct placement a = { 0 };
+	cr_assert_eq(cluster_alloc(c, &jobs[0], &a), 0); /* A runs */
+	for (size_t tree = 0; tree < 2; tree++) {
+		struct profile *p = profile_new();
+		profile_set_tree_at(p, tree ? 1 : SIZE_MAX);
+		profile_build(p, c, 0, jobs, &run, 1);
+		profile_reserve(p, &jobs[1], 100, 50);
+		cr_expect_not(profile_earlier(p, &jobs[1], 100, 50));
+		cr_assert_eq(profile_earliest(p, &jobs[2], 120), 150);
+		profile_reserve(p, &jobs[2], 150, 120);
+		cr_expect_not(profile_earlier(p, &jobs[2], 150, 120));
+		profile_reserve(p, &jobs[3], 150, 20);
+		cr_expect(profile_earlier(p, &jobs[3], 150, 20));
+		profile_reserve(p, &jobs[4], 170, 20);
+		cr_expect(profile_earlier(p, &jobs[4], 170, 20));
+		profile_reserve(p, &jobs[4], 0, 5);
+		cr_expect_not(profile_earlier(p, &jobs[4], 0, 5));
+		profile_free(p);
+	}
+	placement_release(&a);
 	cluster_free(c);
 	cluster_spec_release(&spec);
 }

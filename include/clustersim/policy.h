@@ -558,9 +558,11 @@ struct profile *sim_profile(struct sim *sim);
 /*
  * The profile as the last sim_profile() and the calls on it since left
  * it, moved on to now without a rebuild, or NULL when that would not be
- * the profile sim_profile() builds now: a job left the running set since
- * (it ended or was preempted), a running job is past its estimate, the
- * cluster has VCs or jobs sharing GPUs.  The caller vouches for the rest:
+ * the profile sim_profile() builds now: a running job is past its
+ * estimate, the cluster has VCs or jobs sharing GPUs, or thousands of
+ * jobs left the running set since.  The room of the jobs that left it
+ * (ended or preempted) is given back, from now to their expected ends.
+ * The caller vouches for the rest:
  * every job it started since it reserved with profile_reserve(p, job,
  * now, estimate), and every reservation it left in is one it would put
  * back.  For a policy that keeps reservations from pass to pass
@@ -592,6 +594,17 @@ void profile_reserve_again(struct profile *p, const struct job *job,
 /* Gives back a reservation made by profile_reserve(p, job, t, duration)
  * since this profile was built (the same job, t and duration). */
 void profile_release(struct profile *p, const struct job *job, sim_time_t t,
+		     sim_time_t duration);
+
+/*
+ * Could the job, whose reservation [t, t + duration) is in the profile
+ * (made with profile_reserve), start earlier than t if it gave that
+ * reservation back?  false tells that profile_release() then
+ * profile_earliest() would answer t again, without either; a policy that
+ * compresses its reservations skips such a job.  Always true on a
+ * cluster with VCs (it cannot tell cheaply there).
+ */
+bool profile_earlier(struct profile *p, const struct job *job, sim_time_t t,
 		     sim_time_t duration);
 
 /* ---- Promised starts (reservations kept between passes) --------------- */

@@ -95,6 +95,7 @@ void profile_advance(struct profile *p, sim_time_t now)
 {
 	SIM_ASSERT(!p->parted && now >= p->now);
 	p->now = now;
+	psteps_trim(&p->steps, now);
 }
 
 void profile_build_parts(struct profile *p, const struct cluster *c,
@@ -106,6 +107,32 @@ void profile_build_parts(struct profile *p, const struct cluster *c,
 		p->vc = pprof_new();
 	pprof_build(p->vc, c, now, jobs, running, n, plc);
 	p->parted = true;
+}
+
+void profile_forget(struct profile *p, const struct run_entry *e)
+{
+	SIM_ASSERT(!p->parted);
+	int64_t d = (int64_t)units_demand(p->cluster, &p->jobs[e->idx]);
+	size_t lo = p->next, hi = p->nsrc;
+	while (lo < hi) { /* the first still to fold at or after e */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct run_entry *m = &p->src[mid];
+		if (m->end < e->end || (m->end == e->end && m->idx < e->idx))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	p->monotone = false;
+	if (lo < p->nsrc && p->src[lo].idx == e->idx) {
+		/* not folded: it held its room at every step there is */
+		memmove(&p->src[lo], &p->src[lo + 1],
+			(p->nsrc - lo - 1) * sizeof(*p->src));
+		p->nsrc--;
+		psteps_take(&p->steps, p->now, SIM_TIME_MAX, d);
+	} else if (e->end > p->now) {
+		/* folded at its end, or reserved from its start to it */
+		psteps_take(&p->steps, p->now, e->end, d);
+	}
 }
 
 /* The expected end of a running job: start + estimate, or the next
@@ -133,8 +160,8 @@ static void fold(struct profile *p, sim_time_t h)
 		} while (p->next < p->nsrc && src_end(p, p->next) == e);
 		if (e > tr->last_t) {
 			psteps_append(tr, e, tr->last_f + d);
-		} else { /* a reservation's end made the step already */
-			psteps_add(tr, e, SIM_TIME_MAX, d);
+		} else { /* a step at or after e is there already */
+			psteps_take(tr, e, SIM_TIME_MAX, d);
 		}
 	}
 }
@@ -221,6 +248,41 @@ sim_time_t profile_earliest(struct profile *p, const struct job *job,
 	return t;
 }
 
+/*
+ * Could the job, reserved at t for duration, start before t if it gave
+ * its reservation back?  A window [s, s + duration) that starts before t
+ * and reaches past it needs room only during [s, t) (its part from t on
+ * lies in the job's own room), so it exists exactly when the step that
+ * holds t - 1 has room: then s = t - 1 fits.  Otherwise any window that
+ * fits ends by t - 1, where the job's own reservation is not: a stretch
+ * of steps before t with room, as long as the job (one walk of the
+ * array; on the tree, the search of profile_earliest, stopped at t).  On a cluster with
+ * VCs the answer is always true (the caller plans the job again).
+ */
+bool profile_earlier(struct profile *p, const struct job *job, sim_time_t t,
+		     sim_time_t duration)
+{
+	if (p->parted)
+		return true;
+	SIM_ASSERT(t >= p->now && duration >= 0);
+	uint64_t du = units_demand(p->cluster, job);
+	if (t == p->now || du > p->capacity)
+		return false;
+	int64_t d = (int64_t)du;
+	fold(p, t - 1);
+	if (psteps_value_at(&p->steps, t - 1) >= d)
+		return true;
+	bool known;
+	bool run = psteps_run(&p->steps, p->now, t, d, duration, &known);
+	if (known)
+		return run;
+	sim_time_t s = p->now, at;
+	while (s < t && !fits(p, s, end_of(s, duration), d, &at))
+		if (!next_room(p, at, d, &s))
+			return false;
+	return s < t;
+}
+
 void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 		     sim_time_t duration)
 {
@@ -257,7 +319,8 @@ void profile_release(struct profile *p, const struct job *job, sim_time_t t,
 	SIM_ASSERT(t >= p->now && duration >= 0);
 	if (duration == 0)
 		return;
-	/* The reservation made both ends steps, and steps never merge. */
+	/* A kept profile may have joined a bound into its neighbour
+	 * (psteps_trim): both are made steps again. */
 	int64_t d = (int64_t)units_demand(p->cluster, job);
-	psteps_add(&p->steps, t, end_of(t, duration), d);
+	psteps_take(&p->steps, t, end_of(t, duration), d);
 }

@@ -85,6 +85,26 @@ static void to_tree(struct psteps *s)
 	s->big = true;
 }
 
+void psteps_trim(struct psteps *s, sim_time_t now)
+{
+	if (s->big)
+		return;
+	size_t k = step_at(s, now), m = 1;
+	s->t[0] = s->t[k];
+	s->f[0] = s->f[k];
+	for (size_t i = k + 1; i < s->n; i++) {
+		if (s->f[i] == s->f[m - 1])
+			continue;
+		s->t[m] = s->t[i];
+		s->f[m] = s->f[i];
+		m++;
+	}
+	s->n = m;
+	s->hint = 0;
+	s->last_t = s->t[m - 1];
+	s->last_f = s->f[m - 1];
+}
+
 int64_t psteps_value_at(struct psteps *s, sim_time_t t)
 {
 	if (t >= s->last_t)
@@ -184,6 +204,33 @@ bool psteps_next(struct psteps *s, sim_time_t t, sim_time_t until,
 			s->hint = i;
 			return true;
 		}
+	}
+	return false;
+}
+
+bool psteps_run(struct psteps *s, sim_time_t from, sim_time_t until,
+		int64_t d, sim_time_t len, bool *known)
+{
+	*known = !s->big;
+	if (s->big || from >= until)
+		return false;
+	/* One walk over contiguous steps, no searches: the array's case
+	 * is a long queue's every promise at every compression. */
+	sim_time_t rs = from;
+	bool in = false;
+	for (size_t i = step_at(s, from); i < s->n && s->t[i] < until; i++) {
+		sim_time_t next = i + 1 < s->n && s->t[i + 1] < until ?
+				  s->t[i + 1] : until;
+		if (s->f[i] < d) {
+			in = false;
+			continue;
+		}
+		if (!in) {
+			rs = s->t[i] > from ? s->t[i] : from;
+			in = true;
+		}
+		if (next - rs >= len)
+			return true;
 	}
 	return false;
 }

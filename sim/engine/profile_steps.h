@@ -30,6 +30,11 @@ void psteps_free(struct psteps *s);
 /* One step, f free units from t on; the tree takes over past limit
  * steps (0: PSTEPS_TREE_AT). */
 void psteps_reset(struct psteps *s, sim_time_t t, int64_t f, size_t limit);
+/* Drops the steps before the one that holds now and joins neighbours
+ * of equal free units (the array only: the tree keeps its steps).  The
+ * function is the same from now on, but a bound of a reservation may
+ * no longer be a step: add to one with psteps_take. */
+void psteps_trim(struct psteps *s, sim_time_t now);
 /* As in profile_tree.h. */
 int64_t psteps_value_at(struct psteps *s, sim_time_t t);
 void psteps_append(struct psteps *s, sim_time_t t, int64_t f);
@@ -40,5 +45,10 @@ void psteps_add(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v);
 void psteps_take(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v);
 bool psteps_next(struct psteps *s, sim_time_t t, sim_time_t until,
 		 int64_t d, bool below, sim_time_t *at);
+/* Is there a stretch of at least len within [from, until) where every
+ * step holds at least d free units?  Answered by the array only (*known
+ * false with the tree: the caller searches). */
+bool psteps_run(struct psteps *s, sim_time_t from, sim_time_t until,
+		int64_t d, sim_time_t len, bool *known);
 
 #endif

@@ -135,6 +135,7 @@ void sim_free(struct sim *s)
 	free(s->queue);
 	free(s->runbuf);
 	free(s->pscratch);
+	free(s->gone);
 	free(s->rank);
 	free(s->rkeys);
 	free(s->samples);
@@ -292,6 +293,7 @@ static void running_remove(struct sim *s, const struct job *j)
 {
 	size_t i = running_lower_bound(s, j);
 	SIM_ASSERT(i < s->nrun && s->running[i].idx == j->idx);
+	sim_note_gone(s, &s->running[i]);
 	if (i < s->nrun / 2) {
 		memmove(s->running + 1, s->running, i * sizeof(*s->running));
 		s->running++;
@@ -300,7 +302,6 @@ static void running_remove(struct sim *s, const struct job *j)
 			(s->nrun - i - 1) * sizeof(*s->running));
 	}
 	s->nrun--;
-	s->run_removed++;
 }
 
 /* ---- Events ---------------------------------------------------------- */

@@ -235,6 +235,11 @@ void sim_refuse_kept_profile(struct sim *s);
 /* Moves a single-pool profile on to now (>= its build time) as it is:
  * steps before now are never asked about again (sim_profile_kept). */
 void profile_advance(struct profile *p, sim_time_t now);
+/* The running job of e left the running set at the profile's now (after
+ * profile_advance): its room from now to its expected end is free, as a
+ * build now would have it (whether it was folded in, still to fold, or
+ * started since the build and reserved from its start). */
+void profile_forget(struct profile *p, const struct run_entry *e);
 /* The same on a cluster with virtual clusters: one step function per VC
  * and the pool (profile_vc.c); plc is the running jobs' placements, by
  * job idx, kept by the caller while p is in use. */

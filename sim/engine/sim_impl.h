@@ -76,8 +76,11 @@ struct sim {
 	size_t pscap;
 
 	struct profile *profile;      /* backfilling scratch */
-	uint64_t run_removed;         /* jobs taken out of the running set */
-	uint64_t profile_removed;     /* run_removed at the last sim_profile */
+	struct run_entry *gone;       /* jobs out of the running set since
+	                                 the profile was built or kept: the
+	                                 room sim_profile_kept gives back */
+	size_t ngone, gonecap;
+	bool gone_lost;               /* more left than the log keeps */
 	bool profile_keepable;        /* that build was single-pool, no pairs */
 	bool profile_refuse;          /* sim_profile_kept always says NULL */
 	struct speed *speed;          /* GPU job speeds; NULL = reference */
@@ -193,6 +196,9 @@ struct resume {
  * for a restarted job, its restart + the restore overhead + the part of
  * the estimate beyond the work it kept.  Fixed while it runs.
  */
+/* Notes a job that left the running set, for sim_profile_kept. */
+void sim_note_gone(struct sim *s, const struct run_entry *e);
+
 static inline sim_time_t planned_end(const struct sim *s, const struct job *j)
 {
 	sim_time_t from = j->start, est = j->estimate;

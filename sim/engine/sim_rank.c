@@ -334,9 +334,26 @@ struct profile *sim_profile(struct sim *s)
 				    run, n, s->plc);
 	else
 		profile_build(s->profile, s->cluster, s->now, s->jobs, run, n);
-	s->profile_removed = s->run_removed;
+	s->ngone = 0;
+	s->gone_lost = false;
 	s->profile_keepable = !s->npairs && !cluster_vc_count(s->cluster);
 	return s->profile;
+}
+
+/* The most jobs a kept profile takes out one by one; past it a rebuild
+ * is as cheap. */
+#define GONE_MAX 4096
+
+void sim_note_gone(struct sim *s, const struct run_entry *e)
+{
+	if (!s->profile_keepable || s->gone_lost)
+		return;
+	if (s->ngone == GONE_MAX) {
+		s->gone_lost = true;
+		return;
+	}
+	xgrow(&s->gone, &s->gonecap, s->ngone + 1, sizeof(*s->gone));
+	s->gone[s->ngone++] = *e;
 }
 
 void sim_refuse_kept_profile(struct sim *s)
@@ -347,14 +364,16 @@ void sim_refuse_kept_profile(struct sim *s)
 struct profile *sim_profile_kept(struct sim *s)
 {
 	/* A build now would differ only by the jobs that left the running
-	 * set and the clamp of those past their estimate (the running set
-	 * is sorted by expected end): the rest, the caller's reservations,
-	 * are what it would put back. */
-	if (s->profile_refuse || !s->profile_keepable ||
-	    s->run_removed != s->profile_removed ||
+	 * set, whose room is given back here, and the clamp of those past
+	 * their estimate (the running set is sorted by expected end): the
+	 * rest, the caller's reservations, are what it would put back. */
+	if (s->profile_refuse || !s->profile_keepable || s->gone_lost ||
 	    (s->nrun && s->running[0].end <= s->now))
 		return NULL;
 	profile_advance(s->profile, s->now);
+	for (size_t i = 0; i < s->ngone; i++)
+		profile_forget(s->profile, &s->gone[i]);
+	s->ngone = 0;
 	/* What is free now must be what the cluster says (a guard: the
 	 * same unless a build now would differ after all). */
 	if (profile_free_at(s->profile, s->now) != units_free(s->cluster))
