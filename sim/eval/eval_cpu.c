@@ -104,7 +104,7 @@ static int64_t decode_plain(const struct eval_problem *p, bool nodes,
 }
 
 #ifdef EVAL_X86
-__attribute__((target("avx2")))
+__attribute__((target("avx2"), flatten))
 static int64_t decode_avx2(const struct eval_problem *p, bool nodes,
 			   const uint32_t *perm, const uint8_t *genes,
 			   struct eval_scratch *s, int64_t *start,
@@ -116,7 +116,7 @@ static int64_t decode_avx2(const struct eval_problem *p, bool nodes,
 				       EVAL_ISA_AVX2);
 }
 
-__attribute__((target("avx512f")))
+__attribute__((target("avx512f"), flatten))
 static int64_t decode_avx512(const struct eval_problem *p, bool nodes,
 			     const uint32_t *perm, const uint8_t *genes,
 			     struct eval_scratch *s, int64_t *start,

@@ -305,10 +305,10 @@ static inline void eval_queue_put_avx512(int64_t *q, uint32_t lo,
 	for (uint32_t i = lo & ~7u; i <= top; i += 8) {
 		__m512i a = _mm512_load_si512(q + i);
 		__m512i as = _mm512_alignr_epi64(a, prev, 7);
-		__mmask8 up = _mm512_mask_cmpgt_epi64_mask(ok, as, k);
-		__mmask8 moved = _mm512_cmpgt_epi64_mask(a, k);
-		__m512i an = _mm512_mask_blend_epi64(up, k, as);
-		_mm512_store_si512(q + i, _mm512_mask_blend_epi64(moved, a, an));
+		/* Sorted, so the rule above is min(a, max(as, key)); a lane
+		 * that may not move up takes min(a, key). */
+		__m512i up = _mm512_mask_max_epi64(k, ok, as, k);
+		_mm512_store_si512(q + i, _mm512_min_epi64(a, up));
 		prev = a;
 		ok = 0xff;
 	}
@@ -406,19 +406,25 @@ EVAL_HD int64_t eval_score_of(const struct eval_problem *p, int64_t mk,
  * time the problem reaches (eval_end_limit), so the cursor stops there
  * without a bound check.
  */
-EVAL_HD_ALWAYS int64_t eval_decode_isa(const struct eval_problem *p,
-				       const uint32_t *perm,
-				       const uint8_t *genes,
-				       struct eval_scratch *s, int64_t *start,
-				       uint8_t *type, int isa)
+EVAL_HD_ALWAYS int64_t eval_decode_body(const struct eval_problem *p,
+					const uint32_t *perm,
+					const uint8_t *genes,
+					struct eval_scratch *s, int64_t *start,
+					uint8_t *type, int isa, int one)
 {
+	/* The problem's arrays in locals: the queue's vector stores may
+	 * alias anything, which would reload every field after each. */
+	const uint32_t *demand = p->demand;
+	const int64_t *dur = p->dur, *release = p->release;
+	const int64_t *weight = p->weight;
+	const uint32_t nt = one ? 1 : p->ntypes, n = p->n;
 	int64_t freeu[EVAL_MAX_TYPES];
 	int64_t *h = eval_queue_start(p, s, isa);
 	const uint32_t sh = eval_pooled_shift(p);
 	const int64_t umask = ((int64_t)1 << (sh - 3)) - 1;
 	uint32_t lo = 0, hi = 0;
-	int64_t now = 0, mk = 0, twct = 0, jct = 0;
-	for (uint32_t t = 0; t < p->ntypes; t++)
+	int64_t now = 0, mk = 0, twct = 0, jct = 0, fr;
+	for (uint32_t t = 0; t < nt; t++)
 		freeu[t] = p->cap[t];
 	for (uint32_t r = 0; r < p->nrun; r++) {
 		freeu[p->run_type[r]] -= p->run_units[r];
@@ -428,39 +434,64 @@ EVAL_HD_ALWAYS int64_t eval_decode_isa(const struct eval_problem *p,
 						p->run_type[r]),
 			       isa);
 	}
-	for (uint32_t k = 0; k < p->n; k++) {
+	/* One type: its free units live in fr, every event is of type 0. */
+	fr = freeu[0];
+	for (uint32_t k = 0; k < n; k++) {
 		uint32_t j = perm[k];
-		uint32_t t = eval_job_type(p, genes, j);
-		int64_t d = p->dur[(uint64_t)j * p->ntypes + t];
-		int64_t need = p->demand[j];
-		if (p->release[j] > now)
-			now = p->release[j];
+		uint32_t t = one ? 0 : eval_job_type(p, genes, j);
+		int64_t d = dur[(uint64_t)j * nt + t];
+		int64_t need = demand[j], rel = release[j];
+		int64_t *f = one ? &fr : &freeu[t];
+		if (rel > now)
+			now = rel;
 		while ((isa != EVAL_ISA_PLAIN || lo < hi) &&
 		       h[lo] >> sh <= now) {
-			freeu[h[lo] & 7] += h[lo] >> 3 & umask;
+			if (one)
+				fr += h[lo] >> 3 & umask;
+			else
+				freeu[h[lo] & 7] += h[lo] >> 3 & umask;
 			lo++;
 		}
 		/* lo == hi with too little free: the job exceeds its type's
 		 * capacity (the builder refuses such jobs). */
-		while (freeu[t] < need && lo < hi) {
+		while (*f < need && lo < hi) {
 			now = h[lo] >> sh;
 			do {
-				freeu[h[lo] & 7] += h[lo] >> 3 & umask;
+				if (one)
+					fr += h[lo] >> 3 & umask;
+				else
+					freeu[h[lo] & 7] += h[lo] >> 3 & umask;
 				lo++;
 			} while ((isa != EVAL_ISA_PLAIN || lo < hi) &&
 				 h[lo] >> sh <= now);
 		}
-		freeu[t] -= need;
+		*f -= need;
 		eval_queue_put(h, &lo, &hi,
 			       eval_key(now + d, sh, (uint64_t)need << 3 | t),
 			       isa);
-		eval_account(p, j, now + d, &mk, &twct, &jct);
+		if (now + d > mk)
+			mk = now + d;
+		twct += weight[j] * (now + d);
+		jct += now + d - rel;
 		if (start)
 			start[j] = now;
 		if (type)
 			type[j] = (uint8_t)t;
 	}
 	return eval_score_of(p, mk, twct, jct);
+}
+
+/* The decoder body for p's number of types. */
+EVAL_HD_ALWAYS int64_t eval_decode_isa(const struct eval_problem *p,
+				       const uint32_t *perm,
+				       const uint8_t *genes,
+				       struct eval_scratch *s, int64_t *start,
+				       uint8_t *type, int isa)
+{
+	if (p->ntypes == 1)
+		return eval_decode_body(p, perm, genes, s, start, type, isa,
+					1);
+	return eval_decode_body(p, perm, genes, s, start, type, isa, 0);
 }
 
 /* The portable pooled decoder (the one the CUDA build runs). */
