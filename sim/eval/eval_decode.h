@@ -444,26 +444,22 @@ EVAL_HD_ALWAYS int64_t eval_decode_body(const struct eval_problem *p,
 		int64_t *f = one ? &fr : &freeu[t];
 		if (rel > now)
 			now = rel;
-		while ((isa != EVAL_ISA_PLAIN || lo < hi) &&
-		       h[lo] >> sh <= now) {
+		/* Takes every event that has ended by now; then, while too
+		 * few units are free, moves now to the next end. */
+		for (; isa != EVAL_ISA_PLAIN || lo < hi; lo++) {
+			int64_t key = h[lo], e = key >> sh;
+			if (e > now) {
+				/* lo == hi with too little free: the job
+				 * exceeds its type's capacity (the builder
+				 * refuses such jobs). */
+				if (*f >= need || lo == hi)
+					break;
+				now = e;
+			}
 			if (one)
-				fr += h[lo] >> 3 & umask;
+				fr += key >> 3 & umask;
 			else
-				freeu[h[lo] & 7] += h[lo] >> 3 & umask;
-			lo++;
-		}
-		/* lo == hi with too little free: the job exceeds its type's
-		 * capacity (the builder refuses such jobs). */
-		while (*f < need && lo < hi) {
-			now = h[lo] >> sh;
-			do {
-				if (one)
-					fr += h[lo] >> 3 & umask;
-				else
-					freeu[h[lo] & 7] += h[lo] >> 3 & umask;
-				lo++;
-			} while ((isa != EVAL_ISA_PLAIN || lo < hi) &&
-				 h[lo] >> sh <= now);
+				freeu[key & 7] += key >> 3 & umask;
 		}
 		*f -= need;
 		eval_queue_put(h, &lo, &hi,
