@@ -126,7 +126,7 @@ enum eval_isa {
 
 /* Slots of the event queue past one per job and running job: room to
  * align it for the vector insertions and to let them run past its end. */
-#define EVAL_QUEUE_PAD 16
+#define EVAL_QUEUE_PAD 32
 /* The key that sorts after every event. */
 #define EVAL_KEY_END INT64_C(0x7f7f7f7f7f7f7f7f)
 
@@ -302,14 +302,18 @@ static inline void eval_queue_put_avx512(int64_t *q, uint32_t lo,
 	/* Lanes of the first vector that may take their left neighbour. */
 	__mmask8 ok = (__mmask8)(0xfe << (lo & 7));
 	uint32_t top = *hi;
-	for (uint32_t i = lo & ~7u; i <= top; i += 8) {
+	for (uint32_t i = lo & ~7u; i <= top; i += 16) {
 		__m512i a = _mm512_load_si512(q + i);
+		__m512i b = _mm512_load_si512(q + i + 8);
 		__m512i as = _mm512_alignr_epi64(a, prev, 7);
+		__m512i bs = _mm512_alignr_epi64(b, a, 7);
 		/* Sorted, so the rule above is min(a, max(as, key)); a lane
 		 * that may not move up takes min(a, key). */
 		__m512i up = _mm512_mask_max_epi64(k, ok, as, k);
 		_mm512_store_si512(q + i, _mm512_min_epi64(a, up));
-		prev = a;
+		_mm512_store_si512(q + i + 8,
+				   _mm512_min_epi64(b, _mm512_max_epi64(bs, k)));
+		prev = b;
 		ok = 0xff;
 	}
 	*hi = top + 1;
@@ -326,7 +330,7 @@ EVAL_HD int64_t *eval_queue_start(const struct eval_problem *p,
 	if (isa != EVAL_ISA_PLAIN) {
 		int64_t *q = (int64_t *)(((uintptr_t)s->ev + 63) &
 					 ~(uintptr_t)63);
-		memset(q, 0x7f, ((size_t)p->n + p->nrun + 8) * sizeof(*q));
+		memset(q, 0x7f, ((size_t)p->n + p->nrun + 16) * sizeof(*q));
 		return q;
 	}
 #endif
