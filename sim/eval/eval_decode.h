@@ -298,23 +298,30 @@ static inline void eval_queue_put_avx512(int64_t *q, uint32_t lo,
 					 uint32_t *hi, int64_t key)
 {
 	const __m512i k = _mm512_set1_epi64(key);
-	__m512i prev = _mm512_set1_epi64(INT64_MIN);
 	/* Lanes of the first vector that may take their left neighbour. */
-	__mmask8 ok = (__mmask8)(0xfe << (lo & 7));
-	uint32_t top = *hi;
-	for (uint32_t i = lo & ~7u; i <= top; i += 16) {
-		__m512i a = _mm512_load_si512(q + i);
-		__m512i b = _mm512_load_si512(q + i + 8);
-		__m512i as = _mm512_alignr_epi64(a, prev, 7);
-		__m512i bs = _mm512_alignr_epi64(b, a, 7);
-		/* Sorted, so the rule above is min(a, max(as, key)); a lane
-		 * that may not move up takes min(a, key). */
-		__m512i up = _mm512_mask_max_epi64(k, ok, as, k);
-		_mm512_store_si512(q + i, _mm512_min_epi64(a, up));
+	const __mmask8 ok = (__mmask8)(0xfe << (lo & 7));
+	uint32_t top = *hi, i = lo & ~7u;
+	/* The first 16 events, whose first vector holds the cursor: the
+	 * rule above is min(a, max(as, key)), sorted as they are, and a
+	 * lane that may not move up takes min(a, key). */
+	__m512i a = _mm512_load_si512(q + i);
+	__m512i b = _mm512_load_si512(q + i + 8);
+	__m512i as = _mm512_alignr_epi64(a, a, 7);
+	__m512i bs = _mm512_alignr_epi64(b, a, 7);
+	_mm512_store_si512(q + i, _mm512_min_epi64(
+		a, _mm512_mask_max_epi64(k, ok, as, k)));
+	_mm512_store_si512(q + i + 8,
+			   _mm512_min_epi64(b, _mm512_max_epi64(bs, k)));
+	for (i += 16; i <= top; i += 16) {
+		__m512i prev = b;
+		a = _mm512_load_si512(q + i);
+		b = _mm512_load_si512(q + i + 8);
+		as = _mm512_alignr_epi64(a, prev, 7);
+		bs = _mm512_alignr_epi64(b, a, 7);
+		_mm512_store_si512(q + i,
+				   _mm512_min_epi64(a, _mm512_max_epi64(as, k)));
 		_mm512_store_si512(q + i + 8,
 				   _mm512_min_epi64(b, _mm512_max_epi64(bs, k)));
-		prev = b;
-		ok = 0xff;
 	}
 	*hi = top + 1;
 }
