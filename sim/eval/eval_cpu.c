@@ -3,7 +3,9 @@
  * that each take chunks of candidate indexes, with the population in host
  * memory; and the host's decoders, one per instruction set of their event
  * queue (eval_decode.h), of which the best the CPU runs is used (they
- * give the same scores), for the pool and for eval_one.
+ * give the same scores), for the pool and for eval_one.  A pooled batch
+ * is scored two candidates to a loop (eval_pooled.h), whose chains of
+ * dependent steps the core then overlaps.
  *
  * Determinism: a task's result for candidate i depends only on i (its
  * Philox counter) and on read-only inputs, so which thread takes which

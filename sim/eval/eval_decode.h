@@ -36,6 +36,8 @@
  * fit (about 2^47 ticks, millions of years in seconds, with up to 8,191
  * units of a type and 65,535 jobs).
  *
+ * The pooled decoder itself, a step per job, is in eval_pooled.h.
+ *
  * Node-level decoding (eval_decode_nodes) keeps the same rule but places
  * a job on nodes: one node (best fit: least leftover, ties by lowest
  * index) when it fits in one node of its type, else whole idle nodes,
