@@ -68,7 +68,7 @@ endif
 
 # The CUDA backend's sources (nvcc and the host build compile the same).
 EVAL_CU  := sim/eval/eval_cuda.cu sim/eval/eval_backend.h sim/eval/eval_steps.h \
-            sim/eval/eval_decode.h
+            sim/eval/eval_decode.h sim/eval/eval_pooled.h
 LIB_SRC  := $(filter-out sim/cli/main.c,$(wildcard sim/*/*.c))
 POL_SRC  := $(sort $(wildcard policies/*.c))
 POLICIES := $(basename $(notdir $(POL_SRC)))

@@ -388,6 +388,52 @@ Test(eval_reference, pooled_matches_simple_decoder)
 	ref_compare(false, 400, ref_inst);
 }
 
+/* The CPU pool decodes pooled candidates two at a time in one loop
+ * (eval_pooled.h): a batch of an odd count scored there on one thread,
+ * and pairs through the portable paired decoder (one with genes, one
+ * without), against the reference. */
+Test(eval_reference, paired_decodes_match_simple_decoder)
+{
+	enum { CNT = 7 };
+	struct ref_job jb[REF_MAX_JOBS];
+	uint32_t perm[CNT * REF_MAX_JOBS];
+	uint8_t genes[CNT * REF_MAX_JOBS];
+	int64_t want[CNT], got[CNT], two[2];
+	struct eval_opts o = { .want = EVAL_WANT_CPU, .threads = 1 };
+	for (uint32_t seed = 0; seed < 200; seed++) {
+		struct eval_inst in;
+		ref_inst(&in, seed);
+		const struct eval_problem *p = &in.p;
+		uint32_t n = p->n;
+		for (uint32_t c = 0; c < CNT; c++) {
+			ref_candidate(p, seed, c, perm + c * n, genes + c * n);
+			want[c] = ref_pooled(p, perm + c * n, genes + c * n,
+					     jb);
+		}
+		struct eval *e = eval_new(p, &o, NULL);
+		cr_assert_not_null(e, "instance %u", seed);
+		cr_assert_eq(eval_score(e, perm, genes, CNT, got, NULL), 0);
+		for (uint32_t c = 0; c < CNT; c++)
+			cr_assert_eq(got[c], want[c], "instance %u candidate "
+				     "%u: %lld, reference %lld", seed, c,
+				     (long long)got[c], (long long)want[c]);
+		struct eval_scratch sa = eval_scratch_new(p);
+		struct eval_scratch sb = eval_scratch_new(p);
+		for (uint32_t c = 0; c + 1 < CNT; c += 2) {
+			const uint32_t *pb = perm + (c + 1) * n;
+			eval_decode2_isa(p, perm + c * n, genes + c * n, &sa, pb,
+					 NULL, &sb, two, EVAL_ISA_PLAIN);
+			cr_assert_eq(two[0], want[c], "instance %u", seed);
+			cr_assert_eq(two[1], ref_pooled(p, pb, NULL, jb),
+				     "instance %u", seed);
+		}
+		eval_scratch_free(&sa);
+		eval_scratch_free(&sb);
+		eval_free(e);
+		eval_inst_release(&in);
+	}
+}
+
 Test(eval_reference, nodes_match_simple_decoder)
 {
 	ref_compare(true, 300, ref_inst);

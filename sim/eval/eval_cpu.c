@@ -3,7 +3,9 @@
  * that each take chunks of candidate indexes, with the population in host
  * memory; and the host's decoders, one per instruction set of their event
  * queue (eval_decode.h), of which the best the CPU runs is used (they
- * give the same scores), for the pool and for eval_one.
+ * give the same scores), for the pool and for eval_one.  A pooled batch
+ * is scored two candidates to a loop (eval_pooled.h), whose chains of
+ * dependent steps the core then overlaps.
  *
  * Determinism: a task's result for candidate i depends only on i (its
  * Philox counter) and on read-only inputs, so which thread takes which
@@ -30,9 +32,17 @@ typedef int64_t (*eval_decode_fn)(const struct eval_problem *p, bool nodes,
 				  struct eval_scratch *s, int64_t *start,
 				  uint8_t *type);
 
+/* Two pooled decoder calls in one loop (eval_decode2_isa). */
+typedef void (*eval_decode2_fn)(const struct eval_problem *p,
+				const uint32_t *pa, const uint8_t *ga,
+				struct eval_scratch *sa, const uint32_t *pb,
+				const uint8_t *gb, struct eval_scratch *sb,
+				int64_t *sc);
+
 /* One worker's decoder scratch. */
 struct eval_worker {
 	struct eval_scratch s; /* decoder scratch */
+	struct eval_scratch s2; /* the second candidate's, when paired */
 	uint8_t *mark;         /* crossover marks, n bytes */
 };
 
@@ -40,6 +50,7 @@ struct eval_cpu {
 	const struct eval_problem *p; /* the problem (not owned) */
 	bool nodes;                   /* node-level decoding */
 	eval_decode_fn decode;        /* the decoder (eval_isa_best) */
+	eval_decode2_fn decode2;      /* its paired form (pooled only) */
 	/* Pool. */
 	unsigned nthreads;            /* workers, the caller included */
 	pthread_t *threads;           /* nthreads - 1 helpers */
@@ -68,6 +79,7 @@ struct eval_cpu {
 	const uint32_t *in_perm;
 	const uint8_t *in_gene;
 	int64_t *out;
+	size_t score_n;               /* candidates of a paired score task */
 	struct eval_ga_params ga;
 	struct eval_sa_params sa;
 };
@@ -104,7 +116,7 @@ static int64_t decode_plain(const struct eval_problem *p, bool nodes,
 }
 
 #ifdef EVAL_X86
-__attribute__((target("avx2")))
+__attribute__((target("avx2"), flatten))
 static int64_t decode_avx2(const struct eval_problem *p, bool nodes,
 			   const uint32_t *perm, const uint8_t *genes,
 			   struct eval_scratch *s, int64_t *start,
@@ -116,7 +128,7 @@ static int64_t decode_avx2(const struct eval_problem *p, bool nodes,
 				       EVAL_ISA_AVX2);
 }
 
-__attribute__((target("avx512f")))
+__attribute__((target("avx512f"), flatten))
 static int64_t decode_avx512(const struct eval_problem *p, bool nodes,
 			     const uint32_t *perm, const uint8_t *genes,
 			     struct eval_scratch *s, int64_t *start,
@@ -129,17 +141,46 @@ static int64_t decode_avx512(const struct eval_problem *p, bool nodes,
 }
 #endif
 
-static const struct {
-	const char *name;  /* for eval_isa_name */
-	eval_decode_fn fn; /* NULL: not built for this host */
-} isa_table[] = {
-	[EVAL_ISA_PLAIN] = { "plain", decode_plain },
+static void decode2_plain(const struct eval_problem *p, const uint32_t *pa,
+			  const uint8_t *ga, struct eval_scratch *sa,
+			  const uint32_t *pb, const uint8_t *gb,
+			  struct eval_scratch *sb, int64_t *sc)
+{
+	eval_decode2_isa(p, pa, ga, sa, pb, gb, sb, sc, EVAL_ISA_PLAIN);
+}
+
 #ifdef EVAL_X86
-	[EVAL_ISA_AVX2] = { "avx2", decode_avx2 },
-	[EVAL_ISA_AVX512] = { "avx512", decode_avx512 },
+__attribute__((target("avx2"), flatten))
+static void decode2_avx2(const struct eval_problem *p, const uint32_t *pa,
+			 const uint8_t *ga, struct eval_scratch *sa,
+			 const uint32_t *pb, const uint8_t *gb,
+			 struct eval_scratch *sb, int64_t *sc)
+{
+	eval_decode2_isa(p, pa, ga, sa, pb, gb, sb, sc, EVAL_ISA_AVX2);
+}
+
+__attribute__((target("avx512f"), flatten))
+static void decode2_avx512(const struct eval_problem *p, const uint32_t *pa,
+			   const uint8_t *ga, struct eval_scratch *sa,
+			   const uint32_t *pb, const uint8_t *gb,
+			   struct eval_scratch *sb, int64_t *sc)
+{
+	eval_decode2_isa(p, pa, ga, sa, pb, gb, sb, sc, EVAL_ISA_AVX512);
+}
+#endif
+
+static const struct {
+	const char *name;    /* for eval_isa_name */
+	eval_decode_fn fn;   /* NULL: not built for this host */
+	eval_decode2_fn fn2; /* two pooled candidates in one loop */
+} isa_table[] = {
+	[EVAL_ISA_PLAIN] = { "plain", decode_plain, decode2_plain },
+#ifdef EVAL_X86
+	[EVAL_ISA_AVX2] = { "avx2", decode_avx2, decode2_avx2 },
+	[EVAL_ISA_AVX512] = { "avx512", decode_avx512, decode2_avx512 },
 #else
-	[EVAL_ISA_AVX2] = { "avx2", NULL },
-	[EVAL_ISA_AVX512] = { "avx512", NULL },
+	[EVAL_ISA_AVX2] = { "avx2", NULL, NULL },
+	[EVAL_ISA_AVX512] = { "avx512", NULL, NULL },
 #endif
 };
 static_assert(ARRAY_SIZE(isa_table) == EVAL_NISAS,
@@ -277,6 +318,21 @@ static void task_score(struct eval_cpu *c, size_t i, unsigned tid)
 			   c->in_gene ? c->in_gene + i * n : NULL, &c->w[tid].s);
 }
 
+/* Candidates 2i and 2i + 1 (when there is one) of a pooled batch of
+ * c->score_n, decoded together (eval_pooled.h). */
+static void task_score2(struct eval_cpu *c, size_t i, unsigned tid)
+{
+	size_t n = c->p->n, a = 2 * i;
+	const uint8_t *g = c->in_gene;
+	if (a + 1 >= c->score_n) {
+		task_score(c, a, tid);
+		return;
+	}
+	c->decode2(c->p, c->in_perm + a * n, g ? g + a * n : NULL,
+		   &c->w[tid].s, c->in_perm + (a + 1) * n,
+		   g ? g + (a + 1) * n : NULL, &c->w[tid].s2, c->out + a);
+}
+
 static void task_ga(struct eval_cpu *c, size_t i, unsigned tid)
 {
 	size_t n = c->p->n;
@@ -301,6 +357,18 @@ static void task_sa(struct eval_cpu *c, size_t i, unsigned tid)
 		       c->best + i * n, c->bgene + i * n, &c->bscore[i]);
 }
 
+/* Scores count candidates from in_perm/in_gene into out: pooled ones in
+ * pairs, node-level ones one by one. */
+static void score_all(struct eval_cpu *c, size_t count)
+{
+	if (c->nodes) {
+		pool_run(c, task_score, count);
+		return;
+	}
+	c->score_n = count;
+	pool_run(c, task_score2, (count + 1) / 2);
+}
+
 /* ---- the backend's calls ---------------------------------------------- */
 
 static int cpu_probe(char *why, size_t why_n)
@@ -319,11 +387,13 @@ static void *cpu_open(const struct eval_problem *p, int nodes,
 	c->p = p;
 	c->nodes = nodes;
 	c->decode = isa_table[eval_isa_best()].fn;
+	c->decode2 = isa_table[eval_isa_best()].fn2;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	c->nthreads = threads ? threads : (cores > 0 ? (unsigned)cores : 1);
 	c->w = xcalloc(c->nthreads, sizeof(*c->w));
 	for (unsigned t = 0; t < c->nthreads; t++) {
 		c->w[t].s = eval_scratch_new(p);
+		c->w[t].s2 = eval_scratch_new(p);
 		c->w[t].mark = xcalloc((size_t)p->n + 1, 1);
 	}
 	pthread_mutex_init(&c->mu, NULL);
@@ -366,6 +436,7 @@ static void cpu_close(void *b)
 		pthread_join(c->threads[t], NULL);
 	for (unsigned t = 0; t < c->nthreads; t++) {
 		eval_scratch_free(&c->w[t].s);
+		eval_scratch_free(&c->w[t].s2);
 		free(c->w[t].mark);
 	}
 	pthread_mutex_destroy(&c->mu);
@@ -392,7 +463,7 @@ static int cpu_score(void *b, const uint32_t *perms, const uint8_t *genes,
 	c->in_perm = perms;
 	c->in_gene = genes;
 	c->out = scores;
-	pool_run(c, task_score, count);
+	score_all(c, count);
 	return 0;
 }
 
@@ -426,7 +497,7 @@ static int cpu_pop_set(void *b, const uint32_t *perms, const uint8_t *genes,
 	c->in_perm = c->perm[0];
 	c->in_gene = c->gene[0];
 	c->out = c->score[0];
-	pool_run(c, task_score, count);
+	score_all(c, count);
 	memcpy(c->best, c->perm[0], cells * sizeof(uint32_t));
 	memcpy(c->bgene, c->gene[0], cells);
 	memcpy(c->bscore, c->score[0], count * sizeof(int64_t));

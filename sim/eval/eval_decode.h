@@ -36,6 +36,8 @@
  * fit (about 2^47 ticks, millions of years in seconds, with up to 8,191
  * units of a type and 65,535 jobs).
  *
+ * The pooled decoder itself, a step per job, is in eval_pooled.h.
+ *
  * Node-level decoding (eval_decode_nodes) keeps the same rule but places
  * a job on nodes: one node (best fit: least leftover, ties by lowest
  * index) when it fits in one node of its type, else whole idle nodes,
@@ -126,7 +128,7 @@ enum eval_isa {
 
 /* Slots of the event queue past one per job and running job: room to
  * align it for the vector insertions and to let them run past its end. */
-#define EVAL_QUEUE_PAD 16
+#define EVAL_QUEUE_PAD 32
 /* The key that sorts after every event. */
 #define EVAL_KEY_END INT64_C(0x7f7f7f7f7f7f7f7f)
 
@@ -298,19 +300,30 @@ static inline void eval_queue_put_avx512(int64_t *q, uint32_t lo,
 					 uint32_t *hi, int64_t key)
 {
 	const __m512i k = _mm512_set1_epi64(key);
-	__m512i prev = _mm512_set1_epi64(INT64_MIN);
 	/* Lanes of the first vector that may take their left neighbour. */
-	__mmask8 ok = (__mmask8)(0xfe << (lo & 7));
-	uint32_t top = *hi;
-	for (uint32_t i = lo & ~7u; i <= top; i += 8) {
-		__m512i a = _mm512_load_si512(q + i);
-		__m512i as = _mm512_alignr_epi64(a, prev, 7);
-		__mmask8 up = _mm512_mask_cmpgt_epi64_mask(ok, as, k);
-		__mmask8 moved = _mm512_cmpgt_epi64_mask(a, k);
-		__m512i an = _mm512_mask_blend_epi64(up, k, as);
-		_mm512_store_si512(q + i, _mm512_mask_blend_epi64(moved, a, an));
-		prev = a;
-		ok = 0xff;
+	const __mmask8 ok = (__mmask8)(0xfe << (lo & 7));
+	uint32_t top = *hi, i = lo & ~7u;
+	/* The first 16 events, whose first vector holds the cursor: the
+	 * rule above is min(a, max(as, key)), sorted as they are, and a
+	 * lane that may not move up takes min(a, key). */
+	__m512i a = _mm512_load_si512(q + i);
+	__m512i b = _mm512_load_si512(q + i + 8);
+	__m512i as = _mm512_alignr_epi64(a, a, 7);
+	__m512i bs = _mm512_alignr_epi64(b, a, 7);
+	_mm512_store_si512(q + i, _mm512_min_epi64(
+		a, _mm512_mask_max_epi64(k, ok, as, k)));
+	_mm512_store_si512(q + i + 8,
+			   _mm512_min_epi64(b, _mm512_max_epi64(bs, k)));
+	for (i += 16; i <= top; i += 16) {
+		__m512i prev = b;
+		a = _mm512_load_si512(q + i);
+		b = _mm512_load_si512(q + i + 8);
+		as = _mm512_alignr_epi64(a, prev, 7);
+		bs = _mm512_alignr_epi64(b, a, 7);
+		_mm512_store_si512(q + i,
+				   _mm512_min_epi64(a, _mm512_max_epi64(as, k)));
+		_mm512_store_si512(q + i + 8,
+				   _mm512_min_epi64(b, _mm512_max_epi64(bs, k)));
 	}
 	*hi = top + 1;
 }
@@ -326,7 +339,7 @@ EVAL_HD int64_t *eval_queue_start(const struct eval_problem *p,
 	if (isa != EVAL_ISA_PLAIN) {
 		int64_t *q = (int64_t *)(((uintptr_t)s->ev + 63) &
 					 ~(uintptr_t)63);
-		memset(q, 0x7f, ((size_t)p->n + p->nrun + 8) * sizeof(*q));
+		memset(q, 0x7f, ((size_t)p->n + p->nrun + 16) * sizeof(*q));
 		return q;
 	}
 #endif
@@ -388,89 +401,6 @@ EVAL_HD int64_t eval_score_of(const struct eval_problem *p, int64_t mk,
 	default:
 		return p->mix_makespan * mk + p->mix_twct * twct;
 	}
-}
-
-/*
- * Pooled decoding of (perm, genes); genes may be NULL.  Writes start
- * times to start[j] (indexed by job) and types to type[j] when not NULL.
- * Returns the score.  isa picks the queue's insertion (a constant: see
- * eval_decode and eval.c).
- *
- * The end events live in s->ev as an array sorted by end, from a cursor
- * (lo, the next to come back) to hi.  Starts never go back, so an event
- * is only ever taken at the cursor; every event is stored once and takes
- * a slot below lo only when one was freed, so n + nrun slots (and the
- * vectors' pad) suffice.  Events that end together are all taken before
- * a job is tried, so their order among themselves changes no start.  The
- * vector forms keep EVAL_KEY_END from hi on, whose end is later than any
- * time the problem reaches (eval_end_limit), so the cursor stops there
- * without a bound check.
- */
-EVAL_HD_ALWAYS int64_t eval_decode_isa(const struct eval_problem *p,
-				       const uint32_t *perm,
-				       const uint8_t *genes,
-				       struct eval_scratch *s, int64_t *start,
-				       uint8_t *type, int isa)
-{
-	int64_t freeu[EVAL_MAX_TYPES];
-	int64_t *h = eval_queue_start(p, s, isa);
-	const uint32_t sh = eval_pooled_shift(p);
-	const int64_t umask = ((int64_t)1 << (sh - 3)) - 1;
-	uint32_t lo = 0, hi = 0;
-	int64_t now = 0, mk = 0, twct = 0, jct = 0;
-	for (uint32_t t = 0; t < p->ntypes; t++)
-		freeu[t] = p->cap[t];
-	for (uint32_t r = 0; r < p->nrun; r++) {
-		freeu[p->run_type[r]] -= p->run_units[r];
-		eval_queue_put(h, &lo, &hi,
-			       eval_key(p->run_end[r], sh,
-					(uint64_t)p->run_units[r] << 3 |
-						p->run_type[r]),
-			       isa);
-	}
-	for (uint32_t k = 0; k < p->n; k++) {
-		uint32_t j = perm[k];
-		uint32_t t = eval_job_type(p, genes, j);
-		int64_t d = p->dur[(uint64_t)j * p->ntypes + t];
-		int64_t need = p->demand[j];
-		if (p->release[j] > now)
-			now = p->release[j];
-		while ((isa != EVAL_ISA_PLAIN || lo < hi) &&
-		       h[lo] >> sh <= now) {
-			freeu[h[lo] & 7] += h[lo] >> 3 & umask;
-			lo++;
-		}
-		/* lo == hi with too little free: the job exceeds its type's
-		 * capacity (the builder refuses such jobs). */
-		while (freeu[t] < need && lo < hi) {
-			now = h[lo] >> sh;
-			do {
-				freeu[h[lo] & 7] += h[lo] >> 3 & umask;
-				lo++;
-			} while ((isa != EVAL_ISA_PLAIN || lo < hi) &&
-				 h[lo] >> sh <= now);
-		}
-		freeu[t] -= need;
-		eval_queue_put(h, &lo, &hi,
-			       eval_key(now + d, sh, (uint64_t)need << 3 | t),
-			       isa);
-		eval_account(p, j, now + d, &mk, &twct, &jct);
-		if (start)
-			start[j] = now;
-		if (type)
-			type[j] = (uint8_t)t;
-	}
-	return eval_score_of(p, mk, twct, jct);
-}
-
-/* The portable pooled decoder (the one the CUDA build runs). */
-EVAL_HD int64_t eval_decode(const struct eval_problem *p,
-			    const uint32_t *perm, const uint8_t *genes,
-			    struct eval_scratch *s, int64_t *start,
-			    uint8_t *type)
-{
-	return eval_decode_isa(p, perm, genes, s, start, type,
-			       EVAL_ISA_PLAIN);
 }
 
 /*

@@ -22,7 +22,7 @@
 #endif
 #include <Random123/philox.h>
 
-#include "eval/eval_decode.h"
+#include "eval/eval_pooled.h"
 
 /* A candidate copied rather than bred (eval_ga_params.copy). */
 #define EVAL_BREED UINT32_MAX
