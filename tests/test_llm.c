@@ -413,7 +413,7 @@ Test(llm, the_parallelism_command_and_its_exit_codes)
 		{ "model=llama3-405b,gpus=8", "fits no shape on 8 GPUs" },
 		/* 175e9 x 16 / 16 = 175 GB of states per GPU */
 		{ "model=gpt3-175b,gpus=16,dp=1,tp=8,pp=2",
-		  "more than the A100-80GB's 80.0 GB" },
+		  "more than the a100-80gb's 80.0 GB" },
 		{ "model=nope", "unknown preset 'nope'" },
 		{ "model=gpt3-175b,tp=x", "tp: unknown key or bad value 'x'" },
 	};
@@ -425,4 +425,41 @@ Test(llm, the_parallelism_command_and_its_exit_codes)
 		free(e);
 	}
 	tl_rmtree(tmp);
+}
+
+/*
+ * GPU figures come from the type table: the A100-80GB's are its data
+ * sheet's (312 TFLOP/s dense BF16, 80 GB, 2,039 GB/s, NVLink 600 GB/s
+ * both ways = 300e9 B/s each way); on an H100 (989.4 TFLOP/s dense) the
+ * compute part of the same step is 312 / 989.4 of the A100's.  An
+ * unknown type is refused with the table's names.
+ */
+Test(llm, gpu_figures_from_the_type_table)
+{
+	struct llm_model m = { .name = "toy", .layers = 4, .hidden = 4096,
+			       .heads = 32, .seq_len = 2048, .vocab = 51200 };
+	struct llm_shape sh = { .dp = 1, .tp = 8, .pp = 2, .microbatches = 4,
+				.micro_batch = 1, .interleave = 1 };
+	struct llm_gpu a, h;
+	struct llm_place pl;
+	struct llm_step sa, sb;
+	struct sim_error err;
+
+	llm_model_defaults(&m);
+	llm_gpu_a100_80gb(&a);
+	cr_expect_eq(a.peak_flops, 312e12);
+	cr_expect_eq(a.mem_bytes, 80e9);
+	cr_expect_eq(a.mem_Bps, 2039e9);
+	cr_expect_eq(a.nvlink_Bps, 300e9);
+	cr_expect_eq(a.per_node, 8);
+	cr_assert_eq(llm_gpu_of_type("H100", 8, "gpu", &h, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(llm_place_packed(&sh, 8, 25e9, 0, &pl, &err), 0);
+	cr_assert_eq(llm_step_time(&m, &sh, &a, &pl, 0.5, &sa, &err), 0);
+	cr_assert_eq(llm_step_time(&m, &sh, &h, &pl, 0.5, &sb, &err), 0);
+	REL(sb.compute_s, sa.compute_s * 312 / 989.4, 1e-12);
+	cr_expect_eq(llm_gpu_of_type("b200", 8, "gpu", &h, &err),
+		     -SIM_EINPUT);
+	cr_expect(strstr(err.msg, "gpu: unknown gpu type 'b200' (k80,"),
+		  "%s", err.msg);
 }

@@ -145,6 +145,8 @@ struct spec {
 	uint64_t gpus;          /* GPUs; 0 = dp x tp x pp */
 	uint64_t batch;         /* global batch; 0 = dp x m x b */
 	double eff;             /* efficiency; 0 = calibrated */
+	char gpu[32];           /* GPU type of the table; "" = A100-80GB */
+	uint32_t per_node;      /* GPUs per node; 0 = 8 */
 };
 
 /* Reads one KEY=VALUE into sp; 2 (printed) on a bad one. */
@@ -167,6 +169,15 @@ static int spec_key(struct spec *sp, const char *key, const char *val)
 			*up[i] = (uint32_t)x;
 			return 0;
 		}
+	if (strcmp(key, "gpu") == 0 && strlen(val) < sizeof(sp->gpu)) {
+		snprintf(sp->gpu, sizeof(sp->gpu), "%s", val);
+		return 0;
+	}
+	if (strcmp(key, "per_node") == 0 && num && x == floor(x) && x >= 1 &&
+	    x <= 64) {
+		sp->per_node = (uint32_t)x;
+		return 0;
+	}
 	if (strcmp(key, "model") == 0) {
 		const struct llm_model *pre = llm_preset_find(val);
 		if (!pre) {
@@ -257,6 +268,10 @@ static int one(const char *text)
 	if (rc)
 		return rc;
 	llm_megatron_gpu(&gpu);
+	if ((sp.gpu[0] || sp.per_node) &&
+	    llm_gpu_of_type(sp.gpu[0] ? sp.gpu : "a100-80gb",
+			    sp.per_node ? sp.per_node : 8, "gpu", &gpu, &err))
+		return cli_report(2, &err);
 	if (sp.sh.tp || sp.sh.pp) { /* one given: the other is 1 */
 		sp.sh.tp = sp.sh.tp ? sp.sh.tp : 1;
 		sp.sh.pp = sp.sh.pp ? sp.sh.pp : 1;

@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "base/util.h"
+#include "speed/jobclass_gpu.h"
 
 void llm_model_defaults(struct llm_model *m)
 {
@@ -45,19 +46,37 @@ uint64_t llm_shape_batch(const struct llm_shape *sh)
 	return (uint64_t)sh->dp * sh->microbatches * sh->micro_batch;
 }
 
+int llm_gpu_of_type(const char *name, uint32_t per_node, const char *prefix,
+		    struct llm_gpu *g, struct sim_error *err)
+{
+	int k = jobclass_gpu_find(name);
+	const struct jobclass_gpu_info *t;
+	char names[256];
+
+	if (k < 0) {
+		jobclass_gpu_names(names, sizeof(names));
+		return err_setc(err, -SIM_EINPUT, "%s: unknown gpu type '%s' "
+				"(%s)", prefix, name, names);
+	}
+	t = jobclass_gpu_at((size_t)k);
+	*g = (struct llm_gpu){
+		.name = t->name,
+		.peak_flops = jobclass_gpu_peak_flops(t),
+		.mem_bytes = jobclass_gpu_mem_bytes(t),
+		.mem_Bps = t->memory_GBps * 1e9,
+		.nvlink_Bps = jobclass_gpu_nvlink_Bps(t) / 2,
+		.per_node = per_node,
+		.source = t->source,
+	};
+	return 0;
+}
+
 void llm_gpu_a100_80gb(struct llm_gpu *g)
 {
-	*g = (struct llm_gpu){
-		.name = "A100-80GB",
-		.peak_flops = 312e12,
-		.mem_bytes = 80e9,
-		.mem_Bps = 2039e9,
-		.nvlink_Bps = 300e9,
-		.per_node = 8,
-		.source = "NVIDIA A100 Tensor Core GPU datasheet (2021): "
-			  "312 TFLOP/s dense BF16/FP16, 80 GB HBM2e at 2,039 GB/s, NVLink "
-			  "600 GB/s (both directions); HGX A100 8-GPU",
-	};
+	struct sim_error err;
+
+	if (llm_gpu_of_type("a100-80gb", 8, "llm", g, &err))
+		SIM_BUG("%s", err.msg);
 }
 
 double llm_parameters(const struct llm_model *m)

@@ -105,8 +105,16 @@ struct llm_gpu {
 	const char *source;     /* the datasheet */
 };
 
-/* NVIDIA A100 80GB SXM: 312 TFLOP/s dense BF16, 80 GB, NVLink 3 at
- * 600 GB/s both directions (300 per direction), 8 per HGX node. */
+/* The figures of a GPU type of the table (jobclass_gpu.h: built-in
+ * names such as "a100-80gb", "h100"), per_node of them sharing NVLink
+ * in a node; the table's NVLink figure (both directions) is halved.
+ * -SIM_EINPUT with "PREFIX: unknown gpu type 'x' (k80, ...)" for a name
+ * the table does not have. */
+int llm_gpu_of_type(const char *name, uint32_t per_node, const char *prefix,
+		    struct llm_gpu *g, struct sim_error *err);
+/* NVIDIA A100 80GB SXM of the table: 312 TFLOP/s dense BF16, 80 GB,
+ * NVLink 3 at 600 GB/s both directions (300 per direction), 8 per HGX
+ * node. */
 void llm_gpu_a100_80gb(struct llm_gpu *g);
 
 /* The nodes and bandwidth of one communication group. */
