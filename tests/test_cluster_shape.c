@@ -216,7 +216,8 @@ Test(cluster_shape, randomised_against_slot_count)
 			     slots >= (uint64_t)s.pp * s.dp, "iteration %d", it);
 		if (slots >= (uint64_t)s.pp * s.dp) {
 			uint32_t *rank = xcalloc(j.gpus, sizeof(*rank));
-			uint32_t *per = xcalloc(nodes, sizeof(*per));
+			uint32_t *per = xcalloc(nodes > j.gpus ? nodes : j.gpus,
+						sizeof(*per));
 			struct placement p = { 0 };
 			struct sim_error err = {{0}};
 
@@ -233,6 +234,9 @@ Test(cluster_shape, randomised_against_slot_count)
 				cr_assert_eq(p.slots[i].gpus % s.tp, 0);
 			}
 			cr_assert_eq(cluster_check(c, &err), 0, "%s", err.msg);
+			cluster_shape_ranks(c, &p, &s, per);
+			cr_assert_eq(memcmp(per, rank, j.gpus * sizeof(*rank)), 0,
+				     "ranks found again differ");
 			cluster_release(c, &p);
 			for (uint32_t v = 0; v < nodes; v++)
 				cr_assert_eq(cluster_node_free_gpu_mask(c, v),

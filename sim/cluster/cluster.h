@@ -224,6 +224,10 @@ bool cluster_fits_shape(const struct cluster *c, const struct job *j,
 int cluster_alloc_shape(struct cluster *c, const struct job *j,
 			const struct place_shape *s, struct placement *out,
 			uint32_t *rank_node);
+/* The ranks of a shaped placement (one that cluster_alloc_shape made):
+ * the same as the call filled in. */
+void cluster_shape_ranks(const struct cluster *c, const struct placement *p,
+			 const struct place_shape *s, uint32_t *rank_node);
 /* Whether the job has a shape (tp or pp above 1); then *s is it. */
 bool job_shape(const struct job *j, struct place_shape *s);
 /* Shape-blind (true): shaped jobs fit and are placed by their GPU count

@@ -50,7 +50,7 @@
 
 /* The slots of one job's placement being planned. */
 struct sh_plan {
-	struct cluster *c;
+	const struct cluster *c;
 	const struct place_shape *s;
 	uint32_t *slots;  /* [node]: free slots left for the job */
 	uint32_t *took;   /* [node]: slots taken by the job */
@@ -211,6 +211,40 @@ bool cluster_fits_shape(const struct cluster *c, const struct job *j,
 	return false;
 }
 
+/* A plan for shape s on c with no slots yet. */
+static void sh_plan_init(struct sh_plan *p, const struct cluster *c,
+			 const struct place_shape *s)
+{
+	*p = (struct sh_plan){ .c = c, .s = s };
+	p->slots = xcalloc(c->n, sizeof(*p->slots));
+	p->took = xcalloc(c->n, sizeof(*p->took));
+	p->rslots = xcalloc(c->nracks, sizeof(*p->rslots));
+	p->order = xmalloc(s->pp * sizeof(*p->order));
+}
+
+/* Node v holds k slots for the plan. */
+static void sh_plan_slots(struct sh_plan *p, uint32_t v, uint32_t k)
+{
+	p->slots[v] = k;
+	p->rslots[cluster_rack_of(p->c, v)] += k;
+	if (k > p->maxs)
+		p->maxs = k;
+}
+
+static void sh_plan_release(struct sh_plan *p)
+{
+	free(p->order);
+	free(p->rslots);
+	free(p->took);
+	free(p->slots);
+}
+
+/*
+ * Two steps: the slots, pipeline by pipeline, out of the free GPUs; then
+ * the ranks, by the same rule over the slots taken (cluster_shape_ranks),
+ * so that they are a function of the placement alone and can be found
+ * again from it.
+ */
 int cluster_alloc_shape(struct cluster *c, const struct job *j,
 			const struct place_shape *s, struct placement *out,
 			uint32_t *rank_node)
@@ -218,26 +252,20 @@ int cluster_alloc_shape(struct cluster *c, const struct job *j,
 	const struct cl_range *rg;
 	const uint32_t *cls;
 	uint32_t nrg, ncls, n = 0;
-	struct sh_plan p = { .c = c, .s = s };
+	struct sh_plan p;
 
 	if (!sh_valid(c, j, s))
 		return -SIM_EINPUT;
 	if (!cluster_fits_shape(c, j, s, true))
 		return -SIM_ESTATE;
 	gp_ranges(c, j, &rg, &nrg, &cls, &ncls);
-	p.slots = xcalloc(c->n, sizeof(*p.slots));
-	p.took = xcalloc(c->n, sizeof(*p.took));
-	p.rslots = xcalloc(c->nracks, sizeof(*p.rslots));
-	p.order = xmalloc(s->pp * sizeof(*p.order));
+	sh_plan_init(&p, c, s);
 	for (uint32_t i = 0; i < nrg; i++)
-		for (uint32_t v = rg[i].first; v < rg[i].end; v++) {
-			p.slots[v] = sh_node_slots(c, v, j, s->tp, true);
-			p.rslots[cluster_rack_of(c, v)] += p.slots[v];
-			if (p.slots[v] > p.maxs)
-				p.maxs = p.slots[v];
-		}
+		for (uint32_t v = rg[i].first; v < rg[i].end; v++)
+			sh_plan_slots(&p, v, sh_node_slots(c, v, j, s->tp,
+							   true));
 	for (uint32_t d = 0; d < s->dp; d++)
-		sh_pipeline(&p, d, rank_node);
+		sh_pipeline(&p, d, NULL);
 	for (uint32_t v = 0; v < c->n; v++) {
 		if (!p.took[v])
 			continue;
@@ -248,11 +276,25 @@ int cluster_alloc_shape(struct cluster *c, const struct job *j,
 			.node = v, .count = p.took[v] * s->tp };
 	}
 	gp_apply(c, j, n, out);
-	free(p.order);
-	free(p.rslots);
-	free(p.took);
-	free(p.slots);
+	sh_plan_release(&p);
+	if (rank_node)
+		cluster_shape_ranks(c, out, s, rank_node);
 	return 0;
+}
+
+void cluster_shape_ranks(const struct cluster *c, const struct placement *pl,
+			 const struct place_shape *s, uint32_t *rank_node)
+{
+	struct sh_plan p;
+
+	sh_plan_init(&p, c, s);
+	for (uint32_t i = 0; i < pl->n; i++)
+		for (uint32_t k = 0; k < pl->slots[i].count; k++)
+			sh_plan_slots(&p, pl->slots[i].node + k,
+				      pl->slots[i].gpus / s->tp);
+	for (uint32_t d = 0; d < s->dp; d++)
+		sh_pipeline(&p, d, rank_node);
+	sh_plan_release(&p);
 }
 
 void place_shape_ranks(const struct placement *p, uint32_t *rank_node)
