@@ -129,8 +129,7 @@ const struct jobclass_gpu_info *jobclass_gpu_at(size_t i)
 	return i < JOBCLASS_NGPU ? &gpu_table[i] : NULL;
 }
 
-/* a and b equal on letters and digits, case ignored. */
-static bool same_key(const char *a, const char *b)
+bool jobclass_same_name(const char *a, const char *b)
 {
 	for (;;) {
 		while (*a && !isalnum((unsigned char)*a))
@@ -151,7 +150,7 @@ int jobclass_gpu_find(const char *name)
 	if (!name)
 		return -1;
 	for (int g = 0; g < JOBCLASS_NGPU; g++)
-		if (same_key(name, gpu_table[g].name))
+		if (jobclass_same_name(name, gpu_table[g].name))
 			return g;
 	return -1;
 }

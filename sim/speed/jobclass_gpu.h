@@ -76,6 +76,10 @@ const struct jobclass_gpu_info *jobclass_gpu_at(size_t i);
  * (jobclass_gpu_lookup() also accepts vendor prefixes and suffixes.) */
 int jobclass_gpu_find(const char *name);
 
+/* Whether two type names are the same on letters and digits, case
+ * ignored ("A100-80GB" and "a100_80gb"). */
+bool jobclass_same_name(const char *a, const char *b);
+
 /* The built-in names, "k80, p100, ..., l40s", into buf (cut to cap). */
 void jobclass_gpu_names(char *buf, size_t cap);
 

@@ -7,7 +7,6 @@
  */
 #include "speed/jobclass_override.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -54,30 +53,13 @@ jobclass_ovr_gpu(const struct jobclass_overrides *o, int gpu)
 	return NULL;
 }
 
-/* a and b equal on letters and digits, case ignored. */
-static bool same_key(const char *a, const char *b)
-{
-	for (;;) {
-		while (*a && !isalnum((unsigned char)*a))
-			a++;
-		while (*b && !isalnum((unsigned char)*b))
-			b++;
-		if (!*a || !*b)
-			return !*a && !*b;
-		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-			return false;
-		a++;
-		b++;
-	}
-}
-
 int jobclass_ovr_gpu_lookup(const struct jobclass_overrides *o,
 			    const char *name, struct sim_error *err)
 {
 	/* The experiment's own names first: its "h100-pcie" is not the
 	 * built-in h100 that the suffix rule would make of it. */
 	for (size_t i = 0; o && name && i < o->ntypes; i++)
-		if (same_key(name, o->types[i].name))
+		if (jobclass_same_name(name, o->types[i].name))
 			return JOBCLASS_NGPU + (int)i;
 	return jobclass_gpu_lookup(name, err);
 }
