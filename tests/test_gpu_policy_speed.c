@@ -4,7 +4,12 @@
  * the same decisions as the plain forms they replaced: srtf against a
  * reference that sorts every job at every call (sim_rank_by with the
  * same key), job by job, on random workloads over CPUs and over GPUs,
- * with estimates that differ from the run times.
+ * with estimates that differ from the run times; gittins_cont, which
+ * brings up to date and ranks only the running jobs a waiting job could
+ * pass (lower bounds on their indices, a heap of their next crossings),
+ * against its own plain form ("incremental": false, every job ranked at
+ * every call), with learned and given distributions, restore overheads
+ * and CPU jobs among the GPU ones.
  */
 #include <criterion/criterion.h>
 
@@ -99,4 +104,78 @@ Test(gpu_policy_speed, srtf_matches_a_full_sort_on_gpus)
 	sim_free(b);
 	workload_release(&w);
 	cluster_spec_release(&c);
+}
+
+static struct param_value pv_of(const char *key, enum param_value_type type,
+				const char *str, double num, bool b)
+{
+	return (struct param_value){ .key = (char *)key,
+				     .json_path = (char *)"$.p", .type = type,
+				     .str = (char *)str, .num = num, .b = b };
+}
+
+/* gittins_cont both ways on one workload and cluster; the runs must
+ * preempt (else nothing is compared).  Returns the preemptions. */
+static uint64_t gittins_both(struct workload *w, const struct cluster_spec *c,
+			     const char *dist, double window, double points,
+			     double restore_s)
+{
+	struct param_value pv[] = {
+		pv_of("distribution_s", PV_STRING, dist, 0, false),
+		pv_of("window", PV_NUMBER, NULL, window, false),
+		pv_of("points", PV_NUMBER, NULL, points, false),
+		pv_of("incremental", PV_BOOL, NULL, 0, false),
+	};
+	struct sim_config cfg = {
+		.workload = w, .cluster = c,
+		.restore_overhead = (sim_time_t)(restore_s * SIM_SEC),
+	};
+	struct sim *a = tl_run_cfg("gittins_cont", pv, 3, &cfg);
+	struct sim *b = tl_run_cfg("gittins_cont", pv, 4, &cfg);
+	expect_same(a, b);
+	cr_expect_eq(sim_counters(a)->schedule_calls,
+		     sim_counters(b)->schedule_calls);
+	cr_expect_eq(sim_counters(a)->bad_calls, 0);
+	uint64_t n = sim_counters(a)->preemptions;
+	cr_expect_eq(n, sim_counters(b)->preemptions);
+	sim_free(a);
+	sim_free(b);
+	return n;
+}
+
+Test(gpu_policy_speed, gittins_cont_matches_its_plain_form)
+{
+	static const struct {
+		const char *dist;
+		double window, points, restore_s;
+	} cases[] = {
+		{ "", 1000, 32, 0 },  /* learned, every sample kept */
+		{ "", 20, 8, 30 },    /* a small window that keeps changing */
+		{ "", 50, 4, 5 },
+		{ "30,30,200,900,2000", 1000, 32, 10 }, /* given, runs of equal */
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct workload w;
+			struct cluster_spec c;
+			tl_random_workload(&w, 500, 8, seed + 10 * k);
+			skew_estimates(&w);
+			/* GPU jobs, and every fifth one on CPUs only. */
+			for (size_t i = 0; i < w.n; i++) {
+				if (i % 5 == 2)
+					continue;
+				w.jobs[i].gpus = 1 + w.jobs[i].cpus % 4;
+				w.jobs[i].cpus = 1;
+			}
+			tl_gpu_cluster(&c, 4, 4, NULL, 2);
+			uint64_t n = gittins_both(&w, &c, cases[k].dist,
+						  cases[k].window,
+						  cases[k].points,
+						  cases[k].restore_s);
+			cr_expect_gt(n, 0, "case %zu seed %llu", k,
+				     (unsigned long long)seed);
+			workload_release(&w);
+			cluster_spec_release(&c);
+		}
+	}
 }

@@ -320,6 +320,19 @@ void sim_rank_add(struct sim *sim, const struct job *job);
 bool sim_rank_full(const struct sim *sim);
 size_t sim_rank_apply(struct sim *sim);
 
+/*
+ * sim_rank_begin() for a policy that knows which running jobs rank ahead
+ * of every waiting job: only the n running jobs of inplay are in play
+ * (each must then be added, in its place); every other running job
+ * counts as ranked first, keeps its units and is not added.  The outcome
+ * is that of the whole list, without walking the running jobs that no
+ * waiting job can pass.  Returns false, and begins nothing, where the
+ * engine needs every running job in the list (virtual clusters,
+ * min_run_s, shared GPUs): the policy then uses sim_rank_begin().
+ */
+bool sim_rank_begin_with(struct sim *sim, const struct job *const *inplay,
+			 size_t n);
+
 /* A job's key for sim_rank_by(): lower goes first. */
 typedef double (*sim_rank_key_fn)(struct sim *sim, void *state,
 				  const struct job *job);
