@@ -115,7 +115,8 @@ struct gittins {
 	uint64_t calls;    /* schedule calls so far, to stamp the cache */
 	bool incremental;  /* rank only the running jobs a waiting one
 			      could pass (off: every job, every call) */
-	bool pre_dirty;    /* jobs joined pre since it was last sorted */
+	struct gittins_vec joined; /* jobs that joined pre since it was
+				      last sorted, at its tail */
 	struct gittins_heap bound; /* running jobs by lower bound */
 	struct gittins_heap cross; /* running jobs by earliest crossing */
 	struct gittins_vec inplay; /* running jobs a waiting one may pass */
@@ -408,12 +409,19 @@ static void list_sort(struct sim *sim, struct gittins *g,
 
 /* ---- The heaps and arrays of the incremental ranking ---- */
 
+/* Key order; ties by job index, downwards for the bounds (so that the
+ * jobs a waiting job ranks ahead of, its key and index the limit, are
+ * those up to it: heap_upto), upwards for the crossings. */
+static bool key_less(int w, double kx, uint32_t x, double ky, uint32_t y)
+{
+	return kx < ky || (kx == ky && (w == 0 ? x > y : x < y));
+}
+
 static bool heap_less(const struct gittins_heap *h,
 		      const struct gittins_job *x, const struct gittins_job *y)
 {
 	int w = h->which;
-	return x->key[w] < y->key[w] ||
-	       (x->key[w] == y->key[w] && x->idx < y->idx);
+	return key_less(w, x->key[w], x->idx, y->key[w], y->idx);
 }
 
 static void heap_place(struct gittins_heap *h, size_t i,
@@ -500,15 +508,18 @@ static void vec_push(struct gittins_vec *v, struct gittins_job *s)
 	v->a[v->n++] = s;
 }
 
-/* Every slot of the heap under place i whose key is at most key. */
+/* Every slot of the heap under place i that is not after (key, idx) in
+ * the heap's order. */
 static void heap_upto(const struct gittins_heap *h, size_t i, double key,
-		      struct gittins_vec *out)
+		      uint32_t idx, struct gittins_vec *out)
 {
-	if (i >= h->n || h->a[i]->key[h->which] > key)
+	int w = h->which;
+	if (i >= h->n ||
+	    key_less(w, key, idx, h->a[i]->key[w], h->a[i]->idx))
 		return;
 	vec_push(out, h->a[i]);
-	heap_upto(h, 2 * i + 1, key, out);
-	heap_upto(h, 2 * i + 2, key, out);
+	heap_upto(h, 2 * i + 1, key, idx, out);
+	heap_upto(h, 2 * i + 2, key, idx, out);
 }
 
 /* ---- What the engine reports ---- */
@@ -581,7 +592,7 @@ static void gittins_preempted(struct sim *sim, void *state,
 	if (j->attained > 0) {
 		list_push(&g->pre, gj);
 		gj->where = IN_PRE;
-		g->pre_dirty = true;
+		vec_push(&g->joined, gj);
 	} else {
 		fresh_insert(g, gj);
 	}
@@ -608,6 +619,7 @@ static void gittins_fini(struct sim *sim, void *state)
 	free(g->cross.a);
 	free(g->inplay.a);
 	free(g->started.a);
+	free(g->joined.a);
 	free(g->in);
 }
 
@@ -710,12 +722,11 @@ static void wake_full(struct sim *sim, struct gittins *g)
  * computes the same time from its own service within that slack.
  */
 static void set_keys(struct sim *sim, struct gittins *g,
-		     struct gittins_job *gj)
+		     struct gittins_job *gj, double lb, uint32_t h)
 {
-	double lb = gj->index;
 	size_t n = g->nsorted, k = gj->next_sample;
-	if (n && k < n && gj->hint < g->nruns) {
-		double done = (double)(g->last[gj->hint] - k + 1);
+	if (n && k < n && h < g->nruns) {
+		double done = (double)(g->last[h] - k + 1);
 		double e = 0x1p-40 * (g->suffix[0] + (double)n *
 				      (g->sorted[n - 1] + fabs(gj->a)));
 		lb = done / (done / lb * (1 + 0x1p-50) + 2 * e) *
@@ -739,17 +750,78 @@ static void refresh(struct sim *sim, struct gittins *g,
 		    struct gittins_job *gj)
 {
 	index_for(g, gj->job, service_of(sim, gj));
-	set_keys(sim, g, gj);
+	set_keys(sim, g, gj, gj->index, gj->hint);
 }
 
-/* Ranking order of two slots, for qsort: the higher index first. */
-static int cmp_slot(const void *pa, const void *pb)
+/*
+ * After the distribution changed: a running job's keys from one ratio of
+ * its index, the one its last index won with (a lower bound on the max),
+ * rather than the index itself; the index is computed only if a waiting
+ * job may pass the bound.  Its cache keeps the old version (the index
+ * is not computed), with the service and next sample the keys are for.
+ */
+static void rebound(struct sim *sim, struct gittins *g,
+		    struct gittins_job *gj)
 {
-	const struct gittins_job *a = *(struct gittins_job *const *)pa;
-	const struct gittins_job *b = *(struct gittins_job *const *)pb;
-	if (ahead(a->index, a->idx, b->index, b->idx))
-		return -1;
-	return ahead(b->index, b->idx, a->index, a->idx);
+	size_t n = g->nsorted, k = 0;
+	double a = service_of(sim, gj);
+	const double *s = g->sorted;
+	size_t hi = n; /* first sample > a, as index_of finds it */
+	while (k < hi) {
+		size_t mid = k + (hi - k) / 2;
+		if (s[mid] <= a)
+			k = mid + 1;
+		else
+			hi = mid;
+	}
+	uint32_t h = gj->hint;
+	if (k == n || h < g->run[k] || h >= g->nruns) {
+		refresh(sim, g, gj);
+		return;
+	}
+	gj->a = a;
+	gj->next_sample = (uint32_t)k;
+	/* not this version's index (0 would mean no cache at all) */
+	gj->version = g->version > 1 ? g->version - 1 : UINT32_MAX;
+	set_keys(sim, g, gj, ratio(g, a, k, g->last[h]), h);
+}
+
+/* Sorts slots into ranking order, the higher index first: an insertion
+ * sort, as the lists are short (a total order: any sort gives the same). */
+static void sort_slots(struct gittins_job **a, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct gittins_job *x = a[i];
+		size_t k = i;
+		while (k > 0 && ahead(x->index, x->idx, a[k - 1]->index,
+				      a[k - 1]->idx)) {
+			a[k] = a[k - 1];
+			k--;
+		}
+		a[k] = x;
+	}
+}
+
+/* Puts a job that joined the pre list at its tail into its place, its
+ * index brought up to date (the others' are current). */
+static void pre_place(struct sim *sim, struct gittins *g,
+		      struct gittins_job *s)
+{
+	index_for(g, s->job, service_of(sim, s));
+	struct gittins_job *o = s->prev;
+	if (!o || !ahead(s->index, s->idx, o->index, o->idx))
+		return;
+	list_remove(&g->pre, s);
+	while (o->prev &&
+	       ahead(s->index, s->idx, o->prev->index, o->prev->idx))
+		o = o->prev;
+	s->prev = o->prev;
+	s->next = o;
+	if (o->prev)
+		o->prev->next = s;
+	else
+		g->pre.head = s;
+	o->prev = s;
 }
 
 /*
@@ -765,17 +837,23 @@ static bool rank_some(struct sim *sim, struct gittins *g, bool changed)
 	struct gittins_job *r;
 	if (changed) {
 		for (r = g->running.head; r; r = r->next)
-			refresh(sim, g, r);
+			rebound(sim, g, r);
 	} else {
 		/* Jobs that may have crossed a sample since their keys. */
 		g->inplay.n = 0;
-		heap_upto(&g->cross, 0, (double)sim_now(sim), &g->inplay);
+		heap_upto(&g->cross, 0, (double)sim_now(sim), UINT32_MAX,
+			  &g->inplay);
 		for (size_t i = 0; i < g->inplay.n; i++)
 			refresh(sim, g, g->inplay.a[i]);
 	}
-	if (changed || g->pre_dirty)
+	if (changed) {
 		list_sort(sim, g, &g->pre);
-	g->pre_dirty = false;
+	} else {
+		for (size_t i = 0; i < g->joined.n; i++)
+			if (g->joined.a[i]->where == IN_PRE)
+				pre_place(sim, g, g->joined.a[i]);
+	}
+	g->joined.n = 0;
 	size_t next0;
 	uint32_t hint0 = 0;
 	double g0 = index_of(g, 0, &next0, &hint0);
@@ -793,10 +871,17 @@ static bool rank_some(struct sim *sim, struct gittins *g, bool changed)
 	}
 	g->inplay.n = 0;
 	if (p || f)
-		heap_upto(&g->bound, 0, wi, &g->inplay);
-	for (size_t i = 0; i < g->inplay.n; i++)
-		refresh(sim, g, g->inplay.a[i]);
-	qsort(g->inplay.a, g->inplay.n, sizeof(*g->inplay.a), cmp_slot);
+		heap_upto(&g->bound, 0, wi, wx, &g->inplay);
+	/* Up to date, those still ahead of the best waiting job drop out. */
+	size_t m = 0;
+	for (size_t i = 0; i < g->inplay.n; i++) {
+		r = g->inplay.a[i];
+		refresh(sim, g, r);
+		if (!ahead(r->index, r->idx, wi, wx))
+			g->inplay.a[m++] = r;
+	}
+	g->inplay.n = m;
+	sort_slots(g->inplay.a, g->inplay.n);
 	if (g->inplay.n > g->incap) {
 		free(g->in);
 		g->incap = g->inplay.cap;
@@ -853,20 +938,20 @@ static void wake_some(struct sim *sim, struct gittins *g)
 			continue;
 		if (gj->call != g->calls || gj->version != g->version)
 			index_for(g, gj->job, service_of(sim, gj));
-		set_keys(sim, g, gj);
+		set_keys(sim, g, gj, gj->index, gj->hint);
 	}
 	g->started.n = 0;
 	if (!g->cross.n)
 		return;
 	g->inplay.n = 0;
 	heap_upto(&g->cross, 0, g->cross.a[0]->key[1] + 2 * g->slack_max,
-		  &g->inplay);
+		  UINT32_MAX, &g->inplay);
 	sim_time_t next = SIM_TIME_MAX;
 	for (size_t i = 0; i < g->inplay.n; i++) {
 		struct gittins_job *gj = g->inplay.a[i];
 		if (gj->call != g->calls || gj->version != g->version)
 			index_for(g, gj->job, service_of(sim, gj));
-		set_keys(sim, g, gj);
+		set_keys(sim, g, gj, gj->index, gj->hint);
 		sim_time_t t = crossing(sim, g, gj);
 		if (t < next)
 			next = t;
@@ -890,9 +975,11 @@ static void gittins_schedule(struct sim *sim, void *state)
 	}
 	g->incremental = false; /* for good: the engine said why */
 	g->started.n = 0;
+	g->joined.n = 0;
 	rank(sim, g);
 	sim_rank_apply(sim);
 	g->started.n = 0;
+	g->joined.n = 0;
 	/* The jobs that ran before kept their service of this call (the
 	 * engine's starts and preemptions change only other jobs' rates),
 	 * so their cache holds it with its next sample. */
