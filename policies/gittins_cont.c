@@ -121,6 +121,8 @@ struct gittins {
 	struct gittins_heap cross; /* running jobs by earliest crossing */
 	struct gittins_vec inplay; /* running jobs a waiting one may pass */
 	struct gittins_vec started; /* jobs started by this call */
+	struct gittins_vec order; /* the jobs in play at the last call, in
+				     ranking order */
 	const struct job **in; /* inplay's jobs, for the engine */
 	size_t incap;
 	double slack_max;  /* the largest crossing slack, microseconds */
@@ -142,6 +144,8 @@ struct gittins_job {
 			      crosses a sample or the distribution changes;
 			      1: a time before which it crosses no sample */
 	uint32_t pos[2];   /* place in the heap of each key + 1; 0 = out */
+	uint64_t mark;     /* 2 x the call that put it in play (+1: placed
+			      in order) */
 };
 
 static void list_push(struct gittins_list *ls, struct gittins_job *s)
@@ -620,6 +624,7 @@ static void gittins_fini(struct sim *sim, void *state)
 	free(g->inplay.a);
 	free(g->started.a);
 	free(g->joined.a);
+	free(g->order.a);
 	free(g->in);
 }
 
@@ -786,11 +791,31 @@ static void rebound(struct sim *sim, struct gittins *g,
 	set_keys(sim, g, gj, ratio(g, a, k, g->last[h]), h);
 }
 
-/* Sorts slots into ranking order, the higher index first: an insertion
- * sort, as the lists are short (a total order: any sort gives the same). */
-static void sort_slots(struct gittins_job **a, size_t n)
+/*
+ * Sorts the jobs in play into ranking order, the higher index first (a
+ * total order: any sort gives the same): last call's order first, which
+ * their indices mostly keep, the new ones after it, then an insertion
+ * sort, which costs little more than the moves since last call.
+ */
+static void sort_inplay(struct gittins *g)
 {
-	for (size_t i = 1; i < n; i++) {
+	struct gittins_vec *v = &g->inplay, *o = &g->order;
+	uint64_t in = 2 * g->calls, taken = in + 1;
+	for (size_t i = 0; i < v->n; i++)
+		v->a[i]->mark = in;
+	size_t m = 0;
+	for (size_t i = 0; i < o->n; i++) {
+		if (o->a[i]->mark == in) {
+			o->a[m++] = o->a[i];
+			o->a[m - 1]->mark = taken;
+		}
+	}
+	o->n = m;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->a[i]->mark == in)
+			vec_push(o, v->a[i]);
+	struct gittins_job **a = o->a;
+	for (size_t i = 1; i < o->n; i++) {
 		struct gittins_job *x = a[i];
 		size_t k = i;
 		while (k > 0 && ahead(x->index, x->idx, a[k - 1]->index,
@@ -800,10 +825,14 @@ static void sort_slots(struct gittins_job **a, size_t n)
 		}
 		a[k] = x;
 	}
+	v->n = 0;
+	for (size_t i = 0; i < o->n; i++)
+		vec_push(v, a[i]);
 }
 
 /* Puts a job that joined the pre list at its tail into its place, its
- * index brought up to date (the others' are current). */
+ * index brought up to date (the others' are current), looking from the
+ * head: a job just preempted was running, and mostly ranks high. */
 static void pre_place(struct sim *sim, struct gittins *g,
 		      struct gittins_job *s)
 {
@@ -812,9 +841,9 @@ static void pre_place(struct sim *sim, struct gittins *g,
 	if (!o || !ahead(s->index, s->idx, o->index, o->idx))
 		return;
 	list_remove(&g->pre, s);
-	while (o->prev &&
-	       ahead(s->index, s->idx, o->prev->index, o->prev->idx))
-		o = o->prev;
+	o = g->pre.head;
+	while (!ahead(s->index, s->idx, o->index, o->idx))
+		o = o->next; /* stops: s is ahead of its old prev */
 	s->prev = o->prev;
 	s->next = o;
 	if (o->prev)
@@ -881,7 +910,7 @@ static bool rank_some(struct sim *sim, struct gittins *g, bool changed)
 			g->inplay.a[m++] = r;
 	}
 	g->inplay.n = m;
-	sort_slots(g->inplay.a, g->inplay.n);
+	sort_inplay(g);
 	if (g->inplay.n > g->incap) {
 		free(g->in);
 		g->incap = g->inplay.cap;
