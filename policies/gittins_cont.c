@@ -22,19 +22,15 @@
  * between sample values and drops when its service passes one, so the
  * policy asks to be woken at those crossings and is exact in between.
  *
- * Cost per schedule call: O(R points) for the R running jobs (each
- * one's service moved, so its index is recomputed; a waiting job's is
- * cached by service and distribution version), plus the waiting jobs
- * walked until the units run out (sim_rank_full; a waiting job the
- * engine could not start is left out of the list).  The running jobs and
- * the preempted ones are lists linked through the engine's per-job
- * slots, kept as the engine reports starts and preemptions
- * (gittins_started, gittins_preempted), so the policy allocates nothing
- * per job.  An index is a max over the
- * runs of equal samples; a ratio that cannot beat the best so far (the
- * job's last winner is tried first) is bounded, not divided.  On the
- * Philly summary most of the time is the engine's (every preemption and
- * restart recomputes the fabric's rates), not the policy's.
+ * Cost per call: a running job's index is a lower bound of it until
+ * its next crossing, so only the running jobs whose bound a waiting job
+ * could pass are brought up to date and ranked (an engine heap of the
+ * bounds; the others keep their units unlisted, sim_rank_begin_with),
+ * and only those near the next crossing are timed (a heap of crossings).
+ * A waiting job's index is cached by service and distribution version;
+ * waiting jobs are walked until the units run out (sim_rank_full).  An
+ * index is a max over the runs of equal samples; a ratio that cannot
+ * beat the best so far (the last winner is tried first) is not divided.
  *
  * Source: Gittins, "Bandit processes and dynamic allocation indices",
  * JRSS B 1979; as a GPU-cluster scheduler, Gu et al., "Tiresias", NSDI
@@ -48,6 +44,9 @@
  *   points          the distribution is discretised to this many
  *                   equally likely sizes (its quantiles), which bounds
  *                   the work per job and the wake-ups (default 32)
+ *   incremental     rank only the running jobs a waiting job could pass
+ *                   (default true; false: all, every call - the same
+ *                   decisions, slower)
  *   min_run_s       a job that (re)starts is not preempted again before
  *                   it has run this long (the engine keeps it, policy.h);
  *                   the cure for a preemption livelock (default 0: off)
@@ -69,14 +68,6 @@
 /* Jobs in order: their slots, linked. */
 struct gittins_list {
 	struct gittins_job *head, *tail;
-};
-
-/* A min-heap of slots by one of their two keys (then job index), each
- * slot knowing its place: for the lower bounds and the crossings. */
-struct gittins_heap {
-	struct gittins_job **a; /* the heap, a[0] least */
-	size_t n, cap;
-	int which;         /* the key and place it orders by: 0 or 1 */
 };
 
 /* A growing array of slots. */
@@ -106,8 +97,7 @@ struct gittins {
 	uint32_t version;  /* bumped when sorted changes: cached indices of
 			      an older version are recomputed */
 	struct gittins_job *jobs; /* the engine's slots, by job idx */
-	struct gittins_list running; /* running jobs, in last ranking's
-					order (started ones at the end) */
+	struct gittins_list running; /* running jobs */
 	struct gittins_list pre; /* waiting jobs that have had service, in
 				    last ranking's order */
 	struct gittins_list fresh; /* waiting jobs that never had service,
@@ -117,8 +107,9 @@ struct gittins {
 			      could pass (off: every job, every call) */
 	struct gittins_vec joined; /* jobs that joined pre since it was
 				      last sorted, at its tail */
-	struct gittins_heap bound; /* running jobs by lower bound */
-	struct gittins_heap cross; /* running jobs by earliest crossing */
+	struct sim_heap *bound; /* running jobs by lower bound, ties
+				   by index downwards */
+	struct sim_heap *cross; /* running jobs by earliest crossing */
 	struct gittins_vec inplay; /* running jobs a waiting one may pass */
 	struct gittins_vec started; /* jobs started by this call */
 	struct gittins_vec order; /* the jobs in play at the last call, in
@@ -140,22 +131,43 @@ struct gittins_job {
 	uint32_t version;  /* distribution version of index; 0 = none */
 	uint64_t call;     /* schedule call that last asked: a is current */
 	uint8_t where;     /* enum gittins_where */
-	double key[2];     /* 0: a lower bound of its index until it
-			      crosses a sample or the distribution changes;
-			      1: a time before which it crosses no sample */
-	uint32_t pos[2];   /* place in the heap of each key + 1; 0 = out */
 	uint64_t mark;     /* 2 x the call that put it in play (+1: placed
 			      in order) */
 };
 
-static void list_push(struct gittins_list *ls, struct gittins_job *s)
-{
-	CLUSTERSIM_LIST_PUSH(ls, s);
-}
-
 static void list_remove(struct gittins_list *ls, struct gittins_job *s)
 {
 	CLUSTERSIM_LIST_REMOVE(ls, s);
+}
+
+/* Links s in just before o (NULL: at the tail). */
+static void list_insert(struct gittins_list *ls, struct gittins_job *s,
+			struct gittins_job *o)
+{
+	s->next = o;
+	s->prev = o ? o->prev : ls->tail;
+	if (s->prev)
+		s->prev->next = s;
+	else
+		ls->head = s;
+	if (o)
+		o->prev = s;
+	else
+		ls->tail = s;
+}
+
+/* The first of the n ascending samples s that is above a. */
+static size_t first_above(const double *s, size_t n, double a)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* Ranking order: higher index first, then job index - the workload is
@@ -203,7 +215,10 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 	struct gittins *g = *state;
 	g->jobs = sim_job_states(sim);
 	g->incremental = sim_param_bool(sim, "incremental");
-	g->cross.which = 1;
+	if (g->incremental) {
+		g->bound = sim_heap_new(sim, true);
+		g->cross = sim_heap_new(sim, false);
+	}
 	int64_t window = sim_param_int(sim, "window");
 	if (window < 1 || window > 10000000) {
 		snprintf(err->msg, sizeof(err->msg),
@@ -309,15 +324,7 @@ static double index_of(const struct gittins *g, double a, size_t *next,
 	if (n == 0)
 		return 1.0;
 	const double *s = g->sorted;
-	size_t lo = 0, hi = n; /* first sample > a */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid] <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	k = lo;
+	k = first_above(s, n, a);
 	*next = k;
 	if (k == n)
 		return 1.0 / s[n - 1];
@@ -399,68 +406,13 @@ static void list_sort(struct sim *sim, struct gittins *g,
 			       ahead(s->index, s->idx, o->prev->index,
 				     o->prev->idx))
 				o = o->prev;
-			s->prev = o->prev;
-			s->next = o;
-			if (o->prev)
-				o->prev->next = s;
-			else
-				ls->head = s;
-			o->prev = s;
+			list_insert(ls, s, o);
 		}
 		s = next;
 	}
 }
 
-/* ---- The heaps and arrays of the incremental ranking ---- */
-
-/* Key order; ties by job index, downwards for the bounds (so that the
- * jobs a waiting job ranks ahead of, its key and index the limit, are
- * those up to it: heap_upto), upwards for the crossings. */
-static bool key_less(int w, double kx, uint32_t x, double ky, uint32_t y)
-{
-	return kx < ky || (kx == ky && (w == 0 ? x > y : x < y));
-}
-
-static bool heap_less(const struct gittins_heap *h,
-		      const struct gittins_job *x, const struct gittins_job *y)
-{
-	int w = h->which;
-	return key_less(w, x->key[w], x->idx, y->key[w], y->idx);
-}
-
-static void heap_place(struct gittins_heap *h, size_t i,
-		       struct gittins_job *s)
-{
-	h->a[i] = s;
-	s->pos[h->which] = (uint32_t)i + 1;
-}
-
-static void heap_up(struct gittins_heap *h, size_t i)
-{
-	struct gittins_job *s = h->a[i];
-	while (i > 0 && heap_less(h, s, h->a[(i - 1) / 2])) {
-		heap_place(h, i, h->a[(i - 1) / 2]);
-		i = (i - 1) / 2;
-	}
-	heap_place(h, i, s);
-}
-
-static void heap_down(struct gittins_heap *h, size_t i)
-{
-	struct gittins_job *s = h->a[i];
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && heap_less(h, h->a[c + 1], h->a[c]))
-			c++;
-		if (!heap_less(h, h->a[c], s))
-			break;
-		heap_place(h, i, h->a[c]);
-		i = c;
-	}
-	heap_place(h, i, s);
-}
+/* ---- The arrays of the incremental ranking ---- */
 
 /* Grows an array of slot pointers to hold n. */
 static void grow(struct gittins_job ***a, size_t *cap, size_t n)
@@ -477,53 +429,21 @@ static void grow(struct gittins_job ***a, size_t *cap, size_t n)
 	*cap = c;
 }
 
-/* Puts s in the heap with this key, or moves it there. */
-static void heap_set(struct gittins_heap *h, struct gittins_job *s,
-		     double key)
-{
-	int w = h->which;
-	s->key[w] = key;
-	if (!s->pos[w]) {
-		grow(&h->a, &h->cap, h->n + 1);
-		heap_place(h, h->n++, s);
-	}
-	heap_up(h, s->pos[w] - 1);
-	heap_down(h, s->pos[w] - 1);
-}
-
-static void heap_remove(struct gittins_heap *h, struct gittins_job *s)
-{
-	int w = h->which;
-	if (!s->pos[w])
-		return;
-	size_t i = s->pos[w] - 1;
-	s->pos[w] = 0;
-	struct gittins_job *last = h->a[--h->n];
-	if (i == h->n)
-		return;
-	heap_place(h, i, last);
-	heap_up(h, i);
-	heap_down(h, last->pos[w] - 1);
-}
-
 static void vec_push(struct gittins_vec *v, struct gittins_job *s)
 {
 	grow(&v->a, &v->cap, v->n + 1);
 	v->a[v->n++] = s;
 }
 
-/* Every slot of the heap under place i that is not after (key, idx) in
- * the heap's order. */
-static void heap_upto(const struct gittins_heap *h, size_t i, double key,
-		      uint32_t idx, struct gittins_vec *out)
+/* The slots of the jobs sim_heap_upto() lists, into v. */
+static void upto(struct gittins *g, const struct sim_heap *h, double key,
+		 uint32_t idx, struct gittins_vec *v)
 {
-	int w = h->which;
-	if (i >= h->n ||
-	    key_less(w, key, idx, h->a[i]->key[w], h->a[i]->idx))
-		return;
-	vec_push(out, h->a[i]);
-	heap_upto(h, 2 * i + 1, key, idx, out);
-	heap_upto(h, 2 * i + 2, key, idx, out);
+	size_t n;
+	const uint32_t *a = sim_heap_upto(h, key, idx, &n);
+	v->n = 0;
+	for (size_t i = 0; i < n; i++)
+		vec_push(v, &g->jobs[a[i]]);
 }
 
 /* ---- What the engine reports ---- */
@@ -538,8 +458,10 @@ static void unlist(struct gittins *g, struct gittins_job *gj)
 	else if (gj->where == IN_FRESH)
 		list_remove(&g->fresh, gj);
 	gj->where = IN_NONE;
-	heap_remove(&g->bound, gj);
-	heap_remove(&g->cross, gj);
+	if (g->bound) {
+		sim_heap_remove(g->bound, gj->idx);
+		sim_heap_remove(g->cross, gj->idx);
+	}
 }
 
 /* A job that never had service joins the fresh list in queue order (a
@@ -549,16 +471,7 @@ static void fresh_insert(struct gittins *g, struct gittins_job *gj)
 	struct gittins_job *o = g->fresh.tail;
 	while (o && o->idx > gj->idx)
 		o = o->prev;
-	gj->prev = o;
-	gj->next = o ? o->next : g->fresh.head;
-	if (gj->next)
-		gj->next->prev = gj;
-	else
-		g->fresh.tail = gj;
-	if (o)
-		o->next = gj;
-	else
-		g->fresh.head = gj;
+	list_insert(&g->fresh, gj, o ? o->next : g->fresh.head);
 	gj->where = IN_FRESH;
 }
 
@@ -580,7 +493,7 @@ static void gittins_started(struct sim *sim, void *state,
 	struct gittins *g = state;
 	struct gittins_job *gj = &g->jobs[j->idx];
 	unlist(g, gj);
-	list_push(&g->running, gj);
+	CLUSTERSIM_LIST_PUSH(&g->running, gj);
 	gj->where = IN_RUNNING;
 	vec_push(&g->started, gj);
 }
@@ -594,7 +507,7 @@ static void gittins_preempted(struct sim *sim, void *state,
 	struct gittins_job *gj = &g->jobs[j->idx];
 	unlist(g, gj);
 	if (j->attained > 0) {
-		list_push(&g->pre, gj);
+		CLUSTERSIM_LIST_PUSH(&g->pre, gj);
 		gj->where = IN_PRE;
 		vec_push(&g->joined, gj);
 	} else {
@@ -619,67 +532,11 @@ static void gittins_finished(struct sim *sim, void *state,
 static void gittins_fini(struct sim *sim, void *state)
 {
 	struct gittins *g = state;
-	free(g->bound.a);
-	free(g->cross.a);
 	free(g->inplay.a);
 	free(g->started.a);
 	free(g->joined.a);
 	free(g->order.a);
 	free(g->in);
-}
-
-/*
- * Ranks the running jobs and the waiting ones, highest index first.
- * Jobs with service (running, or waiting after a preemption: the pre
- * list) are sorted by index, each list from last time's order; the jobs
- * that never ran all have the index G(0) and wait in submit order already
- * (the queue's order), so they are merged in rather than sorted.  Waiting
- * jobs are listed only while one could still start (sim_rank_full); every
- * running job is listed, to be kept or preempted.
- */
-static void rank(struct sim *sim, struct gittins *g)
-{
-	list_sort(sim, g, &g->running);
-	list_sort(sim, g, &g->pre);
-	size_t next0, f = 0, nq = sim_queue_len(sim);
-	uint32_t hint0 = 0;
-	double g0 = index_of(g, 0, &next0, &hint0);
-	struct gittins_job *r = g->running.head, *p = g->pre.head;
-	sim_rank_begin(sim);
-	for (;;) {
-		bool waiting = !sim_rank_full(sim);
-		const struct job *fj = NULL, *best = NULL;
-		while (waiting && f < nq) {
-			fj = sim_queue_at(sim, f);
-			if (fj->attained == 0)
-				break;
-			fj = NULL; /* one of the pre list */
-			f++;
-		}
-		double bi = 0;
-		uint32_t bx = 0;
-		if (r) {
-			best = r->job;
-			bi = r->index;
-			bx = r->idx;
-		}
-		if (waiting && p && (!best || ahead(p->index, p->idx, bi, bx))) {
-			best = p->job;
-			bi = p->index;
-			bx = p->idx;
-		}
-		if (fj && (!best || ahead(g0, fj->idx, bi, bx)))
-			best = fj;
-		if (!best)
-			break;
-		sim_rank_add(sim, best);
-		if (best == fj)
-			f++;
-		else if (p && best == p->job)
-			p = p->next;
-		else
-			r = r->next;
-	}
 }
 
 /* When a running job's service passes its next sample, counted from the
@@ -697,22 +554,6 @@ static sim_time_t crossing(struct sim *sim, const struct gittins *g,
 	if (!(dt < (double)(SIM_TIME_MAX - from) * 0.5))
 		return SIM_TIME_MAX; /* a sample the clock never reaches */
 	return from + (sim_time_t)ceil(dt > 1 ? dt : 1);
-}
-
-/* The exact wake-up as every call computes it: the next crossing of the
- * running jobs, from their service at this call. */
-static void wake_full(struct sim *sim, struct gittins *g)
-{
-	sim_time_t next = SIM_TIME_MAX;
-	for (struct gittins_job *gj = g->running.head; gj; gj = gj->next) {
-		if (gj->call != g->calls || gj->version != g->version)
-			index_for(g, gj->job, service_of(sim, gj));
-		sim_time_t t = crossing(sim, g, gj);
-		if (t < next)
-			next = t;
-	}
-	if (next != SIM_TIME_MAX)
-		sim_wakeup_at(sim, next);
 }
 
 /*
@@ -737,17 +578,17 @@ static void set_keys(struct sim *sim, struct gittins *g,
 		lb = done / (done / lb * (1 + 0x1p-50) + 2 * e) *
 		     (1 - 0x1p-50);
 	}
-	heap_set(&g->bound, gj, lb);
+	sim_heap_set(g->bound, gj->idx, lb);
 	sim_time_t t = crossing(sim, g, gj);
 	if (t == SIM_TIME_MAX) {
-		heap_remove(&g->cross, gj);
+		sim_heap_remove(g->cross, gj->idx);
 		return;
 	}
 	double slack = 4 + (g->sorted[k] + fabs(gj->a)) / width(gj->job) *
 			   1e-6;
 	if (slack > g->slack_max)
 		g->slack_max = slack;
-	heap_set(&g->cross, gj, (double)t - slack);
+	sim_heap_set(g->cross, gj->idx, (double)t - slack);
 }
 
 /* Brings a running job's index up to this call and sets its keys. */
@@ -768,17 +609,9 @@ static void refresh(struct sim *sim, struct gittins *g,
 static void rebound(struct sim *sim, struct gittins *g,
 		    struct gittins_job *gj)
 {
-	size_t n = g->nsorted, k = 0;
+	size_t n = g->nsorted;
 	double a = service_of(sim, gj);
-	const double *s = g->sorted;
-	size_t hi = n; /* first sample > a, as index_of finds it */
-	while (k < hi) {
-		size_t mid = k + (hi - k) / 2;
-		if (s[mid] <= a)
-			k = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t k = first_above(g->sorted, n, a);
 	uint32_t h = gj->hint;
 	if (k == n || h < g->run[k] || h >= g->nruns) {
 		refresh(sim, g, gj);
@@ -844,63 +677,33 @@ static void pre_place(struct sim *sim, struct gittins *g,
 	o = g->pre.head;
 	while (!ahead(s->index, s->idx, o->index, o->idx))
 		o = o->next; /* stops: s is ahead of its old prev */
-	s->prev = o->prev;
-	s->next = o;
-	if (o->prev)
-		o->prev->next = s;
-	else
-		g->pre.head = s;
-	o->prev = s;
+	list_insert(&g->pre, s, o);
 }
 
 /*
- * The ranking of rank() without the running jobs that rank ahead of
- * every waiting one (their bound says so): they keep their units
- * whatever their order (sim_rank_begin_with), so only the running jobs
- * a waiting job might pass are brought up to date, sorted and merged
- * with the waiting jobs.  Returns false where the engine wants every
- * running job listed.
+ * The running jobs that a waiting job may pass, into inplay, up to date
+ * and in ranking order: those whose bound is not ahead of the best
+ * waiting job (wi, wx), after the keys of those that may have crossed a
+ * sample were set again (of every one, from a bound, when the
+ * distribution changed).  The others rank ahead of every waiting job,
+ * whatever their order: they keep their units (sim_rank_begin_with).
  */
-static bool rank_some(struct sim *sim, struct gittins *g, bool changed)
+static void pick_inplay(struct sim *sim, struct gittins *g, bool changed,
+			bool any, double wi, uint32_t wx)
 {
 	struct gittins_job *r;
 	if (changed) {
 		for (r = g->running.head; r; r = r->next)
 			rebound(sim, g, r);
 	} else {
-		/* Jobs that may have crossed a sample since their keys. */
-		g->inplay.n = 0;
-		heap_upto(&g->cross, 0, (double)sim_now(sim), UINT32_MAX,
-			  &g->inplay);
+		upto(g, g->cross, (double)sim_now(sim), UINT32_MAX,
+		     &g->inplay);
 		for (size_t i = 0; i < g->inplay.n; i++)
 			refresh(sim, g, g->inplay.a[i]);
 	}
-	if (changed) {
-		list_sort(sim, g, &g->pre);
-	} else {
-		for (size_t i = 0; i < g->joined.n; i++)
-			if (g->joined.a[i]->where == IN_PRE)
-				pre_place(sim, g, g->joined.a[i]);
-	}
-	g->joined.n = 0;
-	size_t next0;
-	uint32_t hint0 = 0;
-	double g0 = index_of(g, 0, &next0, &hint0);
-	struct gittins_job *p = g->pre.head, *f = g->fresh.head;
-	/* The best waiting job: every other waits behind it. */
-	double wi = -1;
-	uint32_t wx = 0;
-	if (p) {
-		wi = p->index;
-		wx = p->idx;
-	}
-	if (f && (!p || ahead(g0, f->idx, wi, wx))) {
-		wi = g0;
-		wx = f->idx;
-	}
 	g->inplay.n = 0;
-	if (p || f)
-		heap_upto(&g->bound, 0, wi, wx, &g->inplay);
+	if (any)
+		upto(g, g->bound, wi, wx, &g->inplay);
 	/* Up to date, those still ahead of the best waiting job drop out. */
 	size_t m = 0;
 	for (size_t i = 0; i < g->inplay.n; i++) {
@@ -911,6 +714,11 @@ static bool rank_some(struct sim *sim, struct gittins *g, bool changed)
 	}
 	g->inplay.n = m;
 	sort_inplay(g);
+}
+
+/* inplay's jobs, for the engine. */
+static const struct job **inplay_jobs(struct gittins *g)
+{
 	if (g->inplay.n > g->incap) {
 		free(g->in);
 		g->incap = g->inplay.cap;
@@ -918,11 +726,23 @@ static bool rank_some(struct sim *sim, struct gittins *g, bool changed)
 		if (!g->in)
 			abort(); /* out of memory, as the engine does */
 	}
-	const struct job **in = g->in;
 	for (size_t i = 0; i < g->inplay.n; i++)
-		in[i] = g->inplay.a[i]->job;
-	if (!sim_rank_begin_with(sim, in, g->inplay.n))
-		return false;
+		g->in[i] = g->inplay.a[i]->job;
+	return g->in;
+}
+
+/*
+ * Ranks the running jobs in play and the waiting ones, highest index
+ * first.  Jobs with service (running, or waiting after a preemption: the
+ * pre list) are in index order; the jobs that never ran all have the
+ * index G(0) = g0 and wait in submit order already (the fresh list), so
+ * they are merged in rather than sorted.  Waiting jobs are listed only
+ * while one could still start (sim_rank_full); every running job in play
+ * is listed, to be kept or preempted.
+ */
+static void merge(struct sim *sim, struct gittins *g, double g0)
+{
+	struct gittins_job *p = g->pre.head, *f = g->fresh.head;
 	size_t ri = 0, nr = g->inplay.n;
 	for (;;) {
 		bool waiting = !sim_rank_full(sim);
@@ -931,10 +751,9 @@ static bool rank_some(struct sim *sim, struct gittins *g, bool changed)
 		double bi = 0;
 		uint32_t bx = 0;
 		if (ri < nr) {
-			struct gittins_job *rs = &g->jobs[in[ri]->idx];
-			best = rs->job;
-			bi = rs->index;
-			bx = rs->idx;
+			best = g->inplay.a[ri]->job;
+			bi = g->inplay.a[ri]->index;
+			bx = g->inplay.a[ri]->idx;
 		}
 		if (waiting && p && (!best || ahead(p->index, p->idx, bi, bx))) {
 			best = p->job;
@@ -953,35 +772,46 @@ static bool rank_some(struct sim *sim, struct gittins *g, bool changed)
 		else
 			ri++;
 	}
-	return true;
 }
 
-/* The wake-up from the crossing heap: the jobs whose keys allow a
- * crossing before the least possible one, each timed as wake_full()
- * times it. */
-static void wake_some(struct sim *sim, struct gittins *g)
+/* The index of a running job as the wake-up reads it: as ranked this
+ * call, else from its service now; with the heaps, its keys set. */
+static void current(struct sim *sim, struct gittins *g,
+		    struct gittins_job *gj)
 {
-	for (size_t i = 0; i < g->started.n; i++) {
-		struct gittins_job *gj = g->started.a[i];
-		if (gj->where != IN_RUNNING)
-			continue;
-		if (gj->call != g->calls || gj->version != g->version)
-			index_for(g, gj->job, service_of(sim, gj));
+	if (gj->call != g->calls || gj->version != g->version)
+		index_for(g, gj->job, service_of(sim, gj));
+	if (g->incremental)
 		set_keys(sim, g, gj, gj->index, gj->hint);
-	}
-	g->started.n = 0;
-	if (!g->cross.n)
-		return;
+}
+
+/*
+ * Wakes the policy at the next crossing of the running jobs: of all of
+ * them, or with the heaps of those whose keys allow a crossing before
+ * the least possible one (the jobs started by this call keyed first).
+ * The jobs that ran before kept their service of this call (the
+ * engine's starts and preemptions change only other jobs' rates), so
+ * their cache holds it with its next sample.
+ */
+static void wake(struct sim *sim, struct gittins *g)
+{
+	uint32_t first;
+	double least;
 	g->inplay.n = 0;
-	heap_upto(&g->cross, 0, g->cross.a[0]->key[1] + 2 * g->slack_max,
-		  UINT32_MAX, &g->inplay);
+	for (size_t i = 0; g->incremental && i < g->started.n; i++)
+		if (g->started.a[i]->where == IN_RUNNING)
+			current(sim, g, g->started.a[i]);
+	g->started.n = 0;
+	if (!g->incremental)
+		for (struct gittins_job *r = g->running.head; r; r = r->next)
+			vec_push(&g->inplay, r);
+	else if (sim_heap_top(g->cross, &first, &least))
+		upto(g, g->cross, least + 2 * g->slack_max, UINT32_MAX,
+		     &g->inplay);
 	sim_time_t next = SIM_TIME_MAX;
 	for (size_t i = 0; i < g->inplay.n; i++) {
-		struct gittins_job *gj = g->inplay.a[i];
-		if (gj->call != g->calls || gj->version != g->version)
-			index_for(g, gj->job, service_of(sim, gj));
-		set_keys(sim, g, gj, gj->index, gj->hint);
-		sim_time_t t = crossing(sim, g, gj);
+		current(sim, g, g->inplay.a[i]);
+		sim_time_t t = crossing(sim, g, g->inplay.a[i]);
 		if (t < next)
 			next = t;
 	}
@@ -997,22 +827,44 @@ static void gittins_schedule(struct sim *sim, void *state)
 	uint32_t version = g->version;
 	prepare(g);
 	g->calls++;
-	if (g->incremental && rank_some(sim, g, version != g->version)) {
-		sim_rank_apply(sim); /* gittins_started, _preempted */
-		wake_some(sim, g);
-		return;
+	bool changed = version != g->version;
+	if (changed) {
+		list_sort(sim, g, &g->pre);
+	} else {
+		for (size_t i = 0; i < g->joined.n; i++)
+			if (g->joined.a[i]->where == IN_PRE)
+				pre_place(sim, g, g->joined.a[i]);
 	}
-	g->incremental = false; /* for good: the engine said why */
-	g->started.n = 0;
 	g->joined.n = 0;
-	rank(sim, g);
-	sim_rank_apply(sim);
-	g->started.n = 0;
-	g->joined.n = 0;
-	/* The jobs that ran before kept their service of this call (the
-	 * engine's starts and preemptions change only other jobs' rates),
-	 * so their cache holds it with its next sample. */
-	wake_full(sim, g);
+	size_t next0;
+	uint32_t hint0 = 0;
+	double g0 = index_of(g, 0, &next0, &hint0);
+	/* The best waiting job: every other waits behind it. */
+	struct gittins_job *p = g->pre.head, *f = g->fresh.head;
+	double wi = p ? p->index : -1;
+	uint32_t wx = p ? p->idx : 0;
+	if (f && (!p || ahead(g0, f->idx, wi, wx))) {
+		wi = g0;
+		wx = f->idx;
+	}
+	if (g->incremental) {
+		pick_inplay(sim, g, changed, p || f, wi, wx);
+		if (!sim_rank_begin_with(sim, inplay_jobs(g), g->inplay.n))
+			g->incremental = false; /* for good: see why there */
+	}
+	if (!g->incremental) {
+		/* Every running job in play. */
+		g->inplay.n = 0;
+		for (struct gittins_job *r = g->running.head; r; r = r->next) {
+			index_for(g, r->job, service_of(sim, r));
+			vec_push(&g->inplay, r);
+		}
+		sort_inplay(g);
+		sim_rank_begin(sim);
+	}
+	merge(sim, g, g0);
+	sim_rank_apply(sim); /* gittins_started, gittins_preempted */
+	wake(sim, g);
 }
 
 static const struct policy_param gittins_params[] = {

@@ -12,6 +12,7 @@
  * and CPU jobs among the GPU ones.
  */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "policy/registry.h"
 #include "testlib.h"
@@ -178,4 +179,79 @@ Test(gpu_policy_speed, gittins_cont_matches_its_plain_form)
 			cluster_spec_release(&c);
 		}
 	}
+}
+
+/* The engine's heap against a plain array of keys: random sets, moves
+ * and removals, both tie orders; after each step the least and the jobs
+ * up to a random limit agree with a scan of the array. */
+Test(gpu_policy_speed, sim_heap_matches_a_scan)
+{
+	struct workload w;
+	struct cluster_spec c;
+	tl_random_workload(&w, 300, 4, 1);
+	tl_cluster(&c, 2, 4);
+	struct sim *s = tl_run("fcfs", &w, &c);
+	enum { N = 300 };
+	for (int down = 0; down < 2; down++) {
+		struct sim_heap *h = sim_heap_new(s, down);
+		double key[N];
+		bool in[N] = { false };
+		uint64_t x = 12345 + (uint64_t)down;
+		for (int step = 0; step < 20000; step++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			uint32_t j = (uint32_t)(x >> 33) % N;
+			/* Few distinct keys, so that ties are common. */
+			double k = (double)((x >> 20) % 17);
+			if ((x >> 12) % 4 == 0) {
+				sim_heap_remove(h, j);
+				in[j] = false;
+			} else {
+				sim_heap_set(h, j, k);
+				key[j] = k;
+				in[j] = true;
+			}
+			if (step == 15000)
+				sim_heap_clear(h), memset(in, 0, sizeof(in));
+			/* The least by scan: lowest key, ties by index. */
+			int best = -1;
+			size_t len = 0;
+			for (int i = 0; i < N; i++) {
+				if (!in[i])
+					continue;
+				len++;
+				if (best < 0 || key[i] < key[best] ||
+				    (key[i] == key[best] && (down ? i > best
+								  : i < best)))
+					best = i;
+			}
+			cr_assert_eq(sim_heap_len(h), len);
+			uint32_t top;
+			double tk;
+			cr_assert_eq(sim_heap_top(h, &top, &tk), best >= 0);
+			if (best >= 0)
+				cr_assert_eq(top, (uint32_t)best, "step %d", step);
+			/* Up to (lim, lj): key below, or equal and not past lj. */
+			double lim = (double)((x >> 40) % 17);
+			uint32_t lj = (uint32_t)(x >> 50) % N;
+			size_t n;
+			const uint32_t *a = sim_heap_upto(h, lim, lj, &n);
+			bool got[N] = { false };
+			for (size_t i = 0; i < n; i++) {
+				cr_assert(in[a[i]] && !got[a[i]]);
+				got[a[i]] = true;
+			}
+			for (int i = 0; i < N; i++) {
+				bool want = in[i] &&
+					    (key[i] < lim ||
+					     (key[i] == lim &&
+					      (down ? (uint32_t)i >= lj
+						    : (uint32_t)i <= lj)));
+				cr_assert_eq(got[i], want, "step %d job %d",
+					     step, i);
+			}
+		}
+	}
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
 }
