@@ -163,6 +163,9 @@ struct las {
 	bool stale;        /* smp changed since suffix was made */
 	uint32_t version;  /* bumped when smp changes: a job's cached index
 			      of an older version is recomputed */
+	const struct job **inplay; /* the running jobs a waiting one may
+				      pass, for sim_rank_begin_with */
+	size_t ninplay, inplay_cap;
 };
 
 /* What the policy remembers of a job: its slot. */
@@ -555,13 +558,56 @@ static void g_rank(struct sim *sim, struct las *l)
 	}
 }
 
+/* Adds the jobs of a list to the running jobs in play. */
+static void inplay_add(struct las *l, const struct las_list *ls)
+{
+	for (const struct las_job *s = ls->head; s; s = s->next) {
+		if (l->ninplay == l->inplay_cap) {
+			size_t c = l->inplay_cap ? 2 * l->inplay_cap : 64;
+			const struct job **a =
+				realloc(l->inplay, c * sizeof(*a));
+			if (!a)
+				abort(); /* out of memory, as the engine does */
+			l->inplay = a;
+			l->inplay_cap = c;
+		}
+		l->inplay[l->ninplay++] = s->job;
+	}
+}
+
 /*
  * Ranks the jobs queue by queue, each queue in its order (running,
  * waiting, just demoted).  Waiting jobs are listed only while one could
- * still start; every running job is listed, to be kept or preempted.
+ * still start; every running job is listed, to be kept or preempted -
+ * but for those ahead of every waiting job (the running jobs of the
+ * queues up to the first that has a waiting job, and those just demoted
+ * into the queues before it), which keep their units whatever their
+ * order: the engine counts them without the list (sim_rank_begin_with).
  */
 static void rank(struct sim *sim, struct las *l)
 {
+	size_t qw = 0;
+	while (qw <= l->nt && !l->wait[qw].head)
+		qw++;
+	l->ninplay = 0;
+	for (size_t q = qw; q <= l->nt; q++) {
+		if (q > qw)
+			inplay_add(l, &l->run[q]);
+		inplay_add(l, &l->tail[q]);
+	}
+	if (sim_rank_begin_with(sim, l->inplay, l->ninplay)) {
+		for (size_t q = qw; q <= l->nt; q++) {
+			struct las_job *s;
+			for (s = q > qw ? l->run[q].head : NULL; s; s = s->next)
+				sim_rank_add(sim, s->job);
+			for (s = l->wait[q].head; s && !sim_rank_full(sim);
+			     s = s->next)
+				sim_rank_add(sim, s->job);
+			for (s = l->tail[q].head; s; s = s->next)
+				sim_rank_add(sim, s->job);
+		}
+		return;
+	}
 	sim_rank_begin(sim);
 	for (size_t q = 0; q <= l->nt; q++) {
 		struct las_job *s;
@@ -712,6 +758,12 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 	return read_given(sim, l, s, given, err);
 }
 
+static void las_fini(struct sim *sim, void *state)
+{
+	struct las *l = state;
+	free(l->inplay);
+}
+
 static const struct policy_param las_params[] = {
 	{ "thresholds_s", PARAM_STRING, "3600",
 	  "queue thresholds, resource-seconds, comma-separated" },
@@ -737,6 +789,7 @@ CLUSTERSIM_POLICY(las,
 	.init = las_init,
 	.job_submitted = las_submitted,
 	.job_finished = las_finished,
+	.fini = las_fini,
 	.job_started = las_started,
 	.job_preempted = las_preempted,
 	.schedule = las_schedule);
@@ -772,6 +825,7 @@ CLUSTERSIM_POLICY(gittins,
 	.init = gittins_init,
 	.job_submitted = las_submitted,
 	.job_finished = las_finished,
+	.fini = las_fini,
 	.job_started = las_started,
 	.job_preempted = las_preempted,
 	.schedule = las_schedule);

@@ -12,6 +12,7 @@
  * and CPU jobs among the GPU ones.
  */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "policy/registry.h"
@@ -254,4 +255,82 @@ Test(gpu_policy_speed, sim_heap_matches_a_scan)
 	sim_free(s);
 	workload_release(&w);
 	cluster_spec_release(&c);
+}
+
+/* srtf's ranking handed to the engine without the running jobs that
+ * rank ahead of every waiting one (sim_rank_begin_with): the same
+ * decisions as the full list (ref_srtf). */
+/* srtf's order, for qsort_r: shorter remaining time, then job index. */
+static int by_key_of(const void *pa, const void *pb, void *sim)
+{
+	const struct job *a = *(const struct job *const *)pa;
+	const struct job *b = *(const struct job *const *)pb;
+	double ka = ref_remaining(sim, NULL, a);
+	double kb = ref_remaining(sim, NULL, b);
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static void some_schedule(struct sim *sim, void *state)
+{
+	(void)state;
+	size_t nr = sim_running_len(sim), nq = sim_queue_len(sim);
+	if (!nq)
+		return;
+	const struct job **all = calloc(nr + nq, sizeof(*all));
+	cr_assert_not_null(all);
+	for (size_t i = 0; i < nr; i++)
+		all[i] = sim_running_at(sim, i);
+	for (size_t i = 0; i < nq; i++)
+		all[nr + i] = sim_queue_at(sim, i);
+	qsort_r(all, nr + nq, sizeof(*all), by_key_of, sim);
+	/* The running jobs before the first waiting one are left out. */
+	size_t first = 0;
+	while (all[first]->state == JOB_RUNNING)
+		first++;
+	size_t n = 0;
+	const struct job **in = calloc(nr + 1, sizeof(*in));
+	cr_assert_not_null(in);
+	for (size_t i = first; i < nr + nq; i++)
+		if (all[i]->state == JOB_RUNNING)
+			in[n++] = all[i];
+	cr_assert(sim_rank_begin_with(sim, in, n));
+	for (size_t i = first; i < nr + nq; i++)
+		sim_rank_add(sim, all[i]);
+	sim_rank_apply(sim);
+	free(in);
+	free(all);
+}
+
+static const struct policy_ops some_srtf = {
+	.abi = CLUSTERSIM_ABI_VERSION,
+	.size = sizeof(struct policy_ops),
+	.name = "some_srtf",
+	.summary = "srtf listing only the running jobs a waiting one passes",
+	.schedule = some_schedule,
+};
+
+Test(gpu_policy_speed, rank_begin_with_matches_the_whole_list)
+{
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct workload w;
+		struct cluster_spec c;
+		tl_random_workload(&w, 400, 8, seed);
+		skew_estimates(&w);
+		for (size_t i = 0; i < w.n; i++) {
+			w.jobs[i].gpus = w.jobs[i].cpus;
+			w.jobs[i].cpus = 0;
+		}
+		tl_gpu_cluster(&c, 4, 4, NULL, 0);
+		struct sim *a = tl_run_ops(&some_srtf, &w, &c);
+		struct sim *b = tl_run_ops(&ref_srtf, &w, &c);
+		expect_same(a, b);
+		cr_expect_gt(sim_counters(a)->preemptions, 0);
+		cr_expect_eq(sim_counters(a)->bad_calls, 0);
+		sim_free(a);
+		sim_free(b);
+		workload_release(&w);
+		cluster_spec_release(&c);
+	}
 }
