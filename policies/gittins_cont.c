@@ -117,6 +117,8 @@ struct gittins {
 	const struct job **in; /* inplay's jobs, for the engine */
 	size_t incap;
 	double slack_max;  /* the largest crossing slack, microseconds */
+	double g0;         /* G(0), every fresh job's index, of ... */
+	uint32_t g0_version; /* ... this version (0: none yet) */
 };
 
 /* What the policy remembers of a job: its slot. */
@@ -414,24 +416,18 @@ static void list_sort(struct sim *sim, struct gittins *g,
 
 /* ---- The arrays of the incremental ranking ---- */
 
-/* Grows an array of slot pointers to hold n. */
-static void grow(struct gittins_job ***a, size_t *cap, size_t n)
+/* Room for want items in *pp (capacity *cap): the policy cannot rank
+ * without it, so running out of memory stops the run, as it does in the
+ * engine's own tables. */
+static void grow(void *pp, size_t *cap, size_t want, size_t sz)
 {
-	if (n <= *cap)
-		return;
-	size_t c = *cap ? *cap * 2 : 64;
-	while (c < n)
-		c *= 2;
-	struct gittins_job **b = realloc(*a, c * sizeof(*b));
-	if (!b)
-		abort(); /* out of memory, as the engine does */
-	*a = b;
-	*cap = c;
+	if (!clustersim_grow(pp, cap, want, sz))
+		abort();
 }
 
 static void vec_push(struct gittins_vec *v, struct gittins_job *s)
 {
-	grow(&v->a, &v->cap, v->n + 1);
+	grow(&v->a, &v->cap, v->n + 1, sizeof(*v->a));
 	v->a[v->n++] = s;
 }
 
@@ -719,13 +715,7 @@ static void pick_inplay(struct sim *sim, struct gittins *g, bool changed,
 /* inplay's jobs, for the engine. */
 static const struct job **inplay_jobs(struct gittins *g)
 {
-	if (g->inplay.n > g->incap) {
-		free(g->in);
-		g->incap = g->inplay.cap;
-		g->in = malloc(g->incap * sizeof(*g->in));
-		if (!g->in)
-			abort(); /* out of memory, as the engine does */
-	}
+	grow(&g->in, &g->incap, g->inplay.n, sizeof(*g->in));
 	for (size_t i = 0; i < g->inplay.n; i++)
 		g->in[i] = g->inplay.a[i]->job;
 	return g->in;
@@ -838,7 +828,10 @@ static void gittins_schedule(struct sim *sim, void *state)
 	g->joined.n = 0;
 	size_t next0;
 	uint32_t hint0 = 0;
-	double g0 = index_of(g, 0, &next0, &hint0);
+	if (g->g0_version != g->version)
+		g->g0 = index_of(g, 0, &next0, &hint0);
+	double g0 = g->g0;
+	g->g0_version = g->version;
 	/* The best waiting job: every other waits behind it. */
 	struct gittins_job *p = g->pre.head, *f = g->fresh.head;
 	double wi = p ? p->index : -1;
