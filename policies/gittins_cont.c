@@ -217,10 +217,8 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 	struct gittins *g = *state;
 	g->jobs = sim_job_states(sim);
 	g->incremental = sim_param_bool(sim, "incremental");
-	if (g->incremental) {
-		g->bound = sim_heap_new(sim, true);
-		g->cross = sim_heap_new(sim, false);
-	}
+	g->bound = sim_heap_new(sim, true);
+	g->cross = sim_heap_new(sim, false);
 	int64_t window = sim_param_int(sim, "window");
 	if (window < 1 || window > 10000000) {
 		snprintf(err->msg, sizeof(err->msg),
@@ -454,10 +452,8 @@ static void unlist(struct gittins *g, struct gittins_job *gj)
 	else if (gj->where == IN_FRESH)
 		list_remove(&g->fresh, gj);
 	gj->where = IN_NONE;
-	if (g->bound) {
-		sim_heap_remove(g->bound, gj->idx);
-		sim_heap_remove(g->cross, gj->idx);
-	}
+	sim_heap_remove(g->bound, gj->idx);
+	sim_heap_remove(g->cross, gj->idx);
 }
 
 /* A job that never had service joins the fresh list in queue order (a
@@ -775,6 +771,18 @@ static void current(struct sim *sim, struct gittins *g,
 		set_keys(sim, g, gj, gj->index, gj->hint);
 }
 
+/* The next crossing of the jobs in inplay. */
+static sim_time_t next_crossing(struct sim *sim, struct gittins *g)
+{
+	sim_time_t next = SIM_TIME_MAX;
+	for (size_t i = 0; i < g->inplay.n; i++) {
+		current(sim, g, g->inplay.a[i]);
+		sim_time_t t = crossing(sim, g, g->inplay.a[i]);
+		next = t < next ? t : next;
+	}
+	return next;
+}
+
 /*
  * Wakes the policy at the next crossing of the running jobs: of all of
  * them, or with the heaps of those whose keys allow a crossing before
@@ -786,7 +794,7 @@ static void current(struct sim *sim, struct gittins *g,
 static void wake(struct sim *sim, struct gittins *g)
 {
 	uint32_t first;
-	double least;
+	double least, lim = 0;
 	g->inplay.n = 0;
 	for (size_t i = 0; g->incremental && i < g->started.n; i++)
 		if (g->started.a[i]->where == IN_RUNNING)
@@ -796,14 +804,13 @@ static void wake(struct sim *sim, struct gittins *g)
 		for (struct gittins_job *r = g->running.head; r; r = r->next)
 			vec_push(&g->inplay, r);
 	else if (sim_heap_top(g->cross, &first, &least))
-		upto(g, g->cross, least + 2 * g->slack_max, UINT32_MAX,
+		upto(g, g->cross, lim = least + 2 * g->slack_max, UINT32_MAX,
 		     &g->inplay);
-	sim_time_t next = SIM_TIME_MAX;
-	for (size_t i = 0; i < g->inplay.n; i++) {
-		current(sim, g, g->inplay.a[i]);
-		sim_time_t t = crossing(sim, g, g->inplay.a[i]);
-		if (t < next)
-			next = t;
+	sim_time_t next = next_crossing(sim, g);
+	if (g->incremental && next != SIM_TIME_MAX && (double)next > lim) {
+		/* A guard: past the limit, again up to the time found. */
+		upto(g, g->cross, (double)next, UINT32_MAX, &g->inplay);
+		next = next_crossing(sim, g);
 	}
 	if (next != SIM_TIME_MAX)
 		sim_wakeup_at(sim, next);
