@@ -72,8 +72,8 @@ struct gittins_list {
 
 /* A growing array of slots. */
 struct gittins_vec {
-	struct gittins_job **a;
-	size_t n, cap;
+	struct gittins_job **a; /* the slots */
+	size_t n, cap;          /* how many, and room for */
 };
 
 /* Which of the policy's lists holds a job. */
@@ -412,8 +412,6 @@ static void list_sort(struct sim *sim, struct gittins *g,
 	}
 }
 
-/* ---- The arrays of the incremental ranking ---- */
-
 /* Room for want items in *pp (capacity *cap): the policy cannot rank
  * without it, so running out of memory stops the run, as it does in the
  * engine's own tables. */
@@ -439,8 +437,6 @@ static void upto(struct gittins *g, const struct sim_heap *h, double key,
 	for (size_t i = 0; i < n; i++)
 		vec_push(v, &g->jobs[a[i]]);
 }
-
-/* ---- What the engine reports ---- */
 
 /* Takes a job out of whichever list holds it. */
 static void unlist(struct gittins *g, struct gittins_job *gj)
@@ -591,13 +587,10 @@ static void refresh(struct sim *sim, struct gittins *g,
 	set_keys(sim, g, gj, gj->index, gj->hint);
 }
 
-/*
- * After the distribution changed: a running job's keys from one ratio of
- * its index, the one its last index won with (a lower bound on the max),
- * rather than the index itself; the index is computed only if a waiting
- * job may pass the bound.  Its cache keeps the old version (the index
- * is not computed), with the service and next sample the keys are for.
- */
+/* After the distribution changed: a running job's keys from the ratio
+ * its last index won with (a lower bound on the max), not the index,
+ * computed only if a waiting job may pass the bound; its cache keeps an
+ * old version, with the service and next sample of the keys. */
 static void rebound(struct sim *sim, struct gittins *g,
 		    struct gittins_job *gj)
 {
@@ -616,43 +609,50 @@ static void rebound(struct sim *sim, struct gittins *g,
 	set_keys(sim, g, gj, ratio(g, a, k, g->last[h]), h);
 }
 
-/*
- * Sorts the jobs in play into ranking order, the higher index first (a
- * total order: any sort gives the same): last call's order first, which
- * their indices mostly keep, the new ones after it, then an insertion
- * sort, which costs little more than the moves since last call.
- */
+/* Ranking order of two slots, for qsort: the higher index first. */
+static int cmp_slot(const void *pa, const void *pb)
+{
+	const struct gittins_job *a = *(struct gittins_job *const *)pa;
+	const struct gittins_job *b = *(struct gittins_job *const *)pb;
+	return a == b ? 0 : ahead(a->index, a->idx, b->index, b->idx) ? -1
+								   : 1;
+}
+
+/* Sorts the jobs in play into ranking order (a total order): those in
+ * play last call from last call's order, which mostly holds, by
+ * insertion; the new ones by qsort; the two merged from the back. */
 static void sort_inplay(struct gittins *g)
 {
 	struct gittins_vec *v = &g->inplay, *o = &g->order;
 	uint64_t in = 2 * g->calls, taken = in + 1;
+	size_t m = 0, nv = 0;
 	for (size_t i = 0; i < v->n; i++)
 		v->a[i]->mark = in;
-	size_t m = 0;
-	for (size_t i = 0; i < o->n; i++) {
-		if (o->a[i]->mark == in) {
-			o->a[m++] = o->a[i];
-			o->a[m - 1]->mark = taken;
-		}
-	}
-	o->n = m;
+	for (size_t i = 0; i < o->n; i++)
+		if (o->a[i]->mark == in)
+			(o->a[m++] = o->a[i])->mark = taken;
 	for (size_t i = 0; i < v->n; i++)
 		if (v->a[i]->mark == in)
-			vec_push(o, v->a[i]);
+			v->a[nv++] = v->a[i];
 	struct gittins_job **a = o->a;
-	for (size_t i = 1; i < o->n; i++) {
+	for (size_t i = 1; i < m; i++) {
 		struct gittins_job *x = a[i];
 		size_t k = i;
-		while (k > 0 && ahead(x->index, x->idx, a[k - 1]->index,
-				      a[k - 1]->idx)) {
+		for (; k > 0 && ahead(x->index, x->idx, a[k - 1]->index,
+				      a[k - 1]->idx); k--)
 			a[k] = a[k - 1];
-			k--;
-		}
 		a[k] = x;
 	}
-	v->n = 0;
-	for (size_t i = 0; i < o->n; i++)
-		vec_push(v, a[i]);
+	qsort(v->a, nv, sizeof(*v->a), cmp_slot);
+	grow(&o->a, &o->cap, m + nv, sizeof(*o->a));
+	a = o->a;
+	for (size_t k = m + nv, i = m, j = nv; j > 0; k--)
+		a[k - 1] = i > 0 && ahead(v->a[j - 1]->index, v->a[j - 1]->idx,
+					  a[i - 1]->index, a[i - 1]->idx)
+				   ? a[--i] : v->a[--j];
+	o->n = m + nv;
+	grow(&v->a, &v->cap, o->n, sizeof(*v->a));
+	memcpy(v->a, a, (v->n = o->n) * sizeof(*a));
 }
 
 /* Puts a job that joined the pre list at its tail into its place, its
