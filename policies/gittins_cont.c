@@ -643,8 +643,9 @@ static void sort_inplay(struct gittins *g)
 			a[k] = a[k - 1];
 		a[k] = x;
 	}
+	grow(&v->a, &v->cap, 1, sizeof(*v->a)); /* never NULL */
 	qsort(v->a, nv, sizeof(*v->a), cmp_slot);
-	grow(&o->a, &o->cap, m + nv, sizeof(*o->a));
+	grow(&o->a, &o->cap, m + nv + 1, sizeof(*o->a));
 	a = o->a;
 	for (size_t k = m + nv, i = m, j = nv; j > 0; k--)
 		a[k - 1] = i > 0 && ahead(v->a[j - 1]->index, v->a[j - 1]->idx,
