@@ -22,19 +22,15 @@
  * between sample values and drops when its service passes one, so the
  * policy asks to be woken at those crossings and is exact in between.
  *
- * Cost per schedule call: O(R points) for the R running jobs (each
- * one's service moved, so its index is recomputed; a waiting job's is
- * cached by service and distribution version), plus the waiting jobs
- * walked until the units run out (sim_rank_full; a waiting job the
- * engine could not start is left out of the list).  The running jobs and
- * the preempted ones are lists linked through the engine's per-job
- * slots, kept as the engine reports starts and preemptions
- * (gittins_started, gittins_preempted), so the policy allocates nothing
- * per job.  An index is a max over the
- * runs of equal samples; a ratio that cannot beat the best so far (the
- * job's last winner is tried first) is bounded, not divided.  On the
- * Philly summary most of the time is the engine's (every preemption and
- * restart recomputes the fabric's rates), not the policy's.
+ * Cost per call: a running job's index is a lower bound of it until
+ * its next crossing, so only the running jobs whose bound a waiting job
+ * could pass are brought up to date and ranked (an engine heap of the
+ * bounds; the others keep their units unlisted, sim_rank_begin_with),
+ * and only those near the next crossing are timed (a heap of crossings).
+ * A waiting job's index is cached by service and distribution version;
+ * waiting jobs are walked until the units run out (sim_rank_full).  An
+ * index is a max over the runs of equal samples; a ratio that cannot
+ * beat the best so far (the last winner is tried first) is not divided.
  *
  * Source: Gittins, "Bandit processes and dynamic allocation indices",
  * JRSS B 1979; as a GPU-cluster scheduler, Gu et al., "Tiresias", NSDI
@@ -48,6 +44,9 @@
  *   points          the distribution is discretised to this many
  *                   equally likely sizes (its quantiles), which bounds
  *                   the work per job and the wake-ups (default 32)
+ *   incremental     rank only the running jobs a waiting job could pass
+ *                   (default true; false: all, every call - the same
+ *                   decisions, slower)
  *   min_run_s       a job that (re)starts is not preempted again before
  *                   it has run this long (the engine keeps it, policy.h);
  *                   the cure for a preemption livelock (default 0: off)
@@ -71,6 +70,15 @@ struct gittins_list {
 	struct gittins_job *head, *tail;
 };
 
+/* A growing array of slots. */
+struct gittins_vec {
+	struct gittins_job **a; /* the slots */
+	size_t n, cap;          /* how many, and room for */
+};
+
+/* Which of the policy's lists holds a job. */
+enum gittins_where { IN_NONE, IN_RUNNING, IN_PRE, IN_FRESH };
+
 /* The policy's state (allocated by the engine, as are its arrays). */
 struct gittins {
 	double *given;     /* the given samples, sorted; NULL = learn */
@@ -89,16 +97,33 @@ struct gittins {
 	uint32_t version;  /* bumped when sorted changes: cached indices of
 			      an older version are recomputed */
 	struct gittins_job *jobs; /* the engine's slots, by job idx */
-	struct gittins_list running; /* running jobs, in last ranking's
-					order (started ones at the end) */
+	struct gittins_list running; /* running jobs */
 	struct gittins_list pre; /* waiting jobs that have had service, in
 				    last ranking's order */
+	struct gittins_list fresh; /* waiting jobs that never had service,
+				      in the queue's (submit, id) order */
 	uint64_t calls;    /* schedule calls so far, to stamp the cache */
+	bool incremental;  /* rank only the running jobs a waiting one
+			      could pass (off: every job, every call) */
+	struct gittins_vec joined; /* jobs that joined pre since it was
+				      last sorted, at its tail */
+	struct sim_heap *bound; /* running jobs by lower bound, ties
+				   by index downwards */
+	struct sim_heap *cross; /* running jobs by earliest crossing */
+	struct gittins_vec inplay; /* running jobs a waiting one may pass */
+	struct gittins_vec started; /* jobs started by this call */
+	struct gittins_vec order; /* the jobs in play at the last call, in
+				     ranking order */
+	const struct job **in; /* inplay's jobs, for the engine */
+	size_t incap;
+	double slack_max;  /* the largest crossing slack, microseconds */
+	double g0;         /* G(0), every fresh job's index, of ... */
+	uint32_t g0_version; /* ... this version (0: none yet) */
 };
 
 /* What the policy remembers of a job: its slot. */
 struct gittins_job {
-	struct gittins_job *prev, *next; /* in running or pre */
+	struct gittins_job *prev, *next; /* in running, pre or fresh */
 	const struct job *job;
 	uint32_t idx;      /* job->idx, the tie-break, kept at hand */
 	double a;          /* service its cached index is for */
@@ -107,17 +132,44 @@ struct gittins_job {
 	uint32_t hint;     /* the run of samples that gave index */
 	uint32_t version;  /* distribution version of index; 0 = none */
 	uint64_t call;     /* schedule call that last asked: a is current */
-	bool pre;          /* in the pre list */
+	uint8_t where;     /* enum gittins_where */
+	uint64_t mark;     /* 2 x the call that put it in play (+1: placed
+			      in order) */
 };
-
-static void list_push(struct gittins_list *ls, struct gittins_job *s)
-{
-	CLUSTERSIM_LIST_PUSH(ls, s);
-}
 
 static void list_remove(struct gittins_list *ls, struct gittins_job *s)
 {
 	CLUSTERSIM_LIST_REMOVE(ls, s);
+}
+
+/* Links s in just before o (NULL: at the tail). */
+static void list_insert(struct gittins_list *ls, struct gittins_job *s,
+			struct gittins_job *o)
+{
+	s->next = o;
+	s->prev = o ? o->prev : ls->tail;
+	if (s->prev)
+		s->prev->next = s;
+	else
+		ls->head = s;
+	if (o)
+		o->prev = s;
+	else
+		ls->tail = s;
+}
+
+/* The first of the n ascending samples s that is above a. */
+static size_t first_above(const double *s, size_t n, double a)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* Ranking order: higher index first, then job index - the workload is
@@ -164,6 +216,9 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 {
 	struct gittins *g = *state;
 	g->jobs = sim_job_states(sim);
+	g->incremental = sim_param_bool(sim, "incremental");
+	g->bound = sim_heap_new(sim, true);
+	g->cross = sim_heap_new(sim, false);
 	int64_t window = sim_param_int(sim, "window");
 	if (window < 1 || window > 10000000) {
 		snprintf(err->msg, sizeof(err->msg),
@@ -192,20 +247,6 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 	g->last = sim_alloc(sim, g->points, sizeof(*g->last));
 	g->run = sim_alloc(sim, g->points, sizeof(*g->run));
 	return 0;
-}
-
-/* A finished job leaves the running jobs, and its service joins the
- * learned samples, the oldest leaving once there are `window` (the
- * engine's window keeps them sorted as they come and go). */
-static void gittins_finished(struct sim *sim, void *state,
-			     const struct job *j)
-{
-	struct gittins *g = state;
-	list_remove(&g->running, &g->jobs[j->idx]);
-	if (g->given)
-		return;
-	sim_window_add(g->learned, sim_job_service(sim, j));
-	g->stale = true;
 }
 
 /* Reduces the samples in use to the sorted points and their suffix sums,
@@ -283,15 +324,7 @@ static double index_of(const struct gittins *g, double a, size_t *next,
 	if (n == 0)
 		return 1.0;
 	const double *s = g->sorted;
-	size_t lo = 0, hi = n; /* first sample > a */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid] <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	k = lo;
+	k = first_above(s, n, a);
 	*next = k;
 	if (k == n)
 		return 1.0 / s[n - 1];
@@ -373,37 +406,84 @@ static void list_sort(struct sim *sim, struct gittins *g,
 			       ahead(s->index, s->idx, o->prev->index,
 				     o->prev->idx))
 				o = o->prev;
-			s->prev = o->prev;
-			s->next = o;
-			if (o->prev)
-				o->prev->next = s;
-			else
-				ls->head = s;
-			o->prev = s;
+			list_insert(ls, s, o);
 		}
 		s = next;
 	}
+}
+
+/* Room for want items in *pp (capacity *cap): the policy cannot rank
+ * without it, so running out of memory stops the run, as it does in the
+ * engine's own tables. */
+static void grow(void *pp, size_t *cap, size_t want, size_t sz)
+{
+	if (!clustersim_grow(pp, cap, want, sz))
+		abort();
+}
+
+static void vec_push(struct gittins_vec *v, struct gittins_job *s)
+{
+	grow(&v->a, &v->cap, v->n + 1, sizeof(*v->a));
+	v->a[v->n++] = s;
+}
+
+/* The slots of the jobs sim_heap_upto() lists, into v. */
+static void upto(struct gittins *g, const struct sim_heap *h, double key,
+		 uint32_t idx, struct gittins_vec *v)
+{
+	size_t n;
+	const uint32_t *a = sim_heap_upto(h, key, idx, &n);
+	v->n = 0;
+	for (size_t i = 0; i < n; i++)
+		vec_push(v, &g->jobs[a[i]]);
+}
+
+/* Takes a job out of whichever list holds it. */
+static void unlist(struct gittins *g, struct gittins_job *gj)
+{
+	if (gj->where == IN_RUNNING)
+		list_remove(&g->running, gj);
+	else if (gj->where == IN_PRE)
+		list_remove(&g->pre, gj);
+	else if (gj->where == IN_FRESH)
+		list_remove(&g->fresh, gj);
+	gj->where = IN_NONE;
+	sim_heap_remove(g->bound, gj->idx);
+	sim_heap_remove(g->cross, gj->idx);
+}
+
+/* A job that never had service joins the fresh list in queue order (a
+ * new one at the end; one preempted before it had any, in its place). */
+static void fresh_insert(struct gittins *g, struct gittins_job *gj)
+{
+	struct gittins_job *o = g->fresh.tail;
+	while (o && o->idx > gj->idx)
+		o = o->prev;
+	list_insert(&g->fresh, gj, o ? o->next : g->fresh.head);
+	gj->where = IN_FRESH;
 }
 
 static void gittins_submitted(struct sim *sim, void *state,
 			      const struct job *j)
 {
 	struct gittins *g = state;
-	g->jobs[j->idx].job = j;
-	g->jobs[j->idx].idx = j->idx;
+	struct gittins_job *gj = &g->jobs[j->idx];
+	gj->job = j;
+	gj->idx = j->idx;
+	fresh_insert(g, gj);
 }
 
-/* A started job joins the running jobs (and leaves the pre list). */
+/* A started job joins the running jobs (and leaves the pre or fresh
+ * list). */
 static void gittins_started(struct sim *sim, void *state,
 			    const struct job *j)
 {
 	struct gittins *g = state;
 	struct gittins_job *gj = &g->jobs[j->idx];
-	if (gj->pre) {
-		list_remove(&g->pre, gj);
-		gj->pre = false;
-	}
-	list_push(&g->running, gj);
+	unlist(g, gj);
+	CLUSTERSIM_LIST_PUSH(&g->running, gj);
+	gj->where = IN_RUNNING;
+	vec_push(&g->started, gj);
 }
 
 /* A preempted job leaves the running jobs; with service, it joins the
@@ -413,47 +493,254 @@ static void gittins_preempted(struct sim *sim, void *state,
 {
 	struct gittins *g = state;
 	struct gittins_job *gj = &g->jobs[j->idx];
-	list_remove(&g->running, gj);
+	unlist(g, gj);
 	if (j->attained > 0) {
-		list_push(&g->pre, gj);
-		gj->pre = true;
+		CLUSTERSIM_LIST_PUSH(&g->pre, gj);
+		gj->where = IN_PRE;
+		vec_push(&g->joined, gj);
+	} else {
+		fresh_insert(g, gj);
 	}
 }
 
-/*
- * Ranks the running jobs and the waiting ones, highest index first.
- * Jobs with service (running, or waiting after a preemption: the pre
- * list) are sorted by index, each list from last time's order; the jobs
- * that never ran all have the index G(0) and wait in submit order already
- * (the queue's order), so they are merged in rather than sorted.  Waiting
- * jobs are listed only while one could still start (sim_rank_full); every
- * running job is listed, to be kept or preempted.
- */
-static void rank(struct sim *sim, struct gittins *g)
+/* A finished job leaves the running jobs, and its service joins the
+ * learned samples, the oldest leaving once there are `window` (the
+ * engine's window keeps them sorted as they come and go). */
+static void gittins_finished(struct sim *sim, void *state,
+			     const struct job *j)
 {
-	list_sort(sim, g, &g->running);
-	list_sort(sim, g, &g->pre);
-	size_t next0, f = 0, nq = sim_queue_len(sim);
-	uint32_t hint0 = 0;
-	double g0 = index_of(g, 0, &next0, &hint0);
-	struct gittins_job *r = g->running.head, *p = g->pre.head;
-	sim_rank_begin(sim);
+	struct gittins *g = state;
+	unlist(g, &g->jobs[j->idx]);
+	if (g->given)
+		return;
+	sim_window_add(g->learned, sim_job_service(sim, j));
+	g->stale = true;
+}
+
+static void gittins_fini(struct sim *sim, void *state)
+{
+	struct gittins *g = state;
+	free(g->inplay.a);
+	free(g->started.a);
+	free(g->joined.a);
+	free(g->order.a);
+	free(g->in);
+}
+
+/* When a running job's service passes its next sample, counted from the
+ * end of its restore (before it, its service does not grow: counted from
+ * now, the wake-up would come again every microsecond of a restore), from
+ * its cached service and next sample; SIM_TIME_MAX when never. */
+static sim_time_t crossing(struct sim *sim, const struct gittins *g,
+			   const struct gittins_job *gj)
+{
+	const struct job *j = gj->job;
+	if (gj->next_sample == g->nsorted || !(width(j) > 0))
+		return SIM_TIME_MAX;
+	double dt = (g->sorted[gj->next_sample] - gj->a) / width(j) * 1e6;
+	sim_time_t from = sim_job_restored_at(sim, j);
+	if (!(dt < (double)(SIM_TIME_MAX - from) * 0.5))
+		return SIM_TIME_MAX; /* a sample the clock never reaches */
+	return from + (sim_time_t)ceil(dt > 1 ? dt : 1);
+}
+
+/*
+ * The two keys of a running job whose index, service and next sample
+ * are current.  Within one run of the distribution (no sample crossed)
+ * every ratio of the index is done / (B - (n - k) a), which grows with
+ * a: the index now bounds it from below until the next crossing.  The
+ * bound is lowered by what rounding may take off the ratio that won
+ * (the sums' errors, E, twice; the quotient's), so that it holds for
+ * the computed index, not only the exact one.  The crossing time is
+ * lowered by a slack for the rounding of the service: a later call
+ * computes the same time from its own service within that slack.
+ */
+static void set_keys(struct sim *sim, struct gittins *g,
+		     struct gittins_job *gj, double lb, uint32_t h)
+{
+	size_t n = g->nsorted, k = gj->next_sample;
+	if (n && k < n && h < g->nruns) {
+		double done = (double)(g->last[h] - k + 1);
+		double e = 0x1p-40 * (g->suffix[0] + (double)n *
+				      (g->sorted[n - 1] + fabs(gj->a)));
+		lb = done / (done / lb * (1 + 0x1p-50) + 2 * e) *
+		     (1 - 0x1p-50);
+	}
+	sim_heap_set(g->bound, gj->idx, lb);
+	sim_time_t t = crossing(sim, g, gj);
+	if (t == SIM_TIME_MAX) {
+		sim_heap_remove(g->cross, gj->idx);
+		return;
+	}
+	double slack = 4 + (g->sorted[k] + fabs(gj->a)) / width(gj->job) *
+			   1e-6;
+	if (slack > g->slack_max)
+		g->slack_max = slack;
+	sim_heap_set(g->cross, gj->idx, (double)t - slack);
+}
+
+/* Brings a running job's index up to this call and sets its keys. */
+static void refresh(struct sim *sim, struct gittins *g,
+		    struct gittins_job *gj)
+{
+	index_for(g, gj->job, service_of(sim, gj));
+	set_keys(sim, g, gj, gj->index, gj->hint);
+}
+
+/* After the distribution changed: a running job's keys from the ratio
+ * its last index won with (a lower bound on the max), not the index,
+ * computed only if a waiting job may pass the bound; its cache keeps an
+ * old version, with the service and next sample of the keys. */
+static void rebound(struct sim *sim, struct gittins *g,
+		    struct gittins_job *gj)
+{
+	size_t n = g->nsorted;
+	double a = service_of(sim, gj);
+	size_t k = first_above(g->sorted, n, a);
+	uint32_t h = gj->hint;
+	if (k == n || h < g->run[k] || h >= g->nruns) {
+		refresh(sim, g, gj);
+		return;
+	}
+	gj->a = a;
+	gj->next_sample = (uint32_t)k;
+	/* not this version's index (0 would mean no cache at all) */
+	gj->version = g->version > 1 ? g->version - 1 : UINT32_MAX;
+	set_keys(sim, g, gj, ratio(g, a, k, g->last[h]), h);
+}
+
+/* Ranking order of two slots, for qsort: the higher index first. */
+static int cmp_slot(const void *pa, const void *pb)
+{
+	const struct gittins_job *a = *(struct gittins_job *const *)pa;
+	const struct gittins_job *b = *(struct gittins_job *const *)pb;
+	return a == b ? 0 : ahead(a->index, a->idx, b->index, b->idx) ? -1
+								   : 1;
+}
+
+/* Sorts the jobs in play into ranking order (a total order): those in
+ * play last call from last call's order, which mostly holds, by
+ * insertion; the new ones by qsort; the two merged from the back. */
+static void sort_inplay(struct gittins *g)
+{
+	struct gittins_vec *v = &g->inplay, *o = &g->order;
+	uint64_t in = 2 * g->calls, taken = in + 1;
+	size_t m = 0, nv = 0;
+	for (size_t i = 0; i < v->n; i++)
+		v->a[i]->mark = in;
+	for (size_t i = 0; i < o->n; i++)
+		if (o->a[i]->mark == in)
+			(o->a[m++] = o->a[i])->mark = taken;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->a[i]->mark == in)
+			v->a[nv++] = v->a[i];
+	struct gittins_job **a = o->a;
+	for (size_t i = 1; i < m; i++) {
+		struct gittins_job *x = a[i];
+		size_t k = i;
+		for (; k > 0 && ahead(x->index, x->idx, a[k - 1]->index,
+				      a[k - 1]->idx); k--)
+			a[k] = a[k - 1];
+		a[k] = x;
+	}
+	grow(&v->a, &v->cap, 1, sizeof(*v->a)); /* never NULL */
+	qsort(v->a, nv, sizeof(*v->a), cmp_slot);
+	grow(&o->a, &o->cap, m + nv + 1, sizeof(*o->a));
+	a = o->a;
+	for (size_t k = m + nv, i = m, j = nv; j > 0; k--)
+		a[k - 1] = i > 0 && ahead(v->a[j - 1]->index, v->a[j - 1]->idx,
+					  a[i - 1]->index, a[i - 1]->idx)
+				   ? a[--i] : v->a[--j];
+	o->n = m + nv;
+	grow(&v->a, &v->cap, o->n, sizeof(*v->a));
+	memcpy(v->a, a, (v->n = o->n) * sizeof(*a));
+}
+
+/* Puts a job that joined the pre list at its tail into its place, its
+ * index brought up to date (the others' are current), looking from the
+ * head: a job just preempted was running, and mostly ranks high. */
+static void pre_place(struct sim *sim, struct gittins *g,
+		      struct gittins_job *s)
+{
+	index_for(g, s->job, service_of(sim, s));
+	struct gittins_job *o = s->prev;
+	if (!o || !ahead(s->index, s->idx, o->index, o->idx))
+		return;
+	list_remove(&g->pre, s);
+	o = g->pre.head;
+	while (!ahead(s->index, s->idx, o->index, o->idx))
+		o = o->next; /* stops: s is ahead of its old prev */
+	list_insert(&g->pre, s, o);
+}
+
+/*
+ * The running jobs that a waiting job may pass, into inplay, up to date
+ * and in ranking order: those whose bound is not ahead of the best
+ * waiting job (wi, wx), after the keys of those that may have crossed a
+ * sample were set again (of every one, from a bound, when the
+ * distribution changed).  The others rank ahead of every waiting job,
+ * whatever their order: they keep their units (sim_rank_begin_with).
+ */
+static void pick_inplay(struct sim *sim, struct gittins *g, bool changed,
+			bool any, double wi, uint32_t wx)
+{
+	struct gittins_job *r;
+	if (changed) {
+		for (r = g->running.head; r; r = r->next)
+			rebound(sim, g, r);
+	} else {
+		upto(g, g->cross, (double)sim_now(sim), UINT32_MAX,
+		     &g->inplay);
+		for (size_t i = 0; i < g->inplay.n; i++)
+			refresh(sim, g, g->inplay.a[i]);
+	}
+	g->inplay.n = 0;
+	if (any)
+		upto(g, g->bound, wi, wx, &g->inplay);
+	/* Up to date, those still ahead of the best waiting job drop out. */
+	size_t m = 0;
+	for (size_t i = 0; i < g->inplay.n; i++) {
+		r = g->inplay.a[i];
+		refresh(sim, g, r);
+		if (!ahead(r->index, r->idx, wi, wx))
+			g->inplay.a[m++] = r;
+	}
+	g->inplay.n = m;
+	sort_inplay(g);
+}
+
+/* inplay's jobs, for the engine. */
+static const struct job **inplay_jobs(struct gittins *g)
+{
+	grow(&g->in, &g->incap, g->inplay.n, sizeof(*g->in));
+	for (size_t i = 0; i < g->inplay.n; i++)
+		g->in[i] = g->inplay.a[i]->job;
+	return g->in;
+}
+
+/*
+ * Ranks the running jobs in play and the waiting ones, highest index
+ * first.  Jobs with service (running, or waiting after a preemption: the
+ * pre list) are in index order; the jobs that never ran all have the
+ * index G(0) = g0 and wait in submit order already (the fresh list), so
+ * they are merged in rather than sorted.  Waiting jobs are listed only
+ * while one could still start (sim_rank_full); every running job in play
+ * is listed, to be kept or preempted.
+ */
+static void merge(struct sim *sim, struct gittins *g, double g0)
+{
+	struct gittins_job *p = g->pre.head, *f = g->fresh.head;
+	size_t ri = 0, nr = g->inplay.n;
 	for (;;) {
 		bool waiting = !sim_rank_full(sim);
-		const struct job *fj = NULL, *best = NULL;
-		while (waiting && f < nq) {
-			fj = sim_queue_at(sim, f);
-			if (fj->attained == 0)
-				break;
-			fj = NULL; /* one of the pre list */
-			f++;
-		}
+		const struct job *best = NULL;
+		const struct job *fj = waiting && f ? f->job : NULL;
 		double bi = 0;
 		uint32_t bx = 0;
-		if (r) {
-			best = r->job;
-			bi = r->index;
-			bx = r->idx;
+		if (ri < nr) {
+			best = g->inplay.a[ri]->job;
+			bi = g->inplay.a[ri]->index;
+			bx = g->inplay.a[ri]->idx;
 		}
 		if (waiting && p && (!best || ahead(p->index, p->idx, bi, bx))) {
 			best = p->job;
@@ -466,12 +753,68 @@ static void rank(struct sim *sim, struct gittins *g)
 			break;
 		sim_rank_add(sim, best);
 		if (best == fj)
-			f++;
+			f = f->next;
 		else if (p && best == p->job)
 			p = p->next;
 		else
-			r = r->next;
+			ri++;
 	}
+}
+
+/* The index of a running job as the wake-up reads it: as ranked this
+ * call, else from its service now; with the heaps, its keys set. */
+static void current(struct sim *sim, struct gittins *g,
+		    struct gittins_job *gj)
+{
+	if (gj->call != g->calls || gj->version != g->version)
+		index_for(g, gj->job, service_of(sim, gj));
+	if (g->incremental)
+		set_keys(sim, g, gj, gj->index, gj->hint);
+}
+
+/* The next crossing of the jobs in inplay. */
+static sim_time_t next_crossing(struct sim *sim, struct gittins *g)
+{
+	sim_time_t next = SIM_TIME_MAX;
+	for (size_t i = 0; i < g->inplay.n; i++) {
+		current(sim, g, g->inplay.a[i]);
+		sim_time_t t = crossing(sim, g, g->inplay.a[i]);
+		next = t < next ? t : next;
+	}
+	return next;
+}
+
+/*
+ * Wakes the policy at the next crossing of the running jobs: of all of
+ * them, or with the heaps of those whose keys allow a crossing before
+ * the least possible one (the jobs started by this call keyed first).
+ * The jobs that ran before kept their service of this call (the
+ * engine's starts and preemptions change only other jobs' rates), so
+ * their cache holds it with its next sample.
+ */
+static void wake(struct sim *sim, struct gittins *g)
+{
+	uint32_t first;
+	double least, lim = 0;
+	g->inplay.n = 0;
+	for (size_t i = 0; g->incremental && i < g->started.n; i++)
+		if (g->started.a[i]->where == IN_RUNNING)
+			current(sim, g, g->started.a[i]);
+	g->started.n = 0;
+	if (!g->incremental)
+		for (struct gittins_job *r = g->running.head; r; r = r->next)
+			vec_push(&g->inplay, r);
+	else if (sim_heap_top(g->cross, &first, &least))
+		upto(g, g->cross, lim = least + 2 * g->slack_max, UINT32_MAX,
+		     &g->inplay);
+	sim_time_t next = next_crossing(sim, g);
+	if (g->incremental && next != SIM_TIME_MAX && (double)next > lim) {
+		/* A guard: past the limit, again up to the time found. */
+		upto(g, g->cross, (double)next, UINT32_MAX, &g->inplay);
+		next = next_crossing(sim, g);
+	}
+	if (next != SIM_TIME_MAX)
+		sim_wakeup_at(sim, next);
 }
 
 static void gittins_schedule(struct sim *sim, void *state)
@@ -479,36 +822,50 @@ static void gittins_schedule(struct sim *sim, void *state)
 	struct gittins *g = state;
 	if (sim_running_len(sim) + sim_queue_len(sim) == 0)
 		return;
+	uint32_t version = g->version;
 	prepare(g);
 	g->calls++;
-	rank(sim, g);
-	sim_rank_apply(sim); /* gittins_started, gittins_preempted */
-
-	/* Wake up when a running job's service passes the next sample,
-	 * counted from the end of its restore (before it, its service does
-	 * not grow: counted from now, the wake-up would come again every
-	 * microsecond of a restore).  The jobs that ran before kept their
-	 * service of this call (the engine's starts and preemptions change
-	 * only other jobs' rates), so their cache holds it with its next
-	 * sample. */
-	sim_time_t next = SIM_TIME_MAX;
-	const double *s = g->sorted;
-	for (struct gittins_job *gj = g->running.head; gj; gj = gj->next) {
-		const struct job *j = gj->job;
-		if (gj->call != g->calls || gj->version != g->version)
-			index_for(g, j, service_of(sim, gj));
-		if (gj->next_sample == g->nsorted || !(width(j) > 0))
-			continue;
-		double dt = (s[gj->next_sample] - gj->a) / width(j) * 1e6;
-		sim_time_t from = sim_job_restored_at(sim, j);
-		if (!(dt < (double)(SIM_TIME_MAX - from) * 0.5))
-			continue; /* a sample the clock never reaches */
-		sim_time_t t = from + (sim_time_t)ceil(dt > 1 ? dt : 1);
-		if (t < next)
-			next = t;
+	bool changed = version != g->version;
+	if (changed) {
+		list_sort(sim, g, &g->pre);
+	} else {
+		for (size_t i = 0; i < g->joined.n; i++)
+			if (g->joined.a[i]->where == IN_PRE)
+				pre_place(sim, g, g->joined.a[i]);
 	}
-	if (next != SIM_TIME_MAX)
-		sim_wakeup_at(sim, next);
+	g->joined.n = 0;
+	size_t next0;
+	uint32_t hint0 = 0;
+	if (g->g0_version != g->version)
+		g->g0 = index_of(g, 0, &next0, &hint0);
+	double g0 = g->g0;
+	g->g0_version = g->version;
+	/* The best waiting job: every other waits behind it. */
+	struct gittins_job *p = g->pre.head, *f = g->fresh.head;
+	double wi = p ? p->index : -1;
+	uint32_t wx = p ? p->idx : 0;
+	if (f && (!p || ahead(g0, f->idx, wi, wx))) {
+		wi = g0;
+		wx = f->idx;
+	}
+	if (g->incremental) {
+		pick_inplay(sim, g, changed, p || f, wi, wx);
+		if (!sim_rank_begin_with(sim, inplay_jobs(g), g->inplay.n))
+			g->incremental = false; /* for good: see why there */
+	}
+	if (!g->incremental) {
+		/* Every running job in play. */
+		g->inplay.n = 0;
+		for (struct gittins_job *r = g->running.head; r; r = r->next) {
+			index_for(g, r->job, service_of(sim, r));
+			vec_push(&g->inplay, r);
+		}
+		sort_inplay(g);
+		sim_rank_begin(sim);
+	}
+	merge(sim, g, g0);
+	sim_rank_apply(sim); /* gittins_started, gittins_preempted */
+	wake(sim, g);
 }
 
 static const struct policy_param gittins_params[] = {
@@ -519,6 +876,9 @@ static const struct policy_param gittins_params[] = {
 	  "finished jobs the learned distribution keeps" },
 	{ "points", PARAM_INT, "32",
 	  "equally likely sizes the distribution is reduced to" },
+	{ "incremental", PARAM_BOOL, "true",
+	  "rank only the running jobs a waiting one could pass (false: "
+	  "every job at every call; the same decisions, slower)" },
 	{ "min_run_s", PARAM_DOUBLE, "0",
 	  "a job that (re)starts is not preempted before it has run this "
 	  "long, seconds (the engine keeps it: policy.h)" },
@@ -534,6 +894,7 @@ CLUSTERSIM_POLICY(gittins_cont,
 	.init = gittins_init,
 	.job_submitted = gittins_submitted,
 	.job_finished = gittins_finished,
+	.fini = gittins_fini,
 	.job_started = gittins_started,
 	.job_preempted = gittins_preempted,
 	.schedule = gittins_schedule);

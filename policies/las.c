@@ -114,7 +114,11 @@
  * looks at every waiting job below queue 0 (its promotion time is kept).
  * gittins keeps its learned samples sorted as jobs finish (a binary
  * search and a move of the window, not a sort of it at every point that
- * follows an end: that sort was 58% of gittins' time on Philly).
+ * follows an end: that sort was 58% of gittins' time on Philly).  The
+ * running jobs ahead of every waiting one are counted by the engine, not
+ * listed (sim_rank_begin_with), and an engine heap of the times before
+ * which each running job crosses no threshold leaves only those near
+ * their crossing to be looked at for demotions and the wake-up.
  *
  * Example (one GPU, threshold 100 GPU-s): A (0 s, 300 s) runs in queue 0
  * and is demoted to queue 1 at 100.  B (50 s, 500 s), waiting in queue 0,
@@ -163,6 +167,12 @@ struct las {
 	bool stale;        /* smp changed since suffix was made */
 	uint32_t version;  /* bumped when smp changes: a job's cached index
 			      of an older version is recomputed */
+	const struct job **inplay; /* the running jobs a waiting one may
+				      pass, for sim_rank_begin_with */
+	size_t ninplay, inplay_cap;
+	struct sim_heap *cross; /* running jobs below the last queue, by a
+				   time before which they cross no threshold */
+	double slack_max;  /* the largest slack of those times, us */
 };
 
 /* What the policy remembers of a job: its slot. */
@@ -238,6 +248,7 @@ static int las_init(struct sim *sim, void **state, struct sim_error *err)
 {
 	struct las *l = *state;
 	l->jobs = sim_job_states(sim);
+	l->cross = sim_heap_new(sim, false);
 	const char *s = sim_param_str(sim, "thresholds_s");
 	char *end;
 	for (const char *p = s; *p;) {
@@ -284,6 +295,30 @@ static double served(struct sim *sim, const struct las *l,
 	return sim_job_service(sim, j) - slot(l, j)->base;
 }
 
+/*
+ * Keys a running job by when it may cross its queue's threshold: now plus
+ * the service left to it at its full width (its service grows no faster;
+ * slower while it restores), less a slack for the rounding of services,
+ * so that no later call finds it across earlier, nor times the crossing
+ * earlier (wake).  A job in the last queue, or of no width, never
+ * crosses: it leaves the heap.
+ */
+static void key_crossing(struct sim *sim, struct las *l, struct las_job *s)
+{
+	const struct job *j = s->job;
+	if (s->q >= l->nt || !(width(j) > 0)) {
+		sim_heap_remove(l->cross, j->idx);
+		return;
+	}
+	double got = served(sim, l, j);
+	double slack = 4 + (l->t[s->q] + fabs(got)) / width(j) * 1e-6;
+	if (slack > l->slack_max)
+		l->slack_max = slack;
+	sim_heap_set(l->cross, j->idx,
+		     (double)sim_now(sim) +
+			     (l->t[s->q] - got) / width(j) * 1e6 - slack);
+}
+
 /* When a job that stops now is promoted: when P reaches K x E. */
 static sim_time_t promote_at(struct sim *sim, const struct las *l,
 			     const struct job *j, sim_time_t now)
@@ -322,6 +357,7 @@ static void las_finished(struct sim *sim, void *state, const struct job *j)
 	struct las *l = state;
 	struct las_job *s = slot(l, j);
 	list_remove(&l->run[s->q], s);
+	sim_heap_remove(l->cross, j->idx);
 	if (!l->learned)
 		return;
 	sim_window_add(l->learned, sim_job_service(sim, j));
@@ -340,6 +376,7 @@ static void las_started(struct sim *sim, void *state, const struct job *j)
 	s->due = SIM_TIME_MAX;
 	list_remove(&l->wait[s->q], s);
 	list_push(&l->started[s->q], s);
+	key_crossing(sim, l, s);
 }
 
 /* The ranking preempted a running job: it waits, due for promotion when
@@ -349,6 +386,7 @@ static void las_preempted(struct sim *sim, void *state, const struct job *j)
 	struct las *l = state;
 	struct las_job *s = slot(l, j);
 	sim_time_t now = sim_now(sim);
+	sim_heap_remove(l->cross, j->idx);
 	s->stopped = now;
 	s->due = promote_at(sim, l, j, now);
 	if (s->demoted) {
@@ -360,21 +398,45 @@ static void las_preempted(struct sim *sim, void *state, const struct job *j)
 	}
 }
 
+/* Appends j to the running jobs in play (or, for demote, the jobs to
+ * look at): the policy cannot rank without the room, so running out of
+ * memory stops the run, as it does in the engine's own tables. */
+static void inplay_push(struct las *l, const struct job *j)
+{
+	if (!clustersim_grow(&l->inplay, &l->inplay_cap, l->ninplay + 1,
+			     sizeof(*l->inplay)))
+		abort();
+	l->inplay[l->ninplay++] = j;
+}
+
+/* Adds the jobs of a list to the running jobs in play. */
+static void inplay_add(struct las *l, const struct las_list *ls)
+{
+	for (const struct las_job *s = ls->head; s; s = s->next)
+		inplay_push(l, s->job);
+}
+
 /*
  * Demotes every running job whose service crossed a threshold since the
- * last point: to the tail of its new queue, in the order they crossed.
+ * last point: to the tail of its new queue, in the order they crossed
+ * (a total order: the order they are looked at does not matter).  Only
+ * the jobs whose key has passed may have crossed.
  */
 static void demote(struct sim *sim, struct las *l, sim_time_t now)
 {
-	for (size_t q = 0; q < l->nt; q++) {
-		struct las_job *s = l->run[q].head, *next;
-		for (; s; s = next) {
-			next = s->next;
-			const struct job *j = s->job;
-			double got = served(sim, l, j);
-			size_t nq = queue_of(l, got);
-			if (nq <= q || !(width(j) > 0))
-				continue;
+	size_t n;
+	const uint32_t *a = sim_heap_upto(l->cross, (double)now, UINT32_MAX,
+					  &n);
+	l->ninplay = 0; /* the candidates, as the heap's array changes */
+	for (size_t i = 0; i < n; i++)
+		inplay_push(l, l->jobs[a[i]].job);
+	for (size_t i = 0; i < l->ninplay; i++) {
+		const struct job *j = l->inplay[i];
+		struct las_job *s = slot(l, j);
+		size_t q = s->q;
+		double got = served(sim, l, j);
+		size_t nq = queue_of(l, got);
+		if (nq > q) {
 			double late = (got - l->t[nq - 1]) / width(j) * 1e6;
 			list_remove(&l->run[q], s);
 			s->key = now - (sim_time_t)floor(late);
@@ -382,6 +444,7 @@ static void demote(struct sim *sim, struct las *l, sim_time_t now)
 			s->demoted = true;
 			list_insert_by_key(&l->tail[nq], s);
 		}
+		key_crossing(sim, l, s);
 	}
 }
 
@@ -558,10 +621,36 @@ static void g_rank(struct sim *sim, struct las *l)
 /*
  * Ranks the jobs queue by queue, each queue in its order (running,
  * waiting, just demoted).  Waiting jobs are listed only while one could
- * still start; every running job is listed, to be kept or preempted.
+ * still start; every running job is listed, to be kept or preempted -
+ * but for those ahead of every waiting job (the running jobs of the
+ * queues up to the first that has a waiting job, and those just demoted
+ * into the queues before it), which keep their units whatever their
+ * order: the engine counts them without the list (sim_rank_begin_with).
  */
 static void rank(struct sim *sim, struct las *l)
 {
+	size_t qw = 0;
+	while (qw <= l->nt && !l->wait[qw].head)
+		qw++;
+	l->ninplay = 0;
+	for (size_t q = qw; q <= l->nt; q++) {
+		if (q > qw)
+			inplay_add(l, &l->run[q]);
+		inplay_add(l, &l->tail[q]);
+	}
+	if (sim_rank_begin_with(sim, l->inplay, l->ninplay)) {
+		for (size_t q = qw; q <= l->nt; q++) {
+			struct las_job *s;
+			for (s = q > qw ? l->run[q].head : NULL; s; s = s->next)
+				sim_rank_add(sim, s->job);
+			for (s = l->wait[q].head; s && !sim_rank_full(sim);
+			     s = s->next)
+				sim_rank_add(sim, s->job);
+			for (s = l->tail[q].head; s; s = s->next)
+				sim_rank_add(sim, s->job);
+		}
+		return;
+	}
 	sim_rank_begin(sim);
 	for (size_t q = 0; q <= l->nt; q++) {
 		struct las_job *s;
@@ -597,25 +686,40 @@ static void reorder(struct las *l)
 	}
 }
 
+/* The first crossing of the running jobs whose keys are up to lim (each
+ * key is before the job's crossing, however late it is looked at). */
+static sim_time_t next_crossing(struct sim *sim, struct las *l, double lim,
+				sim_time_t now)
+{
+	size_t n;
+	const uint32_t *a = sim_heap_upto(l->cross, lim, UINT32_MAX, &n);
+	sim_time_t next = SIM_TIME_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct las_job *s = &l->jobs[a[i]];
+		const struct job *j = s->job;
+		double got = served(sim, l, j);
+		double dt = (l->t[s->q] - got) / width(j) * 1e6;
+		if (!(dt < (double)(SIM_TIME_MAX - now) * 0.5))
+			continue; /* a threshold the clock never reaches */
+		sim_time_t t = now + (sim_time_t)ceil(dt > 1 ? dt : 1);
+		if (t < next)
+			next = t;
+	}
+	return next;
+}
+
 /* Wakes up when a running job crosses a threshold, or a waiting one is
  * due for promotion. */
 static void wake(struct sim *sim, struct las *l, sim_time_t now)
 {
 	sim_time_t next = SIM_TIME_MAX;
-	for (size_t q = 0; q < l->nt; q++) {
-		for (struct las_job *s = l->run[q].head; s; s = s->next) {
-			const struct job *j = s->job;
-			double got = served(sim, l, j);
-			if (!(width(j) > 0))
-				continue;
-			double dt = (l->t[q] - got) / width(j) * 1e6;
-			if (!(dt < (double)(SIM_TIME_MAX - now) * 0.5))
-				continue; /* a threshold the clock never
-				             reaches */
-			sim_time_t t = now + (sim_time_t)ceil(dt > 1 ? dt : 1);
-			if (t < next)
-				next = t;
-		}
+	uint32_t first;
+	double least;
+	if (sim_heap_top(l->cross, &first, &least)) {
+		double lim = least + 2 * l->slack_max;
+		next = next_crossing(sim, l, lim, now);
+		if (next != SIM_TIME_MAX && (double)next > lim) /* a guard */
+			next = next_crossing(sim, l, (double)next, now);
 	}
 	for (size_t q = 1; l->knob > 0 && q <= l->nt; q++) {
 		for (struct las_job *s = l->wait[q].head; s; s = s->next) {
@@ -712,6 +816,12 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 	return read_given(sim, l, s, given, err);
 }
 
+static void las_fini(struct sim *sim, void *state)
+{
+	struct las *l = state;
+	free(l->inplay);
+}
+
 static const struct policy_param las_params[] = {
 	{ "thresholds_s", PARAM_STRING, "3600",
 	  "queue thresholds, resource-seconds, comma-separated" },
@@ -737,6 +847,7 @@ CLUSTERSIM_POLICY(las,
 	.init = las_init,
 	.job_submitted = las_submitted,
 	.job_finished = las_finished,
+	.fini = las_fini,
 	.job_started = las_started,
 	.job_preempted = las_preempted,
 	.schedule = las_schedule);
@@ -772,6 +883,7 @@ CLUSTERSIM_POLICY(gittins,
 	.init = gittins_init,
 	.job_submitted = las_submitted,
 	.job_finished = las_finished,
+	.fini = las_fini,
 	.job_started = las_started,
 	.job_preempted = las_preempted,
 	.schedule = las_schedule);

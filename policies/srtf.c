@@ -60,6 +60,9 @@ struct srtf {
 	size_t nrun, rcap;
 	bool lost;             /* out of memory, or the waiting jobs lost
 				  track of: rank with sim_rank_by */
+	const struct job **in; /* the running jobs in play (behind the
+				  best waiting job) */
+	size_t incap;
 };
 
 /* Remaining time by estimate, microseconds: the ranking's key. */
@@ -140,6 +143,7 @@ static void srtf_fini(struct sim *sim, void *state)
 	struct srtf *st = state;
 	free(st->wait);
 	free(st->run);
+	free(st->in);
 }
 
 /* The running jobs, ranked at their keys of now: the last ranking's
@@ -180,9 +184,24 @@ static void srtf_schedule(struct sim *sim, void *state)
 		return;
 	}
 	/* The two rankings merged: every running job (kept or preempted),
-	 * waiting jobs only while one could still start. */
-	sim_rank_begin(sim);
+	 * waiting jobs only while one could still start.  The running jobs
+	 * ahead of the best waiting one keep their units whatever their
+	 * order: the engine counts them without the list. */
 	size_t r = 0, w = 0, nrun = st->nrun;
+	while (r < nrun && st->nwait && before(&st->run[r], &st->wait[0]))
+		r++;
+	if (!clustersim_grow(&st->in, &st->incap, nrun - r + 1,
+			     sizeof(*st->in))) {
+		st->lost = true;
+		sim_rank_by(sim, remaining);
+		return;
+	}
+	for (size_t i = r; i < nrun; i++)
+		st->in[i - r] = st->run[i].job;
+	if (!sim_rank_begin_with(sim, st->in, nrun - r)) {
+		r = 0;
+		sim_rank_begin(sim);
+	}
 	for (;;) {
 		bool waiting = w < st->nwait && !sim_rank_full(sim);
 		if (waiting && (r == nrun || before(&st->wait[w], &st->run[r])))

@@ -69,9 +69,10 @@
  * is already served in rho order, so a larger f mostly means fewer
  * preemptions.
  *
- * Cost: one sort of the active jobs at a boundary; between boundaries one
- * sort of the waiting jobs that could fit the free units (none when
- * nothing is free); O(running + waiting) besides.
+ * Cost: one sort of the active jobs at a boundary; between boundaries a
+ * heap of the waiting jobs that could fit the free units (none when
+ * nothing is free), taken in rho order only until the units run out;
+ * O(running + waiting) besides.
  *
  * Source: Mahajan, Balasubramanian, Sivaraman, Shaikh, Chen, Sen, Salam,
  * "Themis: Fair and Efficient GPU Cluster Scheduling", NSDI 2020
@@ -255,7 +256,30 @@ static void themis_auction(struct sim *sim, struct themis *t, sim_time_t now)
 	themis_fill(sim, t->ranked, n);
 }
 
-/* Between boundaries: free units to waiting jobs in rho order. */
+/* Sifts e[i] down the heap e[0..n), the best by themis_by_rho on top. */
+static void themis_sift(struct themis_entry *e, size_t n, size_t i)
+{
+	struct themis_entry x = e[i];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && themis_by_rho(&e[c + 1], &e[c]) < 0)
+			c++;
+		if (themis_by_rho(&e[c], &x) >= 0)
+			break;
+		e[i] = e[c];
+		i = c;
+	}
+	e[i] = x;
+}
+
+/*
+ * Between boundaries: free units to waiting jobs in rho order, as
+ * themis_fill() starts them from a sorted list, but taken from a heap
+ * one by one: once no unit is free and no job left asks for none, the
+ * rest could not start and are not ordered.
+ */
 static void themis_conserve(struct sim *sim, struct themis *t, sim_time_t now)
 {
 	size_t nrun = sim_running_len(sim), nq = sim_queue_len(sim);
@@ -271,12 +295,22 @@ static void themis_conserve(struct sim *sim, struct themis *t, sim_time_t now)
 			t->e[m++] = (struct themis_entry){
 				themis_rho(sim, j, now, nrun + nq, cap), j };
 	}
-	if (m == 0)
-		return;
-	qsort(t->e, m, sizeof(*t->e), themis_by_rho);
+	size_t zero = 0;
 	for (size_t i = 0; i < m; i++)
-		t->ranked[i] = t->e[i].job;
-	themis_fill(sim, t->ranked, m);
+		zero += sim_demand(sim, t->e[i].job) == 0;
+	for (size_t i = m / 2; i-- > 0;)
+		themis_sift(t->e, m, i);
+	while (m && (free_units || zero)) {
+		const struct job *j = t->e[0].job;
+		t->e[0] = t->e[--m];
+		themis_sift(t->e, m, 0);
+		uint64_t d = sim_demand(sim, j);
+		zero -= d == 0;
+		if (j->state != JOB_PENDING || d > free_units)
+			continue;
+		if (sim_job_fits(sim, j) && sim_job_start(sim, j) == 0)
+			free_units = sim_free_units(sim);
+	}
 }
 
 /* The first lease boundary after now. */

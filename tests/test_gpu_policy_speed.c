@@ -4,9 +4,16 @@
  * the same decisions as the plain forms they replaced: srtf against a
  * reference that sorts every job at every call (sim_rank_by with the
  * same key), job by job, on random workloads over CPUs and over GPUs,
- * with estimates that differ from the run times.
+ * with estimates that differ from the run times; gittins_cont, which
+ * brings up to date and ranks only the running jobs a waiting job could
+ * pass (lower bounds on their indices, a heap of their next crossings),
+ * against its own plain form ("incremental": false, every job ranked at
+ * every call), with learned and given distributions, restore overheads
+ * and CPU jobs among the GPU ones.
  */
 #include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "policy/registry.h"
 #include "testlib.h"
@@ -99,4 +106,231 @@ Test(gpu_policy_speed, srtf_matches_a_full_sort_on_gpus)
 	sim_free(b);
 	workload_release(&w);
 	cluster_spec_release(&c);
+}
+
+static struct param_value pv_of(const char *key, enum param_value_type type,
+				const char *str, double num, bool b)
+{
+	return (struct param_value){ .key = (char *)key,
+				     .json_path = (char *)"$.p", .type = type,
+				     .str = (char *)str, .num = num, .b = b };
+}
+
+/* gittins_cont both ways on one workload and cluster; the runs must
+ * preempt (else nothing is compared).  Returns the preemptions. */
+static uint64_t gittins_both(struct workload *w, const struct cluster_spec *c,
+			     const char *dist, double window, double points,
+			     double restore_s)
+{
+	struct param_value pv[] = {
+		pv_of("distribution_s", PV_STRING, dist, 0, false),
+		pv_of("window", PV_NUMBER, NULL, window, false),
+		pv_of("points", PV_NUMBER, NULL, points, false),
+		pv_of("incremental", PV_BOOL, NULL, 0, false),
+	};
+	struct sim_config cfg = {
+		.workload = w, .cluster = c,
+		.restore_overhead = (sim_time_t)(restore_s * SIM_SEC),
+	};
+	struct sim *a = tl_run_cfg("gittins_cont", pv, 3, &cfg);
+	struct sim *b = tl_run_cfg("gittins_cont", pv, 4, &cfg);
+	expect_same(a, b);
+	cr_expect_eq(sim_counters(a)->schedule_calls,
+		     sim_counters(b)->schedule_calls);
+	cr_expect_eq(sim_counters(a)->bad_calls, 0);
+	uint64_t n = sim_counters(a)->preemptions;
+	cr_expect_eq(n, sim_counters(b)->preemptions);
+	sim_free(a);
+	sim_free(b);
+	return n;
+}
+
+Test(gpu_policy_speed, gittins_cont_matches_its_plain_form)
+{
+	static const struct {
+		const char *dist;
+		double window, points, restore_s;
+	} cases[] = {
+		{ "", 1000, 32, 0 },  /* learned, every sample kept */
+		{ "", 20, 8, 30 },    /* a small window that keeps changing */
+		{ "", 50, 4, 5 },
+		{ "30,30,200,900,2000", 1000, 32, 10 }, /* given, runs of equal */
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct workload w;
+			struct cluster_spec c;
+			tl_random_workload(&w, 500, 8, seed + 10 * k);
+			skew_estimates(&w);
+			/* GPU jobs, and every fifth one on CPUs only. */
+			for (size_t i = 0; i < w.n; i++) {
+				if (i % 5 == 2)
+					continue;
+				w.jobs[i].gpus = 1 + w.jobs[i].cpus % 4;
+				w.jobs[i].cpus = 1;
+			}
+			tl_gpu_cluster(&c, 4, 4, NULL, 2);
+			uint64_t n = gittins_both(&w, &c, cases[k].dist,
+						  cases[k].window,
+						  cases[k].points,
+						  cases[k].restore_s);
+			cr_expect_gt(n, 0, "case %zu seed %llu", k,
+				     (unsigned long long)seed);
+			workload_release(&w);
+			cluster_spec_release(&c);
+		}
+	}
+}
+
+/* The engine's heap against a plain array of keys: random sets, moves
+ * and removals, both tie orders; after each step the least and the jobs
+ * up to a random limit agree with a scan of the array. */
+Test(gpu_policy_speed, sim_heap_matches_a_scan)
+{
+	struct workload w;
+	struct cluster_spec c;
+	tl_random_workload(&w, 300, 4, 1);
+	tl_cluster(&c, 2, 4);
+	struct sim *s = tl_run("fcfs", &w, &c);
+	enum { N = 300 };
+	for (int down = 0; down < 2; down++) {
+		struct sim_heap *h = sim_heap_new(s, down);
+		double key[N];
+		bool in[N] = { false };
+		uint64_t x = 12345 + (uint64_t)down;
+		for (int step = 0; step < 20000; step++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			uint32_t j = (uint32_t)(x >> 33) % N;
+			/* Few distinct keys, so that ties are common. */
+			double k = (double)((x >> 20) % 17);
+			if ((x >> 12) % 4 == 0) {
+				sim_heap_remove(h, j);
+				in[j] = false;
+			} else {
+				sim_heap_set(h, j, k);
+				key[j] = k;
+				in[j] = true;
+			}
+			if (step == 15000)
+				sim_heap_clear(h), memset(in, 0, sizeof(in));
+			/* The least by scan: lowest key, ties by index. */
+			int best = -1;
+			size_t len = 0;
+			for (int i = 0; i < N; i++) {
+				if (!in[i])
+					continue;
+				len++;
+				if (best < 0 || key[i] < key[best] ||
+				    (key[i] == key[best] && (down ? i > best
+								  : i < best)))
+					best = i;
+			}
+			cr_assert_eq(sim_heap_len(h), len);
+			uint32_t top;
+			double tk;
+			cr_assert_eq(sim_heap_top(h, &top, &tk), best >= 0);
+			if (best >= 0)
+				cr_assert_eq(top, (uint32_t)best, "step %d", step);
+			/* Up to (lim, lj): key below, or equal and not past lj. */
+			double lim = (double)((x >> 40) % 17);
+			uint32_t lj = (uint32_t)(x >> 50) % N;
+			size_t n;
+			const uint32_t *a = sim_heap_upto(h, lim, lj, &n);
+			bool got[N] = { false };
+			for (size_t i = 0; i < n; i++) {
+				cr_assert(in[a[i]] && !got[a[i]]);
+				got[a[i]] = true;
+			}
+			for (int i = 0; i < N; i++) {
+				bool want = in[i] &&
+					    (key[i] < lim ||
+					     (key[i] == lim &&
+					      (down ? (uint32_t)i >= lj
+						    : (uint32_t)i <= lj)));
+				cr_assert_eq(got[i], want, "step %d job %d",
+					     step, i);
+			}
+		}
+	}
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/* srtf's ranking handed to the engine without the running jobs that
+ * rank ahead of every waiting one (sim_rank_begin_with): the same
+ * decisions as the full list (ref_srtf). */
+/* srtf's order, for qsort_r: shorter remaining time, then job index. */
+static int by_key_of(const void *pa, const void *pb, void *sim)
+{
+	const struct job *a = *(const struct job *const *)pa;
+	const struct job *b = *(const struct job *const *)pb;
+	double ka = ref_remaining(sim, NULL, a);
+	double kb = ref_remaining(sim, NULL, b);
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static void some_schedule(struct sim *sim, void *state)
+{
+	(void)state;
+	size_t nr = sim_running_len(sim), nq = sim_queue_len(sim);
+	if (!nq)
+		return;
+	const struct job **all = calloc(nr + nq, sizeof(*all));
+	cr_assert_not_null(all);
+	for (size_t i = 0; i < nr; i++)
+		all[i] = sim_running_at(sim, i);
+	for (size_t i = 0; i < nq; i++)
+		all[nr + i] = sim_queue_at(sim, i);
+	qsort_r(all, nr + nq, sizeof(*all), by_key_of, sim);
+	/* The running jobs before the first waiting one are left out. */
+	size_t first = 0;
+	while (all[first]->state == JOB_RUNNING)
+		first++;
+	size_t n = 0;
+	const struct job **in = calloc(nr + 1, sizeof(*in));
+	cr_assert_not_null(in);
+	for (size_t i = first; i < nr + nq; i++)
+		if (all[i]->state == JOB_RUNNING)
+			in[n++] = all[i];
+	cr_assert(sim_rank_begin_with(sim, in, n));
+	for (size_t i = first; i < nr + nq; i++)
+		sim_rank_add(sim, all[i]);
+	sim_rank_apply(sim);
+	free(in);
+	free(all);
+}
+
+static const struct policy_ops some_srtf = {
+	.abi = CLUSTERSIM_ABI_VERSION,
+	.size = sizeof(struct policy_ops),
+	.name = "some_srtf",
+	.summary = "srtf listing only the running jobs a waiting one passes",
+	.schedule = some_schedule,
+};
+
+Test(gpu_policy_speed, rank_begin_with_matches_the_whole_list)
+{
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct workload w;
+		struct cluster_spec c;
+		tl_random_workload(&w, 400, 8, seed);
+		skew_estimates(&w);
+		for (size_t i = 0; i < w.n; i++) {
+			w.jobs[i].gpus = w.jobs[i].cpus;
+			w.jobs[i].cpus = 0;
+		}
+		tl_gpu_cluster(&c, 4, 4, NULL, 0);
+		struct sim *a = tl_run_ops(&some_srtf, &w, &c);
+		struct sim *b = tl_run_ops(&ref_srtf, &w, &c);
+		expect_same(a, b);
+		cr_expect_gt(sim_counters(a)->preemptions, 0);
+		cr_expect_eq(sim_counters(a)->bad_calls, 0);
+		sim_free(a);
+		sim_free(b);
+		workload_release(&w);
+		cluster_spec_release(&c);
+	}
 }

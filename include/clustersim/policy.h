@@ -320,6 +320,19 @@ void sim_rank_add(struct sim *sim, const struct job *job);
 bool sim_rank_full(const struct sim *sim);
 size_t sim_rank_apply(struct sim *sim);
 
+/*
+ * sim_rank_begin() for a policy that knows which running jobs rank ahead
+ * of every waiting job: only the n running jobs of inplay are in play
+ * (each must then be added, in its place); every other running job
+ * counts as ranked first, keeps its units and is not added.  The outcome
+ * is that of the whole list, without walking the running jobs that no
+ * waiting job can pass.  Returns false, and begins nothing, where the
+ * engine needs every running job in the list (virtual clusters,
+ * min_run_s, shared GPUs): the policy then uses sim_rank_begin().
+ */
+bool sim_rank_begin_with(struct sim *sim, const struct job *const *inplay,
+			 size_t n);
+
 /* A job's key for sim_rank_by(): lower goes first. */
 typedef double (*sim_rank_key_fn)(struct sim *sim, void *state,
 				  const struct job *job);
@@ -363,6 +376,27 @@ struct sim_window;
 struct sim_window *sim_window_new(struct sim *sim, size_t cap);
 void sim_window_add(struct sim_window *w, double v);
 const double *sim_window_sorted(const struct sim_window *w, size_t *n);
+
+/*
+ * A min-heap of jobs (by job index) ordered by a key the policy sets,
+ * ties by job index, upwards or (ties_down) downwards; each job knows its
+ * place, so sim_heap_set() (insert, or move to a new key) and
+ * sim_heap_remove() (no-op for a job not in it) are O(log n).
+ * sim_heap_top() gives the least (false when empty).  sim_heap_upto()
+ * lists, in no set order, every job that does not come after (key, job)
+ * in the heap's order, visiting only them and the places just past
+ * them; the array is the heap's and is valid until its next call.  The
+ * engine owns the memory, as sim_alloc()'s, sized to the run's jobs.
+ */
+struct sim_heap;
+struct sim_heap *sim_heap_new(struct sim *sim, bool ties_down);
+void sim_heap_set(struct sim_heap *h, uint32_t job, double key);
+void sim_heap_remove(struct sim_heap *h, uint32_t job);
+bool sim_heap_top(const struct sim_heap *h, uint32_t *job, double *key);
+size_t sim_heap_len(const struct sim_heap *h);
+void sim_heap_clear(struct sim_heap *h);
+const uint32_t *sim_heap_upto(const struct sim_heap *h, double key,
+			      uint32_t job, size_t *n);
 
 /*
  * GPU sharing (Gandiva's packing and time-slicing): starts a pending job

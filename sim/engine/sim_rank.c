@@ -196,6 +196,44 @@ void sim_rank_begin(struct sim *s)
 	}
 }
 
+bool sim_rank_begin_with(struct sim *s, const struct job *const *inplay,
+			 size_t n)
+{
+	if (!s->in_schedule) {
+		s->counters.bad_calls++;
+		return false;
+	}
+	/* Where a job's place among the running ones could matter (units
+	 * counted per VC, protected jobs, shared GPUs), every running job
+	 * must be listed: the caller ranks them all. */
+	if (s->min_run || s->npairs || cluster_vc_count(s->cluster))
+		return false;
+	/* The running jobs left out come first and all keep their units
+	 * (they fit: the units in play hold them), so what is left for the
+	 * list is what is free plus what the listed running jobs hold -
+	 * what sim_apply_ranking counts from the list itself. */
+	uint64_t units = units_free(s->cluster);
+	for (size_t i = 0; i < n; i++) {
+		if (!own_job(s, inplay[i]) ||
+		    inplay[i]->state != JOB_RUNNING) {
+			s->counters.bad_calls++;
+			continue;
+		}
+		units += rank_demand(s, inplay[i]);
+	}
+	s->nrank = 0;
+	s->rank_units = units;
+	s->rank_pool = true;
+	if (!s->count_zero) {
+		s->count_zero = true;
+		s->qzero = 0;
+		for (size_t i = 0; i < s->qlen; i++)
+			s->qzero += units_demand(s->cluster,
+						 sim_queue_at(s, i)) == 0;
+	}
+	return true;
+}
+
 void sim_rank_add(struct sim *s, const struct job *j)
 {
 	if (!s->in_schedule || !own_job(s, j) ||
