@@ -62,8 +62,8 @@ static uint32_t gp_key(const struct cluster *c, const struct job *j)
 
 /* The job's node ranges and classes: those of its key. */
 void gp_ranges(const struct cluster *c, const struct job *j,
-		      const struct cl_range **rg, uint32_t *nrg,
-		      const uint32_t **cls, uint32_t *ncls)
+	       const struct cl_range **rg, uint32_t *nrg,
+	       const uint32_t **cls, uint32_t *ncls)
 {
 	uint32_t k = gp_key(c, j);
 
@@ -560,9 +560,12 @@ int place_strategy_parse(const char *name, enum place_strategy *out,
 			*out = (enum place_strategy)i;
 			return 0;
 		}
-	return err_set(err, "unknown placement '%s' (first_fit, best_fit, "
-		       "consolidate, spread, random, topology, shape_blind)",
-		       name ? name : "");
+	char names[160] = "";
+	for (unsigned i = 0; i < PLACE_NSTRATEGIES; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%s", i ? ", " : "", place_names[i]);
+	return err_set(err, "unknown placement '%s' (%s)", name ? name : "",
+		       names);
 }
 
 uint64_t place_rng_next(uint64_t *state)
