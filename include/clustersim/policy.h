@@ -310,9 +310,9 @@ size_t sim_apply_ranking(struct sim *sim, const struct job *const *ranked,
  * cluster is one pool of units (no virtual clusters), a waiting job that
  * could not be given its units at its place in the list is left out at
  * once, and sim_rank_full() says when no waiting job added from now on
- * could start (the jobs so far take every unit, and no waiting job asks
- * for none): a policy may then stop walking its waiting jobs and add only
- * the running ones.  Only from schedule(); a job that is neither running
+ * could start (the units the jobs so far leave are fewer than any
+ * waiting job asks for): a policy may then stop walking its waiting
+ * jobs and add only the running ones.  Only from schedule(); a job that is neither running
  * nor pending is refused and counted.
  */
 void sim_rank_begin(struct sim *sim);

@@ -177,7 +177,7 @@ static void queue_insert(struct sim *s, struct job *j)
 	s->qlen++;
 	s->queued_cpus += j->cpus;
 	if (s->count_zero)
-		s->qzero += units_demand(s->cluster, j) == 0;
+		sim_rank_note_queue(s, j, true);
 	if (s->qlen > s->counters.queue_max)
 		s->counters.queue_max = (uint32_t)s->qlen;
 	if (s->measure && s->now >= s->win_start && s->now <= s->win_end &&
@@ -219,7 +219,7 @@ static void queue_remove(struct sim *s, const struct job *j)
 		s->qhead = 0;
 	s->queued_cpus -= j->cpus;
 	if (s->count_zero)
-		s->qzero -= units_demand(s->cluster, j) == 0;
+		sim_rank_note_queue(s, j, false);
 }
 
 /* A pending job's request changes (sim_job_resize): it leaves the queue

@@ -124,6 +124,9 @@ struct sim {
 	bool count_zero;              /* qzero is kept (from the first
 	                                 ranking on) */
 	size_t qzero;                 /* pending jobs that ask for no units */
+	struct sim_heap *qdemand;     /* pending jobs by the units they ask
+	                                 for, kept with qzero: the least says
+	                                 when none fits what a list has left */
 
 	/* Progress detection (sim_progress.c). */
 	sim_time_t progress_span;     /* no net progress this long is an
@@ -375,6 +378,9 @@ void sim_set_weight(struct sim *s, struct job *j, double weight);
 void sim_apply_rate(struct sim *s, const struct job *j);
 /* A pending job's GPUs and batch change, the queue kept in order
  * (sim.c; sim_job_resize in sim_resize.c checks the call). */
+/* sim_rank.c: a pending job joins (in) or leaves the queue counts a
+ * ranking reads (qzero, qdemand), once they are kept. */
+void sim_rank_note_queue(struct sim *s, const struct job *j, bool in);
 void sim_queue_reshape(struct sim *s, struct job *j, uint32_t gpus,
 		       uint32_t batch);
 sim_time_t sim_restore_cost(const struct sim *s, const struct job *j);

@@ -153,6 +153,30 @@ size_t sim_apply_ranking(struct sim *s, const struct job *const *ranked,
 }
 
 
+void sim_rank_note_queue(struct sim *s, const struct job *j, bool in)
+{
+	if (in) {
+		s->qzero += units_demand(s->cluster, j) == 0;
+		sim_heap_set(s->qdemand, j->idx, (double)rank_demand(s, j));
+	} else {
+		s->qzero -= units_demand(s->cluster, j) == 0;
+		sim_heap_remove(s->qdemand, j->idx);
+	}
+}
+
+/* From the first ranking on, the queue counts its jobs of no units and
+ * keeps its jobs by demand (sim_rank_full). */
+static void count_queue(struct sim *s)
+{
+	if (s->count_zero)
+		return;
+	s->count_zero = true;
+	s->qzero = 0;
+	s->qdemand = sim_heap_new(s, false);
+	for (size_t i = 0; i < s->qlen; i++)
+		sim_rank_note_queue(s, sim_queue_at(s, i), true);
+}
+
 void sim_rank_begin(struct sim *s)
 {
 	if (!s->in_schedule) {
@@ -186,14 +210,7 @@ void sim_rank_begin(struct sim *s)
 	s->nrank = 0;
 	s->rank_units = units;
 	s->rank_pool = cluster_vc_count(s->cluster) == 0;
-	if (!s->count_zero) {
-		/* From now on the queue counts its jobs of no units. */
-		s->count_zero = true;
-		s->qzero = 0;
-		for (size_t i = 0; i < s->qlen; i++)
-			s->qzero += units_demand(s->cluster,
-						 sim_queue_at(s, i)) == 0;
-	}
+	count_queue(s);
 }
 
 bool sim_rank_begin_with(struct sim *s, const struct job *const *inplay,
@@ -224,13 +241,7 @@ bool sim_rank_begin_with(struct sim *s, const struct job *const *inplay,
 	s->nrank = 0;
 	s->rank_units = units;
 	s->rank_pool = true;
-	if (!s->count_zero) {
-		s->count_zero = true;
-		s->qzero = 0;
-		for (size_t i = 0; i < s->qlen; i++)
-			s->qzero += units_demand(s->cluster,
-						 sim_queue_at(s, i)) == 0;
-	}
+	count_queue(s);
 	return true;
 }
 
@@ -256,9 +267,18 @@ void sim_rank_add(struct sim *s, const struct job *j)
 	s->rank[s->nrank++] = j;
 }
 
+/* Full when the units left are fewer than any waiting job asks for
+ * (none, with no waiting job that asks for none): sim_rank_add would
+ * leave out every waiting job from here on. */
 bool sim_rank_full(const struct sim *s)
 {
-	return s->rank_pool && s->rank_units == 0 && s->qzero == 0;
+	uint32_t j;
+	double least;
+	if (!s->rank_pool || s->qzero)
+		return false;
+	return s->rank_units == 0 ||
+	       (sim_heap_top(s->qdemand, &j, &least) &&
+		(double)s->rank_units < least);
 }
 
 size_t sim_rank_apply(struct sim *s)
