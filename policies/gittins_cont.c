@@ -114,6 +114,8 @@ struct gittins {
 	struct gittins_vec started; /* jobs started by this call */
 	struct gittins_vec order; /* the jobs in play at the last call, in
 				     ranking order */
+	struct gittins_vec sorting, tmp; /* a list being sorted, and the
+					    merge's room */
 	const struct job **in; /* inplay's jobs, for the engine */
 	size_t incap;
 	double slack_max;  /* the largest crossing slack, microseconds */
@@ -390,26 +392,32 @@ static double service_of(struct sim *sim, const struct gittins_job *gj)
 	return sim_job_service(sim, gj->job);
 }
 
-/* Brings the indices of a list's jobs up to date and sorts it by them:
- * one walk, an insertion sort, for lists that are nearly in order (a
- * total order: the same result as any sort). */
-static void list_sort(struct sim *sim, struct gittins *g,
-		      struct gittins_list *ls)
+/* Sorts n slots into ranking order (a total order: the same result as
+ * any sort), with room for n in tmp: by insertion when short, else the
+ * two halves merged. */
+static void slots_sort(struct gittins_job **a, size_t n,
+		       struct gittins_job **tmp)
 {
-	struct gittins_job *s = ls->head;
-	while (s) {
-		struct gittins_job *next = s->next, *o = s->prev;
-		index_for(g, s->job, service_of(sim, s));
-		if (o && ahead(s->index, s->idx, o->index, o->idx)) {
-			list_remove(ls, s);
-			while (o->prev &&
-			       ahead(s->index, s->idx, o->prev->index,
-				     o->prev->idx))
-				o = o->prev;
-			list_insert(ls, s, o);
+	if (n <= 16) {
+		for (size_t i = 1; i < n; i++) {
+			struct gittins_job *x = a[i];
+			size_t k = i;
+			for (; k > 0 && ahead(x->index, x->idx, a[k - 1]->index,
+					      a[k - 1]->idx); k--)
+				a[k] = a[k - 1];
+			a[k] = x;
 		}
-		s = next;
+		return;
 	}
+	size_t h = n / 2, i = 0, j = h, k = 0;
+	slots_sort(a, h, tmp);
+	slots_sort(a + h, n - h, tmp);
+	memcpy(tmp, a, h * sizeof(*a));
+	while (i < h && j < n)
+		a[k++] = ahead(a[j]->index, a[j]->idx, tmp[i]->index,
+			       tmp[i]->idx) ? a[j++] : tmp[i++];
+	while (i < h)
+		a[k++] = tmp[i++];
 }
 
 /* Room for want items in *pp (capacity *cap): the policy cannot rank
@@ -425,6 +433,24 @@ static void vec_push(struct gittins_vec *v, struct gittins_job *s)
 {
 	grow(&v->a, &v->cap, v->n + 1, sizeof(*v->a));
 	v->a[v->n++] = s;
+}
+
+/* Brings the indices of a list's jobs up to date and sorts it by them
+ * (after the distribution changed, when its order may move a lot). */
+static void list_sort(struct sim *sim, struct gittins *g,
+		      struct gittins_list *ls)
+{
+	struct gittins_vec *v = &g->sorting;
+	v->n = 0;
+	for (struct gittins_job *s = ls->head; s; s = s->next) {
+		index_for(g, s->job, service_of(sim, s));
+		vec_push(v, s);
+	}
+	grow(&g->tmp.a, &g->tmp.cap, v->n, sizeof(*g->tmp.a));
+	slots_sort(v->a, v->n, g->tmp.a);
+	ls->head = ls->tail = NULL;
+	for (size_t i = 0; i < v->n; i++)
+		list_insert(ls, v->a[i], NULL);
 }
 
 /* The slots of the jobs sim_heap_upto() lists, into v. */
@@ -524,6 +550,8 @@ static void gittins_fini(struct sim *sim, void *state)
 	free(g->started.a);
 	free(g->joined.a);
 	free(g->order.a);
+	free(g->sorting.a);
+	free(g->tmp.a);
 	free(g->in);
 }
 
@@ -609,18 +637,9 @@ static void rebound(struct sim *sim, struct gittins *g,
 	set_keys(sim, g, gj, ratio(g, a, k, g->last[h]), h);
 }
 
-/* Ranking order of two slots, for qsort: the higher index first. */
-static int cmp_slot(const void *pa, const void *pb)
-{
-	const struct gittins_job *a = *(struct gittins_job *const *)pa;
-	const struct gittins_job *b = *(struct gittins_job *const *)pb;
-	return a == b ? 0 : ahead(a->index, a->idx, b->index, b->idx) ? -1
-								   : 1;
-}
-
 /* Sorts the jobs in play into ranking order (a total order): those in
  * play last call from last call's order, which mostly holds, by
- * insertion; the new ones by qsort; the two merged from the back. */
+ * insertion; the new ones by slots_sort; the two merged from the back. */
 static void sort_inplay(struct gittins *g)
 {
 	struct gittins_vec *v = &g->inplay, *o = &g->order;
@@ -643,8 +662,8 @@ static void sort_inplay(struct gittins *g)
 			a[k] = a[k - 1];
 		a[k] = x;
 	}
-	grow(&v->a, &v->cap, 1, sizeof(*v->a)); /* never NULL */
-	qsort(v->a, nv, sizeof(*v->a), cmp_slot);
+	grow(&g->tmp.a, &g->tmp.cap, nv, sizeof(*g->tmp.a));
+	slots_sort(v->a, nv, g->tmp.a);
 	grow(&o->a, &o->cap, m + nv + 1, sizeof(*o->a));
 	a = o->a;
 	for (size_t k = m + nv, i = m, j = nv; j > 0; k--)
