@@ -111,6 +111,7 @@ struct gandiva {
 				 GPUs, cnt[2k + 1] those a walk has yet to
 				 pass (scratch) */
 	size_t ncnt;          /* entries of cnt */
+	uint64_t gpu_waiting; /* waiting jobs with GPUs (kept with cnt) */
 	bool lost;            /* out of memory for cnt: walk the whole queue */
 };
 
@@ -178,6 +179,8 @@ static void count_waiting(struct gandiva *g, const struct job *j, int d)
 		memset(g->cnt + had, 0, (g->ncnt - had) * sizeof(*g->cnt));
 	}
 	WAITING(g, j->gpus) += (uint64_t)(int64_t)d;
+	if (j->gpus)
+		g->gpu_waiting += (uint64_t)(int64_t)d;
 }
 
 static void gandiva_submitted(struct sim *sim, void *state,
@@ -387,6 +390,8 @@ static uint64_t host_wanted(struct gandiva *g, size_t ng)
  * no job left to pass has a host of its GPU count. */
 static void oversubscribe(struct sim *sim, struct gandiva *g)
 {
+	if (!g->lost && !g->gpu_waiting)
+		return; /* no waiting job could join a host */
 	collect_hosts(sim, g);
 	g->nofit.n = 0;
 	g->nohost.n = 0;
