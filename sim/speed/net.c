@@ -578,6 +578,12 @@ static void heap_remove(struct net *net, uint32_t l)
  */
 static void fill(struct net *net)
 {
+	/* Room up front: each job freezes once, each link is touched at
+	 * most once a step. */
+	xgrow(&net->newly, &net->newly_cap, net->ncjobs + 1,
+	      sizeof(*net->newly));
+	xgrow(&net->touched, &net->touched_cap, net->nclinks + 1,
+	      sizeof(*net->touched));
 	net->nheap = 0;
 	for (size_t i = 0; i < net->nclinks; i++) {
 		uint32_t li = net->clinks[i];
@@ -607,8 +613,6 @@ static void fill(struct net *net)
 					continue;
 				j->frozen = true;
 				j->share_Bps = x;
-				xgrow(&net->newly, &net->newly_cap,
-				      net->nnewly + 1, sizeof(*net->newly));
 				net->newly[net->nnewly++] = l->jobs[k].job;
 			}
 		}
@@ -620,9 +624,6 @@ static void fill(struct net *net)
 				uint32_t li = j->links[k];
 				if (net->links[li].m++ > 0)
 					continue;
-				xgrow(&net->touched, &net->touched_cap,
-				      net->ntouched + 1,
-				      sizeof(*net->touched));
 				net->touched[net->ntouched++] = li;
 			}
 		}
@@ -648,11 +649,10 @@ static void fill(struct net *net)
 	}
 }
 
+/* Lists a link of the components (room for every link was made). */
 static void push_clink(struct net *net, uint32_t li)
 {
 	net->links[li].stamp = net->stamp;
-	xgrow(&net->clinks, &net->clinks_cap, net->nclinks + 1,
-	      sizeof(*net->clinks));
 	net->clinks[net->nclinks++] = li;
 }
 
@@ -671,6 +671,11 @@ static void update(struct net *net)
 	}
 	net->nclinks = 0;
 	net->ncjobs = 0;
+	/* Room for every link and job slot: each is listed once. */
+	xgrow(&net->clinks, &net->clinks_cap, (size_t)net->nlinks + 1,
+	      sizeof(*net->clinks));
+	xgrow(&net->cjobs, &net->cjobs_cap, (size_t)net->nslots + 1,
+	      sizeof(*net->cjobs));
 	for (size_t i = 0; i < net->ndirty; i++) {
 		uint32_t li = net->dirty[i];
 		net->links[li].dirty = false;
@@ -687,8 +692,6 @@ static void update(struct net *net)
 			if (j->stamp == net->stamp)
 				continue;
 			j->stamp = net->stamp;
-			xgrow(&net->cjobs, &net->cjobs_cap, net->ncjobs + 1,
-			      sizeof(*net->cjobs));
 			net->cjobs[net->ncjobs++] = slot;
 			for (uint32_t i = 0; i < j->nlinks; i++)
 				if (net->links[j->links[i]].stamp !=
