@@ -100,6 +100,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clustersim/policy.h"
 
@@ -113,12 +114,13 @@ struct themis {
 	                         SIM_TIME_NONE before the first */
 	sim_time_t wake;      /* the wakeup asked for, SIM_TIME_NONE none */
 	struct themis_entry *e;     /* scratch: jobs and their rho */
+	struct themis_entry *tmp;   /* scratch: the sort's merge room */
 	size_t ecap;
 	const struct job **ranked;  /* scratch: the ranking handed over */
 	size_t rcap;
 };
 
-/* A job and its key: qsort has no context argument. */
+/* A job and its key, for sorting. */
 struct themis_entry {
 	double rho;            /* estimated finish-time fairness */
 	const struct job *job;
@@ -154,6 +156,7 @@ static void themis_fini(struct sim *sim, void *state)
 	struct themis *t = state;
 	if (t) {
 		free(t->e);
+		free(t->tmp);
 		free(t->ranked);
 	}
 	free(t);
@@ -168,6 +171,10 @@ static bool themis_room(struct themis *t, size_t n)
 		if (!e)
 			return false;
 		t->e = e;
+		e = realloc(t->tmp, cap * sizeof(*e));
+		if (!e)
+			return false;
+		t->tmp = e;
 		t->ecap = cap;
 	}
 	if (n > t->rcap) {
@@ -190,6 +197,32 @@ static int themis_by_rho(const void *pa, const void *pb)
 	if (a->job->submit != b->job->submit)
 		return a->job->submit < b->job->submit ? -1 : 1;
 	return (a->job->id > b->job->id) - (a->job->id < b->job->id);
+}
+
+/* Sorts e[0..n) by themis_by_rho, stably (as qsort's merge sort did),
+ * with room for n in tmp: by insertion when short, else the two halves
+ * merged, the left first on ties. */
+static void themis_sort(struct themis_entry *e, size_t n,
+			struct themis_entry *tmp)
+{
+	if (n <= 16) {
+		for (size_t i = 1; i < n; i++) {
+			struct themis_entry x = e[i];
+			size_t k = i;
+			for (; k > 0 && themis_by_rho(&x, &e[k - 1]) < 0; k--)
+				e[k] = e[k - 1];
+			e[k] = x;
+		}
+		return;
+	}
+	size_t h = n / 2, i = 0, j = h, k = 0;
+	themis_sort(e, h, tmp);
+	themis_sort(e + h, n - h, tmp);
+	memcpy(tmp, e, h * sizeof(*e));
+	while (i < h && j < n)
+		e[k++] = themis_by_rho(&e[j], &tmp[i]) < 0 ? e[j++] : tmp[i++];
+	while (i < h)
+		e[k++] = tmp[i++];
 }
 
 /*
@@ -237,7 +270,7 @@ static void themis_auction(struct sim *sim, struct themis *t, sim_time_t now)
 		t->e[i] = (struct themis_entry){
 			themis_rho(sim, j, now, n, cap), j };
 	}
-	qsort(t->e, n, sizeof(*t->e), themis_by_rho);
+	themis_sort(t->e, n, t->tmp);
 	size_t k = (size_t)ceil((1 - t->knob) * (double)n - 1e-9);
 	if (k < 1)
 		k = 1;
