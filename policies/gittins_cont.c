@@ -27,7 +27,9 @@
  * could pass are brought up to date and ranked (an engine heap of the
  * bounds; the others keep their units unlisted, sim_rank_begin_with),
  * and only those near the next crossing are timed (a heap of crossings).
- * A waiting job's index is cached by service and distribution version;
+ * A waiting job's index is cached by service and distribution version,
+ * and survives a change that left the samples above its service alone
+ * (G reads only those: the same bits), as do a running job's keys;
  * waiting jobs are walked until the units run out (sim_rank_full).  An
  * index is a max over the runs of equal samples; a ratio that cannot
  * beat the best so far (the last winner is tried first) is not divided.
@@ -47,6 +49,10 @@
  *   incremental     rank only the running jobs a waiting job could pass
  *                   (default true; false: all, every call - the same
  *                   decisions, slower)
+ *   reuse           keep a job's index and keys across a change of the
+ *                   distribution when the samples above its service
+ *                   are the same (default true; false: recompute them -
+ *                   the same decisions, slower)
  *   min_run_s       a job that (re)starts is not preempted again before
  *                   it has run this long (the engine keeps it, policy.h);
  *                   the cure for a preemption livelock (default 0: off)
@@ -94,6 +100,12 @@ struct gittins {
 	uint32_t *run;     /* run[i] = the run sorted[i] is in */
 	size_t nruns;
 	bool stale;        /* the samples changed since sorted was made */
+	double *prev;      /* the sorted samples of the version before */
+	size_t nprev;
+	size_t tail;       /* how many last samples the two versions share */
+	uint32_t run_shift; /* runs now less runs then (mod 2^32) */
+	bool reuse;        /* carry indices and keys over a change where
+			      the samples above them are shared */
 	uint32_t version;  /* bumped when sorted changes: cached indices of
 			      an older version are recomputed */
 	struct gittins_job *jobs; /* the engine's slots, by job idx */
@@ -133,6 +145,9 @@ struct gittins_job {
 	uint32_t next_sample; /* position of the first sample above a */
 	uint32_t hint;     /* the run of samples that gave index */
 	uint32_t version;  /* distribution version of index; 0 = none */
+	uint32_t keyed;    /* version whose positions next_sample and hint
+			      are in (version == keyed: index is exact) */
+	double cross_key;  /* its key in the crossing heap (INFINITY: out) */
 	uint64_t call;     /* schedule call that last asked: a is current */
 	uint8_t where;     /* enum gittins_where */
 	uint64_t mark;     /* 2 x the call that put it in play (+1: placed
@@ -219,6 +234,7 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 	struct gittins *g = *state;
 	g->jobs = sim_job_states(sim);
 	g->incremental = sim_param_bool(sim, "incremental");
+	g->reuse = sim_param_bool(sim, "reuse");
 	g->bound = sim_heap_new(sim, true);
 	g->cross = sim_heap_new(sim, false);
 	int64_t window = sim_param_int(sim, "window");
@@ -245,6 +261,7 @@ static int gittins_init(struct sim *sim, void **state, struct sim_error *err)
 		g->learned = sim_window_new(sim, g->window);
 	}
 	g->sorted = sim_alloc(sim, g->points, sizeof(*g->sorted));
+	g->prev = sim_alloc(sim, g->points, sizeof(*g->prev));
 	g->suffix = sim_alloc(sim, g->points + 1, sizeof(*g->suffix));
 	g->last = sim_alloc(sim, g->points, sizeof(*g->last));
 	g->run = sim_alloc(sim, g->points, sizeof(*g->run));
@@ -264,6 +281,8 @@ static void prepare(struct gittins *g)
 	double *s = g->sorted, *x = g->suffix;
 	uint32_t *l = g->last, *r = g->run;
 	bool same = m == g->nsorted && g->version;
+	size_t oldruns = g->nruns;
+	memcpy(g->prev, s, (g->nprev = g->nsorted) * sizeof(*s));
 	for (size_t i = 0; i < m; i++) {
 		/* The quantiles at the middle of points equal slices. */
 		double v = n > g->points
@@ -284,8 +303,14 @@ static void prepare(struct gittins *g)
 	}
 	g->nsorted = m;
 	g->stale = false;
-	if (!same)
-		g->version++;
+	if (same)
+		return;
+	g->version++;
+	size_t t = 0;
+	while (t < m && t < g->nprev && s[m - 1 - t] == g->prev[g->nprev - 1 - t])
+		t++;
+	g->tail = t;
+	g->run_shift = (uint32_t)(g->nruns - oldruns);
 }
 
 /*
@@ -363,18 +388,45 @@ static double width(const struct job *j)
 	return j->gpus ? j->gpus : j->cpus;
 }
 
+/*
+ * Carries a job's cache over the last change of the distribution, when
+ * the samples above its service (a) are in the tail both versions share:
+ * G(a), and within that run of samples the bound and crossing its keys
+ * were made from, read only that tail, in the same order, so they are
+ * the same bits.  Its positions move to this version's (the runs from
+ * next_sample on are the same, counted from the end).  An exact index
+ * stays exact.  false (nothing changed) when the tail does not cover it.
+ */
+static bool carry(struct gittins *g, struct gittins_job *gj)
+{
+	if (!g->reuse || !gj->keyed || gj->keyed + 1 != g->version ||
+	    gj->next_sample > g->nprev)
+		return false;
+	size_t above = g->nprev - gj->next_sample;
+	if (above >= g->tail)
+		return false;
+	bool exact = gj->version == gj->keyed;
+	gj->next_sample = (uint32_t)(g->nsorted - above);
+	gj->hint += g->run_shift;
+	gj->keyed = g->version;
+	gj->version = exact ? g->version
+			    : g->version > 1 ? g->version - 1 : UINT32_MAX;
+	return true;
+}
+
 /* G(a) of job j, from its cache when a and the distribution are those
  * it was computed for (a waiting job's service does not change); stamps
  * the cache as current for this schedule call. */
 static double index_for(struct gittins *g, const struct job *j, double a)
 {
 	struct gittins_job *gj = &g->jobs[j->idx];
-	if (gj->version != g->version || gj->a != a) {
+	if ((gj->version != g->version || gj->a != a) &&
+	    !(gj->a == a && gj->version == gj->keyed && carry(g, gj))) {
 		size_t next;
 		gj->a = a;
 		gj->index = index_of(g, a, &next, &gj->hint);
 		gj->next_sample = (uint32_t)next;
-		gj->version = g->version;
+		gj->version = gj->keyed = g->version;
 	}
 	gj->call = g->calls;
 	return gj->index;
@@ -476,6 +528,7 @@ static void unlist(struct gittins *g, struct gittins_job *gj)
 	gj->where = IN_NONE;
 	sim_heap_remove(g->bound, gj->idx);
 	sim_heap_remove(g->cross, gj->idx);
+	gj->cross_key = -INFINITY; /* no keys to carry over */
 }
 
 /* A job that never had service joins the fresh list in queue order (a
@@ -598,13 +651,15 @@ static void set_keys(struct sim *sim, struct gittins *g,
 	sim_time_t t = crossing(sim, g, gj);
 	if (t == SIM_TIME_MAX) {
 		sim_heap_remove(g->cross, gj->idx);
+		gj->cross_key = INFINITY;
 		return;
 	}
 	double slack = 4 + (g->sorted[k] + fabs(gj->a)) / width(gj->job) *
 			   1e-6;
 	if (slack > g->slack_max)
 		g->slack_max = slack;
-	sim_heap_set(g->cross, gj->idx, (double)t - slack);
+	gj->cross_key = (double)t - slack;
+	sim_heap_set(g->cross, gj->idx, gj->cross_key);
 }
 
 /* Brings a running job's index up to this call and sets its keys. */
@@ -632,9 +687,21 @@ static void rebound(struct sim *sim, struct gittins *g,
 	}
 	gj->a = a;
 	gj->next_sample = (uint32_t)k;
+	gj->keyed = g->version;
 	/* not this version's index (0 would mean no cache at all) */
 	gj->version = g->version > 1 ? g->version - 1 : UINT32_MAX;
 	set_keys(sim, g, gj, ratio(g, a, k, g->last[h]), h);
+}
+
+/* A running job's keys still hold after the change (carry), when it has
+ * not reached its next sample (its crossing key is still ahead; one
+ * that never crosses has none). */
+static bool keys_hold(struct sim *sim, struct gittins *g,
+		      struct gittins_job *gj)
+{
+	if (!(gj->cross_key > (double)sim_now(sim)))
+		return false;
+	return carry(g, gj);
 }
 
 /* Sorts the jobs in play into ranking order (a total order): those in
@@ -706,7 +773,8 @@ static void pick_inplay(struct sim *sim, struct gittins *g, bool changed,
 	struct gittins_job *r;
 	if (changed) {
 		for (r = g->running.head; r; r = r->next)
-			rebound(sim, g, r);
+			if (!keys_hold(sim, g, r))
+				rebound(sim, g, r);
 	} else {
 		upto(g, g->cross, (double)sim_now(sim), UINT32_MAX,
 		     &g->inplay);
@@ -898,6 +966,10 @@ static const struct policy_param gittins_params[] = {
 	{ "incremental", PARAM_BOOL, "true",
 	  "rank only the running jobs a waiting one could pass (false: "
 	  "every job at every call; the same decisions, slower)" },
+	{ "reuse", PARAM_BOOL, "true",
+	  "keep an index and keys across a change of the distribution that "
+	  "left the samples above its service alone (false: recompute; the "
+	  "same decisions, slower)" },
 	{ "min_run_s", PARAM_DOUBLE, "0",
 	  "a job that (re)starts is not preempted before it has run this "
 	  "long, seconds (the engine keeps it: policy.h)" },

@@ -182,6 +182,65 @@ Test(gpu_policy_speed, gittins_cont_matches_its_plain_form)
 	}
 }
 
+/* gittins_cont carrying indices and keys over distribution changes
+ * ("reuse") against recomputing them all: the same decisions, job by
+ * job, with learned distributions that keep changing (small windows and
+ * many points, so that most changes leave a tail of samples alone) and
+ * restore overheads, incremental and plain. */
+Test(gpu_policy_speed, gittins_cont_reuse_matches_recomputing)
+{
+	static const struct {
+		double window, points, restore_s;
+		bool incremental;
+	} cases[] = {
+		{ 1000, 32, 0, true },
+		{ 40, 16, 30, true },
+		{ 200, 64, 5, true },
+		{ 40, 16, 10, false },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct workload w;
+			struct cluster_spec c;
+			tl_random_workload(&w, 500, 8, seed + 100 * k);
+			skew_estimates(&w);
+			for (size_t i = 0; i < w.n; i++) {
+				if (i % 5 == 2)
+					continue;
+				w.jobs[i].gpus = 1 + w.jobs[i].cpus % 4;
+				w.jobs[i].cpus = 1;
+			}
+			tl_gpu_cluster(&c, 4, 4, NULL, 2);
+			struct param_value pv[] = {
+				pv_of("window", PV_NUMBER, NULL,
+				      cases[k].window, false),
+				pv_of("points", PV_NUMBER, NULL,
+				      cases[k].points, false),
+				pv_of("incremental", PV_BOOL, NULL, 0,
+				      cases[k].incremental),
+				pv_of("reuse", PV_BOOL, NULL, 0, false),
+			};
+			struct sim_config cfg = {
+				.workload = &w, .cluster = &c,
+				.restore_overhead = (sim_time_t)(
+					cases[k].restore_s * SIM_SEC),
+			};
+			struct sim *a = tl_run_cfg("gittins_cont", pv, 3, &cfg);
+			struct sim *b = tl_run_cfg("gittins_cont", pv, 4, &cfg);
+			expect_same(a, b);
+			cr_expect_eq(sim_counters(a)->schedule_calls,
+				     sim_counters(b)->schedule_calls);
+			cr_expect_eq(sim_counters(a)->bad_calls, 0);
+			cr_expect_gt(sim_counters(a)->preemptions, 0,
+				     "case %zu", k);
+			sim_free(a);
+			sim_free(b);
+			workload_release(&w);
+			cluster_spec_release(&c);
+		}
+	}
+}
+
 /* The engine's heap against a plain array of keys: random sets, moves
  * and removals, both tie orders; after each step the least and the jobs
  * up to a random limit agree with a scan of the array. */
