@@ -126,8 +126,9 @@ struct gittins {
 	struct gittins_vec started; /* jobs started by this call */
 	struct gittins_vec order; /* the jobs in play at the last call, in
 				     ranking order */
-	struct gittins_vec sorting, tmp; /* a list being sorted, and the
-					    merge's room */
+	struct gittins_vec sorting, redo, tmp; /* a list being sorted: its
+					    jobs still in order, the others,
+					    and the merge's room */
 	const struct job **in; /* inplay's jobs, for the engine */
 	size_t incap;
 	double slack_max;  /* the largest crossing slack, microseconds */
@@ -488,21 +489,33 @@ static void vec_push(struct gittins_vec *v, struct gittins_job *s)
 }
 
 /* Brings the indices of a list's jobs up to date and sorts it by them
- * (after the distribution changed, when its order may move a lot). */
+ * (after the distribution changed): the jobs whose index did not move
+ * and that were in order stay so; the others are sorted and merged in. */
 static void list_sort(struct sim *sim, struct gittins *g,
 		      struct gittins_list *ls)
 {
-	struct gittins_vec *v = &g->sorting;
-	v->n = 0;
+	struct gittins_vec *kept = &g->sorting, *redo = &g->redo;
+	kept->n = redo->n = 0;
 	for (struct gittins_job *s = ls->head; s; s = s->next) {
+		double was = s->index;
 		index_for(g, s->job, service_of(sim, s));
-		vec_push(v, s);
+		struct gittins_job *o = kept->n ? kept->a[kept->n - 1] : NULL;
+		if (s->index == was &&
+		    (!o || ahead(o->index, o->idx, s->index, s->idx)))
+			vec_push(kept, s);
+		else
+			vec_push(redo, s);
 	}
-	grow(&g->tmp.a, &g->tmp.cap, v->n, sizeof(*g->tmp.a));
-	slots_sort(v->a, v->n, g->tmp.a);
+	grow(&g->tmp.a, &g->tmp.cap, redo->n, sizeof(*g->tmp.a));
+	slots_sort(redo->a, redo->n, g->tmp.a);
 	ls->head = ls->tail = NULL;
-	for (size_t i = 0; i < v->n; i++)
-		list_insert(ls, v->a[i], NULL);
+	for (size_t i = 0, j = 0; i < kept->n || j < redo->n;) {
+		bool k = j == redo->n ||
+			 (i < kept->n &&
+			  ahead(kept->a[i]->index, kept->a[i]->idx,
+				redo->a[j]->index, redo->a[j]->idx));
+		list_insert(ls, k ? kept->a[i++] : redo->a[j++], NULL);
+	}
 }
 
 /* The slots of the jobs sim_heap_upto() lists, into v. */
@@ -604,6 +617,7 @@ static void gittins_fini(struct sim *sim, void *state)
 	free(g->joined.a);
 	free(g->order.a);
 	free(g->sorting.a);
+	free(g->redo.a);
 	free(g->tmp.a);
 	free(g->in);
 }
