@@ -101,6 +101,10 @@ struct job {
 	/* Pollux-style jobs (appended; 0 for other jobs): the goodput
 	 * model of sim/speed/goodput.h sets their work and rate. */
 	uint16_t goodput_app; /* its application, 1-based; 0 = none */
+	uint16_t llm;        /* large-model job: its model and micro-batches,
+	                        an index + 1 into the workload's table
+	                        (sim/speed/llm.h struct llm_job); 0 = none
+	                        (here, in the padding, so no field moves) */
 	uint32_t batch;      /* total batch size it trains with */
 	uint32_t ref_gpus;   /* the configuration its work is counted in */
 	uint32_t ref_batch;  /* (the trace's GPUs and batch; a policy may

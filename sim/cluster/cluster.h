@@ -241,6 +241,9 @@ void cluster_set_shape_blind(struct cluster *c, bool blind);
 int cluster_spec_check_shapes(const struct cluster_spec *s,
 			      const char *prefix, const struct job *jobs,
 			      size_t njobs, struct sim_error *err);
+/* The GPU type index (+ 1) of group g as a job's gpu_type names it: the
+ * distinct gpu_type names in group order; 0 for an untyped group. */
+uint32_t cluster_spec_group_type(const struct cluster_spec *s, size_t g);
 /* The ranks of a placement made without the shape: in node order, each
  * GPU of a slot one rank (what a launcher that knows no shape does). */
 void place_shape_ranks(const struct placement *p, uint32_t *rank_node);

@@ -309,7 +309,7 @@ void place_shape_ranks(const struct placement *p, uint32_t *rank_node)
 
 /* The type index (+ 1) of group g: the distinct gpu_type names of the
  * groups in group order, as cluster_gpu_type_index numbers them. */
-static uint32_t sh_group_type(const struct cluster_spec *s, size_t g)
+uint32_t cluster_spec_group_type(const struct cluster_spec *s, size_t g)
 {
 	uint32_t t = 0;
 
@@ -346,7 +346,7 @@ int cluster_spec_check_shapes(const struct cluster_spec *s,
 		for (size_t g = 0; g < s->ngroups; g++)
 			if (s->groups[g].gpus > most &&
 			    (!j->gpu_type ||
-			     sh_group_type(s, g) == j->gpu_type))
+			     cluster_spec_group_type(s, g) == j->gpu_type))
 				most = s->groups[g].gpus;
 		if (j->tp > most)
 			return err_setc(err, -SIM_EINPUT, "%s$.workload: job "

@@ -88,6 +88,9 @@ struct sim *sim_new(const struct sim_config *cfg)
 	if (cfg->speed && cluster_total_gpus(s->cluster))
 		s->speed = speed_new(cfg->cluster, &cfg->speed->net,
 				     cfg->speed->ref_gpu, cfg->speed->thr);
+	if (s->speed && cfg->workload->nllm)
+		speed_set_llm(s->speed, cfg->workload->llm,
+			      cfg->workload->nllm);
 	evq_init(&s->q);
 	if (cfg->submits_first) {
 		static const enum ev_phase order[EV_NPHASES] = {
@@ -809,7 +812,7 @@ int sim_job_start(struct sim *s, const struct job *cj)
 	}
 	sim_begin_run(s, j);
 	if (s->speed && j->gpus) {
-		speed_job_started(s->speed, j, plc);
+		sim_speed_started(s, j);
 		sim_note_service(s, j);
 		sim_update_rates(s);
 	}

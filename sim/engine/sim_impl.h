@@ -376,6 +376,9 @@ void sim_prog_begin(struct sim *s, const struct job *j, double done,
 void sim_count_held(struct sim *s, struct job *j);
 void sim_set_weight(struct sim *s, struct job *j, double weight);
 void sim_apply_rate(struct sim *s, const struct job *j);
+/* A GPU job starts on its placement: it joins the fabric, and a
+ * large-model job's ranks are laid on its nodes for the speed model. */
+void sim_speed_started(struct sim *s, const struct job *j);
 /* A pending job's GPUs and batch change, the queue kept in order
  * (sim.c; sim_job_resize in sim_resize.c checks the call). */
 /* sim_rank.c: a pending job joins (in) or leaves the queue counts a

@@ -115,6 +115,24 @@ void sim_apply_rate(struct sim *s, const struct job *j)
 							 &s->plc[j->idx]);
 }
 
+void sim_speed_started(struct sim *s, const struct job *j)
+{
+	const struct placement *plc = &s->plc[j->idx];
+	struct place_shape shape;
+	speed_job_started(s->speed, j, plc);
+	if (!j->llm)
+		return;
+	uint32_t *rank_node = xmalloc(j->gpus * sizeof(*rank_node));
+	/* The launcher's rank order: by the shape, unless the placement
+	 * ignored it (then in node order). */
+	if (s->placement != PLACE_SHAPE_BLIND && job_shape(j, &shape))
+		cluster_shape_ranks(s->cluster, plc, &shape, rank_node);
+	else
+		place_shape_ranks(plc, rank_node);
+	speed_llm_started(s->speed, j, plc, rank_node);
+	free(rank_node);
+}
+
 /* What restoring a job's checkpoint costs (restart or migration):
  * fixed, per GPU, and its model state written and read back at the
  * storage bandwidth. */

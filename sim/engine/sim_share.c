@@ -105,7 +105,7 @@ int sim_job_start_shared(struct sim *s, const struct job *cj,
 	s->npairs++;
 	s->counters.shared_starts++;
 	if (s->speed) {
-		speed_job_started(s->speed, j, &s->plc[j->idx]);
+		sim_speed_started(s, j);
 		sim_note_service(s, j);
 		sim_update_rates(s);
 	}
@@ -188,7 +188,7 @@ int sim_job_migrate(struct sim *s, const struct job *cj)
 	s->counters.migrations++;
 	j->restarts++;
 	if (s->speed) {
-		speed_job_started(s->speed, j, &s->plc[j->idx]);
+		sim_speed_started(s, j);
 		sim_update_rates(s);
 	}
 	sim_apply_rate(s, j);

@@ -368,7 +368,8 @@ enum root_key {
 	ROOT_PREEMPTION, ROOT_THROUGHPUTS, ROOT_SWEEP, ROOT_OPTIMIZE,
 	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_SCHEDULE_ON,
 	ROOT_SAME_TIME, ROOT_MEASURE, ROOT_ALLOCATIONS,
-	ROOT_SCHEDULE_INTERVAL, ROOT_GPU_TYPES, ROOT_DERIVE, ROOT_NKEYS
+	ROOT_SCHEDULE_INTERVAL, ROOT_GPU_TYPES, ROOT_DERIVE,
+	ROOT_MODELS, ROOT_NKEYS
 };
 
 /* The experiment's name, which names the default folder results/<name>:
@@ -483,6 +484,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_SCHEDULE_INTERVAL] = "schedule_interval",
 		[ROOT_GPU_TYPES] = "gpu_types",
 		[ROOT_DERIVE] = "derive_throughputs",
+		[ROOT_MODELS] = "models",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;
@@ -522,6 +524,8 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		rc = exp_parse_gpu_types(c, f[ROOT_GPU_TYPES], &e->throughputs);
 	if (!rc)
 		rc = exp_parse_derive(c, f[ROOT_DERIVE], &e->throughputs);
+	if (!rc && f[ROOT_MODELS])
+		rc = exp_parse_models(c, f[ROOT_MODELS], e);
 	if (rc)
 		return rc;
 	if (fill) {
@@ -534,6 +538,8 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		rc = exp_parse_workload(c, f[ROOT_WORKLOAD], &e->workload);
 	e->workload.opts.max_jobs = e->limits.jobs;
 	e->workload.opts.max_bytes = e->limits.input_bytes;
+	e->workload.opts.models = e->models;
+	e->workload.opts.nmodels = e->nmodels;
 	if (!rc)
 		rc = check_limits(c, e);
 	if (!rc && e->cluster_from_trace && e->workload.generated)
@@ -662,6 +668,7 @@ void exp_release(struct experiment *e)
 		free(e->plugins[i]);
 	free(e->plugins);
 	jobclass_overrides_release(&e->throughputs);
+	exp_models_release(e);
 	exp_fill_release(&e->fill);
 	free(e->resolved_json);
 	for (size_t i = 0; i < e->ninputs; i++)

@@ -10,6 +10,7 @@
 #include "cluster/cluster.h"
 #include "speed/jobclass_override.h"
 #include "speed/net.h"
+#include "speed/llm.h"
 #include "exp/exp_optimize.h"
 #include "policy/registry.h"
 #include "workload/workload.h"
@@ -133,6 +134,11 @@ struct experiment {
 	                                   0 = free */
 	struct jobclass_overrides throughputs; /* "throughputs": overrides
 	                          of the job-class tables (none: defaults) */
+	struct llm_model *models; /* root "models": the experiment's own
+	                          large-model definitions (names and
+	                          sources owned), which workloads name
+	                          beside the presets of speed/llm.h */
+	size_t nmodels;        /* entries in models */
 	struct optimize_spec optimize; /* "optimize": the batch that
 	                          `clustersim optimize` schedules */
 	char *resolved_json;   /* the fully resolved config, printed with

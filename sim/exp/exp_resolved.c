@@ -243,6 +243,8 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(pre, "storage_GBps", jnum(e->storage_GBps));
 	jadd(root, "preemption", pre);
 	jadd(root, "gpu_types", exp_gpu_types_json(&e->throughputs));
+	if (e->nmodels) /* absent when none: older manifests stay as they were */
+		jadd(root, "models", exp_models_json(e));
 	jadd(root, "derive_throughputs",
 	     jstr(jobclass_derive_names[e->throughputs.derive]));
 	jadd(root, "throughputs", exp_throughputs_json(&e->throughputs));

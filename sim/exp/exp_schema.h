@@ -48,6 +48,14 @@ int exp_parse_measure(struct exp_ctx *c, const struct cJSON *v,
 struct cJSON *exp_measure_json(const struct exp_measure *m);
 int exp_parse_throughputs(struct exp_ctx *c, const struct cJSON *v,
 			  struct jobclass_overrides *o);
+/* Root "models" (exp_models.c): large-model definitions into e->models;
+ * exp_models_json() prints them back for the resolved configuration, and
+ * exp_models_release() frees them. */
+int exp_parse_models(struct exp_ctx *c, const struct cJSON *v,
+		     struct experiment *e);
+struct cJSON *exp_models_json(const struct experiment *e);
+void exp_models_release(struct experiment *e);
+
 /* "gpu_types" and "derive_throughputs" (exp_gputypes.c): the experiment's
  * own GPU types and the rule for unmeasured figures, into o (before
  * "throughputs", whose keys may name the types); the printed form of

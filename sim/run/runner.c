@@ -231,6 +231,11 @@ static int speed_setup(struct runner *r, const char *prefix,
 	r->speed.ref_gpu = jobclass_gpu_lookup(r->e.workload.reference_gpu,
 					       NULL);
 	SIM_ASSERT(r->speed.ref_gpu >= 0); /* checked by the loader */
+	uint64_t pinned;
+	rc = speed_llm_fit(c, &r->e.throughputs, r->speed.ref_gpu, r->w.jobs,
+			   r->w.n, r->w.llm, r->w.nllm, prefix, &pinned, err);
+	if (rc)
+		return rc;
 	r->speed.draw_classes = r->e.workload.draw_classes;
 	r->speed.thr = &r->e.throughputs;
 	r->use_speed = true;

@@ -50,7 +50,6 @@ int llm_gpu_of_type(const char *name, uint32_t per_node, const char *prefix,
 		    struct llm_gpu *g, struct sim_error *err)
 {
 	int k = jobclass_gpu_find(name);
-	const struct jobclass_gpu_info *t;
 	char names[256];
 
 	if (k < 0) {
@@ -58,7 +57,13 @@ int llm_gpu_of_type(const char *name, uint32_t per_node, const char *prefix,
 		return err_setc(err, -SIM_EINPUT, "%s: unknown gpu type '%s' "
 				"(%s)", prefix, name, names);
 	}
-	t = jobclass_gpu_at((size_t)k);
+	llm_gpu_of_info(jobclass_gpu_at((size_t)k), per_node, g);
+	return 0;
+}
+
+void llm_gpu_of_info(const struct jobclass_gpu_info *t, uint32_t per_node,
+		     struct llm_gpu *g)
+{
 	*g = (struct llm_gpu){
 		.name = t->name,
 		.peak_flops = jobclass_gpu_peak_flops(t),
@@ -68,7 +73,20 @@ int llm_gpu_of_type(const char *name, uint32_t per_node, const char *prefix,
 		.per_node = per_node,
 		.source = t->source,
 	};
-	return 0;
+}
+
+void llm_job_shape(const struct job *j, const struct llm_job *lj,
+		   struct llm_shape *sh)
+{
+	uint32_t tp = j->tp ? j->tp : 1, pp = j->pp ? j->pp : 1;
+	*sh = (struct llm_shape){
+		.dp = j->gpus / (tp * pp),
+		.tp = tp,
+		.pp = pp,
+		.microbatches = lj->microbatches,
+		.micro_batch = lj->micro_batch ? lj->micro_batch : 1,
+		.interleave = 1,
+	};
 }
 
 void llm_gpu_a100_80gb(struct llm_gpu *g)

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "clustersim/clustersim.h"
+#include "speed/jobclass_gpu.h"
 
 /* What the backward pass recomputes (Korthikanti et al. 2022). */
 enum llm_recompute {
@@ -247,6 +248,28 @@ int llm_shape_check(const struct llm_model *m, const struct llm_shape *sh,
 int llm_fit_shape(const struct llm_model *m, const struct llm_gpu *gpu,
 		  uint64_t gpus, uint64_t batch, struct llm_shape *sh,
 		  const char *prefix, struct sim_error *err);
+
+/*
+ * What a large-model job of a workload trains (struct job's llm field is
+ * an index + 1 into its workload's table of these): the model, and the
+ * micro-batches and micro-batch size of its steps.  The shape is the
+ * job's own (dp = gpus / (tp x pp)).
+ */
+struct llm_job {
+	struct llm_model model; /* a copy; name and source point to the
+	                           preset table or the workload's strings */
+	uint32_t microbatches;  /* micro-batches per pipeline per step, m */
+	uint32_t micro_batch;   /* sequences per micro-batch, b */
+};
+
+/* The shape of job j (tp, pp and gpus) training lj, interleave 1. */
+void llm_job_shape(const struct job *j, const struct llm_job *lj,
+		   struct llm_shape *sh);
+
+/* The figures of GPU type t of the table (or of an experiment's own),
+ * per_node of them sharing NVLink in a node (as llm_gpu_of_type). */
+void llm_gpu_of_info(const struct jobclass_gpu_info *t, uint32_t per_node,
+		     struct llm_gpu *g);
 
 /* The preset table of published models. */
 size_t llm_preset_count(void);

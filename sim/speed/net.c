@@ -294,6 +294,11 @@ uint32_t net_nodes(const struct net *net)
 	return net->nnodes;
 }
 
+const struct net_spec *net_get_spec(const struct net *net)
+{
+	return &net->spec;
+}
+
 uint32_t net_racks(const struct net *net)
 {
 	return net->nracks;
@@ -797,6 +802,15 @@ double net_job_allreduce_seconds(struct net *net, int64_t job_id,
 double net_job_allreduce_alone(const struct net *net, int64_t job_id,
 			       double bytes)
 {
+	double bw = net_job_bandwidth_alone(net, job_id);
+	if (bw < 0)
+		return -1;
+	return net_allreduce_seconds(net_job_gpus(net, job_id), bytes, bw,
+				     net_job_latency_usec(net, job_id));
+}
+
+double net_job_bandwidth_alone(const struct net *net, int64_t job_id)
+{
 	uint32_t slot = job_find(net, job_id);
 	if (slot == NONE)
 		return -1;
@@ -810,8 +824,7 @@ double net_job_allreduce_alone(const struct net *net, int64_t job_id,
 		bw = net->nvlink_Bps;
 	else if (j->nvlink)
 		bw = fmin(bw, net->nvlink_Bps);
-	return net_allreduce_seconds(j->gpus, bytes, bw,
-				     net_job_latency_usec(net, job_id));
+	return bw;
 }
 
 /* ---- invariants ---- */

@@ -60,6 +60,8 @@ struct net *net_new(const struct net_spec *s, uint32_t nnodes);
 void net_free(struct net *net);
 
 uint32_t net_nodes(const struct net *net);
+/* The spec the fabric was made with (rack_nodes filled in). */
+const struct net_spec *net_get_spec(const struct net *net);
 uint32_t net_racks(const struct net *net);
 size_t net_jobs(const struct net *net);
 
@@ -114,6 +116,11 @@ double net_job_allreduce_seconds(struct net *net, int64_t job_id,
  * it as in net_job_bandwidth()); -1 if the job is unknown. */
 double net_job_allreduce_alone(const struct net *net, int64_t job_id,
 			       double bytes);
+
+/* The bandwidth net_job_bandwidth() would give the job with no other job
+ * on the fabric: the smallest capacity of the links it crosses, NVLink
+ * capping it as there; -1 if the job is unknown. */
+double net_job_bandwidth_alone(const struct net *net, int64_t job_id);
 
 /*
  * Recomputes every job's rate from scratch (all components), for checks:

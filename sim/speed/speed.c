@@ -4,7 +4,7 @@
  * model; this file keeps, per node group, the table's index of its GPU
  * type, and hands the fabric each GPU job's nodes as it starts and ends.
  */
-#include "speed/speed.h"
+#include "speed/speed_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,18 +14,6 @@
 #include "base/splitmix.h"
 #include "base/util.h"
 
-struct speed {
-	struct net *net;   /* the fabric, job ids = job indexes */
-	const struct jobclass_overrides *thr; /* table overrides, or NULL */
-	int ref;           /* reference GPU type (table index) */
-	double nvlink_Bps; /* NVLink bandwidth, bytes/s */
-	size_t ngroups;
-	uint32_t *gstart;  /* first node of each group; [ngroups] = nodes */
-	int *gtype;        /* table GPU type of each group (ref if untyped) */
-	uint32_t *nodes;   /* scratch for the fabric: a job's nodes */
-	uint32_t *gpus;    /* and its GPUs on each */
-	size_t cap;
-};
 
 /* Under rule "none": class cls has a figure on every typed GPU group. */
 static int check_class(const struct cluster_spec *spec,
@@ -100,9 +88,12 @@ struct speed *speed_new(const struct cluster_spec *spec,
 	sp->ngroups = spec->ngroups;
 	sp->gstart = xmalloc((spec->ngroups + 1) * sizeof(*sp->gstart));
 	sp->gtype = xmalloc(spec->ngroups * sizeof(*sp->gtype));
+	sp->ggpus = xmalloc((spec->ngroups ? spec->ngroups : 1) *
+			    sizeof(*sp->ggpus));
 	for (size_t g = 0; g < spec->ngroups; g++) {
 		const char *t = spec->groups[g].gpu_type;
 		sp->gstart[g] = n;
+		sp->ggpus[g] = spec->groups[g].gpus;
 		sp->gtype[g] = t ? jobclass_ovr_gpu_lookup(thr, t, NULL) : ref;
 		SIM_ASSERT(sp->gtype[g] >= 0); /* speed_check passed */
 		n += spec->groups[g].count;
@@ -122,13 +113,16 @@ void speed_free(struct speed *sp)
 	net_free(sp->net);
 	free(sp->gstart);
 	free(sp->gtype);
+	free(sp->ggpus);
+	free(sp->lp);
+	free(sp->scratch);
 	free(sp->nodes);
 	free(sp->gpus);
 	free(sp);
 }
 
 /* The table GPU type of a node (groups are few: a linear scan). */
-static int node_type(const struct speed *sp, uint32_t node)
+int speed_node_type(const struct speed *sp, uint32_t node)
 {
 	size_t g = 0;
 	while (node >= sp->gstart[g + 1])
@@ -212,7 +206,7 @@ static bool rate_parts(struct speed *sp, const struct job *j,
 		p_gpus += s->count * s->gpus;
 		for (uint32_t m = 0; m < s->count; m++) {
 			double t = step_seconds(sp, j->job_class,
-						node_type(sp, s->node + m));
+						speed_node_type(sp, s->node + m));
 			if (!(t > 0))
 				t = t_ref;
 			if (t > t_gpu)
@@ -275,6 +269,8 @@ double speed_rate(struct speed *sp, const struct job *j,
 	double t_ref, t_gpu, a, a_ref;
 	if (j->goodput_app)
 		return app_rate(sp, j, p);
+	if (j->llm && sp->llm)
+		return speed_llm_rate(sp, j, SPEED_LLM_NOW);
 	if (!rate_parts(sp, j, p, false, &t_ref, &t_gpu, &a, &a_ref))
 		return 1.0;
 	return (t_ref + a_ref) / (t_gpu + a);
@@ -286,6 +282,8 @@ double speed_rate_alone(struct speed *sp, const struct job *j,
 	double t_ref, t_gpu, a, a_ref;
 	if (j->goodput_app)
 		return app_rate(sp, j, p);
+	if (j->llm && sp->llm)
+		return speed_llm_rate(sp, j, SPEED_LLM_ALONE);
 	if (!rate_parts(sp, j, p, true, &t_ref, &t_gpu, &a, &a_ref))
 		return 1.0;
 	return (t_ref + a_ref) / (t_gpu + a);
@@ -297,6 +295,8 @@ double speed_rate_ideal(struct speed *sp, const struct job *j,
 	double t_ref, t_gpu, a, a_ref;
 	if (j->goodput_app)
 		return app_rate(sp, j, p);
+	if (j->llm && sp->llm)
+		return speed_llm_rate(sp, j, SPEED_LLM_IDEAL);
 	if (!rate_parts(sp, j, p, false, &t_ref, &t_gpu, &a, &a_ref))
 		return 1.0;
 	return (t_ref + a_ref) / (t_gpu + a_ref);

@@ -29,6 +29,7 @@
 #include "cluster/cluster.h"
 #include "speed/jobclass_override.h"
 #include "speed/net.h"
+#include "speed/llm.h"
 
 struct speed;
 
@@ -108,6 +109,43 @@ double speed_rate_alone(struct speed *sp, const struct job *j,
  */
 double speed_rate_ideal(struct speed *sp, const struct job *j,
 			const struct placement *p);
+
+/*
+ * Large-model jobs (speed_llm.c, docs/parallelism.md "Large-model jobs in
+ * a run"): a job whose llm field is set runs at
+ *
+ *   rate = step_ref / step_now
+ *
+ * where step_now is its step time (llm_step_time) on its placement: its
+ * tp, pp and dp groups' spans from rank_node, each cross-node member's
+ * bandwidth its job's max-min share of the fabric over the GPUs it has
+ * on one node, the latency of 2 links in a rack and 4 across racks; and
+ * step_ref the step on an ideal placement of reference GPUs (Megatron's
+ * rank order on whole nodes of its node size, in one rack, every NIC its
+ * own).  Its work is run time at step_ref's pace.  The compute efficiency
+ * is the Megatron-LM calibration (llm_megatron_calibrate) on every type.
+ * speed_set_llm gives the workload's table (it must outlive sp);
+ * speed_llm_started, called after speed_job_started, where the job's
+ * ranks sit (tp x pp x dp entries, Megatron's order).
+ */
+void speed_set_llm(struct speed *sp, const struct llm_job *tab, size_t n);
+/*
+ * Memory fit (docs/parallelism.md): a large-model job of jobs[0 .. n-1]
+ * whose memory per GPU (llm_memory) exceeds a GPU type's memory cannot
+ * run there.  A job that fits none of the types it may use is an error;
+ * one that fits exactly one type of several is kept to that type (its
+ * gpu_type set, counted in *pinned); one that fits several types but
+ * not all, or an untyped group, is an error that asks the trace to name
+ * its type.  "PREFIX$.workload: ..." messages; ref is the table type of
+ * untyped groups.
+ */
+int speed_llm_fit(const struct cluster_spec *c,
+		  const struct jobclass_overrides *thr, int ref,
+		  struct job *jobs, size_t n, const struct llm_job *tab,
+		  size_t ntab, const char *prefix, uint64_t *pinned,
+		  struct sim_error *err);
+void speed_llm_started(struct speed *sp, const struct job *j,
+		       const struct placement *p, const uint32_t *rank_node);
 
 /*
  * The speed of a one-GPU job of class cls on table GPU type gpu relative

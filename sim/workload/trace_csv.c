@@ -39,6 +39,8 @@ enum csv_col {
 	C_DP,
 	C_TP,
 	C_PP,
+	C_MODEL,
+	C_MICROBATCHES,
 	C_NCOLS
 };
 
@@ -47,7 +49,8 @@ static const char *const csv_col_name[C_NCOLS] = {
 	[C_CPUS] = "cpus",     [C_ESTIMATE] = "estimate",
 	[C_USER] = "user",     [C_GROUP] = "group",   [C_GPUS] = "gpus",
 	[C_NODES] = "nodes",   [C_DP] = "dp",	      [C_TP] = "tp",
-	[C_PP] = "pp",
+	[C_PP] = "pp",	       [C_MODEL] = "model",
+	[C_MICROBATCHES] = "microbatches",
 };
 _Static_assert(sizeof(csv_col_name) / sizeof(csv_col_name[0]) == C_NCOLS,
 	       "one name per column");
@@ -232,6 +235,49 @@ static int csv_shape(struct csv_reader *r, int64_t gpus, uint16_t *tp_out,
 	return 0;
 }
 
+/*
+ * The model a large-model job trains (`model`: an entry of the root
+ * "models" table or a preset) and its micro-batches per step
+ * (`microbatches`, default 4 pp); the shape must suit the model (layers
+ * divisible by pp, heads and hidden by tp).  A job with GPUs and no model
+ * cell is an ordinary one.
+ */
+static int csv_model(struct csv_reader *r, struct job *j)
+{
+	int pos = r->pos_of[C_MODEL];
+	const char *name = pos >= 0 ? csv_cell(r, (size_t)pos) : "";
+	int64_t m;
+	int rc;
+	char at[128];
+
+	if ((rc = csv_get_int(r, C_MICROBATCHES, false, 0, UINT32_MAX, &m)))
+		return rc;
+	if (!*name) {
+		if (m)
+			return csv_bad(r, C_MICROBATCHES,
+				       csv_cell(r, (size_t)
+						r->pos_of[C_MICROBATCHES]),
+				       "needs a `model` cell");
+		return 0;
+	}
+	if (!j->gpus)
+		return csv_bad(r, C_MODEL, name, "needs a job with GPUs");
+	if (m < 0)
+		return csv_bad(r, C_MICROBATCHES,
+			       csv_cell(r, (size_t)r->pos_of[C_MICROBATCHES]),
+			       "must be positive");
+	snprintf(at, sizeof(at), "%s:%" PRIu64 ": model", r->path,
+		 r->rec_line);
+	if (!m)
+		m = workload_llm_default_microbatches(j->pp);
+	if ((rc = workload_llm_add(r->w, r->o->models, r->o->nmodels, name,
+				   (uint32_t)m, 1, at, &j->llm, r->err)))
+		return rc;
+	snprintf(at, sizeof(at), "%s:%" PRIu64 ": job", r->path,
+		 r->rec_line);
+	return workload_llm_check_job(r->w, j, at, r->err);
+}
+
 static int csv_job(struct csv_reader *r)
 {
 	struct trace_report *rep = &r->w->report;
@@ -286,6 +332,8 @@ static int csv_job(struct csv_reader *r)
 	j->group = group >= 0 ? (int32_t)group : -1;
 	j->tp = tp;
 	j->pp = pp;
+	if ((rc = csv_model(r, j)))
+		return rc;
 	rc = trace_job_finish(j, procs, r->o, rep, r->path, r->rec_line,
 			      r->err);
 	if (rc < 0)

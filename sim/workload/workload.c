@@ -363,6 +363,7 @@ void workload_release(struct workload *w)
 		free(w->groups[i]);
 	free(w->groups);
 	hpo_set_free(w->hpo);
+	workload_llm_free(w);
 	memset(w, 0, sizeof(*w));
 	w->max_procs = -1;
 	w->max_nodes = -1;

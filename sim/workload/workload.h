@@ -9,6 +9,7 @@
 
 #include "base/input.h"
 #include "clustersim/clustersim.h"
+#include "speed/llm.h"
 #include "workload/hpo.h"
 
 struct jobclass_overrides;
@@ -69,6 +70,10 @@ struct trace_opts {
 	const struct jobclass_overrides *thr; /* the experiment's throughput
 	                            overrides, for readers that turn steps into
 	                            run time (Gavel); NULL = the defaults */
+	const struct llm_model *models; /* the experiment's root "models"
+	                            table, for the CSV `model` column; NULL =
+	                            the presets alone */
+	size_t nmodels;          /* entries in models */
 	uint64_t max_bytes;      /* refuse a trace file (or its inflated
 	                            content) above this many bytes; 0 =
 	                            INPUT_MAX_BYTES */
@@ -118,7 +123,31 @@ struct workload {
 	                       (for the manifest); "" when generated */
 	struct hpo_set *hpo; /* its hyperparameter searches, owned; NULL =
 	                        none (workload/hpo.h) */
+	struct llm_job *llm; /* what its large-model jobs train (a job's llm
+	                        field is an index + 1), owned; NULL = none */
+	char **llm_names;    /* the model name of each entry, owned */
+	size_t nllm;         /* entries in llm and llm_names */
 };
+
+/*
+ * The entry of the workload's large-model table for model NAME trained in
+ * microbatches micro-batches of micro_batch sequences, added when it is
+ * not there yet: NAME is an entry of the experiment's models[0 .. n-1]
+ * (root "models") or else a preset (speed/llm.h).  Its index + 1 in *idx,
+ * or -SIM_EINPUT with "PREFIX: unknown model 'x' (...)".
+ */
+int workload_llm_add(struct workload *w, const struct llm_model *models,
+		     size_t nmodels, const char *name, uint32_t microbatches,
+		     uint32_t micro_batch, const char *prefix, uint16_t *idx,
+		     struct sim_error *err);
+/* The default micro-batches of a job of pp stages: 4 pp, so that the 1F1B
+ * bubble (p - 1) / (m + p - 1) stays under a fifth. */
+uint32_t workload_llm_default_microbatches(uint32_t pp);
+/* Checks a large-model job's shape against its model (llm_shape_check):
+ * "PREFIX: ..." messages. */
+int workload_llm_check_job(const struct workload *w, const struct job *j,
+			   const char *prefix, struct sim_error *err);
+void workload_llm_free(struct workload *w);
 
 /* The fields of one SWF line that a cleaning preset reads and rewrites
  * (times in sim_time_t, processors as read, -1 unknown). */

@@ -1,0 +1,304 @@
+/*
+ * Large-model jobs in a run (speed/speed_llm.c, docs/parallelism.md):
+ * the speed model's rate of a job against the step time of llm_step.c
+ * on a placement described by hand, a tp group split across nodes, two
+ * jobs sharing a leaf uplink, the memory fit, and the CSV `model` column.
+ *
+ * The cluster: 4 nodes of 8 A100-80GB, racks of 2 nodes, 200 Gb/s of
+ * NIC per GPU (1,600 Gb/s per node: 25 GB/s per GPU), no latency; the
+ * reference type is the A100 too, so a job on an ideal placement runs
+ * at rate 1.  The model is llm_step.c's worked example (l = 4, h = 4096,
+ * a = 32, s = 2048, V = 51200, b = 1, m = 4).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "speed/jobclass_gpu.h"
+#include "speed/llm_megatron.h"
+#include "speed/speed.h"
+#include "testlib.h"
+#include "workload/workload.h"
+
+static struct llm_job lj_example(void)
+{
+	struct llm_job lj = { .microbatches = 4, .micro_batch = 1 };
+	lj.model.name = "example";
+	lj.model.layers = 4;
+	lj.model.hidden = 4096;
+	lj.model.heads = 32;
+	lj.model.seq_len = 2048;
+	lj.model.vocab = 51200;
+	llm_model_defaults(&lj.model);
+	return lj;
+}
+
+struct lj_fixture {
+	struct cluster_spec c;
+	struct net_spec net;
+	struct speed *sp;
+	struct llm_job lj;
+	int a100;
+};
+
+static void lj_setup(struct lj_fixture *f, double uplink_gbps)
+{
+	f->a100 = jobclass_gpu_find("a100-80gb");
+	cr_assert(f->a100 >= 0);
+	tl_gpu_cluster(&f->c, 4, 8, "a100-80gb", 2);
+	net_spec_default(&f->net);
+	f->net.rack_nodes = 2;
+	f->net.nic_gbps = 1600;
+	f->net.uplinks = 1;
+	f->net.uplink_gbps = uplink_gbps;
+	f->net.oversubscription = 0;
+	f->net.latency_usec = 0;
+	f->net.nvlink_gBps = 300;
+	f->sp = speed_new(&f->c, &f->net, f->a100, NULL);
+	f->lj = lj_example();
+	speed_set_llm(f->sp, &f->lj, 1);
+}
+
+static void lj_teardown(struct lj_fixture *f)
+{
+	speed_free(f->sp);
+	cluster_spec_release(&f->c);
+}
+
+/* A job of idx with tp, pp on the given nodes, per GPUs on each, ranks
+ * in node order (what the shape-blind launcher does). */
+static void lj_start(struct lj_fixture *f, struct job *j, uint32_t idx,
+		     uint16_t tp, uint16_t pp, const uint32_t *nodes,
+		     const uint32_t *per, uint32_t k, struct placement *p)
+{
+	uint32_t ranks[64], r = 0;
+	memset(j, 0, sizeof(*j));
+	memset(p, 0, sizeof(*p));
+	j->idx = idx;
+	j->id = idx + 1;
+	j->tp = tp;
+	j->pp = pp;
+	j->llm = 1;
+	p->slots = xcalloc(k, sizeof(*p->slots));
+	p->n = p->cap = k;
+	for (uint32_t i = 0; i < k; i++) {
+		p->slots[i] = (struct place_slot){ .node = nodes[i], .count = 1,
+						   .gpus = per[i] };
+		j->gpus += per[i];
+		for (uint32_t g = 0; g < per[i]; g++)
+			ranks[r++] = nodes[i];
+	}
+	speed_job_started(f->sp, j, p);
+	speed_llm_started(f->sp, j, p, ranks);
+}
+
+/* llm_step_time's step on a placement given group by group. */
+static double lj_step(const struct lj_fixture *f, uint32_t tp, uint32_t pp,
+		      uint32_t dp, const struct llm_place *pl)
+{
+	struct llm_shape sh = { .dp = dp, .tp = tp, .pp = pp,
+				.microbatches = 4, .micro_batch = 1,
+				.interleave = 1 };
+	struct llm_gpu g;
+	struct llm_step st;
+	struct sim_error err;
+	llm_gpu_of_info(jobclass_gpu_at((size_t)f->a100), 8, &g);
+	cr_assert_eq(llm_step_time(&f->lj.model, &sh, &g, pl,
+				   llm_megatron_calibrate(), &st, &err), 0, "%s",
+		     err.msg);
+	return st.step_s;
+}
+
+static struct llm_group_place grp(uint32_t nodes, uint32_t per_node,
+				  double bw)
+{
+	return (struct llm_group_place){ .nodes = nodes, .per_node = per_node,
+					 .fabric_Bps = bw };
+}
+
+/*
+ * tp 8 x pp 2 on nodes 0 and 1, 8 GPUs each: each tp group inside a node,
+ * the pipeline across the two (25 GB/s per GPU: 200 GB/s of NIC over 8
+ * GPUs): the ideal placement itself, rate 1.  The same job on 3 nodes
+ * (0: 4, 1: 8, 2: 4 GPUs, ranks in node order): its first tp group spans
+ * nodes 0 and 1 with 4 each, members at 200 GB/s / 8 GPUs = 25 GB/s, the
+ * widest pipeline (ranks 0 and 8: nodes 0 and 1) 2 nodes, and the node
+ * 1 - 2 link is inside rack 0 / rack 1: the flow crosses racks, but the
+ * uplinks (1,600 Gb/s) are not the bottleneck.  Its rate is the ideal
+ * step over llm_step_time's step on that placement.
+ */
+Test(llm_jobs, rate_is_the_step_ratio_and_a_split_tp_group_is_slower)
+{
+	struct lj_fixture f;
+	struct job a, b;
+	struct placement pa, pb;
+	lj_setup(&f, 1600);
+	uint32_t n2[] = { 0, 1 }, g2[] = { 8, 8 };
+	lj_start(&f, &a, 0, 8, 2, n2, g2, 2, &pa);
+	cr_expect_float_eq(speed_rate(f.sp, &a, &pa), 1.0, 1e-12);
+	cr_expect_float_eq(speed_rate_ideal(f.sp, &a, &pa), 1.0, 1e-12);
+	speed_job_ended(f.sp, &a);
+
+	uint32_t n3[] = { 0, 1, 2 }, g3[] = { 4, 8, 4 };
+	lj_start(&f, &b, 1, 8, 2, n3, g3, 3, &pb);
+	struct llm_place ideal = { .tp = grp(1, 8, 25e9),
+				   .pp = grp(2, 1, 25e9),
+				   .dp = grp(1, 1, 25e9) };
+	struct llm_place split = { .tp = grp(2, 4, 25e9),
+				   .pp = grp(2, 1, 25e9),
+				   .dp = grp(1, 1, 25e9) };
+	double want = lj_step(&f, 8, 2, 1, &ideal) /
+		      lj_step(&f, 8, 2, 1, &split);
+	cr_expect_float_eq(speed_rate(f.sp, &b, &pb), want, 1e-12,
+			   "%.15g vs %.15g", speed_rate(f.sp, &b, &pb), want);
+	/* The tp all-reduces over 25 GB/s instead of NVLink's 300: the
+	 * split job is several times slower, as tp traffic dominates. */
+	cr_expect_lt(want, 0.5);
+	speed_job_ended(f.sp, &b);
+	placement_release(&pa);
+	placement_release(&pb);
+	lj_teardown(&f);
+}
+
+/*
+ * Two jobs of tp 8 x dp 2 (16 GPUs), each on one node of rack 0 and one
+ * of rack 1 (job A nodes 0 and 2, job B nodes 1 and 3), with one 400
+ * Gb/s (50 GB/s) uplink per leaf: alone, a job's stream gets 50 GB/s,
+ * 6.25 GB/s per GPU; together they share both uplinks, 25 GB/s each,
+ * 3.125 GB/s per GPU.  The dp all-reduce is the only fabric traffic.
+ */
+Test(llm_jobs, two_jobs_sharing_an_uplink_halve_each_others_bandwidth)
+{
+	struct lj_fixture f;
+	struct job a, b;
+	struct placement pa, pb;
+	lj_setup(&f, 400);
+	uint32_t na[] = { 0, 2 }, nb[] = { 1, 3 }, g[] = { 8, 8 };
+	lj_start(&f, &a, 0, 8, 1, na, g, 2, &pa);
+	struct llm_place alone = { .tp = grp(1, 8, 6.25e9),
+				   .pp = grp(1, 1, 6.25e9),
+				   .dp = grp(2, 1, 6.25e9) };
+	struct llm_place shared = alone;
+	shared.dp.fabric_Bps = 3.125e9;
+	struct llm_place ideal = alone;
+	ideal.dp.fabric_Bps = 25e9;
+	double s_ideal = lj_step(&f, 8, 1, 2, &ideal);
+	cr_expect_float_eq(speed_rate(f.sp, &a, &pa),
+			   s_ideal / lj_step(&f, 8, 1, 2, &alone), 1e-12);
+	lj_start(&f, &b, 1, 8, 1, nb, g, 2, &pb);
+	double want = s_ideal / lj_step(&f, 8, 1, 2, &shared);
+	cr_expect_float_eq(speed_rate(f.sp, &a, &pa), want, 1e-12);
+	cr_expect_float_eq(speed_rate(f.sp, &b, &pb), want, 1e-12);
+	cr_expect_float_eq(speed_rate_alone(f.sp, &a, &pa),
+			   s_ideal / lj_step(&f, 8, 1, 2, &alone), 1e-12);
+	speed_job_ended(f.sp, &a);
+	speed_job_ended(f.sp, &b);
+	placement_release(&pa);
+	placement_release(&pb);
+	lj_teardown(&f);
+}
+
+/* Loads text as a CSV trace. */
+static int lj_load(const char *text, struct workload *w, struct sim_error *err)
+{
+	char path[] = "/tmp/clustersim-llm-XXXXXX";
+	int fd = mkstemp(path);
+	struct trace_opts o;
+	size_t n = strlen(text);
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, n), (ssize_t)n);
+	close(fd);
+	trace_opts_default(&o);
+	o.format = TRACE_CSV;
+	int rc = trace_load_csv(path, &o, w, err);
+	unlink(path);
+	return rc;
+}
+
+/* The model column: a preset, kept once per (model, micro-batches)
+ * pair; microbatches default 4 pp; an unknown name and a shape the model
+ * cannot take (tp 5 does not divide its 96 heads) are errors. */
+Test(llm_jobs, csv_model_column)
+{
+	struct workload w;
+	struct sim_error err = {{0}};
+	cr_assert_eq(lj_load("id,submit,run,cpus,gpus,tp,pp,model,microbatches\n"
+			     "1,0,100,0,16,8,2,gpt3-175b,\n"
+			     "2,0,100,0,16,8,2,gpt3-175b,8\n"
+			     "3,0,100,0,16,8,2,gpt3-175b,16\n"
+			     "4,0,100,0,8,,,,\n", &w, &err), 0, "%s", err.msg);
+	cr_assert_eq(w.n, 4);
+	cr_expect_eq(w.nllm, 2);
+	cr_expect_eq(w.jobs[0].llm, 1);
+	cr_expect_eq(w.jobs[1].llm, 1); /* default 4 x pp = 8: the same */
+	cr_expect_eq(w.jobs[2].llm, 2);
+	cr_expect_eq(w.jobs[3].llm, 0);
+	cr_expect_eq(w.llm[0].microbatches, 8);
+	cr_expect_str_eq(w.llm[1].model.name, "gpt3-175b");
+	workload_release(&w);
+
+	cr_expect_eq(lj_load("id,submit,run,cpus,gpus,model\n"
+			     "1,0,100,0,8,gpt-9\n", &w, &err), -SIM_EINPUT);
+	cr_expect(strstr(err.msg, ":2: model: unknown model 'gpt-9'"), "%s",
+		  err.msg);
+	cr_expect_eq(lj_load("id,submit,run,cpus,gpus,tp,model\n"
+			     "1,0,100,0,5,5,gpt3-175b\n", &w, &err),
+		     -SIM_EINPUT);
+	cr_expect(strstr(err.msg, ":2: job"), "%s", err.msg);
+	cr_expect_eq(lj_load("id,submit,run,cpus,gpus,microbatches\n"
+			     "1,0,100,0,8,4\n", &w, &err), -SIM_EINPUT);
+	cr_expect(strstr(err.msg, "needs a `model` cell"), "%s", err.msg);
+}
+
+/*
+ * Memory fit: GPT-3 175B (174.6e9 parameters, 16 bytes each of weights,
+ * gradients and Adam state) on tp 8 x pp 2 holds 174.6e9 x 16 / 16 =
+ * 175 GB per GPU before activations: more than an A100-80GB, so on the
+ * A100 cluster it fits no type (exit 2).  At tp 8 x pp 16 it needs
+ * 21.8 GB of state: it fits.  On a cluster of A100 and V100 (32 GB) nodes
+ * the 175B at tp 8 x pp 8 (43.7 GB of state) fits the A100 alone and is
+ * kept to it.
+ */
+Test(llm_jobs, memory_fit)
+{
+	struct workload w;
+	struct sim_error err = {{0}};
+	struct cluster_spec c;
+	uint64_t pinned;
+	int a100 = jobclass_gpu_find("a100-80gb");
+	cr_assert_eq(lj_load("id,submit,run,cpus,gpus,tp,pp,model\n"
+			     "1,0,100,0,16,8,2,gpt3-175b\n"
+			     "2,0,100,0,128,8,16,gpt3-175b\n"
+			     "3,0,100,0,64,8,8,gpt3-175b\n", &w, &err), 0,
+		     "%s", err.msg);
+	tl_gpu_cluster(&c, 16, 8, "a100-80gb", 8);
+	cr_expect_eq(speed_llm_fit(&c, NULL, a100, w.jobs, w.n, w.llm, w.nllm,
+				   "", &pinned, &err), -SIM_EINPUT);
+	cr_expect(strstr(err.msg, "job 1 (model 'gpt3-175b', dp 1 x tp 8 x "
+			 "pp 2) needs"), "%s", err.msg);
+	cr_expect(strstr(err.msg, "fits no GPU type it may use "
+			 "(a100-80gb 80 GB)"), "%s", err.msg);
+	cr_expect_eq(speed_llm_fit(&c, NULL, a100, w.jobs + 1, 2, w.llm,
+				   w.nllm, "", &pinned, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(pinned, 0);
+	cluster_spec_release(&c);
+
+	/* Two groups: A100 then V100; job 3 is kept to type 1, the A100. */
+	tl_gpu_cluster(&c, 16, 8, "a100-80gb", 8);
+	c.groups = xrealloc(c.groups, 2 * sizeof(*c.groups));
+	c.groups[1] = c.groups[0];
+	c.groups[1].name = xstrdup("v");
+	c.groups[1].gpu_type = xstrdup("v100");
+	c.ngroups = 2;
+	cr_expect_eq(speed_llm_fit(&c, NULL, a100, w.jobs + 2, 1, w.llm,
+				   w.nllm, "", &pinned, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(pinned, 1);
+	cr_expect_eq(w.jobs[2].gpu_type, 1);
+	cluster_spec_release(&c);
+	workload_release(&w);
+}
