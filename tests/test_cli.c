@@ -619,6 +619,43 @@ Test(cli, shaped_job_wider_than_a_node_exits_2)
 	free(err);
 }
 
+/* A large-model job that fits no GPU type exits 2 with its memory; a
+ * model of the root "models" table with a bad figure names its JSON
+ * path; one that fits runs. */
+Test(cli, model_that_fits_no_gpu_type_exits_2)
+{
+	put("m.csv", "id,submit,run,cpus,gpus,tp,pp,model\n"
+		     "1,0,10,0,16,8,2,gpt3-175b\n");
+	put("ok.csv", "id,submit,run,cpus,gpus,tp,pp,model\n"
+		      "1,0,10,0,16,8,2,tiny\n");
+	const char *head = "{ \"cluster\": { \"nodes\": [ { \"count\": 2, "
+			   "\"cpus\": 8, \"gpus\": 8, \"gpu_type\": "
+			   "\"a100-80gb\" } ] }, \"policies\": [ \"fcfs\" ], "
+			   "\"workload\": { \"format\": \"csv\", "
+			   "\"reference_gpu\": \"a100-80gb\", \"trace\": ";
+	char *text = xasprintf("%s\"m.csv\" } }", head);
+	put("m.json", text);
+	free(text);
+	expect_error("run m.json -o r --quiet --no-plots", 2,
+		     "m.json: $.workload: job 1 (model 'gpt3-175b', dp 1 x tp "
+		     "8 x pp 2) needs ");
+	text = xasprintf("%s\"ok.csv\" }, \"models\": { \"tiny\": { "
+			 "\"like\": \"gpt3-1.3b\", \"heads\": 0 } } }", head);
+	put("b.json", text);
+	free(text);
+	expect_error("run b.json -o r --quiet --no-plots", 2,
+		     "b.json: $.models.tiny.like: unknown model 'gpt3-1.3b'");
+	text = xasprintf("%s\"ok.csv\" }, \"models\": { \"tiny\": { "
+			 "\"like\": \"gpt3-xl\", \"zero_stage\": 1 } } }",
+			 head);
+	put("ok.json", text);
+	free(text);
+	char *err;
+	cr_expect_eq(cli(&err, "run ok.json -o r --quiet --no-plots"), 0, "%s",
+		     err);
+	free(err);
+}
+
 /* A GPU job of no class draws one of Gavel's, which has no figure on an
  * A100 under "derive_throughputs": "none": refused at the run (exit 2);
  * by default the figure is derived and the manifest lists it. */

@@ -98,9 +98,6 @@ static int parse_figures(struct exp_ctx *c, const cJSON *const *f,
 		rc = exp_get_number_in(c, "comm_overlap", f[MD_OVERLAP], 0,
 				       false, 1, &m->comm_overlap);
 	m->zero_stage = (uint32_t)zero;
-	if (!rc && m->hidden % m->heads)
-		rc = exp_fail(c, "heads", "must divide hidden '%u', got '%u'",
-			      m->hidden, m->heads);
 	return rc;
 }
 
