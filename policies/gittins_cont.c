@@ -726,6 +726,12 @@ static void sort_inplay(struct gittins *g)
 	struct gittins_vec *v = &g->inplay, *o = &g->order;
 	uint64_t in = 2 * g->calls, taken = in + 1;
 	size_t m = 0, nv = 0;
+	if (v->n == 0) {
+		/* Nothing in play: an empty order (and no NULL array handed
+		 * to memcpy below). */
+		o->n = 0;
+		return;
+	}
 	for (size_t i = 0; i < v->n; i++)
 		v->a[i]->mark = in;
 	for (size_t i = 0; i < o->n; i++)

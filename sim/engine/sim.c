@@ -124,10 +124,22 @@ static void release_run_arrays(struct sim *s)
 	s->end_ev = NULL;
 }
 
+/* What sim_alloc handed out: freed when the policy stops, and again at
+ * sim_free for any made after the run (a caller's own heap, say). */
+static void free_allocs(struct sim *s)
+{
+	for (size_t i = 0; i < s->nallocs; i++)
+		free(s->allocs[i]);
+	free(s->allocs);
+	s->allocs = NULL;
+	s->nallocs = s->alloccap = 0;
+}
+
 void sim_free(struct sim *s)
 {
 	if (!s)
 		return;
+	free_allocs(s);
 	release_run_arrays(s);
 	sim_hpo_release(s);
 	free(s->prog);
@@ -600,11 +612,7 @@ static void policy_stop(struct sim *s)
 	free(s->pstate_own);
 	free(s->jstate);
 	s->pstate_own = s->jstate = NULL;
-	for (size_t i = 0; i < s->nallocs; i++)
-		free(s->allocs[i]);
-	free(s->allocs);
-	s->allocs = NULL;
-	s->nallocs = s->alloccap = 0;
+	free_allocs(s);
 }
 
 void *sim_job_state(const struct sim *s, const struct job *j)
