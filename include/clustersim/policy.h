@@ -42,8 +42,18 @@ struct sim;
 struct profile;
 
 /* A parameter a policy accepts, given in the experiment file as
- * "params": { name: value }.  Unknown names are errors. */
-enum policy_param_type { PARAM_INT, PARAM_DOUBLE, PARAM_BOOL, PARAM_STRING };
+ * "params": { name: value }.  Unknown names are errors.
+ *
+ * PARAM_FILE (appended): a file the policy reads, such as a trained
+ * model, given as a path relative to the experiment file's folder.  The
+ * engine reads it before any run by the rules of every input file (a
+ * regular file, plain or gzip), records its SHA-256 among the manifest's
+ * inputs, and hands the policy its bytes (sim_param_file); a file that
+ * cannot be read is an input error (exit 2) with the parameter's JSON
+ * path.  Its default is "" (no file) or a path. */
+enum policy_param_type {
+	PARAM_INT, PARAM_DOUBLE, PARAM_BOOL, PARAM_STRING, PARAM_FILE
+};
 
 struct policy_param {
 	const char *name;            /* NULL ends the list */
@@ -508,6 +518,11 @@ int64_t sim_param_int(const struct sim *sim, const char *name);
 double sim_param_double(const struct sim *sim, const char *name);
 bool sim_param_bool(const struct sim *sim, const char *name);
 const char *sim_param_str(const struct sim *sim, const char *name);
+/* A PARAM_FILE parameter's content (NUL-terminated; *len without the
+ * NUL), the engine's until the run ends, or NULL when none was given.
+ * sim_param_str() of it gives the path as the experiment wrote it. */
+const char *sim_param_file(const struct sim *sim, const char *name,
+			   size_t *len);
 
 /* The cluster's CPUs and GPUs in all. */
 uint64_t sim_capacity_cpus(const struct sim *sim);

@@ -62,6 +62,12 @@ struct pval {
 	double d;
 	bool b;
 	const char *s;               /* not owned */
+	/* PARAM_FILE: the file as read (policy_params_load_files), owned
+	 * by the array's owner (policy_params_free); NULL when none. */
+	char *path;                  /* joined to the experiment's folder */
+	char *data;                  /* its content, NUL-terminated */
+	size_t len;                  /* of data, without the NUL */
+	char sha256[65];             /* hex digest of the file's bytes */
 };
 
 /* The default limit of a run's timeline samples (experiments/README.md,

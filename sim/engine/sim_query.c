@@ -135,13 +135,16 @@ bool sim_job_fits(const struct sim *s, const struct job *j)
 
 /* The parameter a policy reads: declared, of that type; else NULL and a
  * bad call (the reader gets 0, false or NULL). */
+/* The parameter name, declared with type (or, for a string, as a
+ * file: its path is a string too). */
 static const struct pval *param(const struct sim *s, const char *name,
 				enum policy_param_type type)
 {
 	for (size_t i = 0; name && i < s->cfg.nparams; i++) {
 		const struct pval *p = &s->cfg.params[i];
 		if (strcmp(p->name, name) == 0) {
-			if (p->type == type)
+			if (p->type == type || (type == PARAM_STRING &&
+						p->type == PARAM_FILE))
 				return p;
 			break;
 		}
@@ -173,6 +176,14 @@ const char *sim_param_str(const struct sim *s, const char *name)
 {
 	const struct pval *p = param(s, name, PARAM_STRING);
 	return p ? p->s : NULL;
+}
+
+const char *sim_param_file(const struct sim *s, const char *name, size_t *len)
+{
+	const struct pval *p = param(s, name, PARAM_FILE);
+	if (len)
+		*len = p && p->data ? p->len : 0;
+	return p ? p->data : NULL;
 }
 
 

@@ -8,6 +8,7 @@
  */
 #include "policy/registry.h"
 
+#include <assert.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/input.h"
 #include "base/util.h"
 
 /* The smallest table of score-plugin version 1: up to normalize. */
@@ -120,6 +122,7 @@ static int parse_default(const struct policy_param *d, struct pval *v)
 		v->b = strcmp(d->def, "true") == 0;
 		return 0;
 	case PARAM_STRING:
+	case PARAM_FILE:
 		v->s = d->def;
 		return 0;
 	}
@@ -316,6 +319,7 @@ static const char *type_name(enum policy_param_type t)
 		[PARAM_DOUBLE] = "a number",
 		[PARAM_BOOL] = "true or false",
 		[PARAM_STRING] = "a string",
+		[PARAM_FILE] = "a file's path (a string that is not empty)",
 	};
 	return names[t];
 }
@@ -341,6 +345,10 @@ static int set_given(const struct policy_param *d,
 		break;
 	case PARAM_STRING:
 		ok = g->type == PV_STRING;
+		v->s = g->str;
+		break;
+	case PARAM_FILE:
+		ok = g->type == PV_STRING && g->str[0] && !str_has_control(g->str);
 		v->s = g->str;
 		break;
 	default:
@@ -420,6 +428,40 @@ int policy_params_resolve(const struct policy_ops *ops,
 	*out = v;
 	*nout = n;
 	return 0;
+}
+
+static_assert(sizeof(((struct pval *)0)->sha256) == INPUT_SHA256_HEX,
+	      "a parameter file's digest holds input.h's hex digest");
+
+int policy_params_load_files(struct pval *v, size_t n, const char *dir,
+			     const struct param_value *given, size_t ngiven,
+			     const char *prefix, struct sim_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].type != PARAM_FILE || !v[i].s || !v[i].s[0] ||
+		    v[i].data)
+			continue;
+		const char *where = "";
+		for (size_t k = 0; k < ngiven; k++)
+			if (strcmp(given[k].key, v[i].name) == 0)
+				where = given[k].json_path;
+		v[i].path = dir ? path_join(dir, v[i].s) : xstrdup(v[i].s);
+		struct sim_error e2;
+		if (input_slurp(v[i].path, NULL, &v[i].data, &v[i].len,
+				v[i].sha256, &e2) != 0)
+			return err_setc(err, -SIM_EINPUT, "%s%s%s%s", prefix,
+					where, where[0] ? ": " : "", e2.msg);
+	}
+	return 0;
+}
+
+void policy_params_free(struct pval *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].path);
+		free(v[i].data);
+	}
+	free(v);
 }
 
 const struct policy_param *policy_engine_params(void)

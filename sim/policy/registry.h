@@ -81,5 +81,19 @@ int policy_params_resolve(const struct policy_ops *ops,
 			  const struct param_value *given, size_t ngiven,
 			  const char *prefix, struct pval **out, size_t *nout,
 			  struct sim_error *err);
+/*
+ * Reads the files of the PARAM_FILE parameters in v (those given a path)
+ * into v[i].data, each path joined to dir (the experiment's folder; NULL:
+ * as written), by the input rules (base/input.h), with its digest.
+ * given/ngiven are the values as the file gave them, for the JSON path
+ * of an error: "PREFIX$.policies[0].params.model: PATH: ...".  0, or a
+ * negative code with err filled.
+ */
+int policy_params_load_files(struct pval *v, size_t n, const char *dir,
+			     const struct param_value *given, size_t ngiven,
+			     const char *prefix, struct sim_error *err);
+/* Frees what policy_params_resolve() and _load_files() made; NULL is
+ * fine. */
+void policy_params_free(struct pval *v, size_t n);
 
 #endif

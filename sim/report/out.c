@@ -709,6 +709,8 @@ static cJSON *manifest_tree(const struct experiment *e,
 				cJSON_AddBoolToObject(params, v->name, v->b);
 				break;
 			case PARAM_STRING:
+			case PARAM_FILE: /* the path as written; its hash is
+					    among the inputs */
 				cJSON_AddStringToObject(params, v->name, v->s);
 				break;
 			}

@@ -121,6 +121,23 @@ static int check_kind(const struct runner *r, const struct entry *en,
 }
 
 /* Loads plug-ins, finds each policy, resolves its parameters. */
+/* The files of an entry's PARAM_FILE parameters, read now (relative to
+ * the experiment's folder) and listed among the manifest's inputs. */
+static int load_param_files(struct runner *r, struct entry *en,
+			    const char *prefix, struct sim_error *err)
+{
+	char *dir = r->e.path ? path_dirname(r->e.path) : NULL;
+	int rc = policy_params_load_files(en->params, en->nparams, dir,
+					  en->spec->params,
+					  en->spec->nparams, prefix, err);
+	free(dir);
+	for (size_t i = 0; !rc && i < en->nparams; i++)
+		if (en->params[i].data)
+			exp_note_input(&r->e, en->params[i].path,
+				       en->params[i].sha256);
+	return rc;
+}
+
 static int resolve_policies(struct runner *r, struct sim_error *err)
 {
 	const struct experiment *e = &r->e;
@@ -166,6 +183,8 @@ static int resolve_policies(struct runner *r, struct sim_error *err)
 						   err);
 		if (!rc)
 			r->nentries++;
+		if (!rc && en->ops)
+			rc = load_param_files(r, en, prefix, err);
 	}
 	/* Let each policy check its parameters now: init() and fini() on an
 	 * empty workload, so a bad value fails before any run. */
@@ -586,7 +605,8 @@ static int claim_outdir(struct runner *r, struct outdir *od,
 static void runner_release(struct runner *r)
 {
 	for (size_t i = 0; i < r->nentries; i++)
-		free(r->entries[i].params);
+		policy_params_free(r->entries[i].params,
+				   r->entries[i].nparams);
 	free(r->entries);
 	free(r->runs);
 	cluster_spec_release(&r->cluster);
