@@ -486,7 +486,9 @@ static int policy_start(struct sim *s, struct sim_error *err)
 			s->min_run = (sim_time_t)llround(p->d * SIM_SEC);
 		}
 	}
-	if (s->ops->state_size)
+	if (s->cfg.policy_state)
+		s->pstate = s->cfg.policy_state;
+	else if (s->ops->state_size)
 		s->pstate = s->pstate_own = xcalloc(1, s->ops->state_size);
 	if (s->ops->job_state_size)
 		s->jstate = xcalloc(s->njobs ? s->njobs : 1,

@@ -77,6 +77,10 @@ struct sim_config {
 	struct job *jobs_in_place;
 	const struct cluster_spec *cluster;
 	const struct policy_ops *policy;
+	/* When set, the policy's state from the start (the caller's own,
+	 * for a policy table with state_size 0 and no init, as the
+	 * reinforcement-learning environment's): its notifications get it. */
+	void *policy_state;
 	const struct pval *params;          /* every declared parameter */
 	size_t nparams;
 	uint64_t seed;

@@ -194,9 +194,13 @@ int exp_parse_fill(struct exp_ctx *c, const struct cJSON *v,
 		   struct fill_spec *f);
 void exp_fill_release(struct fill_spec *f);
 struct cJSON *exp_fill_json(const struct fill_spec *f);
-/* exp_rl.c: the defaults of "rl"; reads it (v may be NULL); its
- * resolved JSON. */
+/* exp_rl.c: the defaults of "rl"; reads it over what r holds (keys not
+ * given keep their values); its resolved JSON.  exp_rl_override() reads
+ * JSON text holding "rl" keys over r, its messages naming it
+ * "NAME: $.rl.key: ...". */
 void exp_rl_defaults(struct rl_spec *r);
+int exp_rl_override(const char *json, const char *name, struct rl_spec *r,
+		    struct sim_error *err);
 int exp_parse_rl(struct exp_ctx *c, const struct cJSON *v,
 		 struct rl_spec *r);
 struct cJSON *exp_rl_json(const struct rl_spec *r);

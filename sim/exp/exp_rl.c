@@ -9,6 +9,9 @@
 #include "exp/exp_schema.h"
 
 #include <assert.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "exp/exp_json.h"
 
@@ -40,8 +43,8 @@ int exp_parse_rl(struct exp_ctx *c, const cJSON *v, struct rl_spec *r)
 	static const char *const at[] = { "step", "end" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	uint64_t u;
-	int mode = RL_MODE_SELECT, reward = RL_REWARD_BSLD, end = 0;
-	exp_rl_defaults(r);
+	int mode = (int)r->mode, reward = (int)r->reward;
+	int end = r->reward_at_end;
 	size_t mark = exp_jp_key(c, "rl");
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
 	if (!rc)
@@ -54,17 +57,17 @@ int exp_parse_rl(struct exp_ctx *c, const cJSON *v, struct rl_spec *r)
 	if (!rc)
 		rc = exp_get_uint(c, "window_jobs", f[2], 0, UINT32_MAX,
 				  &r->window_jobs);
-	u = 0;
+	u = r->train_windows;
 	if (!rc)
 		rc = exp_get_uint(c, "train_windows", f[3], 0, RL_WINDOWS_MAX,
 				  &u);
 	r->train_windows = (uint32_t)u;
-	u = 0;
+	u = r->test_windows;
 	if (!rc)
 		rc = exp_get_uint(c, "test_windows", f[4], 0, RL_WINDOWS_MAX,
 				  &u);
 	r->test_windows = (uint32_t)u;
-	r->test_given = f[4] != NULL;
+	r->test_given = r->test_given || f[4] != NULL;
 	if (!rc)
 		rc = exp_get_enum(c, "reward", f[5], rl_reward_names,
 				  RL_NREWARDS, &reward);
@@ -78,6 +81,20 @@ int exp_parse_rl(struct exp_ctx *c, const cJSON *v, struct rl_spec *r)
 	r->reward_at_end = end == 1;
 	r->given = true;
 	exp_jp_pop(c, mark);
+	return rc;
+}
+
+int exp_rl_override(const char *json, const char *name, struct rl_spec *r,
+		    struct sim_error *err)
+{
+	struct exp_ctx c;
+	cJSON *root = NULL;
+	exp_ctx_init(&c, name, ".", err);
+	int rc = exp_parse_json(json, strlen(json), name, &root, err);
+	if (!rc)
+		rc = exp_parse_rl(&c, root, r);
+	cJSON_Delete(root);
+	exp_ctx_release(&c);
 	return rc;
 }
 
