@@ -382,7 +382,7 @@ Test(rl, fcfs_agent_reproduces_fcfs_on_kth)
 	struct sim_error err;
 	struct env *v = env_new(path, NULL, &err);
 	cr_assert_not_null(v, "%s", err.msg);
-	/* 28,k jobs: 27 windows of 1,024, the last 5 for testing. */
+	/* 28,467 jobs: 27 windows of 1,024, the last 5 for testing. */
 	cr_assert_eq(env_windows(v), 22);
 	cr_assert_eq(env_obs_dim(v), 128 * 7 + 4 + 2);
 	cr_assert_eq(env_reset(v, 0, 3, NULL, NULL, &err), 0, "%s", err.msg);
