@@ -420,3 +420,38 @@ Test(rl, fcfs_agent_reproduces_fcfs_on_kth)
 	free(trace);
 	tl_rmtree(tmpdir);
 }
+
+/* The "rl" keys through the experiment loader (what `clustersim validate`
+ * runs): a bad value names its path; the resolved configuration shows
+ * the section only when the file gives it, with every default. */
+Test(rl, exp_keys)
+{
+	static const char *const base =
+		"{\"cluster\": {\"nodes\": [{\"name\": \"c\", \"count\": 1, "
+		"\"cpus\": 4}]}, \"workload\": {\"trace\": \"t.swf\"}, "
+		"\"policies\": [\"fcfs\"]%s}";
+	struct experiment e;
+	struct sim_error err;
+	char *t = xasprintf(base, ", \"rl\": {\"reward_at\": \"never\"}");
+	cr_assert_neq(exp_parse(t, "x.json", &e, &err), 0);
+	cr_assert_str_eq(err.msg, "x.json: $.rl.reward_at: unknown value "
+			 "'never' (expected 'step' or 'end')");
+	free(t);
+	t = xasprintf(base, ", \"rl\": {\"kk\": 1}");
+	cr_assert_neq(exp_parse(t, "x.json", &e, &err), 0);
+	cr_assert(strstr(err.msg, "$.rl: unknown key 'kk'"), "%s", err.msg);
+	free(t);
+	t = xasprintf(base, "");
+	cr_assert_eq(exp_parse(t, "x.json", &e, &err), 0, "%s", err.msg);
+	cr_assert_null(strstr(e.resolved_json, "\"rl\""));
+	cr_assert_eq(e.rl.k, 128);
+	exp_release(&e);
+	free(t);
+	t = xasprintf(base, ", \"rl\": {\"k\": 5}");
+	cr_assert_eq(exp_parse(t, "x.json", &e, &err), 0, "%s", err.msg);
+	cr_assert(strstr(e.resolved_json, "\"k\":\t5"), "%s", e.resolved_json);
+	cr_assert(strstr(e.resolved_json, "\"window_jobs\":\t1024"));
+	cr_assert(strstr(e.resolved_json, "\"reward\":\t\"bounded_slowdown\""));
+	exp_release(&e);
+	free(t);
+}
