@@ -95,7 +95,7 @@ SCOREPLUGINS := $(BUILD)/plugin/example_score.so \
 BADPLUGIN += $(BUILD)/plugin/crash_plugin.so
 
 .PHONY: all deps run test check-tests bench docs-figures clean plugin-example install \
-        uninstall
+        uninstall python
 all: $(BIN)
 
 deps:
@@ -197,13 +197,41 @@ run: deps
 
 test: deps
 	$(MAKE) $(BIN) $(TESTBIN) $(CUDAHOST_BIN) $(GPUCHK_HOST) $(PLUGIN) \
-	  $(BADPLUGIN) $(SCOREPLUGINS)
+	  $(BADPLUGIN) $(SCOREPLUGINS) $(if $(SANITIZE),,$(PYLIB))
 	scripts/check-layers.sh $(BUILD)
 	scripts/check-sizes.sh
 	MAKE='$(MAKE)' scripts/check-install.sh $(BIN)
 	CLUSTERSIM_BIN=$(BIN) CLUSTERSIM_PLUGIN_SO=$(PLUGIN) $(TESTBIN)
 	$(CUDAHOST_BIN)
 	$(GPUCHK_HOST) 1000
+	$(if $(SANITIZE),,CLUSTERSIM_LIB=$(PYLIB) $(PYTHON) tests/python/test_env.py)
+
+# The Python binding (python/clustersim/, docs/rl.md) loads this shared
+# library with ctypes: the library's objects again, position-independent,
+# under build/pic/ (the static build is left as it is), without the CUDA
+# backend (the batch evaluator runs on the CPU pool there).
+PYTHON   ?= /usr/bin/python3
+PIC      := build/pic
+PYLIB    := $(PIC)/libclustersim.so
+PIC_CPPFLAGS := $(filter-out -DCLUSTERSIM_HAVE_CUDA -I$(BUILD)/gen,$(CPPFLAGS)) \
+                -I$(BUILD)/gen
+PIC_LDLIBS := $(filter-out -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -lstdc++,$(LDLIBS))
+PIC_OBJ  := $(LIB_SRC:%.c=$(PIC)/%.o) $(POL_SRC:%.c=$(PIC)/%.o) \
+            $(SCORE_SRC:%.c=$(PIC)/%.o) $(PIC)/gen/policy_registry.o \
+            $(PIC)/gen/score_registry.o
+python: $(PYLIB)
+$(PIC)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CPPFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(PIC)/policies/%.o: policies/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(POL_CPPFLAGS) $(POL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(PIC)/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+$(PIC)/sim/base/version.o: $(BUILD)/gen/revision.h
+$(PYLIB): $(PIC_OBJ)
+	$(CC) -shared $(SANFLAGS) -o $@ $^ $(PIC_LDLIBS)
 
 # Plug-ins built out of tree, as a user would: used by the plug-in tests.
 $(BUILD)/plugin/%.so: tests/plugin/%.c include/clustersim/*.h
@@ -212,8 +240,14 @@ $(BUILD)/plugin/%.so: tests/plugin/%.c include/clustersim/*.h
 	  -DCLUSTERSIM_PLUGIN -o $@ $<
 
 bench: deps
-	$(MAKE) $(BIN)
+	$(MAKE) $(BIN) $(BUILD)/bench/env_bench $(PYLIB)
 	bench/bench.sh $(BIN)
+
+# Environment steps per second in C (bench/env_bench.c; a row of make bench).
+$(BUILD)/bench/env_bench: bench/env_bench.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -Wl,--whole-archive \
+	  $(LIB) -Wl,--no-whole-archive $(LDLIBS)
 
 # Every figure of clustersim's results that README.md, experiments/README.md
 # and docs/ quote, rerun from the shipped experiments and rewritten in

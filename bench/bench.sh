@@ -350,3 +350,20 @@ if [ -r "$traces/gpu/pollux/workloads/workload-6.csv" ]; then
 else
 	echo "tiresias-pollux-w6: skipped (gpu/pollux/workloads/workload-6.csv not in $traces)"
 fi
+
+# The reinforcement-learning environment (docs/rl.md): decisions per second
+# of one environment in C, and of 64 through the vectorised Python binding,
+# on KTH-SP2 windows of 1,024 jobs with K = 128.
+envb=$(dirname "$bin")/bench/env_bench
+pylib=$here/../build/pic/libclustersim.so
+if [ -r "$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz" ] && [ -x "$envb" ]; then
+	(cd "$here/.." && "$envb" experiments/kth.json 3)
+	if [ -r "$pylib" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+		(cd "$here/.." && CLUSTERSIM_LIB=$pylib /usr/bin/python3 bench/env_bench.py \
+			experiments/kth.json 3 64)
+	else
+		echo "env-step-vec64: skipped (no numpy or no $pylib: make python)"
+	fi
+else
+	echo "env-step: skipped (KTH trace absent or $envb not built)"
+fi

@@ -22,7 +22,7 @@ cd "$root"
 
 # The wings, lowest first, with their ranks.
 ranks="base:0 cluster:1 speed:2 workload:3 engine:4 eval:5 search:6 fill:6
-policy:7 exp:8 report:9 run:11 sweep:12 cli:13"
+policy:7 exp:8 report:9 rl:10 run:11 sweep:12 cli:13"
 rank_of() {
 	local r
 	for r in $ranks; do

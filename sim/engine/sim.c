@@ -425,102 +425,6 @@ static void advance_to(struct sim *s, sim_time_t t)
 	s->now = t;
 }
 
-static void take_sample(struct sim *s)
-{
-	xgrow(&s->samples, &s->scap, s->nsamples + 1, sizeof(*s->samples));
-	struct sample *x = &s->samples[s->nsamples++];
-	double cap = (double)s->capacity_cpus;
-	double dt = (double)(s->now - s->last_sample_t) / (double)SIM_SEC;
-	x->t = s->now;
-	x->busy_cpus = s->busy_cpus;
-	x->util = (double)s->busy_cpus / cap;
-	x->util_avg = dt > 0 ? (s->counters.busy_area - s->area_at_sample) /
-				       (cap * dt)
-			     : x->util;
-	x->running = (uint32_t)s->nrun;
-	x->queued = (uint32_t)s->qlen;
-	x->queued_cpus = s->queued_cpus;
-	x->busy_gpus = s->busy_gpus;
-	x->gpu_util_avg = !s->capacity_gpus ? NAN
-		: dt > 0 ? (s->counters.gpu_busy_area - s->gpu_area_at_sample) /
-				   ((double)s->capacity_gpus * dt)
-			 : (double)s->busy_gpus / (double)s->capacity_gpus;
-	s->area_at_sample = s->counters.busy_area;
-	s->gpu_area_at_sample = s->counters.gpu_busy_area;
-	s->last_sample_t = s->now;
-}
-
-
-/* Merges sample b's time-weighted averages into a's (a later one) over
- * both their spans. */
-static void sample_merge(struct sample *a, const struct sample *b,
-			 sim_time_t prev_t)
-{
-	double da = (double)(a->t - b->t), db = (double)(b->t - prev_t);
-	if (da + db <= 0)
-		return;
-	a->util_avg = (a->util_avg * da + b->util_avg * db) / (da + db);
-	a->gpu_util_avg = (a->gpu_util_avg * da + b->gpu_util_avg * db) /
-			  (da + db);
-}
-
-/*
- * The timeline is full (an odd count, every sample on the grid t0 + k
- * period): keep every other one, from the first, each kept one averaging
- * over the one dropped before it, and double the period.  The last
- * sample has an even index, so the new grid goes on from it.
- */
-static void samples_thin(struct sim *s)
-{
-	size_t n = s->nsamples, k = 1;
-	for (size_t i = 2; i < n; i += 2, k++) {
-		struct sample x = s->samples[i];
-		sample_merge(&x, &s->samples[i - 1], s->samples[i - 2].t);
-		s->samples[k] = x;
-	}
-	s->nsamples = k;
-	s->interval *= 2;
-}
-
-/* An explicit period needs more samples than the limit. */
-static int too_many_samples(const struct sim *s, struct sim_error *err)
-{
-	char iv[32];
-	fmt_time(iv, s->interval);
-	return err_setc(err, -SIM_EINPUT, "$.timeline_interval: '%s' s needs "
-			"more than %zu timeline samples (the limit) over the "
-			"simulated span: give a longer interval, 0 (automatic), "
-			"or raise $.limits.timeline_samples", iv,
-			s->max_samples);
-}
-
-/* The most samples the timeline holds before it is thinned: odd (see
- * samples_thin), so that the last sample of the run fits too. */
-static size_t samples_cap(const struct sim *s)
-{
-	return s->max_samples & 1 ? s->max_samples : s->max_samples - 1;
-}
-
-/*
- * A timeline sample at t, and the next one's event while jobs are left.
- * Keeps the count below the limit: an automatic period doubles, an
- * explicit one that needs more samples is an error.
- */
-static int sample_event(struct sim *s, sim_time_t t, struct sim_error *err)
-{
-	take_sample(s);
-	if (s->ended >= s->njobs)
-		return 0;
-	if (s->nsamples >= samples_cap(s)) {
-		if (s->cfg.sample_interval > 0)
-			return too_many_samples(s, err);
-		samples_thin(s);
-	}
-	if (s->interval <= SIM_TIME_HORIZON - t)
-		evq_push(&s->q, t + s->interval, EV_SAMPLE, 0);
-	return 0;
-}
-
 /* ---- The loop -------------------------------------------------------- */
 
 /* Scheduling rounds (schedule_interval): is now one?  Always without
@@ -536,14 +440,6 @@ static bool round_due(struct sim *s)
 		s->round_at = next;
 	}
 	return false;
-}
-
-static void call_schedule(struct sim *s)
-{
-	s->counters.schedule_calls++;
-	s->in_schedule = true;
-	s->ops->schedule(s, s->pstate);
-	s->in_schedule = false;
 }
 
 void sim_notify(struct sim *s,
@@ -590,7 +486,9 @@ static int policy_start(struct sim *s, struct sim_error *err)
 			s->min_run = (sim_time_t)llround(p->d * SIM_SEC);
 		}
 	}
-	if (s->ops->state_size)
+	if (s->cfg.policy_state)
+		s->pstate = s->cfg.policy_state;
+	else if (s->ops->state_size)
 		s->pstate = s->pstate_own = xcalloc(1, s->ops->state_size);
 	if (s->ops->job_state_size)
 		s->jstate = xcalloc(s->njobs ? s->njobs : 1,
@@ -648,90 +546,141 @@ static int horizon_error(const struct sim *s, struct sim_error *err)
 			"beyond what the clock holds", (long long)j->id, at);
 }
 
-int sim_run(struct sim *s, struct sim_error *err)
+/*
+ * Applies the current time's due events (ends, node changes, submits,
+ * timers) in order; true when schedule() is due now: once they are all
+ * applied, or after each with schedule_each_event.  Called again after
+ * that schedule() (whose events at the same time come next) until it
+ * says false: the time is quiet.
+ */
+static bool apply_now(struct sim *s)
+{
+	sim_time_t t;
+	enum ev_phase ph;
+	uint32_t payload;
+	bool fired = false;
+	while (evq_peek(&s->q, &t, &ph) && t == s->now && ph < EV_SAMPLE) {
+		evq_pop(&s->q, &t, &ph, &payload);
+		apply(s, ph, payload);
+		fired = true;
+		if (s->cfg.schedule_each_event && round_due(s))
+			return true;
+	}
+	return fired && !s->cfg.schedule_each_event && round_due(s);
+}
+
+/* Whether nothing will ever happen again but samples: no running job,
+ * no submit and no wake-up to come. */
+static bool nothing_to_come(const struct sim *s)
+{
+	return s->nrun == 0 && evq_len(&s->q) <= 1 &&
+	       s->next_submit == s->njobs;
+}
+
+/* The checks once a time is quiet: the invariants, the progress line,
+ * jobs left with nothing to come, and a run without net progress. */
+static int time_done(struct sim *s, struct sim_error *err)
+{
+	if (s->cfg.check) {
+		sim_check_invariants(s);
+		if (s->broke.job)
+			return sim_promise_error(s, err);
+	}
+	if (s->cfg.progress && s->ended >= s->progress_mark) {
+		s->cfg.progress(s->cfg.progress_ctx, s->ended, s->njobs);
+		s->progress_mark = s->ended + s->njobs / 100 + 1;
+	}
+	/* Jobs waiting with nothing left to happen: the policy will never
+	 * start them. */
+	if (s->qlen && nothing_to_come(s))
+		return err_setc(err, -SIM_ESTATE,
+				"policy '%s' left %zu jobs pending with "
+				"nothing running and no event to come "
+				"(first: job %lld)",
+				s->ops->name, s->qlen,
+				(long long)s->jobs[s->queue[s->qhead]].id);
+	if (s->now >= s->progress_due)
+		return sim_progress_check(s, err);
+	return 0;
+}
+
+int sim_run_open(struct sim *s, struct sim_error *err)
 {
 	int rc = policy_start(s, err);
 	if (rc != 0)
-		goto fini;
+		return rc;
 	push_submit(s);
 	/* An explicit period that the submits alone make too fine. */
 	if (s->njobs && s->cfg.sample_interval > 0 &&
 	    (uint64_t)(s->jobs[s->njobs - 1].submit - s->jobs[0].submit) /
-			    (uint64_t)s->interval >= samples_cap(s)) {
-		rc = too_many_samples(s, err);
-		goto fini;
-	}
+			    (uint64_t)s->interval >= sim_samples_cap(s))
+		return sim_too_many_samples(s, err);
 	if (s->njobs) {
 		s->now = s->last_sample_t = s->area_t = s->jobs[0].submit;
 		evq_push(&s->q, s->now, EV_SAMPLE, 0);
 	}
 	sim_progress_start(s);
-	size_t progress_mark = 0;
+	s->progress_mark = 0;
+	s->run_open = true;
+	return 0;
+}
+
+/* The queue is empty: the last sample and progress line, once. */
+static int run_over(struct sim *s)
+{
+	if (!s->run_open)
+		return 0;
+	s->run_open = false;
+	if (s->nsamples == 0 || s->samples[s->nsamples - 1].t != s->now)
+		sim_take_sample(s);
+	if (s->cfg.progress)
+		s->cfg.progress(s->cfg.progress_ctx, s->ended, s->njobs);
+	return 0;
+}
+
+int sim_run_next(struct sim *s, struct sim_error *err)
+{
 	sim_time_t t;
 	enum ev_phase ph;
 	uint32_t payload;
-	while (evq_peek(&s->q, &t, &ph)) {
-		if (s->past_horizon) {
-			rc = horizon_error(s, err);
-			goto fini;
-		}
-		advance_to(s, t);
-		s->started = true;
-		if (ph == EV_SAMPLE) {
-			evq_pop(&s->q, &t, &ph, &payload);
-			rc = sample_event(s, t, err);
-			if (rc)
-				goto fini;
-			continue;
-		}
-		for (;;) {
-			bool fired = false;
-			while (evq_peek(&s->q, &t, &ph) && t == s->now &&
-			       ph < EV_SAMPLE) {
+	int rc;
+	s->in_schedule = false;
+	for (;;) {
+		if (!s->at_time) {
+			if (!s->run_open || !evq_peek(&s->q, &t, &ph))
+				return run_over(s);
+			if (s->past_horizon)
+				return horizon_error(s, err);
+			advance_to(s, t);
+			s->started = true;
+			if (ph == EV_SAMPLE) {
 				evq_pop(&s->q, &t, &ph, &payload);
-				apply(s, ph, payload);
-				fired = true;
-				if (s->cfg.schedule_each_event &&
-				    round_due(s))
-					call_schedule(s);
+				if ((rc = sim_sample_event(s, t, err)) != 0)
+					return rc;
+				continue;
 			}
-			if (!fired)
-				break;
-			if (!s->cfg.schedule_each_event && round_due(s))
-				call_schedule(s);
+			s->at_time = true;
 		}
-		if (s->cfg.check) {
-			sim_check_invariants(s);
-			if (s->broke.job) {
-				rc = sim_promise_error(s, err);
-				goto fini;
-			}
+		if (apply_now(s)) {
+			s->counters.schedule_calls++;
+			s->in_schedule = true;
+			return 1;
 		}
-		if (s->cfg.progress && s->ended >= progress_mark) {
-			s->cfg.progress(s->cfg.progress_ctx, s->ended, s->njobs);
-			progress_mark = s->ended + s->njobs / 100 + 1;
-		}
-		/* Jobs waiting with nothing left to happen: the policy will
-		 * never start them. */
-		if (s->qlen && s->nrun == 0 && evq_len(&s->q) <= 1 &&
-		    s->next_submit == s->njobs) {
-			rc = err_setc(err, -SIM_ESTATE,
-				      "policy '%s' left %zu jobs pending with "
-				      "nothing running and no event to come "
-				      "(first: job %lld)",
-				      s->ops->name, s->qlen,
-				      (long long)s->jobs[s->queue[s->qhead]].id);
-			goto fini;
-		}
-		if (s->now >= s->progress_due &&
-		    (rc = sim_progress_check(s, err)) != 0)
-			goto fini;
+		s->at_time = false;
+		if ((rc = time_done(s, err)) != 0)
+			return rc;
 	}
-	if (s->nsamples == 0 || s->samples[s->nsamples - 1].t != s->now)
-		take_sample(s);
-	if (s->cfg.progress)
-		s->cfg.progress(s->cfg.progress_ctx, s->ended, s->njobs);
-fini:
+}
+
+bool sim_run_can_wait(const struct sim *s)
+{
+	return !nothing_to_come(s);
+}
+
+int sim_run_close(struct sim *s, int rc)
+{
+	s->in_schedule = false;
+	s->run_open = false;
 	policy_stop(s);
 	/* Nothing runs any more: the per-job placements and end events go
 	 * now, before the caller computes statistics over the jobs (on a
@@ -739,6 +688,16 @@ fini:
 	if (rc == 0 && s->nrun == 0)
 		release_run_arrays(s);
 	return rc;
+}
+
+int sim_run(struct sim *s, struct sim_error *err)
+{
+	int rc = sim_run_open(s, err);
+	while (rc == 0 && (rc = sim_run_next(s, err)) > 0) {
+		s->ops->schedule(s, s->pstate);
+		rc = 0;
+	}
+	return sim_run_close(s, rc);
 }
 
 /* ---- Starts and preemptions ------------------------------------------ */

@@ -83,6 +83,10 @@ struct sim_config {
 	struct job *jobs_in_place;
 	const struct cluster_spec *cluster;
 	const struct policy_ops *policy;
+	/* When set, the policy's state from the start (the caller's own,
+	 * for a policy table with state_size 0 and no init, as the
+	 * reinforcement-learning environment's): its notifications get it. */
+	void *policy_state;
 	const struct pval *params;          /* every declared parameter */
 	size_t nparams;
 	uint64_t seed;
@@ -156,6 +160,28 @@ void sim_free(struct sim *s);
  * the policy's wake-ups armed before still fire, no new one is armed.
  */
 int sim_run(struct sim *s, struct sim_error *err);
+
+/*
+ * The same run, step by step, with the caller in the policy's place (the
+ * reinforcement-learning environment, sim/rl/): sim_run() is these three
+ * with the policy's schedule() at each step.
+ *
+ * sim_run_open() starts the policy (its init()) and the clock: 0 or a
+ * negative code.  sim_run_next() applies every event up to the next point
+ * at which schedule() would be called and returns 1 there: until the next
+ * sim_run_next() the caller may make the calls schedule() may make
+ * (sim_job_start(), ...).  It returns 0 once the run is over (the last
+ * sample taken; again 0 when called after that), or a negative code with
+ * a message, as sim_run() does.  sim_run_close() ends the run, whatever
+ * came before, even a failed open (the policy's fini()), and returns rc.
+ * sim_run_can_wait() at a step: whether anything is still to come (a
+ * running job's end, a submit, a wake-up); when not, a step that starts
+ * nothing leaves the pending jobs for ever (sim_run_next's error).
+ */
+int sim_run_open(struct sim *s, struct sim_error *err);
+int sim_run_next(struct sim *s, struct sim_error *err);
+int sim_run_close(struct sim *s, int rc);
+bool sim_run_can_wait(const struct sim *s);
 
 /* Results, valid until sim_free(). */
 const struct job *sim_jobs(const struct sim *s, size_t *n);

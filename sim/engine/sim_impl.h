@@ -13,6 +13,7 @@
  *                   the free-resource profile
  *   sim_query.c     read-only queries, parameters, GPU types
  *   sim_check.c     the invariant checker (--check)
+ *   sim_sample.c    the timeline's samples and their thinning
  *   sim_placelog.c  the placement log (allocations.csv), when asked
  *   sim_hpo.c       hyperparameter searches: the rung decisions at
  *                   trials' end events
@@ -113,6 +114,13 @@ struct sim {
 	bool rates_due;               /* an sim_update_rates waited */
 	bool in_schedule;             /* schedule() is running: the only
 	                                 time a policy may start jobs */
+	/* Step-wise running (sim_run_open / sim_run_next). */
+	bool at_time;                 /* the current time's events are being
+	                                 applied: the next step goes on with
+	                                 them */
+	bool run_open;                /* sim_run_open succeeded */
+	size_t progress_mark;         /* ended count of the next progress
+	                                 callback */
 
 	/* The ranking a policy builds with sim_rank_add (sim_rank.c). */
 	const struct job **rank;
@@ -199,6 +207,14 @@ struct resume {
  * for a restarted job, its restart + the restore overhead + the part of
  * the estimate beyond the work it kept.  Fixed while it runs.
  */
+/* The timeline (sim_sample.c): a sample now; the sample event at t and
+ * the next one's; the error of an explicit period that needs more
+ * samples than the limit; the most samples kept before thinning. */
+void sim_take_sample(struct sim *s);
+int sim_sample_event(struct sim *s, sim_time_t t, struct sim_error *err);
+int sim_too_many_samples(const struct sim *s, struct sim_error *err);
+size_t sim_samples_cap(const struct sim *s);
+
 /* Notes a job that left the running set, for sim_profile_kept. */
 void sim_note_gone(struct sim *s, const struct run_entry *e);
 

@@ -369,7 +369,7 @@ enum root_key {
 	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_SCHEDULE_ON,
 	ROOT_SAME_TIME, ROOT_MEASURE, ROOT_ALLOCATIONS,
 	ROOT_SCHEDULE_INTERVAL, ROOT_GPU_TYPES, ROOT_DERIVE,
-	ROOT_MODELS, ROOT_NKEYS
+	ROOT_MODELS, ROOT_RL, ROOT_NKEYS
 };
 
 /* The experiment's name, which names the default folder results/<name>:
@@ -454,6 +454,12 @@ static int parse_run_keys(struct exp_ctx *c, const cJSON *const *f,
 	if (!rc && f[ROOT_THROUGHPUTS])
 		rc = exp_parse_throughputs(c, f[ROOT_THROUGHPUTS],
 					   &e->throughputs);
+	exp_rl_defaults(&e->rl);
+	if (!rc && f[ROOT_RL] && e->has_fill)
+		rc = exp_fail(c, "rl", "not used by a fill experiment (the "
+			      "environment runs the event engine)");
+	if (!rc && f[ROOT_RL])
+		rc = exp_parse_rl(c, f[ROOT_RL], &e->rl);
 	if (!rc && f[ROOT_OPTIMIZE]) {
 		size_t m = exp_jp_key(c, "optimize");
 		rc = exp_parse_optimize(c, f[ROOT_OPTIMIZE], &e->optimize);
@@ -484,7 +490,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_SCHEDULE_INTERVAL] = "schedule_interval",
 		[ROOT_GPU_TYPES] = "gpu_types",
 		[ROOT_DERIVE] = "derive_throughputs",
-		[ROOT_MODELS] = "models",
+		[ROOT_MODELS] = "models", [ROOT_RL] = "rl",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;

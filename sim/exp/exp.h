@@ -91,6 +91,34 @@ struct exp_limits {
 #define EXP_LIMIT_NODES UINT64_C(10000000)
 #define EXP_LIMIT_INPUT_BYTES INPUT_MAX_BYTES
 
+/* "rl": the reinforcement-learning environment's settings (exp_rl.c;
+ * sim/rl/ reads them, `clustersim run` ignores them). */
+enum rl_mode { RL_MODE_SELECT, RL_MODE_PLACE, RL_NMODES };
+enum rl_reward { RL_REWARD_BSLD, RL_REWARD_WAIT, RL_REWARD_RESPONSE,
+		 RL_REWARD_UTILIZATION, RL_NREWARDS };
+extern const char *const rl_mode_names[RL_NMODES];
+extern const char *const rl_reward_names[RL_NREWARDS];
+/* The largest "k", and the most windows of either split. */
+#define RL_K_MAX 4096u
+#define RL_WINDOWS_MAX 1000000u
+
+struct rl_spec {
+	bool given;            /* the file has "rl" (else every default) */
+	enum rl_mode mode;     /* "mode" (default select) */
+	uint32_t k;            /* "k": waiting jobs the agent sees (128) */
+	uint64_t window_jobs;  /* "window_jobs": jobs per episode (1024);
+	                          0 = the whole trace, one window */
+	uint32_t train_windows;/* "train_windows"; 0 = the default (the
+	                          windows not in the test split; 80 for a
+	                          generated workload) */
+	uint32_t test_windows; /* "test_windows"; 0 = the default (a fifth
+	                          of a trace's windows; 20 generated) */
+	bool test_given;       /* "test_windows" given (0 is then 0) */
+	enum rl_reward reward; /* "reward" (default bounded_slowdown) */
+	bool reward_at_end;    /* "reward_at": "end" (default "step") */
+	bool backfill;         /* "backfill": EASY around the agent's pick */
+};
+
 struct experiment {
 	char *path;            /* the file as given */
 	char *name;            /* "name" (default: file stem) */
@@ -145,6 +173,7 @@ struct experiment {
 	                          every default filled in (for the manifest) */
 	bool has_fill;         /* a fill experiment: "fill" given */
 	struct fill_spec fill; /* its settings */
+	struct rl_spec rl;     /* "rl" (defaults when absent) */
 	struct exp_input *inputs; /* the files read so far, by
 	                          exp_note_input() (the experiment file by
 	                          exp_load(), a trace by the runner) */
@@ -165,6 +194,16 @@ int exp_parse_fill(struct exp_ctx *c, const struct cJSON *v,
 		   struct fill_spec *f);
 void exp_fill_release(struct fill_spec *f);
 struct cJSON *exp_fill_json(const struct fill_spec *f);
+/* exp_rl.c: the defaults of "rl"; reads it over what r holds (keys not
+ * given keep their values); its resolved JSON.  exp_rl_override() reads
+ * JSON text holding "rl" keys over r, its messages naming it
+ * "NAME: $.rl.key: ...". */
+void exp_rl_defaults(struct rl_spec *r);
+int exp_rl_override(const char *json, const char *name, struct rl_spec *r,
+		    struct sim_error *err);
+int exp_parse_rl(struct exp_ctx *c, const struct cJSON *v,
+		 struct rl_spec *r);
+struct cJSON *exp_rl_json(const struct rl_spec *r);
 
 /*
  * Reads and checks an experiment file.  Unknown keys, wrong types and bad

@@ -245,6 +245,8 @@ char *exp_resolved_json(const struct experiment *e)
 	jadd(root, "gpu_types", exp_gpu_types_json(&e->throughputs));
 	if (e->nmodels) /* absent when none: older manifests stay as they were */
 		jadd(root, "models", exp_models_json(e));
+	if (e->rl.given) /* absent when not given, as "models" */
+		jadd(root, "rl", exp_rl_json(&e->rl));
 	jadd(root, "derive_throughputs",
 	     jstr(jobclass_derive_names[e->throughputs.derive]));
 	jadd(root, "throughputs", exp_throughputs_json(&e->throughputs));

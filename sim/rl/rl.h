@@ -1,0 +1,82 @@
+/*
+ * The reinforcement-learning environment's insides (include/clustersim/
+ * env.h is its interface; docs/rl.md the MDP).  The wing sits above report
+ * (it reads bounded slowdowns the way the metrics do) and below run.
+ *
+ *   env.c       construction, episodes, steps, the batch step
+ *   env_load.c  the experiment's workload and cluster, and the windows
+ *   env_obs.c   the decision point's candidates, mask, observation and
+ *               the rewards of job ends
+ */
+#ifndef CLUSTERSIM_RL_H
+#define CLUSTERSIM_RL_H
+
+#include "clustersim/env.h"
+#include "engine/sim.h"
+#include "exp/exp.h"
+
+/* Features per waiting-job slot, per resource group, and global ones. */
+#define RL_JOB_F 7
+#define RL_GROUP_F 4
+#define RL_GLOBAL_F 2
+/* The time scale of the saturating time features x / (x + T): 1 h. */
+#define RL_TIME_SCALE_S 3600.0
+
+struct env {
+	struct experiment e;          /* the experiment, loaded */
+	struct rl_spec rl;            /* its "rl", with the options' keys */
+	bool test;                    /* the split is the test one */
+	struct workload w;            /* the trace (loaded once), or the
+	                                 generated window */
+	bool have_w;
+	struct cluster_spec cluster;  /* the cluster, sized */
+	size_t nwin;                  /* windows of the split */
+	size_t win0;                  /* a trace: first window of the split */
+	/* The episode. */
+	struct workload ew;           /* its window: jobs owned, renumbered;
+	                                 groups and models borrowed */
+	size_t jobcap;
+	struct policy_ops ops;        /* the agent's table: notifications only */
+	struct sim *s;                /* NULL before the first reset */
+	bool at_decision;             /* sim_run_next() said 1, not passed */
+	bool done;                    /* the episode is over */
+	uint64_t seed;                /* the reset's seed (the chain's last) */
+	sim_time_t t0;                /* the window's first submit */
+	sim_time_t last_end;          /* the latest job end so far */
+	double pending;               /* reward of job ends not yet given */
+	double busy_prev;             /* busy area at the last decision */
+	double util_norm;             /* capacity x span for utilization */
+	double ret;                   /* rewards given this episode */
+	uint64_t decisions;           /* steps taken this episode */
+	double job_sum;               /* per-job metric sum so far */
+	/* The decision point. */
+	uint32_t k, ngroups;          /* K; resource groups (GPU types, or
+	                                 one of CPUs) */
+	size_t obs_dim;
+	const struct job **cand;      /* the first K waiting jobs */
+	uint32_t ncand;
+	uint8_t *mask;                /* K + 1 */
+	uint32_t nfit;                /* candidates that fit now */
+	double *gcap;                 /* per group: its units in all */
+	uint32_t ntypes;              /* named GPU types (groups 1 ..) */
+	double cpu_cap, gpu_cap;      /* the cluster's CPUs and GPUs */
+};
+
+/* env_load.c: the workload and cluster of v->e, and the split's windows
+ * (messages "FILE: $.rl...."); the window w of the split into v->ew. */
+int rl_load(struct env *v, struct sim_error *err);
+int rl_window(struct env *v, size_t w, struct sim_error *err);
+/* The environment of an experiment already loaded (taken over: v owns
+ * it from then on, even on an error). */
+struct env *rl_env_new(struct experiment *e, const struct env_options *opt,
+		       struct sim_error *err);
+/* The episode's job records (for tests: starts and ends). */
+const struct job *rl_env_jobs(const struct env *v, size_t *n);
+
+/* env_obs.c: the candidates and mask at the decision point; the
+ * observation (obs may be NULL); the agent table's job_finished. */
+void rl_candidates(struct env *v);
+void rl_observe(const struct env *v, float *obs);
+void rl_job_finished(struct sim *s, void *state, const struct job *j);
+
+#endif
