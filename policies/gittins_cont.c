@@ -27,9 +27,11 @@
  * could pass are brought up to date and ranked (an engine heap of the
  * bounds; the others keep their units unlisted, sim_rank_begin_with),
  * and only those near the next crossing are timed (a heap of crossings).
- * A waiting job's index is cached by service and distribution version,
- * and survives a change that left the samples above its service alone
- * (G reads only those: the same bits), as do a running job's keys;
+ * A waiting job's service is read once (it does not change), and its
+ * index is cached by service and distribution version and survives a
+ * change that left the samples above its service alone (G reads only
+ * those: the same bits), as do a running job's keys, which a job that
+ * stays in play keeps until it crosses a sample;
  * waiting jobs are walked until the units run out (sim_rank_full).  An
  * index is a max over the runs of equal samples; a ratio that cannot
  * beat the best so far (the last winner is tried first) is not divided.
