@@ -27,9 +27,11 @@
  * could pass are brought up to date and ranked (an engine heap of the
  * bounds; the others keep their units unlisted, sim_rank_begin_with),
  * and only those near the next crossing are timed (a heap of crossings).
- * A waiting job's index is cached by service and distribution version,
- * and survives a change that left the samples above its service alone
- * (G reads only those: the same bits), as do a running job's keys;
+ * A waiting job's service is read once (it does not change), and its
+ * index is cached by service and distribution version and survives a
+ * change that left the samples above its service alone (G reads only
+ * those: the same bits), as do a running job's keys, which a job that
+ * stays in play keeps until it crosses a sample;
  * waiting jobs are walked until the units run out (sim_rank_full).  An
  * index is a max over the runs of equal samples; a ratio that cannot
  * beat the best so far (the last winner is tried first) is not divided.
@@ -151,6 +153,8 @@ struct gittins_job {
 	double cross_key;  /* its key in the crossing heap (INFINITY: out) */
 	uint64_t call;     /* schedule call that last asked: a is current */
 	uint8_t where;     /* enum gittins_where */
+	bool settled;      /* waiting, and a is its service (it does not
+			      change while the job waits) */
 	uint64_t mark;     /* 2 x the call that put it in play (+1: placed
 			      in order) */
 };
@@ -440,6 +444,8 @@ static double index_for(struct gittins *g, const struct job *j, double a)
  * sample would cross it back and forth. */
 static double service_of(struct sim *sim, const struct gittins_job *gj)
 {
+	if (gj->settled)
+		return gj->a;
 	if (gj->version && sim_job_restored_at(sim, gj->job) > sim_now(sim))
 		return gj->a;
 	return sim_job_service(sim, gj->job);
@@ -499,6 +505,7 @@ static void list_sort(struct sim *sim, struct gittins *g,
 	for (struct gittins_job *s = ls->head; s; s = s->next) {
 		double was = s->index;
 		index_for(g, s->job, service_of(sim, s));
+		s->settled = true;
 		struct gittins_job *o = kept->n ? kept->a[kept->n - 1] : NULL;
 		if (s->index == was &&
 		    (!o || ahead(o->index, o->idx, s->index, s->idx)))
@@ -539,6 +546,7 @@ static void unlist(struct gittins *g, struct gittins_job *gj)
 	else if (gj->where == IN_FRESH)
 		list_remove(&g->fresh, gj);
 	gj->where = IN_NONE;
+	gj->settled = false;
 	sim_heap_remove(g->bound, gj->idx);
 	sim_heap_remove(g->cross, gj->idx);
 	gj->cross_key = -INFINITY; /* no keys to carry over */
@@ -769,6 +777,7 @@ static void pre_place(struct sim *sim, struct gittins *g,
 		      struct gittins_job *s)
 {
 	index_for(g, s->job, service_of(sim, s));
+	s->settled = true;
 	struct gittins_job *o = s->prev;
 	if (!o || !ahead(s->index, s->idx, o->index, o->idx))
 		return;
@@ -804,12 +813,20 @@ static void pick_inplay(struct sim *sim, struct gittins *g, bool changed,
 	g->inplay.n = 0;
 	if (any)
 		upto(g, g->bound, wi, wx, &g->inplay);
-	/* Up to date, those still ahead of the best waiting job drop out. */
+	/* Up to date, those still ahead of the best waiting job drop out
+	 * (with keys from their index now, out of the bound's reach).  One
+	 * that stays keeps its keys while its next sample is the same: the
+	 * index only rises until then, so the bound still holds, and so
+	 * does the crossing key (within its slack). */
 	size_t m = 0;
 	for (size_t i = 0; i < g->inplay.n; i++) {
 		r = g->inplay.a[i];
-		refresh(sim, g, r);
-		if (!ahead(r->index, r->idx, wi, wx))
+		uint32_t next = r->next_sample, keyed = r->keyed;
+		index_for(g, r->job, service_of(sim, r));
+		bool stays = !ahead(r->index, r->idx, wi, wx);
+		if (!stays || r->keyed != keyed || r->next_sample != next)
+			set_keys(sim, g, r, r->index, r->hint);
+		if (stays)
 			g->inplay.a[m++] = r;
 	}
 	g->inplay.n = m;

@@ -393,3 +393,88 @@ Test(gpu_policy_speed, rank_begin_with_matches_the_whole_list)
 		cluster_spec_release(&c);
 	}
 }
+
+/*
+ * gittins_cont reads a waiting job's service once and keeps it while the
+ * job waits.  The premise, checked against the engine: a preempted job's
+ * service (sim_job_service) stays, to the bit, what it was when it was
+ * preempted, whatever happens meanwhile (other jobs start, restore and
+ * end; time passes).  A least-service-first policy with a wake-up every
+ * 3 s and a 5 s restore on each restart makes the preemptions; each call
+ * compares every waiting job that ran before with its value at its
+ * preemption.
+ */
+#define WATCH_JOBS 60
+struct watch {
+	double svc[WATCH_JOBS]; /* service when last preempted */
+	bool waiting[WATCH_JOBS]; /* preempted and not started since */
+};
+static size_t watch_checks, watch_diffs;
+
+static double watch_key(struct sim *sim, void *state, const struct job *j)
+{
+	(void)state;
+	return sim_job_service(sim, j);
+}
+
+static void watch_schedule(struct sim *sim, void *state)
+{
+	struct watch *w = state;
+	for (size_t i = 0; i < sim_queue_len(sim); i++) {
+		const struct job *j = sim_queue_at(sim, i);
+		if (!w->waiting[j->idx])
+			continue;
+		watch_checks++;
+		watch_diffs += sim_job_service(sim, j) != w->svc[j->idx];
+	}
+	if (sim_queue_len(sim))
+		sim_rank_by(sim, watch_key);
+	sim_wakeup_at(sim, sim_now(sim) + 3 * SIM_SEC);
+}
+
+static void watch_started(struct sim *sim, void *state, const struct job *j)
+{
+	((struct watch *)state)->waiting[j->idx] = false;
+}
+
+static void watch_preempted(struct sim *sim, void *state, const struct job *j)
+{
+	struct watch *w = state;
+	w->svc[j->idx] = sim_job_service(sim, j);
+	w->waiting[j->idx] = true;
+}
+
+static const struct policy_ops watch_ops = {
+	.abi = CLUSTERSIM_ABI_VERSION,
+	.size = sizeof(struct policy_ops),
+	.name = "watch_service",
+	.summary = "least service first, checking waiting jobs' service",
+	.state_size = sizeof(struct watch),
+	.schedule = watch_schedule,
+	.job_started = watch_started,
+	.job_preempted = watch_preempted,
+};
+
+Test(gpu_policy_speed, waiting_service_does_not_change)
+{
+	struct workload w;
+	struct cluster_spec c;
+	tl_random_workload(&w, WATCH_JOBS, 4, 7);
+	tl_cluster(&c, 2, 4);
+	struct sim_config cfg = { .workload = &w, .cluster = &c,
+				  .restore_overhead = 5 * SIM_SEC,
+				  .policy = &watch_ops, .seed = 1,
+				  .check = true };
+	struct sim_error err;
+	watch_checks = watch_diffs = 0;
+	struct sim *s = sim_new(&cfg);
+	cr_assert_eq(sim_run(s, &err), 0, "%s", err.msg);
+	cr_assert(sim_counters(s)->preemptions > 10, "preemptions %llu",
+		  (unsigned long long)sim_counters(s)->preemptions);
+	cr_expect(watch_checks > 100, "checks %zu", watch_checks);
+	cr_expect_eq(watch_diffs, 0, "%zu of %zu differ", watch_diffs,
+		     watch_checks);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
