@@ -678,4 +678,50 @@ int sim_job_promise(struct sim *sim, const struct job *job, sim_time_t t);
  * (0 before its first decision), or -1 for a job that is no trial. */
 int sim_job_rung(const struct sim *sim, const struct job *job);
 
+/* ---- Starting in a policy's order; EASY backfilling around it --------- */
+
+/*
+ * Starts the waiting jobs order[0 .. n) in that order while each fits;
+ * stops at the first that does not.  Returns how many started.  Where
+ * sim_start_head walks the queue's own order, this walks any order the
+ * policy gives (a ranking it computed this pass); order NULL is the
+ * queue's order, and then it is sim_start_head.  Each entry must be a
+ * waiting job of the run, listed once: another is skipped and counted
+ * as a bad call.  On a cluster with virtual clusters each VC's jobs,
+ * and the jobs of no VC, are a queue of their own, as in
+ * sim_start_head.  Only from schedule().
+ */
+size_t sim_start_in_order(struct sim *sim, const struct job *const *order,
+			  size_t n);
+
+/*
+ * EASY backfilling around an order: starts order[0], order[1], ... while
+ * each fits, as sim_start_in_order; the first that does not is the head
+ * and gets a reservation at its shadow time (the earliest time the
+ * free-resource profile has room for its demand for its estimate); then
+ * every later job of the order, in the order, starts now if it fits now
+ * and cannot delay that reservation: it ends by its estimate by the
+ * shadow time, or it takes only extra units (free at the shadow time
+ * beside the head, less what earlier such starts took).  Only the head
+ * is protected.  Returns how many started.  order NULL is the queue's
+ * order (n is then ignored), for a policy whose order() keeps the queue
+ * as it wants it.  For "given the job chosen as head, backfill the
+ * others in this order", put the chosen job first.  Entries as for
+ * sim_start_in_order.  On a cluster with virtual clusters it is a bad
+ * call, and starts as sim_start_in_order (no backfilling).  Only from
+ * schedule().
+ */
+size_t sim_backfill_easy(struct sim *sim, const struct job *const *order,
+			 size_t n);
+
+/*
+ * Ranks the waiting jobs by key (called once per job and call, lower
+ * first, ties by submit time then job id; a NaN key counts as
+ * +infinity) and starts them in that order: with sim_backfill_easy when
+ * backfill is true, else sim_start_in_order.  For policies whose order
+ * changes with time (a score of the wait so far), which order() cannot
+ * give.  Returns how many started.  Only from schedule().
+ */
+size_t sim_start_by(struct sim *sim, sim_rank_key_fn key, bool backfill);
+
 #endif

@@ -153,6 +153,7 @@ void sim_free(struct sim *s)
 	free(s->gone);
 	free(s->rank);
 	free(s->rkeys);
+	free(s->border);
 	free(s->samples);
 	sim_placelog_release(s);
 	profile_free(s->profile);

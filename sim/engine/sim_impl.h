@@ -11,6 +11,8 @@
  *   sim_share.c     GPU sharing (pairs of jobs) and migration
  *   sim_rank.c      the shared steps of policies: ranking, head start,
  *                   the free-resource profile
+ *   sim_backfill.c  starting in an order a policy gives, and EASY
+ *                   backfilling around it
  *   sim_query.c     read-only queries, parameters, GPU types
  *   sim_check.c     the invariant checker (--check)
  *   sim_sample.c    the timeline's samples and their thinning
@@ -127,6 +129,10 @@ struct sim {
 	size_t nrank, rankcap;
 	struct rank_key *rkeys;       /* sim_rank_by's keys */
 	size_t rkcap;
+	/* The order sim_start_by and sim_backfill_easy walk when the
+	 * policy gives none (sim_backfill.c). */
+	const struct job **border;
+	size_t bordcap;
 	uint64_t rank_units;          /* units the list has left to give */
 	bool rank_pool;               /* one pool of units (no VCs) */
 	bool count_zero;              /* qzero is kept (from the first
