@@ -43,7 +43,6 @@ void env_free(struct env *v)
 	exp_release(&v->e);
 	free(v->cand);
 	free(v->mask);
-	free(v->gcap);
 	free(v);
 }
 
@@ -54,15 +53,11 @@ static void sizes(struct env *v)
 	v->k = v->rl.k;
 	v->cpu_cap = (double)cluster_total_cpus(c);
 	v->gpu_cap = (double)cluster_total_gpus(c);
-	v->ntypes = v->gpu_cap > 0 ? cluster_gpu_type_count(c) : 0;
-	v->ngroups = 1 + v->ntypes;
-	v->gcap = xcalloc(v->ngroups, sizeof(*v->gcap));
-	v->gcap[0] = (double)cluster_free_units(c);
-	for (uint32_t t = 0; t < v->ntypes; t++)
-		v->gcap[1 + t] = (double)cluster_gpu_type_total(c, t);
+	v->ngroups = 1 + (v->gpu_cap > 0 ? cluster_gpu_type_count(c) : 0);
 	cluster_free(c);
-	v->obs_dim = (size_t)v->k * RL_JOB_F +
-		     (size_t)v->ngroups * RL_GROUP_F + RL_GLOBAL_F;
+	/* What sim_observe_dim() will say of the episodes' engines. */
+	v->obs_dim = (size_t)v->k * SIM_OBS_JOB_F +
+		     (size_t)v->ngroups * SIM_OBS_GROUP_F + SIM_OBS_GLOBAL_F;
 	v->cand = xcalloc(v->k, sizeof(*v->cand));
 	v->mask = xcalloc(v->k + 1, 1);
 }
