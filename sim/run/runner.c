@@ -343,10 +343,12 @@ static int generate(const struct runner *r, uint64_t seed,
 {
 	const struct experiment *e = &r->e;
 	char *prefix;
+	struct sim_error e2;
 	int rc = gen_workload(&e->workload.gen, seed, &e->workload.opts, gen,
-			      err);
+			      &e2);
 	if (rc)
-		return rc;
+		return err_setc(err, rc, "%s: $.workload.generate: %s",
+				e->path, e2.msg);
 	if (gen->n == 0) {
 		rc = err_set(err, "%s: $.workload: no generated job left after "
 			     "the window and limit", e->path);
@@ -358,6 +360,11 @@ static int generate(const struct runner *r, uint64_t seed,
 	if (!rc)
 		rc = cluster_spec_check_shapes(&r->cluster, prefix, gen->jobs,
 					       gen->n, err);
+	uint64_t pinned;
+	if (!rc && r->use_speed && gen->nllm)
+		rc = speed_llm_fit(&r->cluster, &e->throughputs,
+				   r->speed.ref_gpu, gen->jobs, gen->n,
+				   gen->llm, gen->nllm, prefix, &pinned, err);
 	free(prefix);
 out_gen:
 	if (rc)
