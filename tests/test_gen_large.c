@@ -373,3 +373,46 @@ Test(gen_large, cli_same_bytes_and_exit_2)
 	free(err);
 	tl_rmtree(tmp);
 }
+
+/*
+ * "comm_overlap" per model: an entry of the root "models" table carries
+ * its own overlap into the generated large jobs that train it (the preset
+ * it copies has none), and a value above 1 is refused with its path.
+ */
+Test(gen_large, comm_overlap_per_model)
+{
+	const char *models = "\"models\": {\"g13-ov\": {\"like\": "
+			     "\"gpt3-13b\", \"comm_overlap\": 0.75}}, ";
+	char *base = exp_text("{\"model\": [\"g13-ov\", \"gpt3-13b\"], "
+			      RT "}", NULL);
+	char *text = xasprintf("{%s%s", models, base + 1);
+	struct experiment e;
+	struct workload w;
+	struct sim_error err = { .msg = "" };
+	cr_assert_eq(exp_parse(text, "x.json", &e, &err), 0, "%s", err.msg);
+	generate(&e, 3, &w);
+	size_t with = 0, without = 0;
+	for (size_t i = 0; i < w.nllm; i++) {
+		const struct llm_model *m = &w.llm[i].model;
+		if (!strcmp(m->name, "g13-ov")) {
+			cr_expect_float_eq(m->comm_overlap, 0.75, 1e-15);
+			with++;
+		} else {
+			cr_expect_str_eq(m->name, "gpt3-13b");
+			cr_expect_eq(m->comm_overlap, 0);
+			without++;
+		}
+	}
+	cr_expect(with && without, "%zu %zu", with, without);
+	workload_release(&w);
+	exp_release(&e);
+	free(text);
+	text = xasprintf("{\"models\": {\"g13-ov\": {\"like\": "
+			 "\"gpt3-13b\", \"comm_overlap\": 1.5}}, %s",
+			 base + 1);
+	cr_assert_eq(exp_parse(text, "x.json", &e, &err), -SIM_EINPUT);
+	cr_expect(strstr(err.msg, "x.json: $.models['g13-ov'].comm_overlap: "
+			 "must be <= 1, got '1.5'"), "%s", err.msg);
+	free(text);
+	free(base);
+}
