@@ -16,6 +16,7 @@
 #include "rl/rl.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +134,24 @@ uint64_t env_decisions(const struct env *v) { return v->decisions; }
 double env_time(const struct env *v)
 {
 	return v->s ? (double)(sim_now(v->s) - v->t0) / SIM_SEC : 0;
+}
+
+size_t env_jobs(const struct env *v, int64_t *ids, double *start,
+		double *end)
+{
+	size_t n;
+	const struct job *j = rl_env_jobs(v, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (ids)
+			ids[i] = j[i].id;
+		if (start)
+			start[i] = j[i].start == SIM_TIME_NONE ? NAN :
+				   (double)(j[i].start - v->t0) / SIM_SEC;
+		if (end)
+			end[i] = j[i].end == SIM_TIME_NONE ? NAN :
+				 (double)(j[i].end - v->t0) / SIM_SEC;
+	}
+	return n;
 }
 
 const struct job *rl_env_jobs(const struct env *v, size_t *n)
