@@ -77,7 +77,9 @@ int cluster_tenants_check(const struct cluster_spec *s, const char *prefix,
  * The project (tenant index) of every job by `from`, into out[njobs]
  * (out may be NULL: check only).  names/n: the workload's group names
  * (NULL: numbered groups).  A job whose field names no project is an
- * error: "PREFIXjob 'ID' names project 'X' that no tenant has (...)".
+ * error: "PREFIXjob 'ID' names project 'X' that no tenant has (...)", as
+ * is an interactive job larger than its project's quota (it could never
+ * run).
  */
 int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 			 const struct job *jobs, size_t njobs,

@@ -108,12 +108,19 @@ int cluster_tenants_check(const struct cluster_spec *s, const char *prefix,
 	uint64_t total = 0, depts = 0;
 	for (size_t g = 0; g < s->ngroups; g++)
 		total += (uint64_t)s->groups[g].count * s->groups[g].gpus * 1000;
+	/* Projects first: a department's quota may be their sum. */
 	for (size_t i = 0; i < s->ntenants; i++) {
+		int rc = s->tenants[i].parent >= 0
+				 ? check_one(s, i, total, p, err) : 0;
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < s->ntenants; i++) {
+		if (s->tenants[i].parent >= 0)
+			continue;
 		int rc = check_one(s, i, total, p, err);
 		if (rc)
 			return rc;
-		if (s->tenants[i].parent >= 0)
-			continue;
 		depts += s->tenants[i].quota;
 		uint64_t sum = 0;
 		for (size_t k = i + 1; k < s->ntenants &&
@@ -136,6 +143,12 @@ int cluster_tenants_check(const struct cluster_spec *s, const char *prefix,
 				gpus_text(depts, a), gpus_text(total, b));
 	}
 	return 0;
+}
+
+/* A job's demand in milli-GPUs (sim_job_milli). */
+static uint64_t job_milli(const struct job *j)
+{
+	return j->gpus ? (uint64_t)j->gpus * 1000 : j->gpu_milli;
 }
 
 /* The project named key, or -1. */
@@ -177,6 +190,19 @@ int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 			t = field >= 0 ? project_named(s, key) : -1;
 			last_field = field;
 			last = t;
+		}
+		if (t >= 0 && (j->flags & JOB_INTERACTIVE) &&
+		    job_milli(j) > s->tenants[t].quota) {
+			char a[32], b[32];
+			rc = err_setc(err, -SIM_EINPUT, "%sjob '%" PRId64 "' is "
+				      "interactive and asks for '%s' GPUs, more "
+				      "than the quota '%s' of its project '%s' "
+				      "(interactive jobs run within quota "
+				      "only)", p, j->id,
+				      gpus_text(job_milli(j), a),
+				      gpus_text(s->tenants[t].quota, b),
+				      s->tenants[t].name);
+			continue;
 		}
 		if (t >= 0) {
 			if (out)

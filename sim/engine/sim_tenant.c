@@ -32,13 +32,18 @@ const struct tenant_books *sim_tenant_books(const struct sim *s)
 	return s->tenants;
 }
 
-/* Jobs drawn interactive: a uniform draw per job below the fraction. */
-static void draw_kinds(struct sim *s)
+/* Jobs drawn interactive: a uniform draw per job below the fraction;
+ * never a job larger than its project's quota (an interactive job runs
+ * within quota only: it could never start). */
+static void draw_kinds(struct sim *s, const struct tenant_books *b)
 {
 	double f = s->cfg.interactive_fraction;
 	if (!(f > 0))
 		return;
 	for (size_t i = 0; i < s->njobs; i++) {
+		int32_t t = b->job_tenant[i];
+		if (t < 0 || sim_job_milli(s, &s->jobs[i]) > b->pub[t].quota)
+			continue;
 		uint64_t z = splitmix64_stream(s->cfg.seed ^ UINT64_C(0x7e4a),
 					       i);
 		if ((double)(z >> 11) * 0x1.0p-53 < f)
@@ -80,7 +85,7 @@ void sim_tenant_init(struct sim *s)
 		};
 	}
 	s->tenants = b;
-	draw_kinds(s);
+	draw_kinds(s, b);
 }
 
 void sim_tenant_release(struct sim *s)
