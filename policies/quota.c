@@ -64,8 +64,11 @@
  *   reclaim    preempt borrowing jobs for a project under quota
  *              (default true)
  *
- * Cost: each point walks the pending queue once and, in step 3, picks
- * the next project in O(projects); a reclaim walks the running jobs.
+ * Cost: each project keeps its waiting jobs in a list in the queue order
+ * (linked through the engine's per-job slots); a point walks a project's
+ * list only while it is under its quota, and in step 3 only past the
+ * jobs larger than the idle GPUs, picking the next project in
+ * O(projects); a reclaim walks the running jobs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,28 +86,36 @@ struct q_cand {
 	double key2;
 };
 
+/* A project's waiting jobs, in the queue order: their slots, linked. */
+struct q_list {
+	struct quota_job *head, *tail;
+};
+
+/* The policy's slot per job. */
+struct quota_job {
+	struct quota_job *prev, *next; /* in its project's list */
+	const struct job *job;
+	sim_time_t started;           /* its last (re)start */
+	uint64_t m;                   /* its demand, milli-GPUs */
+	int32_t t;                    /* its project (tenant index) */
+};
+
 struct quota {
 	enum q_order order;
 	enum q_victim victim;
 	bool borrowing, reclaim;
 	unsigned nt;                  /* tenants */
+	const struct sim_tenant **ten; /* by tenant: the engine's view */
+	struct q_list *wait;          /* by tenant: its waiting jobs */
+	uint32_t *zero;               /* by tenant: waiting jobs of no GPU */
 	bool *blocked;                /* by tenant, this point */
 	int64_t *over;                /* by tenant, scratch: milli-GPUs over
 	                                 quota with the victims taken so far */
-	uint32_t *first, *last;       /* by tenant: its step-3 list */
-	const struct job **snap;      /* the pending jobs at this point */
-	uint32_t *next;               /* snapshot index -> next of its list */
-	size_t snapcap, nextcap;
+	struct quota_job **cur;       /* by tenant: step 3's next job */
+	struct quota_job *slots;      /* the engine's, by job idx */
 	struct q_cand *cand;
 	size_t candcap;
 };
-
-/* The policy's slot per job. */
-struct quota_job {
-	sim_time_t started;           /* its last (re)start */
-};
-
-#define Q_NONE UINT32_MAX
 
 static int quota_order(void *state, const struct job *a, const struct job *b)
 {
@@ -114,6 +125,18 @@ static int quota_order(void *state, const struct job *a, const struct job *b)
 	if (q->order == O_LAS)
 		return (a->attained > b->attained) - (a->attained < b->attained);
 	return 0;
+}
+
+/* The engine's queue order: the policy's, then submit, then index. */
+static bool before(const struct quota *q, const struct job *a,
+		   const struct job *b)
+{
+	int c = quota_order((void *)q, a, b);
+	if (c)
+		return c < 0;
+	if (a->submit != b->submit)
+		return a->submit < b->submit;
+	return a->idx < b->idx;
 }
 
 static int pick(const char *v, const char *const *names, int n)
@@ -148,37 +171,83 @@ static int quota_init(struct sim *sim, void **state, struct sim_error *err)
 	q->victim = (enum q_victim)vi;
 	q->borrowing = sim_param_bool(sim, "borrowing");
 	q->reclaim = sim_param_bool(sim, "reclaim");
+	q->slots = sim_job_states(sim);
+	q->ten = sim_alloc(sim, q->nt, sizeof(*q->ten));
+	for (unsigned t = 0; t < q->nt; t++)
+		q->ten[t] = sim_tenant(sim, t);
+	q->wait = sim_alloc(sim, q->nt, sizeof(*q->wait));
+	q->zero = sim_alloc(sim, q->nt, sizeof(*q->zero));
 	q->blocked = sim_alloc(sim, q->nt, sizeof(*q->blocked));
 	q->over = sim_alloc(sim, q->nt, sizeof(*q->over));
-	q->first = sim_alloc(sim, q->nt, sizeof(*q->first));
-	q->last = sim_alloc(sim, q->nt, sizeof(*q->last));
+	q->cur = sim_alloc(sim, q->nt, sizeof(*q->cur));
 	return 0;
 }
 
 static void quota_fini(struct sim *sim, void *state)
 {
 	struct quota *q = state;
-	free(q->snap);
-	free(q->next);
 	free(q->cand);
+}
+
+/* A job that waits (again) joins its project's list in the queue order,
+ * found from the back (arrivals come in submit order). */
+static void enlist(struct quota *q, struct quota_job *s)
+{
+	struct q_list *ls = &q->wait[s->t];
+	struct quota_job *o = ls->tail;
+	while (o && before(q, s->job, o->job))
+		o = o->prev;
+	struct quota_job *after = o ? o->next : ls->head;
+	s->prev = o;
+	s->next = after;
+	if (o)
+		o->next = s;
+	else
+		ls->head = s;
+	if (after)
+		after->prev = s;
+	else
+		ls->tail = s;
+	q->zero[s->t] += !s->m;
+}
+
+static void quota_submitted(struct sim *sim, void *state, const struct job *j)
+{
+	struct quota *q = state;
+	struct quota_job *s = &q->slots[j->idx];
+	s->job = j;
+	s->m = sim_job_milli(sim, j);
+	s->t = sim_job_tenant(sim, j);
+	if (q->nt && s->t >= 0)
+		enlist(q, s);
+}
+
+static void quota_preempted(struct sim *sim, void *state, const struct job *j)
+{
+	struct quota *q = state;
+	struct quota_job *s = &q->slots[j->idx];
+	if (q->nt && s->t >= 0)
+		enlist(q, s);
 }
 
 static void quota_started(struct sim *sim, void *state, const struct job *j)
 {
-	struct quota_job *s = sim_job_state(sim, j);
+	struct quota *q = state;
+	struct quota_job *s = &q->slots[j->idx];
 	s->started = sim_now(sim);
+	if (!q->nt || s->t < 0)
+		return;
+	struct q_list *ls = &q->wait[s->t];
+	if (q->cur[s->t] == s)
+		q->cur[s->t] = s->next;
+	CLUSTERSIM_LIST_REMOVE(ls, s);
+	q->zero[s->t] -= !s->m;
 }
 
 /* Milli-GPUs tenant t holds above its quota (0 when within). */
 static uint64_t over_of(const struct sim_tenant *t)
 {
 	return t->used > t->quota ? t->used - t->quota : 0;
-}
-
-/* Would job j (of project p, demand m) stay within p's quota? */
-static bool within(const struct sim_tenant *p, uint64_t m)
-{
-	return p->used + m <= p->quota;
 }
 
 static int cmp_cand(const void *pa, const void *pb)
@@ -200,19 +269,17 @@ static size_t candidates(struct sim *sim, struct quota *q, int p)
 		return 0;
 	for (size_t i = 0; i < nr; i++) {
 		const struct job *r = sim_running_at(sim, i);
-		int t = sim_job_tenant(sim, r);
-		if (t < 0 || t == p || (r->flags & JOB_INTERACTIVE) ||
-		    !sim_job_milli(sim, r) ||
-		    !over_of(sim_tenant(sim, (unsigned)t)) ||
+		const struct quota_job *s = &q->slots[r->idx];
+		if (s->t < 0 || s->t == p || (r->flags & JOB_INTERACTIVE) ||
+		    !s->m || !over_of(q->ten[s->t]) ||
 		    !sim_job_preemptible(sim, r))
 			continue;
-		const struct quota_job *s = sim_job_state(sim, r);
 		double newest = -(double)s->started;
 		struct q_cand *c = &q->cand[n++];
 		c->job = r;
 		c->key2 = newest;
 		if (q->victim == V_PRIORITY)
-			c->key = sim_tenant(sim, (unsigned)t)->weight;
+			c->key = q->ten[s->t]->weight;
 		else if (q->victim == V_PROGRESS)
 			c->key = sim_job_unsaved(sim, r);
 		else
@@ -225,26 +292,26 @@ static size_t candidates(struct sim *sim, struct quota *q, int p)
 /* Reclaims borrowed GPUs for job j of project p (which is within its
  * quota and does not fit); true when j then started. */
 static bool reclaim_for(struct sim *sim, struct quota *q, const struct job *j,
-			int p)
+			int p, uint64_t m)
 {
-	uint64_t m = sim_job_milli(sim, j), free_m = sim_free_units(sim) * 1000;
+	uint64_t free_m = sim_free_units(sim) * 1000;
 	bool any = false;
 	for (unsigned t = 0; t < q->nt && !any; t++)
-		any = sim_tenant(sim, t)->parent >= 0 &&
-		      over_of(sim_tenant(sim, t)) > 0 && (int)t != p;
+		any = q->ten[t]->parent >= 0 && over_of(q->ten[t]) > 0 &&
+		      (int)t != p;
 	if (!any || free_m >= m)
 		return false; /* nobody borrows, or a matter of placement */
 	size_t n = candidates(sim, q, p), take = 0;
 	for (unsigned t = 0; t < q->nt; t++)
-		q->over[t] = (int64_t)over_of(sim_tenant(sim, t));
+		q->over[t] = (int64_t)over_of(q->ten[t]);
 	uint64_t got = free_m;
 	for (size_t i = 0; i < n && got < m; i++) {
 		const struct job *r = q->cand[i].job;
-		int t = sim_job_tenant(sim, r);
-		if (q->over[t] <= 0)
+		const struct quota_job *s = &q->slots[r->idx];
+		if (q->over[s->t] <= 0)
 			continue; /* no longer borrowing */
-		q->over[t] -= (int64_t)sim_job_milli(sim, r);
-		got += sim_job_milli(sim, r);
+		q->over[s->t] -= (int64_t)s->m;
+		got += s->m;
 		q->cand[take++] = q->cand[i];
 	}
 	if (got < m)
@@ -256,11 +323,11 @@ static bool reclaim_for(struct sim *sim, struct quota *q, const struct job *j,
 
 /* Milli-GPUs of idle GPUs that tenants other than p and its department
  * d withhold: the unused quota beyond their lend_limit. */
-static uint64_t withheld(struct sim *sim, const struct quota *q, int p, int d)
+static uint64_t withheld(const struct quota *q, int p, int d)
 {
 	uint64_t w = 0;
 	for (unsigned t = 0; t < q->nt; t++) {
-		const struct sim_tenant *x = sim_tenant(sim, t);
+		const struct sim_tenant *x = q->ten[t];
 		if ((int)t == p || (int)t == d ||
 		    x->lend_limit == SIM_TENANT_NO_LIMIT || x->used >= x->quota)
 			continue;
@@ -271,13 +338,11 @@ static uint64_t withheld(struct sim *sim, const struct quota *q, int p, int d)
 	return w;
 }
 
-/* May job j (project p) start borrowing now? */
-static bool may_borrow(struct sim *sim, const struct quota *q,
-		       const struct job *j, int p)
+/* May a job of demand m (project p) start borrowing now, free_m idle? */
+static bool may_borrow(const struct quota *q, uint64_t m, int p,
+		       uint64_t free_m)
 {
-	const struct sim_tenant *pt = sim_tenant(sim, (unsigned)p);
-	const struct sim_tenant *dt = sim_tenant(sim, (unsigned)pt->parent);
-	uint64_t m = sim_job_milli(sim, j);
+	const struct sim_tenant *pt = q->ten[p], *dt = q->ten[pt->parent];
 	uint64_t above = pt->used + m - pt->quota;
 	if (pt->borrow_limit != SIM_TENANT_NO_LIMIT && above > pt->borrow_limit)
 		return false;
@@ -285,92 +350,87 @@ static bool may_borrow(struct sim *sim, const struct quota *q,
 	    dt->used + m - dt->quota > dt->borrow_limit)
 		return false;
 	uint64_t borrowed = pt->used >= pt->quota ? m : above;
-	uint64_t free_m = sim_free_units(sim) * 1000;
-	uint64_t hold = withheld(sim, q, p, pt->parent);
-	if (free_m < hold || borrowed > free_m - hold)
-		return false;
-	return sim_job_fits(sim, j);
+	uint64_t hold = withheld(q, p, pt->parent);
+	return free_m >= hold && borrowed <= free_m - hold;
 }
 
-/* Step 1 and 2 over the snapshot; links the jobs left for step 3. */
-static void within_quota(struct sim *sim, struct quota *q, size_t n)
+/* Steps 1 and 2 for project p: its jobs within quota in order, until
+ * one that cannot start even with a reclaim blocks the rest. */
+static void within_quota(struct sim *sim, struct quota *q, unsigned p)
 {
-	for (unsigned t = 0; t < q->nt; t++) {
-		q->blocked[t] = false;
-		q->first[t] = q->last[t] = Q_NONE;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct job *j = q->snap[i];
-		int p = sim_job_tenant(sim, j);
-		uint64_t m = sim_job_milli(sim, j);
-		q->next[i] = Q_NONE;
-		if (p < 0 || q->blocked[p])
+	const struct sim_tenant *pt = q->ten[p];
+	struct quota_job *s = q->wait[p].head, *next;
+	q->blocked[p] = false;
+	if (pt->used >= pt->quota && !q->zero[p])
+		return; /* at its quota: no job of its is within */
+	for (; s && !q->blocked[p]; s = next) {
+		next = s->next; /* s leaves the list if it starts */
+		if (pt->used + s->m > pt->quota)
 			continue;
-		if (!within(sim_tenant(sim, (unsigned)p), m)) {
-			if (!(j->flags & JOB_INTERACTIVE) && q->borrowing) {
-				if (q->last[p] == Q_NONE)
-					q->first[p] = (uint32_t)i;
-				else
-					q->next[q->last[p]] = (uint32_t)i;
-				q->last[p] = (uint32_t)i;
-			}
+		if (sim_job_fits(sim, s->job) && sim_job_start(sim, s->job) == 0)
 			continue;
-		}
-		if (sim_job_fits(sim, j) && sim_job_start(sim, j) == 0)
-			continue;
-		if (q->reclaim && reclaim_for(sim, q, j, p))
+		if (q->reclaim && reclaim_for(sim, q, s->job, (int)p, s->m))
 			continue;
 		q->blocked[p] = true;
 	}
+}
+
+/* The next job of p that step 3 may consider (train, not larger than
+ * what is idle), moving its cursor there; NULL when none. */
+static struct quota_job *next_borrower(struct quota *q, unsigned p,
+				       uint64_t free_m)
+{
+	struct quota_job *s = q->cur[p];
+	while (s && (s->m > free_m || (s->job->flags & JOB_INTERACTIVE) ||
+		     q->ten[p]->used + s->m <= q->ten[p]->quota))
+		s = s->next;
+	q->cur[p] = s;
+	return s;
 }
 
 /* Step 3: the over-quota GPUs, the least served project per weight
  * first. */
 static void borrow(struct sim *sim, struct quota *q)
 {
+	for (unsigned t = 0; t < q->nt; t++)
+		q->cur[t] = q->blocked[t] || q->ten[t]->parent < 0
+				    ? NULL : q->wait[t].head;
 	for (;;) {
+		uint64_t free_m = sim_free_units(sim) * 1000;
 		int best = -1;
 		double bkey = 0;
-		for (unsigned t = 0; t < q->nt; t++) {
-			if (q->first[t] == Q_NONE || q->blocked[t])
+		for (unsigned t = 0; t < q->nt && free_m; t++) {
+			struct quota_job *s = next_borrower(q, t, free_m);
+			if (!s)
 				continue;
-			const struct sim_tenant *x = sim_tenant(sim, t);
-			const struct job *j = q->snap[q->first[t]];
-			double key = (double)(over_of(x) + sim_job_milli(sim, j)) /
-				     x->weight;
+			double key = (double)(over_of(q->ten[t]) + s->m) /
+				     q->ten[t]->weight;
 			if (best < 0 || key < bkey) {
 				best = (int)t;
 				bkey = key;
 			}
 		}
-		if (best < 0 || sim_free_units(sim) == 0)
+		if (best < 0)
 			return;
-		uint32_t i = q->first[best];
-		const struct job *j = q->snap[i];
-		q->first[best] = q->next[i];
-		if (j->state == JOB_PENDING && may_borrow(sim, q, j, best))
-			sim_job_start(sim, j);
+		struct quota_job *s = q->cur[best];
+		q->cur[best] = s->next;
+		if (may_borrow(q, s->m, best, free_m) && sim_job_fits(sim, s->job))
+			sim_job_start(sim, s->job);
 	}
 }
 
 static void quota_schedule(struct sim *sim, void *state)
 {
 	struct quota *q = state;
-	size_t n = sim_queue_len(sim);
-	if (!n)
+	if (!sim_queue_len(sim))
 		return;
 	if (!q->nt) { /* no tenants: one pool, a queue in its order */
 		sim_start_head(sim);
 		return;
 	}
-	if (!clustersim_grow(&q->snap, &q->snapcap, n, sizeof(*q->snap)) ||
-	    !clustersim_grow(&q->next, &q->nextcap, n, sizeof(*q->next))) {
-		sim_start_head(sim); /* no memory: degrade */
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		q->snap[i] = sim_queue_at(sim, i);
-	within_quota(sim, q, n);
+	for (unsigned t = 0; t < q->nt; t++)
+		if (q->ten[t]->parent >= 0)
+			within_quota(sim, q, t);
 	if (q->borrowing)
 		borrow(sim, q);
 }
@@ -397,5 +457,7 @@ CLUSTERSIM_POLICY(quota,
 	.order = quota_order,
 	.init = quota_init,
 	.fini = quota_fini,
+	.job_submitted = quota_submitted,
 	.job_started = quota_started,
+	.job_preempted = quota_preempted,
 	.schedule = quota_schedule);
