@@ -415,6 +415,49 @@ Test(quota, conservation_with_reclaim)
 	free(j);
 }
 
+/*
+ * interactive_fraction: 400 jobs of A (quota 4), every fourth of 8 GPUs.
+ * With 0.25, the 300 jobs of 1 GPU are drawn interactive about 75 times
+ * (binomial: 4.5 standard deviations either side is 50..100), the same
+ * jobs in a second run of the seed, and never a job of 8 GPUs (larger
+ * than A's quota: it could never start).
+ */
+Test(quota, interactive_fraction_draw)
+{
+	enum { N = 400 };
+	struct tqjob *j = xcalloc(N, sizeof(*j));
+	for (int i = 0; i < N; i++)
+		j[i] = (struct tqjob){ i + 1, i, 10, i % 4 == 3 ? 8 : 1, 1,
+				       false };
+	uint32_t flags[N];
+	for (int pass = 0; pass < 2; pass++) {
+		struct tq q;
+		tq_setup(&q, 8, ab, 3, j, N);
+		struct sim_config base = {
+			.workload = &q.w, .cluster = &q.c,
+			.project_from = TENANT_FROM_VC,
+			.interactive_fraction = 0.25,
+		};
+		q.s = tl_run_cfg("fcfs", NULL, 0, &base);
+		size_t n;
+		const struct job *js = sim_jobs(q.s, &n);
+		int k = 0;
+		for (size_t i = 0; i < n; i++) {
+			bool in = js[i].flags & JOB_INTERACTIVE;
+			k += in;
+			if (js[i].gpus == 8)
+				cr_expect(!in, "job %lld", (long long)js[i].id);
+			if (pass == 0)
+				flags[i] = js[i].flags;
+			else
+				cr_expect_eq(flags[i], js[i].flags);
+		}
+		cr_expect(k >= 50 && k <= 100, "%d interactive", k);
+		tq_free(&q);
+	}
+	free(j);
+}
+
 /* ---- The experiment file, through the command line ---- */
 
 static char tmp[256], bin[512];
