@@ -5,8 +5,10 @@
 #   simulation),
 #   fcfs on a generated 1,000,000-job workload on 10,000 nodes,
 #   easy on a month of a 4,096-GPU cluster with large-model jobs,
-#   las and gittins (Tiresias' discretised index) on the whole Philly
-#   summary with the network model on, and fcfs on
+#   las and gittins (Tiresias' discretised index) and quota (quotas with
+#   borrowing and reclaim, bench/philly-quota.json: the 15 VCs' shares of
+#   the same 512 GPUs) on the whole Philly summary with the network model
+#   on, and fcfs on
 #   it with one pool of 512 GPUs, the three policies of KTH-SP2 with
 #   run -j 1 and -j 2,
 # each next to the cost of just reading its trace (`zcat FILE | awk`),
@@ -145,7 +147,8 @@ alternate "easy-llm-month|$here/llm-month.json|"
 alternate "easy-nodes-128k|$here/easy-nodes-128k.json|" \
 	"easy-nodes-1m|$here/easy-nodes-1m.json|"
 alternate "las-philly|$here/philly-las.json|$philly" \
-	"gittins-philly|$here/philly-gittins.json|$philly"
+	"gittins-philly|$here/philly-gittins.json|$philly" \
+	"quota-philly|$here/philly-quota.json|$philly"
 # The same pooled fcfs in plain Python, run in the same rounds.
 py_peer() {
 	local jobs wait sim
@@ -177,6 +180,11 @@ echo "20-job run), divided by the jobs."
 if [ -n "$(fig easy-nodes-128k sim)" ] && [ -n "$(fig easy-nodes-1m sim)" ]; then
 	echo "easy-nodes: 2^20 nodes against 2^17, simulation time" \
 		"$(printf '%.2f' "$(echo "$(fig easy-nodes-1m sim) / $(fig easy-nodes-128k sim)" | bc -l)")x."
+fi
+if [ -n "$(fig quota-philly wall)" ] && [ -n "$(fig las-philly wall)" ]; then
+	echo "quota-philly: quotas with borrowing and reclaim (aim: wall_s under 5 s)," \
+		"wall_s $(printf '%.2f' "$(echo "$(fig quota-philly wall) / $(fig las-philly wall)" | bc -l)")x" \
+		"that of plain las-philly on the same cluster and trace."
 fi
 if [ -n "$(fig easy-curie wall)" ] && [ -n "$(fig easy-curie+plots wall)" ]; then
 	echo "easy-curie+plots: the same run with the default plots (PNG and SVG):"

@@ -45,6 +45,7 @@ shockwave-120|gpu/shockwave/shockwave-120job.trace|experiments/shockwave-120.jso
 philly-las|gpu/philly.csv|experiments/philly.json --policy las: preemptions and scheduling points
 philly-las-job54|gpu/philly.csv|experiments/philly.json --policy las: job 54 and the slowdowns below 1
 philly-vc|gpu/philly.csv|experiments/philly-vc.json: waits and bounded slowdowns
+philly-quota|gpu/philly.csv|experiments/philly-quota.json: waits, JCT, preemptions, reclaims and the Jain index of hard partitions, borrowing and one pool
 hpo||experiments/hpo.json: waits, GPU utilisation, the mean time to the best trial of a search and the GPU-hours per search
 placement||experiments/placement-comm.json and placement-compute.json: mean JCT and placement slowdown
 llm-mixed||experiments/llm-mixed.json: the large-model jobs against the others, waits, JCTs, placement slowdowns and nodes, and their share of the GPU-hours
@@ -304,6 +305,17 @@ fig_philly_vc() {
 	echo "the bounded slowdown divides by each job's service time, its run time"
 	echo "alone (\`docs/metrics.md\`); las's first starts come after $(val "$d" las first_wait_mean f1) s on"
 	echo "average, but its preempted jobs queue again."
+}
+
+fig_philly_quota() {
+	local d=$work/philly-quota l
+	run philly-quota experiments/philly-quota.json
+	echo "| setup | mean wait (s) | p99 wait (s) | mean JCT (s) | preemptions per job | reclaims | Jain (GPU-h / quota) |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	for l in hard borrow shared; do
+		row "$d" $l $l wait_mean:int wait_p99:int response_mean:int \
+			preemptions_mean:f3 reclaims:int jain_quota:f3
+	done
 }
 
 fig_placement() {

@@ -327,3 +327,26 @@ Test(trace_csv, a_truncated_gzip_trace_is_an_error)
 		workload_release(&w);
 	unlink(path);
 }
+
+/* The kind column (docs/tenants.md): interactive sets JOB_INTERACTIVE,
+ * train or an empty cell leaves it clear, anything else is an error. */
+Test(trace_csv, kind_column)
+{
+	struct trace_opts o;
+	struct workload w;
+	struct sim_error err;
+	trace_opts_default(&o);
+	o.format = TRACE_CSV;
+	cr_assert_eq(csv_load_text("id,submit,run,cpus,gpus,kind\n"
+				   "1,0,10,1,1,interactive\n2,1,10,1,1,train\n"
+				   "3,2,10,1,1,\n", false, &o, &w, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(w.n, 3);
+	cr_expect(w.jobs[0].flags & JOB_INTERACTIVE);
+	cr_expect(!(w.jobs[1].flags & JOB_INTERACTIVE));
+	cr_expect(!(w.jobs[2].flags & JOB_INTERACTIVE));
+	workload_release(&w);
+	csv_expect_error("id,submit,run,cpus,kind\n1,0,1,1,batch\n",
+			 "F:2: kind 'batch' is not a kind (train or "
+			 "interactive)");
+}

@@ -42,6 +42,10 @@ enum {
 	                              mode "gns"); it runs at its static one */
 	JOB_BS_ACCORDION = 1 << 3, /* ... by Accordion's critical regimes
 	                              (mode "accordion"); likewise */
+	JOB_INTERACTIVE = 1 << 4,  /* an interactive job (Run:AI's kind):
+	                              runs only within its project's quota
+	                              and is never reclaimed; else "train"
+	                              (docs/tenants.md) */
 };
 
 /*

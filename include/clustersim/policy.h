@@ -573,6 +573,52 @@ bool sim_job_fits_on(const struct sim *sim, const struct job *job,
  */
 int sim_job_start_on(struct sim *sim, const struct job *job, unsigned t);
 
+/* ---- Tenants: quotas, borrowing and reclaim (docs/tenants.md) ---------
+ *
+ * A cluster may have tenants (the experiment's cluster.tenants): each
+ * department and each of its projects has a guaranteed quota of GPUs,
+ * optional borrowing and lending limits and a weight for the over-quota
+ * share.  Every job of such a run belongs to one project.  The engine
+ * keeps the books (the milli-GPUs each tenant's running jobs hold, a
+ * fractional job counting its share) for every policy; the quota policy
+ * (policies/quota.c) decides with them.  Amounts are milli-GPUs.
+ */
+
+/* "No limit" for borrow_limit and lend_limit. */
+#define SIM_TENANT_NO_LIMIT UINT64_MAX
+
+/* One tenant, as the engine sees it now. */
+struct sim_tenant {
+	const char *name;      /* as the experiment names it */
+	int parent;            /* its department's tenant index; -1: it is
+	                          a department */
+	uint64_t quota;        /* guaranteed milli-GPUs */
+	uint64_t borrow_limit; /* most milli-GPUs it may hold above its
+	                          quota; SIM_TENANT_NO_LIMIT = none */
+	uint64_t lend_limit;   /* most of its unused quota that other
+	                          tenants may borrow; SIM_TENANT_NO_LIMIT */
+	double weight;         /* its share of the over-quota GPUs */
+	uint64_t used;         /* milli-GPUs its running jobs hold now (a
+	                          department: its projects' together) */
+};
+
+/* The run's tenants (0: none), departments and projects in the order
+ * the experiment gives them, each department before its projects. */
+unsigned sim_tenant_count(const struct sim *sim);
+/* Tenant t (NULL when out of range); valid until the run ends, its used
+ * field brought up to date by every start and stop. */
+const struct sim_tenant *sim_tenant(const struct sim *sim, unsigned t);
+/* The project of a job (a tenant index), or -1 when the run has no
+ * tenants. */
+int sim_job_tenant(const struct sim *sim, const struct job *job);
+/* A job's demand against its quota: 1000 per whole GPU, its gpu_milli
+ * for a fractional job, 0 for a CPU job. */
+uint64_t sim_job_milli(const struct sim *sim, const struct job *job);
+/* Work a running job would lose if preempted now: microseconds of work
+ * (at reference speed) since its last checkpoint, by the experiment's
+ * checkpoint_interval (0 for a job that is not running). */
+double sim_job_unsaved(const struct sim *sim, const struct job *job);
+
 /* ---- Virtual clusters (docs/philly.md) ---------------------------------- */
 
 /* The cluster's virtual clusters (0: none, one shared pool). */

@@ -81,6 +81,7 @@ void cluster_spec_release(struct cluster_spec *s)
 	free(s->groups);
 	s->groups = NULL;
 	s->ngroups = 0;
+	cluster_tenants_release(s);
 }
 
 void cluster_spec_copy(struct cluster_spec *dst,
@@ -88,6 +89,7 @@ void cluster_spec_copy(struct cluster_spec *dst,
 {
 	*dst = *src;
 	dst->groups = NULL;
+	cluster_tenants_copy(dst, src);
 	if (!src->ngroups || !src->groups)
 		return;
 	dst->groups = xcalloc(src->ngroups, sizeof(*dst->groups));

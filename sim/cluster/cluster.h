@@ -25,13 +25,66 @@ struct node_group {
 	                    alone it runs, owned; NULL = the shared pool */
 };
 
+/*
+ * A tenant (docs/tenants.md): a department (parent -1) or one of its
+ * projects.  Amounts in milli-GPUs (1000 = one GPU).  The names of
+ * Run:AI; Kueue's are cohort and ClusterQueue.
+ */
+#define TENANT_NO_LIMIT UINT64_MAX
+struct tenant_spec {
+	char *name;            /* owned; unique among the tenants */
+	int32_t parent;        /* its department's index, -1 = department */
+	uint64_t quota;        /* guaranteed milli-GPUs */
+	uint64_t borrow_limit; /* most held above quota; TENANT_NO_LIMIT */
+	uint64_t lend_limit;   /* most of its unused quota lent to others;
+	                          TENANT_NO_LIMIT */
+	double weight;         /* over-quota share weight, > 0 */
+};
+
+/* Where a job's project comes from (workload.project_from). */
+enum tenant_from {
+	TENANT_FROM_VC = 0, /* its group: Philly's VC (by name) */
+	TENANT_FROM_GROUP,  /* the same field, the trace's group number */
+	TENANT_FROM_USER,   /* its user number */
+	TENANT_FROM_N
+};
+extern const char *const tenant_from_names[TENANT_FROM_N];
+
 struct cluster_spec {
 	struct node_group *groups; /* owned */
 	size_t ngroups;
 	bool exclusive;            /* jobs take whole nodes */
 	uint32_t rack_nodes;       /* nodes per rack (leaf switch), 0 = all
 	                              in one rack */
+	struct tenant_spec *tenants; /* departments, each followed by its
+	                              projects; owned; NULL = no tenants */
+	size_t ntenants;
 };
+
+/* cluster_tenant.c: the tenants of a spec, copied and freed with it. */
+void cluster_tenants_release(struct cluster_spec *s);
+void cluster_tenants_copy(struct cluster_spec *dst,
+			  const struct cluster_spec *src);
+/*
+ * The quotas against the cluster and each other: a department's quota
+ * (and a project's) at most the cluster's GPUs, its projects' quotas
+ * together at most its own, a borrowing or lending limit of a project
+ * at most its department's.  "PREFIX$.cluster.tenants[i]...: ..." .
+ */
+int cluster_tenants_check(const struct cluster_spec *s, const char *prefix,
+			  struct sim_error *err);
+/*
+ * The project (tenant index) of every job by `from`, into out[njobs]
+ * (out may be NULL: check only).  names/n: the workload's group names
+ * (NULL: numbered groups).  A job whose field names no project is an
+ * error: "PREFIXjob 'ID' names project 'X' that no tenant has (...)", as
+ * is an interactive job larger than its project's quota (it could never
+ * run).
+ */
+int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
+			 const struct job *jobs, size_t njobs,
+			 char *const *names, size_t n, const char *prefix,
+			 int32_t *out, struct sim_error *err);
 
 void cluster_spec_release(struct cluster_spec *s);
 /* A deep copy of src into dst (names and GPU types duplicated); release

@@ -99,6 +99,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 		evq_set_order(&s->q, order);
 	}
 	sim_hpo_init(s);
+	sim_tenant_init(s);
 	s->max_samples = cfg->max_samples ? cfg->max_samples
 					  : SIM_MAX_SAMPLES_DEFAULT;
 	if (s->max_samples < 3)
@@ -143,6 +144,7 @@ void sim_free(struct sim *s)
 	free(s->obs_caps.units);
 	release_run_arrays(s);
 	sim_hpo_release(s);
+	sim_tenant_release(s);
 	free(s->prog);
 	free(s->resume);
 	free(s->promise);
@@ -350,9 +352,8 @@ static void end_job(struct sim *s, struct job *j)
 	sim_leave_resources(s, j);
 	s->ended++;
 	note_progress(s);
-	if (s->ops->job_finished) {
+	if (s->ops->job_finished)
 		s->ops->job_finished(s, s->pstate, j);
-	}
 }
 
 static void submit_job(struct sim *s, struct job *j)
@@ -370,9 +371,8 @@ static void submit_job(struct sim *s, struct job *j)
 	if (!s->qlen && !s->nrun)
 		note_progress(s); /* idle time is no lack of progress */
 	queue_insert(s, j);
-	if (s->ops->job_submitted) {
+	if (s->ops->job_submitted)
 		s->ops->job_submitted(s, s->pstate, j);
-	}
 }
 
 static void apply(struct sim *s, enum ev_phase ph, uint32_t payload)
@@ -756,6 +756,7 @@ void sim_begin_run(struct sim *s, struct job *j)
 		sim_prog_begin(s, j, done, hold);
 	running_insert(s, j); /* after prog: a restart's planned end */
 	placelog_open(s, j);
+	sim_tenant_start(s, j);
 	s->busy_cpus = s->capacity_cpus - cluster_free_cpus(s->cluster);
 	s->busy_gpus = s->capacity_gpus - cluster_free_gpus(s->cluster);
 	double left = (double)j->run - done;

@@ -142,10 +142,45 @@ struct sim_config {
 	/* Called now and then with jobs ended so far (may be NULL). */
 	void (*progress)(void *ctx, size_t ended, size_t total);
 	void *progress_ctx;
+	/* Tenants (docs/tenants.md), when the cluster spec has them: the
+	 * job field that names each job's project (enum tenant_from), and
+	 * the share of jobs drawn interactive from the seed (0: none; the
+	 * trace's kind column sets JOB_INTERACTIVE too). */
+	int project_from;
+	double interactive_fraction;
 };
 
 /* The default span of progress detection: one simulated day. */
 #define SIM_PROGRESS_TIMEOUT (86400 * SIM_SEC)
+
+/* A change of what a tenant's running jobs hold (for its plot). */
+struct tenant_step {
+	sim_time_t t;     /* when */
+	uint32_t tenant;  /* which (index in the cluster spec's list) */
+	uint64_t used;    /* milli-GPUs it holds from then on */
+};
+
+/* The tenants' books of a run (sim_tenant.c), for the metrics. */
+struct tenant_books {
+	size_t n;                     /* tenants, the cluster spec's list */
+	const struct tenant_spec *spec;
+	int32_t *job_tenant;          /* by job idx: its project */
+	double *gpu_s_guaranteed;     /* by tenant: GPU-seconds held within
+	                                 its quota ... */
+	double *gpu_s_borrowed;       /* ... and above it */
+	uint64_t *reclaims;           /* its jobs preempted while it held
+	                                 more than its quota */
+	double *reclaim_lost_gpu_s;   /* GPU-seconds of work they lost (since
+	                                 their last checkpoint) */
+	struct tenant_step *log;      /* every change, in time order */
+	size_t nlog, logcap;
+	/* The engine's own: */
+	struct sim_tenant *pub;       /* the policies' view (policy.h) */
+	sim_time_t *last;             /* when each integral last moved */
+	double *lost_seen;            /* by job: lost_work counted so far */
+};
+/* NULL for a run without tenants; valid until sim_free(). */
+const struct tenant_books *sim_tenant_books(const struct sim *s);
 
 struct sim *sim_new(const struct sim_config *cfg);
 void sim_free(struct sim *s);

@@ -19,6 +19,8 @@
  *   sim_placelog.c  the placement log (allocations.csv), when asked
  *   sim_hpo.c       hyperparameter searches: the rung decisions at
  *                   trials' end events
+ *   sim_tenant.c    tenants' quota books: what each holds, guaranteed
+ *                   and borrowed GPU-time, reclaims
  * Small calls on hot paths are inline here, so the split costs no calls.
  */
 #ifndef CLUSTERSIM_SIM_IMPL_H
@@ -178,6 +180,8 @@ struct sim {
 	struct hpo_run *hpo;          /* the searches' rung decisions
 	                                 (sim_hpo.c); NULL = no searches */
 	struct sim_obs_caps obs_caps; /* for learning agents' observations */
+	struct tenant_books *tenants; /* quota books (sim_tenant.c); NULL =
+	                                 no tenants */
 };
 
 /* A job and its key in sim_rank_by. */
@@ -461,6 +465,12 @@ static inline void placelog_close(struct sim *s, const struct job *j)
  * sim_free; at a trial's end event, true when it goes on running
  * (promoted to its next rung, or waiting at a synchronous one), false
  * when it ends (stopped early, or done). */
+/* sim_tenant.c: the tenants' books, made by sim_new when the cluster
+ * has tenants; a job's start and stop move them. */
+void sim_tenant_init(struct sim *s);
+void sim_tenant_release(struct sim *s);
+void sim_tenant_start(struct sim *s, const struct job *j);
+void sim_tenant_stop(struct sim *s, const struct job *j);
 void sim_hpo_init(struct sim *s);
 void sim_hpo_release(struct sim *s);
 bool sim_hpo_at_end(struct sim *s, struct job *j);

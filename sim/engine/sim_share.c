@@ -25,6 +25,7 @@ void sim_leave_resources(struct sim *s, struct job *j)
 {
 	struct job *q = partner_of(s, j);
 	placelog_close(s, j);
+	sim_tenant_stop(s, j);
 	if (s->speed && j->gpus)
 		speed_job_ended(s->speed, j);
 	if (q) {

@@ -33,6 +33,10 @@ struct workload_spec {
 	                          ("v100" unless given) */
 	bool draw_classes;     /* GPU jobs of no class get a drawn one
 	                          ("job_classes": "draw", the default) */
+	int project_from;      /* enum tenant_from: which job field names
+	                          its project ("project_from", default vc) */
+	double interactive_fraction; /* share of jobs drawn interactive,
+	                          from the run's seed (default 0) */
 };
 
 /* "fill": the fill experiment of the FGD paper (fill.h), instead of a

@@ -119,7 +119,7 @@ static int parse_cluster_obj(struct exp_ctx *c, const cJSON *v,
 {
 	static const char *const keys[] = { "nodes", "from_trace",
 					    "exclusive", "rack_nodes",
-					    "network" };
+					    "network", "tenants" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	size_t i = 0, m;
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
@@ -130,6 +130,8 @@ static int parse_cluster_obj(struct exp_ctx *c, const cJSON *v,
 		rc = exp_get_u32(c, "rack_nodes", f[3], 0, &s->rack_nodes);
 	if (!rc && f[4])
 		rc = parse_network(c, f[4], net);
+	if (!rc && f[5])
+		rc = exp_parse_tenants(c, f[5], s);
 	if (rc)
 		return rc;
 	if (f[0] && f[1])
@@ -233,6 +235,8 @@ int exp_parse_cluster(struct exp_ctx *c, const cJSON *v, struct experiment *e)
 		goto out;
 	prefix = xasprintf("%s: ", oc->file);
 	rc = cluster_spec_check(&e->cluster, prefix, c->err);
+	if (!rc && e->cluster.ntenants)
+		rc = cluster_tenants_check(&e->cluster, prefix, c->err);
 	if (rc && file && c->err)
 		strip_cluster_prefix(c->err->msg, prefix);
 out:

@@ -93,6 +93,35 @@ static cJSON *dist_json(const struct dist *d)
 	return o;
 }
 
+/* GPUs of a milli-GPU amount; "none" for no limit. */
+static cJSON *jmilli(uint64_t m)
+{
+	return m == TENANT_NO_LIMIT ? jstr("none") : jnum((double)m / 1000);
+}
+
+/* "tenants": each department with its projects, every field filled. */
+static cJSON *tenants_json(const struct cluster_spec *s)
+{
+	cJSON *arr = jarr(), *projects = NULL;
+	for (size_t i = 0; i < s->ntenants; i++) {
+		const struct tenant_spec *t = &s->tenants[i];
+		cJSON *o = jobj();
+		jadd(o, "name", jstr(t->name));
+		jadd(o, "quota", jmilli(t->quota));
+		jadd(o, "borrow_limit", jmilli(t->borrow_limit));
+		jadd(o, "lend_limit", jmilli(t->lend_limit));
+		jadd(o, "weight", jnum(t->weight));
+		if (t->parent < 0) {
+			projects = jarr();
+			jadd(o, "projects", projects);
+			jpush(arr, o);
+		} else {
+			jpush(projects, o);
+		}
+	}
+	return arr;
+}
+
 static cJSON *cluster_json(const struct experiment *e)
 {
 	cJSON *o = jobj();
@@ -130,10 +159,12 @@ static cJSON *cluster_json(const struct experiment *e)
 	jadd(net, "latency_usec", jnum(n->latency_usec));
 	jadd(net, "nvlink_gBps", jnum(n->nvlink_gBps));
 	jadd(o, "network", net);
+	if (e->cluster.ntenants) /* only then: other manifests unchanged */
+		jadd(o, "tenants", tenants_json(&e->cluster));
 	return o;
 }
 
-static cJSON *workload_json(const struct workload_spec *w)
+static cJSON *workload_json(const struct workload_spec *w, bool tenants)
 {
 	const struct trace_opts *o = &w->opts;
 	cJSON *j = jobj(), *win = jobj();
@@ -190,6 +221,11 @@ static cJSON *workload_json(const struct workload_spec *w)
 	if (w->reference_gpu)
 		jadd(j, "reference_gpu", jstr(w->reference_gpu));
 	jadd(j, "job_classes", jstr(w->draw_classes ? "draw" : "trace"));
+	if (tenants) {
+		jadd(j, "project_from",
+		     jstr(tenant_from_names[w->project_from]));
+		jadd(j, "interactive_fraction", jnum(w->interactive_fraction));
+	}
 	return j;
 }
 
@@ -224,7 +260,8 @@ char *exp_resolved_json(const struct experiment *e)
 		jadd(root, "fill", exp_fill_json(&e->fill));
 	} else {
 		jadd(root, "cluster", cluster_json(e));
-		jadd(root, "workload", workload_json(&e->workload));
+		jadd(root, "workload", workload_json(&e->workload,
+						       e->cluster.ntenants > 0));
 	}
 	jadd(root, "policies", pols);
 	jadd(root, "seeds", seeds);

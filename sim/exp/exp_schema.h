@@ -31,6 +31,11 @@ struct cJSON;
  * at "$"); fills e's cluster and fabric. */
 int exp_parse_cluster(struct exp_ctx *c, const struct cJSON *v,
 		      struct experiment *e);
+/* "cluster.tenants" (exp_tenants.c): departments and projects into s
+ * (cluster/cluster.h, struct tenant_spec). */
+struct cluster_spec;
+int exp_parse_tenants(struct exp_ctx *c, const struct cJSON *v,
+		      struct cluster_spec *s);
 /* "workload" (exp_workload.c): a trace and its loader options, or a
  * generated workload; fills w. */
 int exp_parse_workload(struct exp_ctx *c, const struct cJSON *v,

@@ -280,7 +280,8 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 					    "trace",
 					    "generate", "limit", "window",
 					    "load_scale", "reference_gpu",
-					    "job_classes" };
+					    "job_classes", "project_from",
+					    "interactive_fraction" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	struct trace_opts *o = &w->opts;
 	const char *trace = NULL;
@@ -352,6 +353,13 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 		rc = exp_get_enum(c, "job_classes", f[12], class_names,
 				  ARRAY_SIZE(class_names), &classes);
 	w->draw_classes = classes == 1;
+	w->project_from = TENANT_FROM_VC;
+	if (!rc)
+		rc = exp_get_enum(c, "project_from", f[13], tenant_from_names,
+				  TENANT_FROM_N, &w->project_from);
+	if (!rc)
+		rc = exp_get_number_in(c, "interactive_fraction", f[14], 0,
+				       false, 1, &w->interactive_fraction);
 out:
 	exp_jp_pop(c, m);
 	return rc;

@@ -99,6 +99,12 @@ void out_result_from_sim(struct run_result *r, const struct sim *s,
 	r->hpo_out = sim_hpo_outcomes(s, &nout);
 	if (!r->hpo_out)
 		r->hpo = NULL;
+	r->tenants = sim_tenant_books(s);
+	r->tenant_run = r->tenants != NULL;
+	if (r->tenants) {
+		r->jain_quota = out_tenant_jain(r->tenants);
+		r->reclaims = out_tenant_reclaims(r->tenants);
+	}
 }
 
 void out_result_release(struct run_result *r)
@@ -114,6 +120,7 @@ void out_result_release(struct run_result *r)
 	r->alloc_slots = NULL;
 	r->hpo = NULL;
 	r->hpo_out = NULL;
+	r->tenants = NULL;
 	r->nallocs = 0;
 	r->window = NULL;
 }
@@ -449,6 +456,8 @@ static int write_run_summary(const char *path, const struct run_result *r,
 	}
 	if (r->hpo)
 		out_hpo_summary(root, r);
+	if (r->tenants)
+		out_tenant_summary(root, r);
 	int rc = write_json(path, root, err);
 	cJSON_Delete(root);
 	return rc;
@@ -498,6 +507,18 @@ int out_write_run(const char *outdir, const struct run_result *r,
 	if (rc)
 		goto out_path;
 	free(path);
+	path = xasprintf("%s/projects.csv", dir);
+	rc = r->tenants ? out_write_projects(path, r, err)
+			: remove_stale(path, err);
+	if (rc)
+		goto out_path;
+	free(path);
+	path = xasprintf("%s/projects_gpus.csv", dir);
+	rc = r->tenants ? out_write_projects_gpus(path, r, err)
+			: remove_stale(path, err);
+	if (rc)
+		goto out_path;
+	free(path);
 	path = xasprintf("%s/timeline.csv", dir);
 	rc = write_timeline(path, r, err);
 	if (rc)
@@ -516,6 +537,20 @@ out_dir:
 
 /* ---- summary.csv ---- */
 
+/* A run's OUT_TENANT_TAIL cells (empty for a run without tenants). */
+static void tenant_cells(FILE *f, const struct run_result *r)
+{
+	char buf[64];
+	if (!r->tenant_run) {
+		fputs(",,", f);
+		return;
+	}
+	buf[0] = '\0';
+	if (!isnan(r->jain_quota))
+		*put_ratio(buf, r->jain_quota) = '\0';
+	fprintf(f, ",%s,%" PRIu64, buf, r->reclaims);
+}
+
 int out_write_summary(const char *outdir, const struct run_result *runs,
 		      size_t nruns, struct sim_error *err)
 {
@@ -530,7 +565,11 @@ int out_write_summary(const char *outdir, const struct run_result *runs,
 	fputs("label,policy,workload,seed", af.f);
 	for (int i = 0; i < M_NMETRICS; i++)
 		fprintf(af.f, ",%s", metric_defs[i].name);
-	fputs(OUT_SUMMARY_TAIL "\n", af.f);
+	bool tenants = false;
+	for (size_t k = 0; k < nruns; k++)
+		tenants = tenants || runs[k].tenant_run;
+	fputs(tenants ? OUT_SUMMARY_TAIL OUT_TENANT_TAIL "\n"
+		      : OUT_SUMMARY_TAIL "\n", af.f);
 	for (size_t k = 0; k < nruns; k++) {
 		const struct run_result *r = &runs[k];
 		csv_put_str(af.f, r->label);
@@ -547,8 +586,11 @@ int out_write_summary(const char *outdir, const struct run_result *runs,
 		}
 		char span[2][64];
 		measure_cells(&r->metrics, span[0], span[1]);
-		fprintf(af.f, ",%s,%s,%s\n", span[0], span[1],
+		fprintf(af.f, ",%s,%s,%s", span[0], span[1],
 			stats_basis_names[r->metrics.basis]);
+		if (tenants)
+			tenant_cells(af.f, r);
+		fputc('\n', af.f);
 	}
 	rc = afile_commit(&af, err);
 out_path:

@@ -46,6 +46,12 @@ struct run_result {
 	const struct hpo_set *hpo; /* the workload's searches; NULL = none
 	                              (then no file says anything of them) */
 	const struct hpo_outcome *hpo_out; /* what became of each trial */
+	const struct tenant_books *tenants; /* the quota books; NULL = no
+	                              tenants (then no file says anything
+	                              of them) */
+	bool tenant_run;       /* the run had tenants: its figures for */
+	double jain_quota;     /* summary.csv, kept by out_result_release */
+	uint64_t reclaims;     /* (NaN: no project with a quota) */
 };
 
 /*
@@ -76,6 +82,19 @@ int out_write_searches(const char *path, const struct run_result *r,
 		       struct sim_error *err);
 struct cJSON;
 void out_hpo_summary(struct cJSON *root, const struct run_result *r);
+/* out_tenant.c, for runs with tenants: projects.csv, projects_gpus.csv
+ * (mean GPUs held per project in OUT_TENANT_BINS bins), summary.json's
+ * "tenants" object, and the figures summary.csv appends
+ * (OUT_TENANT_TAIL) when some run has tenants. */
+int out_write_projects(const char *path, const struct run_result *r,
+		       struct sim_error *err);
+int out_write_projects_gpus(const char *path, const struct run_result *r,
+			    struct sim_error *err);
+void out_tenant_summary(struct cJSON *root, const struct run_result *r);
+/* Jain's index of the projects' GPU-hours over quota; NaN = none. */
+double out_tenant_jain(const struct tenant_books *b);
+uint64_t out_tenant_reclaims(const struct tenant_books *b);
+#define OUT_TENANT_TAIL ",jain_quota,reclaims"
 /* The columns summary.csv has after the metrics: the measurement
  * window's bounds (s) and its basis word (docs/metrics.md). */
 #define OUT_SUMMARY_TAIL ",measure_start,measure_end,measure_basis"

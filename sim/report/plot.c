@@ -18,7 +18,8 @@
  * One with "# draw: allocations" is drawn once per run instead, for each
  * run with an allocations.csv of at most GANTT_MAX_JOBS jobs (report/
  * gantt.h), with runs and labels naming that run alone, into
- * OUT/plots/<script stem>-<run folder>.<term>.
+ * OUT/plots/<script stem>-<run folder>.<term>.  One with "# draw:
+ * tenants" likewise, for each run with a projects_gpus.csv (data).
  * gnuplot's output goes to OUT/plots/gnuplot.log: library code never
  * prints.  The plots are drawn by one gnuplot each, as many at once as
  * there are CPUs (par_start).  A missing gnuplot is not an error for the results (return 1).
@@ -637,6 +638,42 @@ static void draw_per_run(struct plot_par *pp, const struct plot_defs *common,
 	}
 }
 
+/* A script marked "tenants": once per run that has projects_gpus.csv
+ * (runs with tenants, report/out.h), which it reads as `data`, into
+ * OUT/plots/<stem>-<run folder>.<term>. */
+static void draw_per_tenant_run(struct plot_par *pp,
+				const struct plot_defs *common,
+				const char *outdir, const char *odir,
+				const char *name, const char *script,
+				const struct plot_runs *pr, int logfd,
+				const char *log)
+{
+	static const char *const terms[] = { "png", "svg" };
+	size_t stem = strlen(name) - 3;
+	for (size_t k = 0; k < pr->nruns && !pp->rc; k++) {
+		const char *dir = pr->dirs[k];
+		char *csv = xasprintf("%s/%s/projects_gpus.csv", outdir, dir);
+		struct plot_defs d[2] = { { 0 }, { 0 } };
+		bool have = access(csv, R_OK) == 0;
+		for (size_t t = 0; t < ARRAY_SIZE(terms) && have; t++) {
+			char *out = xasprintf("%s/%.*s-%s.%s", odir, (int)stem,
+					      name, dir, terms[t]);
+			plot_defs_append(&d[t], common);
+			plot_def(&d[t], "runs", dir);
+			plot_def(&d[t], "labels", pr->glabels[pr->rgroup[k]]);
+			plot_def(&d[t], "term", terms[t]);
+			plot_def(&d[t], "out", out);
+			plot_def(&d[t], "data", csv);
+			free(out);
+		}
+		if (have)
+			par_start(pp, &d[0], &d[1], script, logfd, log);
+		plot_defs_release(&d[0]);
+		plot_defs_release(&d[1]);
+		free(csv);
+	}
+}
+
 int plot_results(const char *outdir, struct sim_error *err)
 {
 	struct plot_runs pr;
@@ -703,6 +740,10 @@ int plot_results(const char *outdir, struct sim_error *err)
 		    (!sweep && marked(script, "sweep")) ||
 		    (!searches && marked(script, "searches")))
 			;
+		else if (marked(script, "tenants"))
+			draw_per_tenant_run(&pp, &common, outdir, odir,
+					    scripts[i], script, &pr, logfd,
+					    log);
 		else if (marked(script, "allocations"))
 			draw_per_run(&pp, &common, outdir, odir, scripts[i],
 				     script, &pr, logfd, log);

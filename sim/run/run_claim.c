@@ -29,7 +29,8 @@ static const char *const run_files[] = {
 	"jobs.csv", "timeline.csv", "summary.json", "summary.csv",
 	"manifest.json", "error.txt", "fill.csv", "pods.csv", "cdf_wait.csv",
 	"cdf_response.csv", "cdf_placement_slowdown.csv", "jobs.swf",
-	"allocations.csv", "searches.csv", NULL,
+	"allocations.csv", "searches.csv", "projects.csv",
+	"projects_gpus.csv", NULL,
 };
 
 /* Whether s ends in "-s<digits>", as every run folder's name does. */

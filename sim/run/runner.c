@@ -331,6 +331,13 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 		cluster_spec_copy(&r->cluster, &e->cluster);
 	}
 	rc = cluster_spec_check(&r->cluster, prefix, err);
+	if (!rc && r->cluster.ntenants)
+		rc = cluster_tenants_check(&r->cluster, prefix, err);
+	if (!rc && r->have_w && r->cluster.ntenants)
+		rc = cluster_tenants_bind(&r->cluster,
+					  (enum tenant_from)e->workload.project_from,
+					  r->w.jobs, r->w.n, r->w.groups,
+					  r->w.ngroups, prefix, NULL, err);
 	if (!rc && r->have_w)
 		rc = cluster_spec_check_vcs(&r->cluster, prefix, r->w.jobs,
 					    r->w.n, r->w.groups, r->w.ngroups,
@@ -388,6 +395,11 @@ static int generate(const struct runner *r, uint64_t seed,
 	prefix = xasprintf("%s: ", e->path);
 	rc = cluster_spec_check_vcs(&r->cluster, prefix, gen->jobs, gen->n,
 				    gen->groups, gen->ngroups, err);
+	if (!rc && r->cluster.ntenants)
+		rc = cluster_tenants_bind(&r->cluster,
+					  (enum tenant_from)e->workload.project_from,
+					  gen->jobs, gen->n, gen->groups,
+					  gen->ngroups, prefix, NULL, err);
 	if (!rc)
 		rc = cluster_spec_check_shapes(&r->cluster, prefix, gen->jobs,
 					       gen->n, err);
@@ -426,6 +438,8 @@ static void engine_settings(const struct experiment *e,
 	cfg->storage_Bps = e->storage_GBps * 1e9;
 	/* 0 in the experiment is off; 0 in the config the default. */
 	cfg->progress_timeout = e->progress_timeout ? e->progress_timeout : -1;
+	cfg->project_from = e->workload.project_from;
+	cfg->interactive_fraction = e->workload.interactive_fraction;
 }
 
 /* The run's workload (r's trace, or generated into gen for this seed)

@@ -1,7 +1,8 @@
 /*
  * Reader for clustersim's native CSV trace format: a header row naming the
  * columns (id, submit, run, cpus required; estimate, user, group, gpus,
- * nodes, and a large-model job's shape dp, tp, pp optional; any order), then one job per row, times in seconds.
+ * nodes, a large-model job's shape dp, tp, pp, and its kind, optional;
+ * any order), then one job per row, times in seconds.
  * traces/README.md is the contract.  The nodes column may only say 0 (or
  * nothing): the placement model spreads a job over as many nodes as it
  * needs, so a node count is refused rather than silently not kept.
@@ -41,6 +42,7 @@ enum csv_col {
 	C_PP,
 	C_MODEL,
 	C_MICROBATCHES,
+	C_KIND,
 	C_NCOLS
 };
 
@@ -50,7 +52,7 @@ static const char *const csv_col_name[C_NCOLS] = {
 	[C_USER] = "user",     [C_GROUP] = "group",   [C_GPUS] = "gpus",
 	[C_NODES] = "nodes",   [C_DP] = "dp",	      [C_TP] = "tp",
 	[C_PP] = "pp",	       [C_MODEL] = "model",
-	[C_MICROBATCHES] = "microbatches",
+	[C_MICROBATCHES] = "microbatches", [C_KIND] = "kind",
 };
 _Static_assert(sizeof(csv_col_name) / sizeof(csv_col_name[0]) == C_NCOLS,
 	       "one name per column");
@@ -278,6 +280,20 @@ static int csv_model(struct csv_reader *r, struct job *j)
 	return workload_llm_check_job(r->w, j, at, r->err);
 }
 
+/* The job's kind (docs/tenants.md): "train" (or an empty cell) or
+ * "interactive", which sets JOB_INTERACTIVE. */
+static int csv_kind(struct csv_reader *r, struct job *j)
+{
+	int pos = r->pos_of[C_KIND];
+	const char *k = pos >= 0 ? csv_cell(r, (size_t)pos) : "";
+	if (!strcmp(k, "interactive"))
+		j->flags |= JOB_INTERACTIVE;
+	else if (*k && strcmp(k, "train"))
+		return csv_bad(r, C_KIND, k, "is not a kind (train or "
+			       "interactive)");
+	return 0;
+}
+
 static int csv_job(struct csv_reader *r)
 {
 	struct trace_report *rep = &r->w->report;
@@ -332,7 +348,7 @@ static int csv_job(struct csv_reader *r)
 	j->group = group >= 0 ? (int32_t)group : -1;
 	j->tp = tp;
 	j->pp = pp;
-	if ((rc = csv_model(r, j)))
+	if ((rc = csv_model(r, j)) || (rc = csv_kind(r, j)))
 		return rc;
 	rc = trace_job_finish(j, procs, r->o, rep, r->path, r->rec_line,
 			      r->err);
