@@ -156,6 +156,42 @@ Test(workload_finish, window_limit_and_scale)
 	workload_release(&w);
 }
 
+/* skip drops the first jobs after the window and before limit: of ids
+ * 3..8 (window [15, 75)), skip 2 drops 3 and 4, limit 3 keeps 5, 6, 7
+ * (one beyond); skip past the end keeps none. */
+Test(workload_finish, skip_then_limit)
+{
+	int64_t s[10], id[10];
+	for (int i = 0; i < 10; i++) {
+		s[i] = 10 * i;
+		id[i] = i + 1;
+	}
+	struct trace_opts o;
+	struct workload w;
+	struct sim_error err;
+	trace_opts_default(&o);
+	o.window_start = 15 * SIM_SEC;
+	o.window_end = 75 * SIM_SEC;
+	o.skip = 2;
+	o.limit = 3;
+	wl_make(&w, 10, s, id);
+	cr_assert_eq(workload_finish(&w, &o, "t", &err), 0, "%s", err.msg);
+	const int64_t want[] = { 5, 6, 7 };
+	wl_ids(&w, want, 3);
+	cr_assert_eq(w.report.outside_window, 4);
+	cr_assert_eq(w.report.skipped, 2);
+	cr_assert_eq(w.report.beyond_limit, 1);
+	workload_release(&w);
+
+	trace_opts_default(&o);
+	o.skip = 12;
+	wl_make(&w, 10, s, id);
+	cr_assert_eq(workload_finish(&w, &o, "t", &err), 0, "%s", err.msg);
+	cr_assert_eq(w.n, 0);
+	cr_assert_eq(w.report.skipped, 10);
+	workload_release(&w);
+}
+
 Test(workload_finish, scale_rounds_and_keeps_order)
 {
 	/* Submits 1, 2, 4 s, 4.000001 s with ids 1, 2, 4, 3; scale 3,

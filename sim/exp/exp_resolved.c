@@ -212,6 +212,8 @@ static cJSON *workload_json(const struct workload_spec *w, bool tenants)
 		jadd(j, "lenient", jbool(o->lenient));
 	}
 	jadd(j, "limit", jnum((double)o->limit));
+	if (o->skip) /* given: shown (older manifests have no such key) */
+		jadd(j, "skip", jnum((double)o->skip));
 	if (o->window_start != SIM_TIME_NONE)
 		jadd(win, "start", jsec(o->window_start));
 	if (o->window_end != SIM_TIME_NONE)

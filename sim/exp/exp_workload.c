@@ -281,7 +281,7 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 					    "generate", "limit", "window",
 					    "load_scale", "reference_gpu",
 					    "job_classes", "project_from",
-					    "interactive_fraction" };
+					    "interactive_fraction", "skip" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	struct trace_opts *o = &w->opts;
 	const char *trace = NULL;
@@ -342,6 +342,8 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 	}
 	if (!rc)
 		rc = exp_get_uint(c, "limit", f[8], 0, UINT64_MAX, &o->limit);
+	if (!rc)
+		rc = exp_get_uint(c, "skip", f[15], 0, UINT64_MAX, &o->skip);
 	if (!rc && f[9])
 		rc = parse_window(c, f[9], o);
 	if (!rc)

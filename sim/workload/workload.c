@@ -319,6 +319,12 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 			(last - first) * sizeof(*w->jobs));
 	w->n = last - first;
 
+	if (o->skip) {
+		size_t k = o->skip < w->n ? (size_t)o->skip : w->n;
+		w->report.skipped += k;
+		memmove(w->jobs, w->jobs + k, (w->n - k) * sizeof(*w->jobs));
+		w->n -= k;
+	}
 	if (o->limit && w->n > o->limit) {
 		w->report.beyond_limit += w->n - o->limit;
 		w->n = (size_t)o->limit;
@@ -399,6 +405,8 @@ void trace_report_format(const struct trace_report *r, char *buf, size_t n)
 		  "ran past estimate (allowed)" },
 		{ offsetof(struct trace_report, outside_window),
 		  "outside time window" },
+		{ offsetof(struct trace_report, skipped),
+		  "skipped (the first jobs)" },
 		{ offsetof(struct trace_report, beyond_limit),
 		  "beyond job limit" },
 		{ offsetof(struct trace_report, gpu_time_mismatch),

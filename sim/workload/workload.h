@@ -52,7 +52,7 @@ enum swf_clean {
 
 /* Loader options, applied in this order: the SWF cleaning preset, then
  * per job (procs, drop, overrun),
- * then time window, first N jobs, load scaling. */
+ * then time window, skip the first N, first N jobs, load scaling. */
 struct trace_opts {
 	enum trace_format format;
 	enum procs_field procs;
@@ -61,6 +61,9 @@ struct trace_opts {
 	bool drop_invalid;       /* drop run <= 0 or processors <= 0 (else
 	                            such a job is an error) */
 	bool lenient;            /* skip malformed lines, counting them */
+	uint64_t skip;           /* drop the first N jobs (by submit), before
+	                            limit: with it, one window of consecutive
+	                            jobs (the RL environment's); 0 = none */
 	uint64_t limit;          /* keep the first N jobs (by submit); 0 = all */
 	sim_time_t window_start; /* keep submit >= this; SIM_TIME_NONE = open */
 	sim_time_t window_end;   /* keep submit < this; SIM_TIME_NONE = open */
@@ -100,6 +103,7 @@ struct trace_report {
 	uint64_t overran;        /* run beyond the estimate, allowed */
 	uint64_t outside_window; /* dropped by the time window */
 	uint64_t beyond_limit;   /* dropped by the first-N limit */
+	uint64_t skipped;        /* dropped by skip (the first N jobs) */
 	uint64_t jobs;           /* jobs kept */
 	uint64_t clean_dropped;  /* dropped by the cleaning preset */
 	uint64_t clean_changed;  /* changed by the cleaning preset */
