@@ -162,6 +162,29 @@ Test(rl, reward_at_end)
 	close3(v, path);
 }
 
+/* A file with a sweep (its points evaluate policies on the test
+ * windows): the environment learns on its base, the file without the
+ * sweep, so the episode is reward_at_end's: -3.4 / 3 at its end. */
+Test(rl, a_sweep_file_is_learned_on_its_base)
+{
+	char *path = exp3("{\"k\": 2, \"window_jobs\": 0, \"test_windows\": "
+			  "0, \"reward_at\": \"end\"}, \"sweep\": "
+			  "{\"workload.limit\": [1, 2]}");
+	struct sim_error err = { .msg = "" };
+	struct env *v = env_new(path, NULL, &err);
+	cr_assert_not_null(v, "%s", err.msg);
+	float r = 0;
+	bool done = false;
+	cr_assert_eq(env_reset(v, 1, 0, NULL, NULL, &err), 0, "%s", err.msg);
+	int64_t acts[3] = { 0, 1, 0 };
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(env_step(v, acts[i], NULL, NULL, &r, &done, &err),
+			     0, "%s", err.msg);
+	cr_assert(done);
+	cr_assert_float_eq(r, -3.4f / 3, 1e-6);
+	close3(v, path);
+}
+
 /* Utilization at the end: 3 x 10 + 1 x 4 + 2 x 5 = 44 CPU-seconds over
  * 4 CPUs x 15 s = 0.7333. */
 Test(rl, utilization_at_end)

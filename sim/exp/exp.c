@@ -573,8 +573,9 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 
 /* ---- entry points ----------------------------------------------------- */
 
+/* base: the file without its "sweep", the base its points start from. */
 static int exp_parse_len(const char *text, size_t len, const char *path,
-			 struct experiment *e, struct sim_error *err)
+			 bool base, struct experiment *e, struct sim_error *err)
 {
 	struct exp_ctx c;
 	cJSON *root = NULL;
@@ -585,6 +586,8 @@ static int exp_parse_len(const char *text, size_t len, const char *path,
 	e->path = xstrdup(path);
 	exp_ctx_init(&c, path, dir, err);
 	rc = exp_parse_json(text, len, path, &root, err);
+	if (!rc && base && cJSON_IsObject(root))
+		cJSON_DeleteItemFromObjectCaseSensitive(root, "sweep");
 	if (!rc)
 		rc = parse_root(&c, root, e);
 	if (!rc)
@@ -600,10 +603,11 @@ static int exp_parse_len(const char *text, size_t len, const char *path,
 int exp_parse(const char *text, const char *path, struct experiment *e,
 	      struct sim_error *err)
 {
-	return exp_parse_len(text, strlen(text), path, e, err);
+	return exp_parse_len(text, strlen(text), path, false, e, err);
 }
 
-int exp_load(const char *path, struct experiment *e, struct sim_error *err)
+static int load(const char *path, bool base, struct experiment *e,
+		struct sim_error *err)
 {
 	char *text = NULL, sha[INPUT_SHA256_HEX];
 	size_t len = 0;
@@ -612,11 +616,22 @@ int exp_load(const char *path, struct experiment *e, struct sim_error *err)
 		memset(e, 0, sizeof(*e));
 		return rc;
 	}
-	rc = exp_parse_len(text, len, path, e, err);
+	rc = exp_parse_len(text, len, path, base, e, err);
 	if (!rc)
 		exp_note_input(e, path, sha);
 	free(text);
 	return rc;
+}
+
+int exp_load(const char *path, struct experiment *e, struct sim_error *err)
+{
+	return load(path, false, e, err);
+}
+
+int exp_load_base(const char *path, struct experiment *e,
+		  struct sim_error *err)
+{
+	return load(path, true, e, err);
 }
 
 void exp_note_input(struct experiment *e, const char *path,

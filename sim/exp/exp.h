@@ -216,6 +216,12 @@ struct cJSON *exp_rl_json(const struct rl_spec *r);
  * folder.  Returns 0 or a negative code.
  */
 int exp_load(const char *path, struct experiment *e, struct sim_error *err);
+/* The same, without the file's "sweep" (checked as any other key is not:
+ * it is dropped): the base its points start from, for the
+ * reinforcement-learning environment, which learns on the base and
+ * leaves the sweep to evaluation (clustersim sweep). */
+int exp_load_base(const char *path, struct experiment *e,
+		  struct sim_error *err);
 /*
  * The throughputs that a run of e could use and that nobody measured: one
  * object per job class and GPU type of the cluster whose figure the rule

@@ -119,7 +119,7 @@ struct env *env_new(const char *path, const struct env_options *opt,
 		    struct sim_error *err)
 {
 	struct experiment e;
-	if (exp_load(path, &e, err) != 0)
+	if (exp_load_base(path, &e, err) != 0)
 		return NULL;
 	return rl_env_new(&e, opt, err);
 }
