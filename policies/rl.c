@@ -29,6 +29,12 @@
  * layout differs from what the engine observes (another K, feature
  * counts or observation size) is refused at init.
  *
+ * A model trained with the environment's "backfill" (its header's
+ * "backfill": true) may choose a job that does not fit: the job is
+ * reserved at its shadow time and the others backfilled around it (the
+ * engine's sim_backfill_around) at each point until it starts, as in
+ * training.
+ *
  * Parameters: model (a file, required): the path of model.bin, relative
  * to the experiment file's folder, hashed among the manifest's inputs.
  *
@@ -65,8 +71,14 @@ struct rl {
 	struct rl_net scorer;   /* candidate + context -> score */
 	struct rl_net wait;     /* context -> score of waiting */
 	uint32_t k, jf, cf;     /* K, features per candidate, context */
+	bool backfill;          /* trained with backfill (the header's
+	                           "backfill"): any waiting candidate may be
+	                           chosen, one that does not fit is reserved
+	                           and the others backfilled around it */
+	const struct job *head; /* that job, until it starts */
 	float *obs;             /* the observation (K jf + cf) */
-	uint8_t *mask;          /* K + 1 */
+	uint8_t *fit;           /* K + 1: what fits now (the engine's) */
+	uint8_t *mask;          /* K + 1: the actions allowed */
 	float *x, *y, *z;       /* the forward pass's vectors */
 	uint32_t width;         /* the widest layer */
 };
@@ -243,6 +255,9 @@ static int load_model(struct rl *r, const char *data, size_t len,
 			  "\"context_features\" and \"obs_dim\" must be whole "
 			  "numbers with obs_dim = k x job_features + "
 			  "context_features");
+	else if (cJSON_GetObjectItemCaseSensitive(h, "backfill") &&
+		 !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(h, "backfill")))
+		rc = fail(err, path, "its \"backfill\" is not true or false");
 	else if (!(rc = read_layers(r, cJSON_GetObjectItemCaseSensitive(
 					    h, "layers"), path, &nparams, err)) &&
 		 !(rc = net_ends(&r->scorer, r->jf + r->cf, "scorer", path,
@@ -251,6 +266,8 @@ static int load_model(struct rl *r, const char *data, size_t len,
 		rc = read_weights(r, (const unsigned char *)nl + 1,
 				  len - (size_t)(nl + 1 - data), nparams, path,
 				  err);
+	r->backfill = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h,
+								   "backfill"));
 	cJSON_Delete(h);
 	return rc;
 }
@@ -267,6 +284,7 @@ static void rl_fini(struct sim *sim, void *state)
 	free(r->wait.l);
 	free(r->obs);
 	free(r->mask);
+	free(r->fit);
 	free(r->x);
 	free(r->y);
 	free(r->z);
@@ -305,10 +323,11 @@ static int rl_init(struct sim *sim, void **state, struct sim_error *err)
 	size_t dim = (size_t)r->k * r->jf + r->cf;
 	r->obs = calloc(dim, sizeof(*r->obs));
 	r->mask = calloc((size_t)r->k + 1, 1);
+	r->fit = calloc((size_t)r->k + 1, 1);
 	r->x = calloc((size_t)r->jf + r->cf, sizeof(*r->x));
 	r->y = calloc(r->width, sizeof(*r->y));
 	r->z = calloc(r->width, sizeof(*r->z));
-	if (!r->obs || !r->mask || !r->x || !r->y || !r->z)
+	if (!r->obs || !r->mask || !r->fit || !r->x || !r->y || !r->z)
 		return fail(err, path, "out of memory");
 	return 0;
 }
@@ -338,17 +357,38 @@ static int choose(struct rl *r, uint32_t n)
 	return pick;
 }
 
+/* As the environment steps (docs/rl.md, "Transition"): a decision at
+ * each point where a candidate fits (with backfill: where one waits),
+ * again after each start, until the agent waits.  With backfill a
+ * chosen job that does not fit is reserved, the others are backfilled
+ * around it at each point until it starts, and only then does the
+ * agent choose again. */
 static void rl_schedule(struct sim *sim, void *state)
 {
 	struct rl *r = state;
+	if (r->head && !sim_backfill_around(sim, r->head))
+		return;
+	r->head = NULL;
 	for (;;) {
-		uint32_t nfit, n = sim_observe_mask(sim, r->k, r->mask, &nfit);
-		if (!nfit)
+		uint32_t nfit, n = sim_observe_mask(sim, r->k, r->fit, &nfit);
+		if (r->backfill ? n == 0 : nfit == 0)
 			return;
-		sim_observe(sim, r->k, r->mask, r->obs);
+		memcpy(r->mask, r->fit, (size_t)r->k + 1);
+		for (uint32_t i = 0; r->backfill && i < n; i++)
+			r->mask[i] = 1;
+		sim_observe(sim, r->k, r->fit, r->obs);
 		int a = choose(r, n);
-		if (a < 0 || sim_job_start(sim, sim_queue_at(sim, (size_t)a)))
+		if (a < 0)
 			return;
+		const struct job *j = sim_queue_at(sim, (size_t)a);
+		if (!r->fit[a]) {
+			if (!sim_backfill_around(sim, j)) {
+				r->head = j;
+				return;
+			}
+		} else if (sim_job_start(sim, j) != 0) {
+			return;
+		}
 	}
 }
 

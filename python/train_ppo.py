@@ -92,7 +92,7 @@ class Agent(nn.Module):
         logits = torch.cat([scores, self.waiter(ctx)], 1)
         return logits.masked_fill(~mask, -1e9)
 
-    def export(self, path, mode):
+    def export(self, path, mode, backfill=False):
         """Writes model.bin (the header, then float32 weights)."""
         layers, blobs = [], []
         for name, net in (("scorer", self.scorer), ("wait", self.waiter)):
@@ -104,7 +104,8 @@ class Agent(nn.Module):
                 blobs.append(lin.weight.detach().numpy().astype("<f4"))
                 blobs.append(lin.bias.detach().numpy().astype("<f4"))
         header = {"format": MODEL_FORMAT, "version": MODEL_VERSION,
-                  "mode": mode, "k": self.k, "job_features": self.job_f,
+                  "mode": mode, "backfill": bool(backfill),
+                  "k": self.k, "job_features": self.job_f,
                   "context_features": self.ctx_f,
                   "obs_dim": self.k * self.job_f + self.ctx_f,
                   "layers": layers}
@@ -349,7 +350,8 @@ def main(argv):
         if (it + 1) % args.checkpoint_every == 0 or last_it or out_of_time:
             save(ckpt, agent, opt, it + 1, rows)
             write_progress(os.path.join(out, "progress.csv"), rows)
-            agent.export(os.path.join(out, "model.bin"), lay["mode"])
+            agent.export(os.path.join(out, "model.bin"), lay["mode"],
+                         lay["backfill"])
         if out_of_time:
             break
     bar.end()

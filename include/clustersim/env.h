@@ -50,6 +50,9 @@ void env_free(struct env *env);
 /* Sizes: the observation's floats, the actions (K + 1), K. */
 size_t env_obs_dim(const struct env *env);
 size_t env_actions(const struct env *env);
+/* Whether the agent's choice is backfilled around (the "rl" key
+ * backfill; docs/rl.md, "Backfilling"). */
+bool env_backfill(const struct env *env);
 /* Windows of the env's split, which reset() draws from. */
 size_t env_windows(const struct env *env);
 

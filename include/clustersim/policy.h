@@ -770,6 +770,18 @@ size_t sim_backfill_easy(struct sim *sim, const struct job *const *order,
  */
 size_t sim_start_by(struct sim *sim, sim_rank_key_fn key, bool backfill);
 
+/*
+ * EASY backfilling around one chosen job: sim_backfill_easy with head
+ * first and the other waiting jobs in queue order.  head starts if it
+ * fits; else it is reserved at its shadow time and the others start
+ * around it if they cannot delay it.  Returns true when head started.
+ * For an agent that chose a job that may not fit now (the `rl` policy
+ * and the environment's "backfill", docs/rl.md): it calls this again at
+ * the next points until head starts.  head must be waiting (else a bad
+ * call).  Only from schedule().
+ */
+bool sim_backfill_around(struct sim *sim, const struct job *head);
+
 /* ---- Observation (learning agents) -------------------------------------
  *
  * A decision point as the reinforcement-learning environment shows it to

@@ -25,10 +25,11 @@ __all__ = ["Env", "VectorEnv", "Box", "Discrete", "EnvError",
 JOB_FEATURES = 7
 
 
-def _layout(n_actions, obs_dim):
+def _layout(n_actions, obs_dim, backfill):
     k = n_actions - 1
     return {"mode": "select", "k": k, "job_features": JOB_FEATURES,
-            "context_features": obs_dim - k * JOB_FEATURES}
+            "context_features": obs_dim - k * JOB_FEATURES,
+            "backfill": bool(backfill)}
 
 
 class EnvError(ValueError):
@@ -69,6 +70,7 @@ def _api():
         "env_free": (None, [P]),
         "env_obs_dim": (ctypes.c_size_t, [P]),
         "env_actions": (ctypes.c_size_t, [P]),
+        "env_backfill": (ctypes.c_bool, [P]),
         "env_windows": (ctypes.c_size_t, [P]),
         "env_reset": (ctypes.c_int, [P, ctypes.c_uint64, ctypes.c_int64,
                                      F, U, E]),
@@ -149,7 +151,8 @@ class Env:
         self.action_space = Discrete(self.n_actions)
         self.observation_space = Box(0.0, 1.0, (self.obs_dim,), np.float32)
         self.max_episode_steps = max_episode_steps
-        self.layout = _layout(self.n_actions, self.obs_dim)
+        self.layout = _layout(self.n_actions, self.obs_dim,
+                              self._lib.env_backfill(self._p))
         self._obs = np.zeros(self.obs_dim, np.float32)
         self._mask = np.zeros(self.n_actions, np.uint8)
         self._steps = 0
@@ -226,7 +229,7 @@ class VectorEnv:
         self.observation_space = Box(0.0, 1.0, (self.num_envs, d),
                                      np.float32)
         self.action_space = Box(0, na - 1, (self.num_envs,), np.int64)
-        self.layout = _layout(na, d)
+        self.layout = _layout(na, d, self._lib.env_backfill(self._ps[0]))
         self.obs = np.zeros((self.num_envs, d), np.float32)
         self.masks = np.zeros((self.num_envs, na), np.uint8)
         self.rewards = np.zeros(self.num_envs, np.float32)

@@ -30,6 +30,7 @@
 #include "engine/sim_impl.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 
@@ -164,6 +165,23 @@ size_t sim_backfill_easy(struct sim *s, const struct job *const *order,
 }
 
 /* Keys, then job index ((submit, id) order): a total order. */
+bool sim_backfill_around(struct sim *s, const struct job *head)
+{
+	if (!waiting(s, head, "sim_backfill_around"))
+		return false;
+	size_t n;
+	queue_order(s, &n);
+	size_t k = 0;
+	while (k < n && s->border[k] != head)
+		k++;
+	if (k == n) /* not in the queue the policy sees: a bad call */
+		return sim_job_start(s, head) == 0;
+	memmove(s->border + 1, s->border, k * sizeof(*s->border));
+	s->border[0] = head;
+	sim_backfill_easy(s, s->border, n);
+	return head->state != JOB_PENDING;
+}
+
 static int by_key_then_idx(const void *pa, const void *pb)
 {
 	const struct rank_key *a = pa, *b = pb;

@@ -44,6 +44,7 @@ void env_free(struct env *v)
 	exp_release(&v->e);
 	free(v->cand);
 	free(v->mask);
+	free(v->fit);
 	free(v);
 }
 
@@ -61,6 +62,7 @@ static void sizes(struct env *v)
 		     (size_t)v->ngroups * SIM_OBS_GROUP_F + SIM_OBS_GLOBAL_F;
 	v->cand = xcalloc(v->k, sizeof(*v->cand));
 	v->mask = xcalloc(v->k + 1, 1);
+	v->fit = xcalloc(v->k + 1, 1);
 }
 
 static int check_options(struct env *v, const struct env_options *opt,
@@ -77,11 +79,6 @@ static int check_options(struct env *v, const struct env_options *opt,
 		if (rc)
 			return rc;
 	}
-	if (v->rl.backfill)
-		return err_setc(err, -SIM_EINPUT, "%s: $.rl.backfill: EASY "
-				"backfilling around the agent's choice is not "
-				"available yet (it needs the engine's shared "
-				"EASY call): set it false", v->e.path);
 	if (v->rl.mode == RL_MODE_PLACE)
 		return err_setc(err, -SIM_EINPUT, "%s: $.rl.mode: 'place' is "
 				"not available yet: use 'select'", v->e.path);
@@ -126,6 +123,7 @@ struct env *env_new(const char *path, const struct env_options *opt,
 
 size_t env_obs_dim(const struct env *v) { return v->obs_dim; }
 size_t env_actions(const struct env *v) { return (size_t)v->k + 1; }
+bool env_backfill(const struct env *v) { return v->rl.backfill; }
 size_t env_windows(const struct env *v) { return v->nwin; }
 bool env_done(const struct env *v) { return v->done; }
 double env_return(const struct env *v) { return v->ret; }
@@ -163,7 +161,9 @@ const struct job *rl_env_jobs(const struct env *v, size_t *n)
 	return sim_jobs(v->s, n);
 }
 
-/* The engine on to the next decision point where some job fits. */
+/* The engine on to the next decision point where some job fits (with
+ * backfill: where some job waits, once the reserved head has started;
+ * until then each point backfills around it). */
 static int advance(struct env *v, struct sim_error *err)
 {
 	for (;;) {
@@ -179,8 +179,13 @@ static int advance(struct env *v, struct sim_error *err)
 			}
 			v->at_decision = true;
 		}
+		if (v->head && !sim_backfill_around(v->s, v->head)) {
+			v->at_decision = false;
+			continue;
+		}
+		v->head = NULL;
 		rl_candidates(v);
-		if (v->nfit)
+		if (v->rl.backfill ? v->ncand > 0 : v->nfit > 0)
 			return 0;
 		v->at_decision = false;
 	}
@@ -237,6 +242,7 @@ static int start_episode(struct env *v, uint64_t seed, size_t w,
 	v->s = sim_new(&cfg);
 	v->seed = seed;
 	v->at_decision = false;
+	v->head = NULL;
 	v->done = false;
 	v->pending = v->busy_prev = v->ret = v->job_sum = 0;
 	v->decisions = 0;
@@ -305,6 +311,8 @@ static int apply_action(struct env *v, int64_t a, struct sim_error *err)
 	v->decisions++;
 	if (a == (int64_t)v->k) {
 		v->at_decision = false;
+	} else if (!v->fit[a]) { /* backfill: reserved, the others around */
+		v->head = v->cand[a];
 	} else if (sim_job_start(v->s, v->cand[a]) != 0) {
 		v->done = true;
 		return err_setc(err, -SIM_ESTATE, "env: the engine refused to "

@@ -14,9 +14,15 @@
 
 void rl_candidates(struct env *v)
 {
-	v->ncand = sim_observe_mask(v->s, v->k, v->mask, &v->nfit);
-	for (uint32_t i = 0; i < v->ncand; i++)
+	v->ncand = sim_observe_mask(v->s, v->k, v->fit, &v->nfit);
+	memcpy(v->mask, v->fit, (size_t)v->k + 1);
+	for (uint32_t i = 0; i < v->ncand; i++) {
 		v->cand[i] = sim_queue_at(v->s, i);
+		/* With backfill any waiting candidate may be chosen: one that
+		 * does not fit is reserved and the others backfilled. */
+		if (v->rl.backfill)
+			v->mask[i] = 1;
+	}
 }
 
 void rl_observe(const struct env *v, float *obs)
@@ -27,7 +33,7 @@ void rl_observe(const struct env *v, float *obs)
 		memset(obs, 0, v->obs_dim * sizeof(*obs));
 		return;
 	}
-	sim_observe(v->s, v->k, v->mask, obs);
+	sim_observe(v->s, v->k, v->fit, obs);
 }
 
 void rl_job_finished(struct sim *s, void *state, const struct job *j)

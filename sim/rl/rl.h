@@ -49,7 +49,13 @@ struct env {
 	size_t obs_dim;
 	const struct job **cand;      /* the first K waiting jobs */
 	uint32_t ncand;
-	uint8_t *mask;                /* K + 1 */
+	uint8_t *mask;                /* K + 1: the actions allowed */
+	uint8_t *fit;                 /* K + 1: the candidates that fit now
+	                                 (the mask without backfill; the
+	                                 observation's "fits now") */
+	const struct job *head;       /* backfill: the job the agent chose
+	                                 that did not fit, reserved until it
+	                                 starts (sim_backfill_around) */
 	uint32_t nfit;                /* candidates that fit now */
 	double cpu_cap, gpu_cap;      /* the cluster's CPUs and GPUs */
 };

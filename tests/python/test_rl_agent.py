@@ -2,7 +2,8 @@
 plain pass with /usr/bin/python3; skipped, saying so, without numpy or
 torch).
 
-1. The same agent, two ways: a network of python/train_ppo.py with fixed
+1. The same agent, two ways (with and without backfilling around its
+   choice): a network of python/train_ppo.py with fixed
    random weights is exported to model.bin; an episode of the environment
    is played with PyTorch's greedy choice at every decision, and
    `clustersim run` runs the rl policy on model.bin over the same trace.
@@ -65,7 +66,7 @@ def trace(path, n=300, seed=5):
                 max(1, run) * rng.uniform(1, 3)))
 
 
-def same_agent_two_ways(d):
+def same_agent_two_ways(d, backfill):
     trace(os.path.join(d, "jobs.csv"))
     x = os.path.join(d, "x.json")
     with open(x, "w") as f:
@@ -73,7 +74,7 @@ def same_agent_two_ways(d):
                    "cluster": {"nodes": [{"name": "c", "count": 16,
                                           "cpus": 1}]},
                    "workload": {"trace": "jobs.csv", "format": "csv"},
-                   "rl": {"k": 16, "window_jobs": 0},
+                   "rl": {"k": 16, "window_jobs": 0, "backfill": backfill},
                    "policies": [{"name": "rl",
                                  "params": {"model": "model.bin"}}],
                    "output": "out"}, f)
@@ -82,7 +83,7 @@ def same_agent_two_ways(d):
     torch.manual_seed(7)
     agent = tp.Agent(lay["k"], lay["job_features"],
                      lay["context_features"], [32, 16])
-    agent.export(os.path.join(d, "model.bin"), "select")
+    agent.export(os.path.join(d, "model.bin"), "select", backfill)
     obs, info = env.reset(seed=0, options={"window": 0})
     decisions, gaps, done = 0, [], False
     while not done:
@@ -116,8 +117,11 @@ def same_agent_two_ways(d):
           % diff[:5])
     # Near-ties could let float sums in another order pick another job
     # (the starts above would then differ): say how close it came.
-    print("same agent two ways: %d decisions, %d jobs, smallest gap %.3g"
-          % (decisions, len(ids), min(g for g in gaps if g > 0)))
+    print("same agent two ways%s: %d decisions, %d jobs, smallest gap %.3g"
+          % (" (backfill)" if backfill else "", decisions, len(ids),
+             min(g for g in gaps if g > 0)))
+    if backfill:
+        return
     # A model for another cluster (more context features) is refused.
     agent2 = tp.Agent(lay["k"], lay["job_features"],
                       lay["context_features"] + 4, [8])
@@ -176,8 +180,9 @@ def main():
     if not os.access(BIN, os.X_OK):
         print("test_rl_agent.py: skipped: %s is not built" % BIN)
         return 0
-    with tempfile.TemporaryDirectory(prefix="clustersim-rl-") as d:
-        same_agent_two_ways(d)
+    for backfill in (False, True):
+        with tempfile.TemporaryDirectory(prefix="clustersim-rl-") as d:
+            same_agent_two_ways(d, backfill)
     with tempfile.TemporaryDirectory(prefix="clustersim-ppo-") as d:
         training_helps(d)
     print("test_rl_agent.py: %s" % ("ok" if not failed else
