@@ -266,32 +266,35 @@ Test(baselines, backfill_false_is_the_sjf_of_before)
  * A second implementation: sim_backfill_easy over the queue's submit
  * order decides as the easy policy (its own rule, index and incremental
  * passes), start for start, on random workloads on one node and on
- * three.  Without overruns: easy.c's incremental pass keeps the shadow
- * time of an earlier pass while no job ends, and a head whose shadow
- * time is a running job past its estimate (the next microsecond) has a
- * later one at a later pass; easy.c then refuses a few candidates that
- * a fresh plan admits (seed 3 on one node: 3 jobs 28 s later).  The
- * step plans afresh each pass, as the reference below does.
+ * three, with every 7th job running past its estimate as
+ * tl_random_workload makes them, and again with estimates raised to the
+ * run times.  The step plans afresh each pass; easy.c keeps the shadow
+ * time of an earlier pass while no job ended and it is ahead, and plans
+ * it again once the jobs it waited on are past their estimates (with
+ * overruns, seed 3 on one node used to start 3 jobs 28 s later).
  */
 Test(baselines, easy_step_over_submit_order_is_easy)
 {
 	for (uint32_t nodes = 1; nodes <= 3; nodes += 2) {
 		struct cluster_spec c;
 		tl_cluster(&c, nodes, 16);
-		for (uint64_t seed = 1; seed <= 4; seed++) {
-			struct workload w;
-			tl_random_workload(&w, 400, 16, seed);
-			for (size_t i = 0; i < w.n; i++)
-				if (w.jobs[i].estimate < w.jobs[i].run)
-					w.jobs[i].estimate = w.jobs[i].run;
-			struct sim *a = tl_run_ops(&easy_step, &w, &c);
-			struct sim *b = tl_run_ops(&clustersim_policy_easy, &w,
-						   &c);
-			same_records(a, b, "easy step");
-			cr_expect_eq(sim_counters(a)->bad_calls, 0);
-			sim_free(a);
-			sim_free(b);
-			workload_release(&w);
+		for (uint64_t seed = 1; seed <= 8; seed++) {
+			for (int over = 0; over < 2; over++) {
+				struct workload w;
+				tl_random_workload(&w, 400, 16, seed);
+				for (size_t i = 0; !over && i < w.n; i++)
+					if (w.jobs[i].estimate < w.jobs[i].run)
+						w.jobs[i].estimate = w.jobs[i].run;
+				struct sim *a = tl_run_ops(&easy_step, &w, &c);
+				struct sim *b = tl_run_ops(
+					&clustersim_policy_easy, &w, &c);
+				same_records(a, b, over ? "easy step, overruns"
+							: "easy step");
+				cr_expect_eq(sim_counters(a)->bad_calls, 0);
+				sim_free(a);
+				sim_free(b);
+				workload_release(&w);
+			}
 		}
 		cluster_spec_release(&c);
 	}
