@@ -9,7 +9,10 @@
  * time, or it uses only resources that the head will not need at the
  * shadow time (the "extra" resources).  Only the head is protected; other
  * waiting jobs may be delayed.  A running job already past its estimate
- * is expected to end at the next microsecond.
+ * is expected to end at the next microsecond.  Each pass plans the shadow
+ * time from the running jobs' expected ends at that pass, so while the
+ * head waits on jobs past their estimates it moves on with every pass
+ * (an earlier pass's is kept only while it gives the same: below).
  *
  * The shadow time and the extra resources come from the engine's
  * free-resource profile (the running jobs' expected ends).  The test on a
