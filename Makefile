@@ -205,6 +205,7 @@ test: deps
 	$(CUDAHOST_BIN)
 	$(GPUCHK_HOST) 1000
 	$(if $(SANITIZE),,CLUSTERSIM_LIB=$(PYLIB) $(PYTHON) tests/python/test_env.py)
+	$(if $(SANITIZE),,CLUSTERSIM_LIB=$(PYLIB) CLUSTERSIM_BIN=$(BIN) $(PYTHON) tests/python/test_rl_agent.py)
 
 # The Python binding (python/clustersim/, docs/rl.md) loads this shared
 # library with ctypes: the library's objects again, position-independent,

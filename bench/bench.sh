@@ -4,6 +4,7 @@
 #   without and with the default plots (the plots must cost less than the
 #   simulation),
 #   fcfs on a generated 1,000,000-job workload on 10,000 nodes,
+#   easy on a month of a 4,096-GPU cluster with large-model jobs,
 #   las and gittins (Tiresias' discretised index) on the whole Philly
 #   summary with the network model on, and fcfs on
 #   it with one pool of 512 GPUs, the three policies of KTH-SP2 with
@@ -133,6 +134,11 @@ alternate "ftf-shockwave|$here/shockwave-themis.json|$traces/gpu/shockwave/shock
 alternate "easy-curie|$here/curie-easy.json|$curie" \
 	"easy-curie+plots|$here/curie-easy.json|$curie|plots"
 alternate "fcfs-gen-1m|$here/gen-1m.json|"
+# A month of a 4,096-GPU cluster (512 nodes x 8 A100-80GB, racks of 32,
+# 2:1 fat tree): 76,000 jobs of the philly preset with large-model jobs
+# (256-1,024 GPUs, GPT-3 13B / Llama 2 70B / GPT-3 175B) holding half the
+# GPU-hours, under easy (bench/llm-month.json; aim: under 5 s).
+alternate "easy-llm-month|$here/llm-month.json|"
 # EASY with 10^5 generated jobs on 2^17 and on 2^20 one-CPU nodes (jobs 8
 # times as wide on the larger cluster: the same load); the ratio of their
 # simulation times is printed below the table (aim: at most 2).

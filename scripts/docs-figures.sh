@@ -47,6 +47,7 @@ philly-las-job54|gpu/philly.csv|experiments/philly.json --policy las: job 54 and
 philly-vc|gpu/philly.csv|experiments/philly-vc.json: waits and bounded slowdowns
 hpo||experiments/hpo.json: waits, GPU utilisation, the mean time to the best trial of a search and the GPU-hours per search
 placement||experiments/placement-comm.json and placement-compute.json: mean JCT and placement slowdown
+llm-mixed||experiments/llm-mixed.json: the large-model jobs against the others, waits, JCTs, placement slowdowns and nodes, and their share of the GPU-hours
 search-online|hpc/KTH-SP2-1996-2.1-cln.swf.gz|experiments/search-online.json: mean wait and response
 openb-fill|gpu/openb/openb_node_list_gpu_node.csv gpu/openb/openb_pod_list_default.csv gpu/openb/openb_pod_list_gpushare100.csv gpu/openb/openb_pod_list_multigpu50.csv|experiments/openb-fill.json: GPU allocation at the last point, means over the seeds
 openb-replay|gpu/openb/openb_node_list_gpu_node.csv gpu/openb/openb_pod_list_default.csv gpu/openb/openb_pod_list_gpushare100.csv|experiments/openb-replay.json: waits, time-averaged allocation and fragmentation, means over the seeds
@@ -315,6 +316,36 @@ fig_placement() {
 		d=$work/placement-${k%%:*}
 		echo "| \`placement-${k%%:*}.json\` | ${k#*:} | $(val "$d" consolidate response_mean int) | $(val "$d" spread response_mean int) | $(val "$d" consolidate placement_slowdown_mean f3) | $(val "$d" spread placement_slowdown_mean f3) |"
 	done
+}
+
+# The generated large jobs of llm-mixed.json are the ids after its 6,000
+# ordinary jobs; the rows are the measured jobs (its "measure" window).
+fig_llm_mixed() {
+	local d=$work/llm-mixed l
+	run llm-mixed experiments/llm-mixed.json
+	echo "| policy | large jobs: mean wait (s) | mean JCT (s) | mean placement slowdown | mean nodes (ideal) | other jobs: mean wait (s) | mean bounded slowdown | GPU utilization |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+	for l in fcfs easy easy-shape-blind las; do
+		awk -F, -v l="$l" -v u="$(val "$d" "$l" utilization_gpu pct1)" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$(k["measured"]) != 1 { next }
+		$(k["id"]) > 6000 { n++; w += $(k["wait"]); r += $(k["response"])
+			s += $(k["placement_slowdown"]); nd += $(k["nodes"]); g += $(k["gpus"]); next }
+		{ m++; w2 += $(k["wait"]); b2 += $(k["bounded_slowdown"]) }
+		function sep(x,   t, o) { t = sprintf("%.0f", x)
+			while (length(t) > 3) { o = "," substr(t, length(t) - 2) o
+				t = substr(t, 1, length(t) - 3) } return t o }
+		END { printf "| %s | %s | %s | %.3f | %.1f (%.1f) | %s | %.2f | %s |\n", l,
+			sep(w / n), sep(r / n), s / n, nd / n, g / n / 8, sep(w2 / m), b2 / m, u }' \
+			"$d/$l-s1/jobs.csv"
+	done
+	# The share: GPUs x work (a generated job's estimate is its work
+	# rounded up to the second) of the jobs of 64 GPUs or more.
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	{ h = $(k["gpus"]) * $(k["estimate"]); a += h; if ($(k["gpus"]) >= 64) b += h
+	  if ($(k["id"]) > 6000) n++ }
+	END { printf "\nThe workload: %d large-model jobs among 6,000 ordinary ones; jobs of 64 GPUs\nor more hold %.2f%% of its GPU-hours (the section asks 50%%).\n", n, 100 * b / a }' \
+		"$d/fcfs-s1/jobs.csv"
 }
 
 fig_search_online() {

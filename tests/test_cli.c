@@ -656,6 +656,36 @@ Test(cli, model_that_fits_no_gpu_type_exits_2)
 	free(err);
 }
 
+/* The issue's bad shapes at the command line, each exit 2 with where and
+ * why: a shape whose product is not the job's GPUs (2 x 4 x 2 = 16 on 8
+ * GPUs: the trace's line), and tp 16 on nodes of 8 GPUs (the JSON path
+ * and the job). */
+Test(cli, bad_shapes_exit_2)
+{
+	put("p.csv", "id,submit,run,cpus,gpus,dp,tp,pp,model\n"
+		     "1,0,10,0,8,2,4,2,gpt3-xl\n");
+	put("t.csv", "id,submit,run,cpus,gpus,tp,pp,model\n"
+		     "1,0,10,0,16,16,1,gpt3-2.7b\n");
+	const char *head = "{ \"cluster\": { \"nodes\": [ { \"count\": 2, "
+			   "\"cpus\": 8, \"gpus\": 8, \"gpu_type\": "
+			   "\"a100-80gb\" } ] }, \"policies\": [ \"fcfs\" ], "
+			   "\"workload\": { \"format\": \"csv\", "
+			   "\"reference_gpu\": \"a100-80gb\", \"trace\": ";
+	char *text = xasprintf("%s\"p.csv\" } }", head);
+	put("p.json", text);
+	free(text);
+	expect_error("run p.json -o r --quiet --no-plots", 2,
+		     "p.csv:2: dp x tp x pp is not the job's gpus: "
+		     "'2 x 4 x 2' != '8'");
+	text = xasprintf("%s\"t.csv\" } }", head);
+	put("t.json", text);
+	free(text);
+	expect_error("run t.json -o r --quiet --no-plots", 2,
+		     "t.json: $.workload: job 1 asks tp '16', more GPUs than "
+		     "any node of its type has ('8'): a tensor-parallel group "
+		     "is kept inside one node");
+}
+
 /* A GPU job of no class draws one of Gavel's, which has no figure on an
  * A100 under "derive_throughputs": "none": refused at the run (exit 2);
  * by default the figure is derived and the manifest lists it. */

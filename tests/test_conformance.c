@@ -23,13 +23,67 @@
  * progress detection is for, not a conformance case).
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
+#include "cluster/cluster.h"
 #include "policy/registry.h"
 #include "speed/speed.h"
 #include "testlib.h"
+
+/*
+ * A policy with a file parameter cannot run without its file: the ones
+ * the project ships get one written here.  rl gets a model (docs/rl.md,
+ * "The model file") for the cluster at hand: K = 8, one hidden layer of
+ * 8, weights of a fixed pseudo-random sequence in [-0.5, 0.5).  Returns
+ * the parameters to give (0 or 1), the file's path in path.
+ */
+static size_t file_params(const struct policy_ops *ops,
+			  const struct cluster_spec *c, struct param_value *pv,
+			  char *path)
+{
+	bool has_file = false;
+	for (const struct policy_param *d = ops->params; d && d->name; d++)
+		has_file |= d->type == PARAM_FILE;
+	if (!has_file)
+		return 0;
+	cr_assert_str_eq(ops->name, "rl", "policy '%s' takes a file: give "
+			 "it one in file_params()", ops->name);
+	struct cluster *cl = cluster_new(c);
+	uint32_t ntypes = cluster_total_gpus(cl) ? cluster_gpu_type_count(cl)
+						 : 0;
+	cluster_free(cl);
+	uint32_t k = 8, jf = SIM_OBS_JOB_F,
+		 cf = SIM_OBS_GROUP_F * (1 + ntypes) + SIM_OBS_GLOBAL_F;
+	strcpy(path, "/tmp/clustersim-conf-XXXXXX");
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	FILE *f = fdopen(fd, "wb");
+	fprintf(f, "{\"format\": \"clustersim-rl-model\", \"version\": 1, "
+		"\"mode\": \"select\", \"k\": %u, \"job_features\": %u, "
+		"\"context_features\": %u, \"obs_dim\": %u, \"layers\": ["
+		"{\"net\": \"scorer\", \"in\": %u, \"out\": 8, \"relu\": "
+		"true}, {\"net\": \"scorer\", \"in\": 8, \"out\": 1, "
+		"\"relu\": false}, {\"net\": \"wait\", \"in\": %u, "
+		"\"out\": 8, \"relu\": true}, {\"net\": \"wait\", \"in\": 8, "
+		"\"out\": 1, \"relu\": false}]}\n", k, jf, cf, k * jf + cf,
+		jf + cf, cf);
+	size_t n = (jf + cf) * 8 + 8 + 8 + 1 + cf * 8 + 8 + 8 + 1;
+	uint32_t x = 12345;
+	for (size_t i = 0; i < n; i++) {
+		x = x * 1664525u + 1013904223u;
+		float w = (float)(x >> 8) / 16777216.0f - 0.5f;
+		fwrite(&w, sizeof(w), 1, f); /* little-endian hosts */
+	}
+	fclose(f);
+	*pv = (struct param_value){ .key = (char *)"model",
+				    .json_path = (char *)"$.model",
+				    .type = PV_STRING, .str = path };
+	return 1;
+}
 
 struct point {
 	sim_time_t t;
@@ -107,8 +161,13 @@ Test(conformance, every_policy_on_random_workloads)
 			tl_random_workload(&w, cases[k].jobs, cases[k].max_cpus,
 					   cases[k].seed);
 			tl_cluster(&c, cases[k].nodes, cases[k].cpus);
-			struct sim *a = tl_run_ops(ops, &w, &c);
-			struct sim *b = tl_run_ops(ops, &w, &c);
+			struct param_value pv;
+			char path[64];
+			size_t npv = file_params(ops, &c, &pv, path);
+			struct sim *a = tl_run_with(ops, &pv, npv, &w, &c);
+			struct sim *b = tl_run_with(ops, &pv, npv, &w, &c);
+			if (npv)
+				unlink(path);
 			check_run(ops->name, a,
 				  (uint64_t)cases[k].nodes * cases[k].cpus);
 			size_t na, nb;
@@ -250,8 +309,13 @@ Test(conformance, every_policy_on_gpu_clusters)
 				.restore_per_gpu = cases[k].per_gpu,
 				.storage_Bps = cases[k].hetero ? 0 : 1e9,
 			};
-			struct sim *a = tl_run_cfg(ops->name, NULL, 0, &cfg);
-			struct sim *b = tl_run_cfg(ops->name, NULL, 0, &cfg);
+			struct param_value pv;
+			char path[64];
+			size_t npv = file_params(ops, &c, &pv, path);
+			struct sim *a = tl_run_cfg(ops->name, &pv, npv, &cfg);
+			struct sim *b = tl_run_cfg(ops->name, &pv, npv, &cfg);
+			if (npv)
+				unlink(path);
 			check_gpu_run(ops->name, a);
 			size_t na, nb;
 			const struct job *ja = sim_jobs(a, &na);

@@ -36,10 +36,14 @@ static char *slurp(const char *path)
 Test(docs, every_policy_and_parameter_is_in_the_experiment_contract)
 {
 	char *doc = slurp("experiments/README.md");
+	/* The policies' table (a policy's name may also be a key's, as
+	 * "rl" is, in a table above it). */
+	const char *table = strstr(doc, "\n| policy | parameters |");
+	cr_assert_not_null(table, "experiments/README.md: no policy table");
 	for (size_t i = 0; policy_builtin[i]; i++) {
 		const struct policy_ops *ops = policy_builtin[i];
 		char *key = xasprintf("\n| `%s` |", ops->name);
-		const char *row = strstr(doc, key);
+		const char *row = strstr(table, key);
 		cr_expect_not_null(row, "experiments/README.md: no row for "
 				   "policy %s", ops->name);
 		free(key);

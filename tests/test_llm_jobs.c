@@ -258,7 +258,7 @@ Test(llm_jobs, csv_model_column)
  * gradients and Adam state) on tp 8 x pp 2 holds 174.6e9 x 16 / 16 =
  * 175 GB per GPU before activations: more than an A100-80GB, so on the
  * A100 cluster it fits no type (exit 2).  At tp 8 x pp 16 it needs
- * 21.8 GB of state: it fits.  On a cluster of A100 and V100 (32 GB) nodes
+ * 21.8 GB of state: it fits.  On a cluster of A100 and V100 (16 GB) nodes
  * the 175B at tp 8 x pp 8 (43.7 GB of state) fits the A100 alone and is
  * kept to it.
  */
@@ -299,6 +299,12 @@ Test(llm_jobs, memory_fit)
 		     err.msg);
 	cr_expect_eq(pinned, 1);
 	cr_expect_eq(w.jobs[2].gpu_type, 1);
+	/* The reason, for the run's output: 49.2 GB (43.7 of state, 4.8 of
+	 * activations, 0.6 of working set) against 80 and 16 GB. */
+	cr_expect(strstr(err.msg, "job 3 (model 'gpt3-175b', dp 1 x tp 8 x "
+			 "pp 8) needs 49.") && strstr(err.msg, "kept to the GPU "
+			 "types it fits, of a100-80gb 80 GB, v100 16 GB"), "%s",
+		  err.msg);
 	cluster_spec_release(&c);
 	workload_release(&w);
 }

@@ -102,6 +102,8 @@ static struct sim *run_ops(const struct policy_ops *ops,
 	struct sim_error err;
 	cr_assert_eq(policy_params_resolve(ops, given, ngiven, "", &params,
 					   &np, &err), 0, "%s", err.msg);
+	cr_assert_eq(policy_params_load_files(params, np, NULL, given, ngiven,
+					      "", &err), 0, "%s", err.msg);
 	struct sim_config cfg = {
 		.workload = w, .cluster = c, .policy = ops,
 		.params = params, .nparams = np, .seed = 1, .check = check,
@@ -109,7 +111,7 @@ static struct sim *run_ops(const struct policy_ops *ops,
 	};
 	struct sim *s = sim_new(&cfg);
 	int rc = sim_run(s, &err);
-	free(params);
+	policy_params_free(params, np);
 	cr_assert_eq(rc, 0, "%s: %s", ops->name, err.msg);
 	return s;
 }
@@ -159,6 +161,8 @@ struct sim *tl_run_cfg(const char *policy, const struct param_value *given,
 	struct sim_error err;
 	cr_assert_eq(policy_params_resolve(ops, given, ngiven, "", &params,
 					   &np, &err), 0, "%s", err.msg);
+	cr_assert_eq(policy_params_load_files(params, np, NULL, given, ngiven,
+					      "", &err), 0, "%s", err.msg);
 	struct sim_config cfg = *base;
 	cfg.policy = ops;
 	cfg.params = params;
@@ -167,7 +171,7 @@ struct sim *tl_run_cfg(const char *policy, const struct param_value *given,
 	cfg.check = true;
 	struct sim *s = sim_new(&cfg);
 	int rc = sim_run(s, &err);
-	free(params);
+	policy_params_free(params, np);
 	cr_assert_eq(rc, 0, "%s: %s", policy, err.msg);
 	return s;
 }

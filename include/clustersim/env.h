@@ -93,4 +93,13 @@ double env_return(const struct env *env);
 uint64_t env_decisions(const struct env *env);
 double env_time(const struct env *env);
 
+/* The current (or last) episode's jobs, in its window's order: their
+ * trace ids, and start and end times in seconds since the window's first
+ * submit (NaN while a job has not started or ended), into arrays of
+ * env_jobs(env, NULL, NULL, NULL) entries (any may be NULL).  Returns the
+ * number of jobs; 0 before the first reset.  For evaluating an agent's
+ * schedule job by job. */
+size_t env_jobs(const struct env *env, int64_t *ids, double *start,
+		double *end);
+
 #endif

@@ -724,4 +724,29 @@ size_t sim_backfill_easy(struct sim *sim, const struct job *const *order,
  */
 size_t sim_start_by(struct sim *sim, sim_rank_key_fn key, bool backfill);
 
+/* ---- Observation (learning agents) -------------------------------------
+ *
+ * A decision point as the reinforcement-learning environment shows it to
+ * its agent (docs/rl.md, "State and observation", "Action and mask"), so
+ * that a policy running a trained agent sees exactly what it was trained
+ * on.  The candidates are the first k waiting jobs in queue order
+ * (sim_queue_at 0 .. n-1).  sim_observe_mask() writes k + 1 bytes: mask[i]
+ * = 1 for a candidate that fits now, mask[k] = 1 when waiting is allowed
+ * (always, but when nothing is running or to come while a candidate
+ * fits); it returns n and the candidates that fit in *nfit (may be NULL).
+ * sim_observe() then writes the sim_observe_dim() floats of that point,
+ * each in [0, 1]: k slots of SIM_OBS_JOB_F, 1 + (named GPU types) groups
+ * of SIM_OBS_GROUP_F, SIM_OBS_GLOBAL_F.  sim_job_count() is the run's
+ * workload's jobs.
+ */
+#define SIM_OBS_JOB_F 7
+#define SIM_OBS_GROUP_F 4
+#define SIM_OBS_GLOBAL_F 2
+size_t sim_observe_dim(const struct sim *sim, uint32_t k);
+uint32_t sim_observe_mask(const struct sim *sim, uint32_t k, uint8_t *mask,
+			  uint32_t *nfit);
+void sim_observe(const struct sim *sim, uint32_t k, const uint8_t *mask,
+		 float *obs);
+size_t sim_job_count(const struct sim *sim);
+
 #endif

@@ -15,7 +15,20 @@ import os
 
 import numpy as np
 
-__all__ = ["Env", "VectorEnv", "Box", "Discrete", "EnvError"]
+__all__ = ["Env", "VectorEnv", "Box", "Discrete", "EnvError",
+           "JOB_FEATURES"]
+
+# Features per waiting-job slot of the observation (SIM_OBS_JOB_F in
+# include/clustersim/policy.h; docs/rl.md, "State and observation").  The
+# observation is K slots of them, then the context: the resource groups'
+# and the global features.
+JOB_FEATURES = 7
+
+
+def _layout(n_actions, obs_dim):
+    k = n_actions - 1
+    return {"mode": "select", "k": k, "job_features": JOB_FEATURES,
+            "context_features": obs_dim - k * JOB_FEATURES}
 
 
 class EnvError(ValueError):
@@ -67,6 +80,8 @@ def _api():
         "env_return": (ctypes.c_double, [P]),
         "env_decisions": (ctypes.c_uint64, [P]),
         "env_time": (ctypes.c_double, [P]),
+        "env_jobs": (ctypes.c_size_t, [P, ctypes.c_void_p, ctypes.c_void_p,
+                                       ctypes.c_void_p]),
     }
     for name, (res, args) in sig.items():
         fn = getattr(lib, name)
@@ -134,6 +149,7 @@ class Env:
         self.action_space = Discrete(self.n_actions)
         self.observation_space = Box(0.0, 1.0, (self.obs_dim,), np.float32)
         self.max_episode_steps = max_episode_steps
+        self.layout = _layout(self.n_actions, self.obs_dim)
         self._obs = np.zeros(self.obs_dim, np.float32)
         self._mask = np.zeros(self.n_actions, np.uint8)
         self._steps = 0
@@ -172,6 +188,16 @@ class Env:
     def action_masks(self):
         return self._mask.astype(bool)
 
+    def jobs(self):
+        """The episode's jobs: trace ids, start and end times in seconds
+        since the window's first submit (NaN before they happen)."""
+        n = self._lib.env_jobs(self._p, None, None, None)
+        ids = np.zeros(n, np.int64)
+        start, end = np.zeros(n), np.zeros(n)
+        self._lib.env_jobs(self._p, ids.ctypes.data, start.ctypes.data,
+                           end.ctypes.data)
+        return ids, start, end
+
     def close(self):
         if getattr(self, "_p", None):
             self._lib.env_free(self._p)
@@ -200,6 +226,7 @@ class VectorEnv:
         self.observation_space = Box(0.0, 1.0, (self.num_envs, d),
                                      np.float32)
         self.action_space = Box(0, na - 1, (self.num_envs,), np.int64)
+        self.layout = _layout(na, d)
         self.obs = np.zeros((self.num_envs, d), np.float32)
         self.masks = np.zeros((self.num_envs, na), np.uint8)
         self.rewards = np.zeros(self.num_envs, np.float32)

@@ -140,6 +140,7 @@ void sim_free(struct sim *s)
 	if (!s)
 		return;
 	free_allocs(s);
+	free(s->obs_caps.units);
 	release_run_arrays(s);
 	sim_hpo_release(s);
 	free(s->prog);

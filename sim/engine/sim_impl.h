@@ -31,6 +31,17 @@
 
 #include "engine/evq.h"
 
+/* The cluster's sizes a learning agent's observation divides by
+ * (sim_observe.c), found at its first call. */
+struct sim_obs_caps {
+	bool known;      /* found */
+	double cpus;     /* the cluster's CPUs */
+	double gpus;     /* and GPUs */
+	uint32_t ntypes; /* named GPU types (0 without GPUs) */
+	double *units;   /* 1 + ntypes: the allocation units, then each
+	                    GPU type's GPUs */
+};
+
 struct sim {
 	sim_time_t round_at; /* the wake-up pushed for the next scheduling
 	                        round (schedule_interval); 0 = none */
@@ -166,6 +177,7 @@ struct sim {
 	                                 NULL = not kept */
 	struct hpo_run *hpo;          /* the searches' rung decisions
 	                                 (sim_hpo.c); NULL = no searches */
+	struct sim_obs_caps obs_caps; /* for learning agents' observations */
 };
 
 /* A job and its key in sim_rank_by. */

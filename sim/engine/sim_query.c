@@ -79,6 +79,11 @@ size_t sim_queue_len(const struct sim *s)
 	return s->qlen;
 }
 
+size_t sim_job_count(const struct sim *s)
+{
+	return s->njobs;
+}
+
 const struct job *sim_queue_at(const struct sim *s, size_t i)
 {
 	if (i >= s->qlen) {

@@ -541,7 +541,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		rc = exp_parse_cluster(c, f[ROOT_CLUSTER], e);
 	}
 	if (!rc && !fill)
-		rc = exp_parse_workload(c, f[ROOT_WORKLOAD], &e->workload);
+		rc = exp_parse_workload(c, f[ROOT_WORKLOAD], e);
 	e->workload.opts.max_jobs = e->limits.jobs;
 	e->workload.opts.max_bytes = e->limits.input_bytes;
 	e->workload.opts.models = e->models;

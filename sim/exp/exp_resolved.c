@@ -163,6 +163,12 @@ static cJSON *workload_json(const struct workload_spec *w)
 		jadd(gj, "runtime_by_gpus", bs);
 		if (g->searches.on)
 			jadd(gj, "searches", exp_searches_json(&g->searches));
+		if (g->large.on) {
+			cJSON *lj = exp_large_json(&g->large);
+			jadd(lj, "gpus", dist_json(&g->large.gpus));
+			jadd(lj, "runtime", dist_json(&g->large.runtime));
+			jadd(gj, "large", lj);
+		}
 		jadd(j, "generate", gj);
 	} else {
 		jadd(j, "trace", jstr(w->trace));

@@ -34,7 +34,17 @@ int exp_parse_cluster(struct exp_ctx *c, const struct cJSON *v,
 /* "workload" (exp_workload.c): a trace and its loader options, or a
  * generated workload; fills w. */
 int exp_parse_workload(struct exp_ctx *c, const struct cJSON *v,
-		       struct workload_spec *w);
+		       struct experiment *e);
+/* A DIST at key (experiments/README.md), then dist_check(). */
+int exp_parse_dist(struct exp_ctx *c, const char *key,
+		   const struct cJSON *v, struct dist *d);
+/* "large" of "generate" (exp_large.c): large-model jobs, their GPU type
+ * resolved from e's cluster and their models checked against e's
+ * "models" and the presets; l->on once parsed and checked.  Its
+ * resolved JSON. */
+int exp_parse_large(struct exp_ctx *c, const struct cJSON *v,
+		    const struct experiment *e, struct gen_large *l);
+struct cJSON *exp_large_json(const struct gen_large *l);
 /* "searches" of "generate" (exp_hpo.c): fills h (h->on once parsed and
  * checked); its resolved JSON. */
 struct hpo_spec;

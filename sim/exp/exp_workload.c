@@ -18,9 +18,8 @@
 #include "base/input.h"
 #include "base/util.h"
 
-/* DIST at key (see experiments/README.md), then dist_check(). */
-static int parse_dist(struct exp_ctx *c, const char *key, const cJSON *v,
-		      struct dist *d)
+int exp_parse_dist(struct exp_ctx *c, const char *key, const cJSON *v,
+		   struct dist *d)
 {
 	const char *keys[6] = { "dist" };
 	const cJSON *f[6];
@@ -85,7 +84,7 @@ static int parse_dist_over(struct exp_ctx *c, const char *key,
 {
 	dist_release(d);
 	memset(d, 0, sizeof(*d));
-	return parse_dist(c, key, v, d);
+	return exp_parse_dist(c, key, v, d);
 }
 
 /* "runtime_by_gpus": an array of {"min", "max", "runtime"}. */
@@ -122,7 +121,7 @@ static int parse_buckets(struct exp_ctx *c, const cJSON *v,
 		if (!rc)
 			rc = exp_get_u32(c, "max", f[1], 1, &b->max_gpus);
 		if (!rc)
-			rc = parse_dist(c, "runtime", f[2], &b->runtime);
+			rc = exp_parse_dist(c, "runtime", f[2], &b->runtime);
 		exp_jp_pop(c, mi);
 	}
 	if (rc)
@@ -141,13 +140,14 @@ out:
  * interarrival and runtime are required, and cpus unless gpus is given.
  */
 static int parse_generate(struct exp_ctx *c, const cJSON *v,
-			  struct gen_spec *g)
+			  const struct experiment *e, struct gen_spec *g)
 {
 	static const char *const keys[] = { "jobs", "interarrival", "runtime",
 					    "cpus", "estimate_factor", "users",
 					    "max_cpus", "preset", "gpus",
 					    "cpus_per_gpu",
-					    "runtime_by_gpus", "searches" };
+					    "runtime_by_gpus", "searches",
+					    "large" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	size_t m = exp_jp_key(c, "generate");
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
@@ -208,6 +208,8 @@ static int parse_generate(struct exp_ctx *c, const cJSON *v,
 		rc = exp_get_u32(c, "max_cpus", f[6], 0, &g->max_cpus);
 	if (!rc && f[11])
 		rc = exp_parse_searches(c, f[11], &g->searches);
+	if (!rc && f[12])
+		rc = exp_parse_large(c, f[12], e, &g->large);
 out:
 	exp_jp_pop(c, m);
 	return rc;
@@ -269,8 +271,9 @@ static int parse_trace_opts(struct exp_ctx *c, const cJSON *const *f,
 }
 
 int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
-		       struct workload_spec *w)
+		       struct experiment *e)
 {
+	struct workload_spec *w = &e->workload;
 	/* The first six apply to a trace only. */
 	static const char *const keys[] = { "format", "procs", "overrun",
 					    "drop_invalid", "lenient", "clean",
@@ -295,6 +298,22 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 		rc = exp_fail(c, NULL, "missing key 'trace' or 'generate'");
 		goto out;
 	}
+	/* The reference type first: the large jobs' shapes may be fitted
+	 * to it (an untyped node group's GPUs). */
+	const char *ref = "v100";
+	rc = exp_get_string(c, "reference_gpu", f[11], &ref);
+	if (!rc) {
+		struct sim_error e2;
+		char names[256];
+		jobclass_gpu_names(names, sizeof(names));
+		if (jobclass_gpu_lookup(ref, &e2) < 0)
+			rc = exp_fail(c, "reference_gpu", "%s (a built-in "
+				      "type: %s)", e2.msg, names);
+		else
+			w->reference_gpu = xstrdup(ref);
+	}
+	if (rc)
+		goto out;
 	trace_opts_default(o);
 	if (f[7]) {
 		for (size_t i = 0; i < 6; i++) {
@@ -306,7 +325,7 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 		}
 		w->generated = true;
 		w->name = xstrdup("generated");
-		rc = parse_generate(c, f[7], &w->gen);
+		rc = parse_generate(c, f[7], e, &w->gen);
 	} else {
 		rc = exp_get_string(c, "trace", f[6], &trace);
 		if (!rc && str_has_control(trace))
@@ -333,19 +352,6 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 		rc = exp_get_enum(c, "job_classes", f[12], class_names,
 				  ARRAY_SIZE(class_names), &classes);
 	w->draw_classes = classes == 1;
-	const char *ref = "v100";
-	if (!rc)
-		rc = exp_get_string(c, "reference_gpu", f[11], &ref);
-	if (!rc) {
-		struct sim_error e;
-		char names[256];
-		jobclass_gpu_names(names, sizeof(names));
-		if (jobclass_gpu_lookup(ref, &e) < 0)
-			rc = exp_fail(c, "reference_gpu", "%s (a built-in "
-				      "type: %s)", e.msg, names);
-		else
-			w->reference_gpu = xstrdup(ref);
-	}
 out:
 	exp_jp_pop(c, m);
 	return rc;

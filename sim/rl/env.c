@@ -16,6 +16,7 @@
 #include "rl/rl.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,6 @@ void env_free(struct env *v)
 	exp_release(&v->e);
 	free(v->cand);
 	free(v->mask);
-	free(v->gcap);
 	free(v);
 }
 
@@ -54,15 +54,11 @@ static void sizes(struct env *v)
 	v->k = v->rl.k;
 	v->cpu_cap = (double)cluster_total_cpus(c);
 	v->gpu_cap = (double)cluster_total_gpus(c);
-	v->ntypes = v->gpu_cap > 0 ? cluster_gpu_type_count(c) : 0;
-	v->ngroups = 1 + v->ntypes;
-	v->gcap = xcalloc(v->ngroups, sizeof(*v->gcap));
-	v->gcap[0] = (double)cluster_free_units(c);
-	for (uint32_t t = 0; t < v->ntypes; t++)
-		v->gcap[1 + t] = (double)cluster_gpu_type_total(c, t);
+	v->ngroups = 1 + (v->gpu_cap > 0 ? cluster_gpu_type_count(c) : 0);
 	cluster_free(c);
-	v->obs_dim = (size_t)v->k * RL_JOB_F +
-		     (size_t)v->ngroups * RL_GROUP_F + RL_GLOBAL_F;
+	/* What sim_observe_dim() will say of the episodes' engines. */
+	v->obs_dim = (size_t)v->k * SIM_OBS_JOB_F +
+		     (size_t)v->ngroups * SIM_OBS_GROUP_F + SIM_OBS_GLOBAL_F;
 	v->cand = xcalloc(v->k, sizeof(*v->cand));
 	v->mask = xcalloc(v->k + 1, 1);
 }
@@ -138,6 +134,24 @@ uint64_t env_decisions(const struct env *v) { return v->decisions; }
 double env_time(const struct env *v)
 {
 	return v->s ? (double)(sim_now(v->s) - v->t0) / SIM_SEC : 0;
+}
+
+size_t env_jobs(const struct env *v, int64_t *ids, double *start,
+		double *end)
+{
+	size_t n;
+	const struct job *j = rl_env_jobs(v, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (ids)
+			ids[i] = j[i].id;
+		if (start)
+			start[i] = j[i].start == SIM_TIME_NONE ? NAN :
+				   (double)(j[i].start - v->t0) / SIM_SEC;
+		if (end)
+			end[i] = j[i].end == SIM_TIME_NONE ? NAN :
+				 (double)(j[i].end - v->t0) / SIM_SEC;
+	}
+	return n;
 }
 
 const struct job *rl_env_jobs(const struct env *v, size_t *n)

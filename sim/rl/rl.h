@@ -15,12 +15,6 @@
 #include "engine/sim.h"
 #include "exp/exp.h"
 
-/* Features per waiting-job slot, per resource group, and global ones. */
-#define RL_JOB_F 7
-#define RL_GROUP_F 4
-#define RL_GLOBAL_F 2
-/* The time scale of the saturating time features x / (x + T): 1 h. */
-#define RL_TIME_SCALE_S 3600.0
 
 struct env {
 	struct experiment e;          /* the experiment, loaded */
@@ -57,8 +51,6 @@ struct env {
 	uint32_t ncand;
 	uint8_t *mask;                /* K + 1 */
 	uint32_t nfit;                /* candidates that fit now */
-	double *gcap;                 /* per group: its units in all */
-	uint32_t ntypes;              /* named GPU types (groups 1 ..) */
 	double cpu_cap, gpu_cap;      /* the cluster's CPUs and GPUs */
 };
 

@@ -225,6 +225,17 @@ static void report_workload(const struct runner *r, const char *what,
 	fprintf(r->o->msg, "%s: %zu jobs\n%s", what, w->n, buf);
 }
 
+/* Says why large-model jobs were kept off GPU types that lack their
+ * memory (speed_llm_fit()'s reason for the first, in err). */
+static void note_pinned(const struct runner *r, uint64_t pinned,
+			const struct sim_error *err)
+{
+	if (pinned && !r->o->quiet)
+		fprintf(r->o->msg, "clustersim: note: %s: %" PRIu64 " large-"
+			"model jobs fit only some GPU types and are kept to "
+			"them; the first: %s\n", r->e.path, pinned, err->msg);
+}
+
 /* GPU jobs' speeds (speed.h): check the GPU types, figures, fabric. */
 static int speed_setup(struct runner *r, const char *prefix,
 		       struct sim_error *err)
@@ -255,6 +266,7 @@ static int speed_setup(struct runner *r, const char *prefix,
 			   r->w.n, r->w.llm, r->w.nllm, prefix, &pinned, err);
 	if (rc)
 		return rc;
+	note_pinned(r, pinned, err);
 	r->speed.draw_classes = r->e.workload.draw_classes;
 	r->speed.thr = &r->e.throughputs;
 	r->use_speed = true;
@@ -362,10 +374,12 @@ static int generate(const struct runner *r, uint64_t seed,
 {
 	const struct experiment *e = &r->e;
 	char *prefix;
+	struct sim_error e2;
 	int rc = gen_workload(&e->workload.gen, seed, &e->workload.opts, gen,
-			      err);
+			      &e2);
 	if (rc)
-		return rc;
+		return err_setc(err, rc, "%s: $.workload.generate: %s",
+				e->path, e2.msg);
 	if (gen->n == 0) {
 		rc = err_set(err, "%s: $.workload: no generated job left after "
 			     "the window and limit", e->path);
@@ -377,6 +391,13 @@ static int generate(const struct runner *r, uint64_t seed,
 	if (!rc)
 		rc = cluster_spec_check_shapes(&r->cluster, prefix, gen->jobs,
 					       gen->n, err);
+	uint64_t pinned;
+	if (!rc && r->use_speed && gen->nllm)
+		rc = speed_llm_fit(&r->cluster, &e->throughputs,
+				   r->speed.ref_gpu, gen->jobs, gen->n,
+				   gen->llm, gen->nllm, prefix, &pinned, err);
+	if (!rc && r->use_speed && gen->nllm)
+		note_pinned(r, pinned, err);
 	free(prefix);
 out_gen:
 	if (rc)

@@ -137,7 +137,10 @@ void speed_set_llm(struct speed *sp, const struct llm_job *tab, size_t n);
  * gpu_type set, counted in *pinned); one that fits several types but
  * not all, or an untyped group, is an error that asks the trace to name
  * its type.  "PREFIX$.workload: ..." messages; ref is the table type of
- * untyped groups.
+ * untyped groups.  On success with *pinned > 0, err holds the reason for
+ * the first job kept to a type ("job N (model 'M', dp x tp x pp) needs
+ * X GB per GPU: kept to the GPU types it fits, of T1 80 GB, T2 32 GB"),
+ * for the run's output.
  */
 int speed_llm_fit(const struct cluster_spec *c,
 		  const struct jobclass_overrides *thr, int ref,

@@ -250,12 +250,17 @@ int speed_llm_fit(const struct cluster_spec *c,
 		fit_scan(c, thr, ref, j, mem.total, &f);
 		if (f.ok && !f.bad)
 			continue;
+		type_list(c, thr, ref, types, sizeof(types));
 		if (f.ok && !f.ok_mixed && f.ok_type) {
 			j->gpu_type = (uint16_t)f.ok_type; /* refused elsewhere */
-			(*pinned)++;
+			if (!(*pinned)++)
+				err_set(err, "job %" PRId64 " (model '%s', dp %u x "
+					"tp %u x pp %u) needs %.1f GB per GPU: "
+					"kept to the GPU types it fits, of %s",
+					j->id, lj->model.name, sh.dp, sh.tp,
+					sh.pp, mem.total / 1e9, types);
 			continue;
 		}
-		type_list(c, thr, ref, types, sizeof(types));
 		if (!f.ok)
 			return err_setc(err, -SIM_EINPUT, "%s$.workload: job %"
 					PRId64 " (model '%s', dp %u x tp %u x "

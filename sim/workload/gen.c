@@ -25,10 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
-
 #include "base/util.h"
+#include "workload/gen_impl.h"
 #include "workload/gen_rng.h"
 
 /* Names of each kind's parameters p[i], as experiment files spell them. */
@@ -183,6 +181,7 @@ void gen_spec_release(struct gen_spec *g)
 	g->nbuckets = 0;
 	free(g->preset);
 	g->preset = NULL;
+	gen_large_release(&g->large);
 }
 
 /* Bucket b's range: [lo, hi] with hi = UINT32_MAX for no bound. */
@@ -230,14 +229,7 @@ int gen_buckets_check(const struct gen_spec *g, const char *json_path,
 	return 0;
 }
 
-/* A distribution ready to draw from. */
-struct gen_dist {
-	const struct dist *d;     /* the spec */
-	gsl_ran_discrete_t *tab;  /* DIST_DISCRETE: GSL's lookup table */
-	int lo, hi;               /* DIST_POW2: exponent range */
-};
-
-static void gen_dist_init(struct gen_dist *g, const struct dist *d)
+void gen_dist_init(struct gen_dist *g, const struct dist *d)
 {
 	int e;
 	g->d = d;
@@ -291,8 +283,14 @@ static double gen_draw(const struct gen_dist *g, gsl_rng *r)
 	SIM_BUG("bad distribution kind %d", (int)g->d->kind);
 }
 
-/* A draw of g on the stream of field `field` of job `job`. */
-static double gen_field(const struct gen_dist *g, gsl_rng *r, uint32_t job,
+void gen_dist_free(struct gen_dist *g)
+{
+	if (g->tab)
+		gsl_ran_discrete_free(g->tab);
+	g->tab = NULL;
+}
+
+double gen_field(const struct gen_dist *g, gsl_rng *r, uint32_t job,
 			uint32_t field)
 {
 	gen_rng_stream(r, job, field);
@@ -454,6 +452,8 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 	for (size_t k = 0; k < w->n; k++)
 		if ((rc = gen_job(g, gd, bd, r, k, &t, &w->jobs[k], err)) != 0)
 			goto out_rng;
+	if (g->large.on && (rc = gen_large_jobs(g, seed, o, w, err)) != 0)
+		goto out_rng;
 	if (g->searches.on &&
 	    (rc = hpo_gen_trials(&g->searches, seed, g->cpus_per_gpu,
 				 g->users, w, err)) != 0)

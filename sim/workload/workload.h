@@ -360,6 +360,53 @@ struct gen_bucket {
 	struct dist runtime; /* run time, seconds */
 };
 
+/*
+ * The generator's "large" section: large-model training jobs among the
+ * generated ones, enough of them that jobs of min_gpus GPUs or more hold
+ * `share` of the GPU-hours (gen_large.c; experiments/README.md, "large").
+ */
+struct gen_large {
+	bool on;                 /* the section was given */
+	double share;            /* of the GPU-hours in jobs of min_gpus or
+	                            more GPUs, 0 <= share < 1 (0.5) */
+	uint32_t min_gpus;       /* a large job's least GPUs (256) */
+	struct dist gpus;        /* GPUs per large job, rounded up to whole
+	                            nodes of gpu.per_node and to min_gpus */
+	struct dist runtime;     /* run time, seconds at the ideal pace */
+	char **models;           /* model names (root "models" or presets),
+	                            owned */
+	double *model_weights;   /* their weights, owned */
+	size_t nmodels;          /* entries in models and model_weights */
+	uint32_t dp, tp, pp;     /* degrees the file fixes; 0 = chosen (tp,
+	                            pp: the smallest fitting tp x pp) */
+	uint32_t microbatches;   /* per pipeline per step; 0 = 4 pp */
+	char *gpu_type;          /* the type shapes are fitted to, owned */
+	struct llm_gpu gpu;      /* its figures, per_node the GPUs of one of
+	                            its nodes (the loader sets them) */
+};
+
+/* Sets the documented defaults (on stays false, no models, no GPU). */
+void gen_large_default(struct gen_large *l);
+void gen_large_release(struct gen_large *l);
+/* Checks a section (not its models or GPU); err names the key under
+ * json_path. */
+int gen_large_check(const struct gen_large *l, const char *json_path,
+		    struct sim_error *err);
+/* The GPUs of a large job whose draw was v: rounded, then up to a whole
+ * number of l->gpu.per_node and to at least l->min_gpus; dp x tp x pp
+ * when the section fixes all three. */
+uint64_t gen_large_gpus(const struct gen_large *l, double v);
+/*
+ * The shape of a large job of model m on gpus GPUs of l->gpu: the
+ * section's fixed degrees, the others chosen as the smallest tp x pp
+ * whose memory fits (llm_fit_shape(), or the same walk with tp or pp
+ * held); microbatches the section's or 4 pp, one sequence each.
+ * -SIM_EINPUT with "PREFIX: 'NAME' fits no shape ..." when nothing fits.
+ */
+int gen_large_shape(const struct gen_large *l, const struct llm_model *m,
+		    uint64_t gpus, struct llm_shape *sh, const char *prefix,
+		    struct sim_error *err);
+
 /* Synthetic workload: times in seconds, sizes in CPUs and GPUs. */
 struct gen_spec {
 	uint64_t jobs;              /* number of jobs */
@@ -379,6 +426,8 @@ struct gen_spec {
 	                               NULL = none (informational) */
 	struct hpo_spec searches;   /* hyperparameter searches among the
 	                               jobs (searches.on: given) */
+	struct gen_large large;     /* large-model jobs among them
+	                               (large.on: given) */
 };
 
 /* Frees a DIST_DISCRETE's arrays (and leaves it without values). */
@@ -394,6 +443,15 @@ const struct gen_bucket *gen_bucket_find(const struct gen_spec *g,
  * err names the problem with "$.path[i]" under json_path. */
 int gen_buckets_check(const struct gen_spec *g, const char *json_path,
 		      struct sim_error *err);
+/*
+ * Appends g->large's jobs to w's g->jobs ordinary ones (ids w->n + 1,
+ * ...; before the searches' trials): enough that jobs of min_gpus or more
+ * GPUs hold share of the GPU-hours of all of them, the last one's run cut
+ * to meet it (gen_large.c).  Call before workload_finish().
+ */
+int gen_large_jobs(const struct gen_spec *g, uint64_t seed,
+		   const struct trace_opts *o, struct workload *w,
+		   struct sim_error *err);
 /* Generates g->jobs jobs with seed (all 64 bits: Philox, gen_rng.h) into
  * w.  sim/workload/gen.c documents the draws. */
 int gen_workload(const struct gen_spec *g, uint64_t seed,
