@@ -9,7 +9,10 @@
  * time, or it uses only resources that the head will not need at the
  * shadow time (the "extra" resources).  Only the head is protected; other
  * waiting jobs may be delayed.  A running job already past its estimate
- * is expected to end at the next microsecond.
+ * is expected to end at the next microsecond.  Each pass plans the shadow
+ * time from the running jobs' expected ends at that pass, so while the
+ * head waits on jobs past their estimates it moves on with every pass
+ * (an earlier pass's is kept only while it gives the same: below).
  *
  * The shadow time and the extra resources come from the engine's
  * free-resource profile (the running jobs' expected ends).  The test on a
@@ -133,9 +136,14 @@ struct easy {
 	/*
 	 * Incremental passes.  After a pass every job behind the head has
 	 * been found unable to start.  Until a job ends (the only event that
-	 * frees resources), that stays true: the head, its shadow time and
-	 * the extra resources are unchanged and, as time goes on, "ends by
-	 * the shadow time" only gets harder.  After a job ends it still
+	 * frees resources), that stays true while the shadow time is ahead:
+	 * the head, its shadow time and the extra resources are unchanged
+	 * and, as time goes on, "ends by the shadow time" only gets harder.
+	 * Once the shadow time is not ahead, the running jobs it waited on
+	 * are past their estimates, now expected at the next microsecond:
+	 * the pass plans the shadow time again, and the jobs left waiting
+	 * still cannot start unless the extra units or the horizon grew
+	 * beyond those they were refused with.  After a job ends it still
 	 * holds while fewer units are free than the smallest of those jobs
 	 * asks for, since none of them fits now.  Either way the next pass
 	 * need only look at jobs submitted since.
@@ -145,6 +153,7 @@ struct easy {
 	size_t scanned;          /* queue length after the last pass */
 	uint64_t min_wait;       /* smallest demand of the jobs the last pass
 	                            left waiting behind the head (0: unknown) */
+	sim_time_t min_h;        /* least horizon they were refused with */
 	struct shadow sh;        /* the head's reservation then */
 	struct easy_index ix;    /* the waiting jobs, for the queue order */
 	bool *blocked;           /* VC clusters: queue v has a head waiting */
@@ -597,6 +606,44 @@ static void easy_started(struct sim *sim, void *state, const struct job *j)
 	ix_set(sim, state, j, false);
 }
 
+/*
+ * The head's reservation for this pass (e->sh), and the queue position
+ * the pass starts at: past the jobs the last passes left waiting when
+ * they still cannot start (the incremental passes above), else 1.  The
+ * shadow time is kept while no job ended and it is ahead: the running
+ * jobs' expected ends up to it are then those it was planned with.  Once
+ * it is not ahead it is planned again, as every pass plans it afresh
+ * from the running jobs' expected ends: those it waited on are past
+ * their estimates, expected at the next microsecond.
+ */
+static size_t plan_pass(struct sim *sim, struct easy *e,
+			const struct job *head, bool same_head)
+{
+	sim_time_t now = sim_now(sim);
+	struct shadow old = e->sh;
+	bool keep = same_head && e->clean && e->sh.t > now;
+	if (!keep) {
+		struct profile *p = sim_profile(sim);
+		e->sh.t = profile_earliest(p, head, head->estimate);
+		e->sh.extra = profile_free_at(p, e->sh.t) - sim_demand(sim, head);
+	}
+	sim_time_t horizon = e->sh.t - now;
+	/* No job ended, or none of those jobs fits now; or no job ended and
+	 * the tests they failed are no easier. */
+	bool still = same_head &&
+		     (keep || sim_free_units(sim) < e->min_wait ||
+		      (e->clean && e->sh.extra <= old.extra &&
+		       horizon <= e->min_h));
+	if (!still) {
+		e->min_wait = UINT64_MAX;
+		e->min_h = horizon;
+		return 1;
+	}
+	if (horizon < e->min_h)
+		e->min_h = horizon;
+	return e->scanned;
+}
+
 static void easy_schedule(struct sim *sim, void *state)
 {
 	struct easy *e = state;
@@ -612,17 +659,7 @@ static void easy_schedule(struct sim *sim, void *state)
 	const struct job *head = sim_queue_at(sim, 0);
 	bool same_head = started == 0 && head->id == e->head_id &&
 			 e->scanned <= sim_queue_len(sim);
-	size_t from = 1;
-	if (same_head &&
-	    (e->clean || sim_free_units(sim) < e->min_wait))
-		from = e->scanned; /* the jobs left waiting still cannot start */
-	else
-		e->min_wait = UINT64_MAX;
-	if (!e->clean || !same_head) {
-		struct profile *p = sim_profile(sim);
-		e->sh.t = profile_earliest(p, head, head->estimate);
-		e->sh.extra = profile_free_at(p, e->sh.t) - sim_demand(sim, head);
-	}
+	size_t from = plan_pass(sim, e, head, same_head);
 
 	/* A candidate ends by the shadow time if its estimate is within
 	 * horizon; avail counts the units left as candidates start. */

@@ -14,7 +14,7 @@ extern const struct policy_ops clustersim_policy_easy;
 
 struct expect {
 	const char *policy;
-	double start[4]; /* jobs with ids 1..4 */
+	double start[5]; /* jobs with ids 1..5 */
 };
 
 static void check_case(const struct tjob *t, size_t n, uint32_t cpus,
@@ -152,6 +152,39 @@ Test(backfill, job_past_its_estimate_ends_at_the_next_microsecond)
 		{ "conservative", { 0, 100, 110 } },
 	};
 	check_case(t, 3, 10, e, 2);
+}
+
+/*
+ * The shadow time is planned at each pass from the running jobs' expected
+ * ends then, so a head waiting on jobs past their estimates gets a later
+ * shadow time, and more extra CPUs, at a later pass although no job ended.
+ * One node of 16 CPUs.  A (0 s, 6 CPUs, runs 300 s, estimate 50 s) and
+ * B (0 s, 4 CPUs, runs 300 s, estimate 100 s) overrun; H (1 s, 12 CPUs,
+ * 100 s), C (2 s, 2 CPUs, runs 50 s, estimate 1000 s), E (200 s, 2 CPUs,
+ * runs 50 s, estimate 1000 s).
+ * easy at 1: A and B run, 6 CPUs free; H (12) waits.  At 50 A is expected
+ *   to end (6 + 6 = 12 free): shadow time 50, extra 12 - 12 = 0.
+ * easy at 2: C fits (2 <= 6) but ends at 1002 > 50 and 2 > 0 extra:
+ *   waits.
+ * easy at 200 (E submitted; no job ended, A and B are past their
+ *   estimates): both are expected at 200 s + 1 us, when all 16 CPUs are
+ *   free: shadow time 200 s + 1 us, extra 16 - 12 = 4.  C (2 <= 6 free,
+ *   2 <= 4 extra) starts at 200, leaving 4 free and 2 extra; E (2 <= 4,
+ *   2 <= 2) starts at 200 too.  (Keeping the shadow time of the pass at
+ *   2, 50 with 0 extra, refuses both: they would start at 300 beside H.)
+ * At 250 C and E end; at 300 A and B end and H starts.
+ */
+Test(backfill, overrun_shadow_time_is_planned_afresh)
+{
+	struct tjob t[] = {
+		{ 1, 0, 300, 50, 6 }, { 2, 0, 300, 100, 4 },
+		{ 3, 1, 100, 100, 12 }, { 4, 2, 50, 1000, 2 },
+		{ 5, 200, 50, 1000, 2 },
+	};
+	struct expect e[] = {
+		{ "easy", { 0, 0, 300, 200, 200 } },
+	};
+	check_case(t, 5, 16, e, 1);
 }
 
 /*
