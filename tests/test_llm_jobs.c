@@ -308,3 +308,105 @@ Test(llm_jobs, memory_fit)
 	cluster_spec_release(&c);
 	workload_release(&w);
 }
+
+/* The step of preset model on the shape tp 4 x pp 2 (8 GPUs, m = 8)
+ * on table type gpu, all ranks in one node of 8: no fabric. */
+static double lj_node_step(const char *model, int gpu)
+{
+	struct llm_shape sh = { .dp = 1, .tp = 4, .pp = 2, .microbatches = 8,
+				.micro_batch = 1, .interleave = 1 };
+	struct llm_place pl;
+	struct llm_gpu g;
+	struct llm_step st;
+	struct sim_error err;
+	cr_assert_eq(llm_place_packed(&sh, 8, 1e9, 0, &pl, &err), 0);
+	cr_assert_eq(pl.tp.nodes + pl.pp.nodes + pl.dp.nodes, 3);
+	llm_gpu_of_info(jobclass_gpu_at((size_t)gpu), 8, &g);
+	cr_assert_eq(llm_step_time(llm_preset_find(model), &sh, &g, &pl,
+				   llm_megatron_calibrate(), &st, &err), 0,
+		     "%s", err.msg);
+	return st.step_s;
+}
+
+/*
+ * A large-model job has no Gavel class: the engine draws none for it
+ * (jobs.csv's job_class stays empty), and what class-rate-reading
+ * policies see (sim_job_type_rate) is its step-time speed on an ideal
+ * placement of the type: the reference type's step over the type's.
+ * Two nodes of 8 GPUs, A100-80GB then V100 (16 GB); reference V100.
+ *  - job 1: gpt3-xl, tp 4 x pp 2 (2.6 GB of state per GPU: fits both):
+ *    1 on the V100 (the reference itself), step(v100) / step(a100) on
+ *    the A100, both of one node (llm_step_time over llm_place_packed);
+ *  - job 2: gpt3-13b, tp 4 x pp 2, 13e9 x 16 / 8 = 26 GB of state per
+ *    GPU: more than a V100's 16 GB, so 0 there (cannot run), kept to the
+ *    A100 as the memory fit would;
+ *  - job 3: a one-GPU job of no class: a drawn class
+ *    (speed_draw_class(1, idx)) and its class rate.
+ * Job 1 runs alone in one node of whichever type it gets: its run of
+ * 1,000 s of reference work takes 1,000 / rate there, the type rate.
+ */
+Test(llm_jobs, no_drawn_class_and_the_type_rate_is_the_step_ratio)
+{
+	struct tjob t[] = { { 1, 0, 1000, 1000, 8 }, { 2, 0, 1000, 1000, 8 },
+			    { 3, 0, 1000, 1000, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	struct speed_config sc;
+	struct sim_error err;
+	int a100 = jobclass_gpu_find("a100-80gb");
+	int v100 = jobclass_gpu_find("v100");
+	cr_assert(a100 >= 0 && v100 >= 0);
+	tl_workload(&w, t, 3);
+	for (size_t i = 0; i < w.n; i++) {
+		w.jobs[i].gpus = w.jobs[i].cpus;
+		w.jobs[i].cpus = 0;
+	}
+	cr_assert_eq(workload_llm_add(&w, NULL, 0, "gpt3-xl", 8, 1, "",
+				      &w.jobs[0].llm, &err), 0);
+	cr_assert_eq(workload_llm_add(&w, NULL, 0, "gpt3-13b", 8, 1, "",
+				      &w.jobs[1].llm, &err), 0);
+	for (int k = 0; k < 2; k++) {
+		w.jobs[k].tp = 4;
+		w.jobs[k].pp = 2;
+	}
+	w.jobs[1].gpu_type = 1; /* the A100, as speed_llm_fit keeps it */
+	tl_gpu_cluster(&c, 1, 8, "a100-80gb", 0);
+	c.groups = xrealloc(c.groups, 2 * sizeof(*c.groups));
+	c.groups[1] = (struct node_group){ .name = xstrdup("v"), .count = 1,
+					   .cpus = 8, .gpus = 8,
+					   .gpu_type = xstrdup("v100") };
+	c.ngroups = 2;
+	tl_speed_config(&sc);
+	sc.draw_classes = true;
+	struct sim *s = tl_run_speed("fcfs", "consolidate", &w, &c, &sc);
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(sim_gpu_types(s), 2);
+	cr_assert_str_eq(sim_gpu_type_name(s, 0), "a100-80gb");
+
+	double xl = lj_node_step("gpt3-xl", v100) /
+		    lj_node_step("gpt3-xl", a100);
+	cr_expect_gt(xl, 1.5); /* the A100 is faster */
+	cr_expect_eq(j[0].job_class, JOB_CLASS_NONE);
+	cr_expect_float_eq(sim_job_type_rate(s, &j[0], 0), xl, 1e-12);
+	cr_expect_float_eq(sim_job_type_rate(s, &j[0], 1), 1.0, 1e-12);
+	double took = (double)(j[0].end - j[0].start) / SIM_SEC;
+	double rate = j[0].gpu_type_used == 1 ? xl : 1.0;
+	cr_expect_float_eq(took, 1000 / rate, 1e-3, "%.6f s on type %u", took,
+			   j[0].gpu_type_used);
+
+	cr_expect_eq(j[1].job_class, JOB_CLASS_NONE);
+	cr_expect_float_eq(sim_job_type_rate(s, &j[1], 0),
+			   lj_node_step("gpt3-13b", v100) /
+			   lj_node_step("gpt3-13b", a100), 1e-12);
+	cr_expect_eq(sim_job_type_rate(s, &j[1], 1), 0.0);
+
+	unsigned cls = speed_draw_class(1, j[2].idx);
+	cr_expect_eq(j[2].job_class, cls);
+	cr_expect_float_eq(sim_job_type_rate(s, &j[2], 0),
+			   speed_class_rate(cls, a100, v100, NULL), 1e-12);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}

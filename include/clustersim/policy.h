@@ -559,6 +559,10 @@ uint64_t sim_gpu_type_free(const struct sim *sim, unsigned t);
  * experiment draws classes: then the class it will be given), and where
  * the table has no positive figure (the speed model runs such a job at
  * the reference speed too).  0 when t is out of range.
+ * A large-model job (a trace's `model`) has no class: its rate is its
+ * step time on the reference type over its step time on t, both on an
+ * ideal placement of t's nodes, and 0 where its memory per GPU does not
+ * fit t (docs/parallelism.md, "No job class").
  */
 double sim_job_type_rate(const struct sim *sim, const struct job *job,
 			 unsigned t);
