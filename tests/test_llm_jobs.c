@@ -361,9 +361,9 @@ Test(llm_jobs, no_drawn_class_and_the_type_rate_is_the_step_ratio)
 		w.jobs[i].gpus = w.jobs[i].cpus;
 		w.jobs[i].cpus = 0;
 	}
-	cr_assert_eq(workload_llm_add(&w, NULL, 0, "gpt3-xl", 8, 1, "",
+	cr_assert_eq(workload_llm_add(&w, NULL, 0, "gpt3-xl", 8, 1, 0, "",
 				      &w.jobs[0].llm, &err), 0);
-	cr_assert_eq(workload_llm_add(&w, NULL, 0, "gpt3-13b", 8, 1, "",
+	cr_assert_eq(workload_llm_add(&w, NULL, 0, "gpt3-13b", 8, 1, 0, "",
 				      &w.jobs[1].llm, &err), 0);
 	for (int k = 0; k < 2; k++) {
 		w.jobs[k].tp = 4;
@@ -409,4 +409,124 @@ Test(llm_jobs, no_drawn_class_and_the_type_rate_is_the_step_ratio)
 	sim_free(s);
 	workload_release(&w);
 	cluster_spec_release(&c);
+}
+
+/*
+ * The step of gpt3-xl (l = 24, h = 2048, a = 24, s = 2048, V = 50257,
+ * P = 1.3e9, full recomputation) on tp 1 x pp 2 x dp 2 in one node, m
+ * micro-batches of b = 1 and v chunks per stage, written out from SC'21
+ * and llm_step.c's rules for this shape (no tp):
+ *   F    = 96 B s l h^2 (1 + s/(6h)) + 6 B s h V, B = 2m   (eq. 3)
+ *   c    = F / (4 m peak eff)       compute of a micro-batch on a stage
+ *   e    = 8 (l/2) s h (34 + 5 a s/h) / mem_Bps    element-wise passes
+ *   x    = 2v (2 s h) / nvlink      a send each way per chunk
+ *   D    = P / nvlink               the dp ring all-reduce of 2 members
+ *                                   over the P/2 x 2 bytes of gradients
+ *   step = (m + (p - 1)/v) (c + e + x) + D,  p = 2
+ * so the bubble is one slot for v = 1 and a third of one for v = 3, and
+ * the all-reduce, not scaled by the slots, weighs more against it.
+ */
+static double xl_hand_step(int gpu, double m, double v)
+{
+	const struct llm_model *md = llm_preset_find("gpt3-xl");
+	struct llm_gpu g;
+	llm_gpu_of_info(jobclass_gpu_at((size_t)gpu), 8, &g);
+	double s = md->seq_len, l = md->layers, h = md->hidden;
+	double a = md->heads, V = md->vocab, B = 2 * m;
+	double F = 96 * B * s * l * h * h * (1 + s / (6 * h)) +
+		   6 * B * s * h * V;
+	double c = F / (4 * m * g.peak_flops * llm_megatron_calibrate());
+	double e = 8 * (l / 2) * s * h * (34 + 5 * a * s / h) / g.mem_Bps;
+	double x = 2 * v * (2 * s * h) / g.nvlink_Bps;
+	return (m + 1 / v) * (c + e + x) + md->parameters / g.nvlink_Bps;
+}
+
+/*
+ * A run whose step uses the interleaved bubble: two jobs of gpt3-xl on
+ * tp 1 x pp 2 x dp 2 (4 GPUs), m = 2, one plain (v = 1), one
+ * interleaved (v = 3: 24 layers = 2 stages x 3 chunks x 4), on a node of
+ * 8 A100s with the V100 as reference: each runs 1,000 s of reference
+ * work in 1,000 x step(A100, v) / step(V100, v) (both in one node: its
+ * ideal placement).  The two ratios differ: with v = 3 the bubble is
+ * smaller, so the all-reduce (twice as fast on the A100's NVLink) weighs
+ * more.  (A trace's run is work at the job's own ideal pace, its own v
+ * included: v moves a run time only through what does not scale with the
+ * slots, here the all-reduce, and through the type or the placement.)
+ */
+Test(llm_jobs, interleaved_schedule_in_a_run)
+{
+	struct tjob t[] = { { 1, 0, 1000, 1000, 4 }, { 2, 0, 1000, 1000, 4 } };
+	struct workload w;
+	struct cluster_spec c;
+	struct speed_config sc;
+	struct sim_error err;
+	int a100 = jobclass_gpu_find("a100-80gb");
+	int v100 = jobclass_gpu_find("v100");
+	tl_workload(&w, t, 2);
+	for (uint32_t k = 0; k < 2; k++) {
+		struct job *j = &w.jobs[k];
+		j->gpus = 4;
+		j->cpus = 0;
+		j->tp = 1;
+		j->pp = 2;
+		cr_assert_eq(workload_llm_add(&w, NULL, 0, "gpt3-xl", 2, 1,
+					      k ? 3 : 0, "", &j->llm, &err),
+			     0, "%s", err.msg);
+	}
+	cr_expect_eq(w.nllm, 2);
+	cr_expect_eq(w.llm[0].interleave, 1); /* the preset's: plain */
+	cr_expect_eq(w.llm[1].interleave, 3);
+	tl_gpu_cluster(&c, 1, 8, "a100-80gb", 0);
+	tl_speed_config(&sc);
+	struct sim *s = tl_run_speed("fcfs", "consolidate", &w, &c, &sc);
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	double want[2];
+	for (int k = 0; k < 2; k++) {
+		double v = k ? 3 : 1;
+		want[k] = 1000 * xl_hand_step(a100, 2, v) /
+			  xl_hand_step(v100, 2, v);
+		double took = (double)(j[k].end - j[k].start) / SIM_SEC;
+		cr_expect(fabs(took - want[k]) < 0.01, "job %d: %.6f s, "
+			  "want %.6f", k + 1, took, want[k]);
+	}
+	/* 414.26 s against 414.66 s: 40 times the tolerance above, so a
+	 * run that ran the second job plain would fail. */
+	cr_expect_gt(fabs(want[0] - want[1]), 0.3, "%g %g", want[0], want[1]);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/* The CSV `interleave` column: a job's own v (empty: the model's), kept
+ * as its own entry; it needs a model, must be positive, and pp x v must
+ * divide the model's layers (gpt3-175b: 96; 8 x 5 does not). */
+Test(llm_jobs, csv_interleave_column)
+{
+	struct workload w;
+	struct sim_error err = {{0}};
+	cr_assert_eq(lj_load("id,submit,run,cpus,gpus,tp,pp,model,interleave\n"
+			     "1,0,100,0,64,8,8,gpt3-175b,\n"
+			     "2,0,100,0,64,8,8,gpt3-175b,2\n"
+			     "3,0,100,0,64,8,8,gpt3-175b,1\n", &w, &err), 0,
+		     "%s", err.msg);
+	cr_expect_eq(w.nllm, 2);
+	cr_expect_eq(w.jobs[0].llm, 1);
+	cr_expect_eq(w.jobs[1].llm, 2);
+	cr_expect_eq(w.jobs[2].llm, 1);
+	cr_expect_eq(w.llm[1].interleave, 2);
+	workload_release(&w);
+	cr_expect_eq(lj_load("id,submit,run,cpus,gpus,tp,pp,model,interleave\n"
+			     "1,0,100,0,64,8,8,gpt3-175b,5\n", &w, &err),
+		     -SIM_EINPUT);
+	cr_expect(strstr(err.msg, ":2: job.pp: pp x interleave must divide "
+			 "the layers 96, got '8 x 5'"), "%s", err.msg);
+	cr_expect_eq(lj_load("id,submit,run,cpus,gpus,interleave\n"
+			     "1,0,100,0,8,2\n", &w, &err), -SIM_EINPUT);
+	cr_expect(strstr(err.msg, "interleave") &&
+		  strstr(err.msg, "needs a `model` cell"), "%s", err.msg);
+	cr_expect_eq(lj_load("id,submit,run,cpus,gpus,model,interleave\n"
+			     "1,0,100,0,8,gpt3-xl,-2\n", &w, &err),
+		     -SIM_EINPUT);
+	cr_expect(strstr(err.msg, "must be positive"), "%s", err.msg);
 }
