@@ -639,6 +639,32 @@ static void config_paths(const struct experiment *e, cJSON *config)
 		config_path(e, it);
 }
 
+/* A run's policy parameters into the manifest's object params. */
+static void manifest_params(cJSON *params, const struct run_result *r)
+{
+	for (size_t i = 0; i < r->nparams; i++) {
+		const struct pval *v = &r->params[i];
+		char buf[32];
+		switch (v->type) {
+		case PARAM_INT:
+			snprintf(buf, sizeof(buf), "%" PRId64, v->i);
+			cJSON_AddRawToObject(params, v->name, buf);
+			break;
+		case PARAM_DOUBLE:
+			cJSON_AddNumberToObject(params, v->name, v->d);
+			break;
+		case PARAM_BOOL:
+			cJSON_AddBoolToObject(params, v->name, v->b);
+			break;
+		case PARAM_STRING:
+		case PARAM_FILE: /* the path as written; its hash is among
+				    the inputs */
+			cJSON_AddStringToObject(params, v->name, v->s);
+			break;
+		}
+	}
+}
+
 /* The manifest as a cJSON tree (NULL with err filled). */
 static cJSON *manifest_tree(const struct experiment *e,
 			    const struct run_result *runs, size_t nruns,
@@ -693,28 +719,7 @@ static cJSON *manifest_tree(const struct experiment *e,
 		cJSON_AddStringToObject(o, "policy", runs[k].policy);
 		json_add_seed(o, runs[k].seed);
 		cJSON_AddStringToObject(o, "dir", dir);
-		cJSON *params = cJSON_AddObjectToObject(o, "params");
-		for (size_t i = 0; i < runs[k].nparams; i++) {
-			const struct pval *v = &runs[k].params[i];
-			char buf[32];
-			switch (v->type) {
-			case PARAM_INT:
-				snprintf(buf, sizeof(buf), "%" PRId64, v->i);
-				cJSON_AddRawToObject(params, v->name, buf);
-				break;
-			case PARAM_DOUBLE:
-				cJSON_AddNumberToObject(params, v->name, v->d);
-				break;
-			case PARAM_BOOL:
-				cJSON_AddBoolToObject(params, v->name, v->b);
-				break;
-			case PARAM_STRING:
-			case PARAM_FILE: /* the path as written; its hash is
-					    among the inputs */
-				cJSON_AddStringToObject(params, v->name, v->s);
-				break;
-			}
-		}
+		manifest_params(cJSON_AddObjectToObject(o, "params"), &runs[k]);
 		cJSON_AddItemToArray(arr, o);
 	}
 
