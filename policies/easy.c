@@ -622,6 +622,8 @@ static void easy_schedule(struct sim *sim, void *state)
 		struct profile *p = sim_profile(sim);
 		e->sh.t = profile_earliest(p, head, head->estimate);
 		e->sh.extra = profile_free_at(p, e->sh.t) - sim_demand(sim, head);
+		/* A shaped head needs whole tp slots, not GPUs alone. */
+		sim_shape_shadow(sim, p, head, &e->sh.t, &e->sh.extra);
 	}
 
 	/* A candidate ends by the shadow time if its estimate is within

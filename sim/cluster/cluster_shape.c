@@ -258,6 +258,11 @@ void cluster_set_shape_blind(struct cluster *c, bool blind)
 	c->shape_blind = blind;
 }
 
+bool cluster_shape_blind(const struct cluster *c)
+{
+	return c->shape_blind;
+}
+
 static bool sh_valid(const struct cluster *c, const struct job *j,
 		     const struct place_shape *s)
 {
