@@ -626,6 +626,8 @@ static size_t plan_pass(struct sim *sim, struct easy *e,
 		struct profile *p = sim_profile(sim);
 		e->sh.t = profile_earliest(p, head, head->estimate);
 		e->sh.extra = profile_free_at(p, e->sh.t) - sim_demand(sim, head);
+		/* A shaped head needs whole tp slots, not GPUs alone. */
+		sim_shape_shadow(sim, p, head, &e->sh.t, &e->sh.extra);
 	}
 	sim_time_t horizon = e->sh.t - now;
 	/* No job ended, or none of those jobs fits now; or no job ended and

@@ -5,8 +5,9 @@
  * shape that is not the job's GPUs, tp wider than any node), the ranks of
  * a shape-blind placement, and a randomised run against a brute-force
  * count of slots: the fit test agrees with it, every tp group lies in one
- * node, the GPUs per node are what the ranks say, and release restores
- * the cluster.
+ * node, the GPUs per node are what the ranks say, a job whose pipelines
+ * can each lie in one node does so on the fewest nodes (counted by
+ * sorting), and release restores the cluster.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -152,6 +153,41 @@ Test(cluster_shape, pipeline_across_racks)
 	cluster_free(c);
 }
 
+/*
+ * As few nodes as can hold the job (racks {0, 1} {2, 3}).
+ *
+ * Free GPUs 2, 2, 8, 8; tp 1, pp 2, dp 4 (8 GPUs).  Whole pipelines per
+ * node: 1, 1, 4, 4.  The old rule gave each pipeline the tightest node
+ * holding it: node 0, node 1, then node 2 twice (8 then 6 free): 3 nodes
+ * on 2 racks.  Now rack 1 holds all 4 on one node, the tightest that
+ * does, node 2 (node 3 ties, higher): every rank on node 2.
+ *
+ * Free GPUs 8, 6, 6, 4; tp 2, pp 2, dp 3 (12 GPUs): slots 4, 3, 3, 2,
+ * whole pipelines 2, 1, 1, 1.  The old rule: node 3 (2 slots, the
+ * tightest), node 1 (3; node 2 ties, higher), node 2: 3 nodes on 2
+ * racks.  Now rack 0 holds 3 (2 + 1) on 2 nodes, rack 1 only 2: node 0
+ * (the most) takes 2, node 1 (the fewest that holds the 1 left) 1.
+ * Pipelines 0 and 1 on node 0, 2 on node 1; rank t + 2 (d + 3 s): ranks
+ * 0-3 and 6-9 on node 0, 4-5 and 10-11 on node 1.
+ */
+Test(cluster_shape, fewest_nodes)
+{
+	static const uint64_t fa[4] = { 0x3, 0x3, 0xff, 0xff };
+	static const uint64_t fb[4] = { 0xff, 0x3f, 0x3f, 0x0f };
+	static const uint32_t a[8] = { 2, 2, 2, 2, 2, 2, 2, 2 };
+	static const uint32_t b[12] = { 0, 0, 0, 0, 1, 1,
+					0, 0, 0, 0, 1, 1 };
+	struct cluster *c = cs_new(4, 8, 2);
+
+	cs_state(c, fa);
+	cs_try(c, 1, 2, 4, a);
+	cluster_free(c);
+	c = cs_new(4, 8, 2);
+	cs_state(c, fb);
+	cs_try(c, 2, 2, 3, b);
+	cluster_free(c);
+}
+
 Test(cluster_shape, refusals)
 {
 	struct cluster *c = cs_new(4, 8, 2);
@@ -186,6 +222,64 @@ Test(cluster_shape, blind_ranks_in_node_order)
 		cr_expect_eq(rank[r], r < 8 ? 0u : 1u, "rank %u", r);
 	placement_release(&p);
 	cluster_free(c);
+}
+
+static int cs_desc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+/* The fewest of nodes first .. end - 1 whose whole pipelines q[] add up
+ * to want (sorted, the largest first), or UINT32_MAX. */
+static uint32_t cs_fewest(const uint32_t *q, uint32_t first, uint32_t end,
+			  uint32_t want)
+{
+	uint32_t n = end - first, k = 0, sum = 0;
+	uint32_t *s = xcalloc(n ? n : 1, sizeof(*s));
+
+	memcpy(s, q + first, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cs_desc);
+	while (k < n && sum < want)
+		sum += s[k++];
+	free(s);
+	return sum >= want ? k : UINT32_MAX;
+}
+
+/* When the nodes hold dp whole pipelines: every pipeline inside one
+ * node, and the job on the fewest nodes of one rack if a rack holds
+ * them, else of the cluster. */
+static void cs_check_fewest(const uint64_t *fm, uint32_t nodes,
+			    uint32_t rack, const struct place_shape *s,
+			    const uint32_t *rank, const struct placement *p)
+{
+	uint32_t *q = xcalloc(nodes, sizeof(*q)), used = 0;
+	uint32_t best = UINT32_MAX, total = 0, rn = rack ? rack : nodes;
+
+	for (uint32_t v = 0; v < nodes; v++) {
+		q[v] = (uint32_t)__builtin_popcountll(fm[v]) / s->tp / s->pp;
+		total += q[v];
+	}
+	if (total >= s->dp) {
+		for (uint32_t f = 0; f < nodes; f += rn) {
+			uint32_t k = cs_fewest(q, f, f + rn < nodes ? f + rn :
+					       nodes, s->dp);
+			best = k < best ? k : best;
+		}
+		if (best == UINT32_MAX)
+			best = cs_fewest(q, 0, nodes, s->dp);
+		for (uint32_t i = 0; i < p->n; i++)
+			used += p->slots[i].count;
+		cr_assert_eq(used, best, "%u nodes, the fewest %u", used,
+			     best);
+		for (uint32_t d = 0; d < s->dp; d++)
+			for (uint32_t st = 1; st < s->pp; st++)
+				cr_assert_eq(rank[s->tp * (d + s->dp * st)],
+					     rank[s->tp * d],
+					     "a pipeline in two nodes");
+	}
+	free(q);
 }
 
 /* Random clusters, free states and shapes against a brute-force count. */
@@ -234,6 +328,7 @@ Test(cluster_shape, randomised_against_slot_count)
 				cr_assert_eq(p.slots[i].gpus % s.tp, 0);
 			}
 			cr_assert_eq(cluster_check(c, &err), 0, "%s", err.msg);
+			cs_check_fewest(fm, nodes, rack, &s, rank, &p);
 			cluster_shape_ranks(c, &p, &s, per);
 			cr_assert_eq(memcmp(per, rank, j.gpus * sizeof(*rank)), 0,
 				     "ranks found again differ");

@@ -416,3 +416,46 @@ Test(gen_large, comm_overlap_per_model)
 	free(text);
 	free(base);
 }
+
+/*
+ * "interleave" per model: the generated jobs of an entry with v = 2 run
+ * the interleaved schedule wherever pp x 2 divides its 40 layers
+ * (gpt3-13b), else plain 1F1B; the preset's jobs run plain.  A v that
+ * does not divide the layers is refused with its path.
+ */
+Test(gen_large, interleave_per_model)
+{
+	char *base = exp_text("{\"model\": [\"g13-v2\", \"gpt3-13b\"], "
+			      RT "}", NULL);
+	char *text = xasprintf("{\"models\": {\"g13-v2\": {\"like\": "
+			       "\"gpt3-13b\", \"interleave\": 2}}, %s",
+			       base + 1);
+	struct experiment e;
+	struct workload w;
+	struct sim_error err = { .msg = "" };
+	cr_assert_eq(exp_parse(text, "x.json", &e, &err), 0, "%s", err.msg);
+	generate(&e, 3, &w);
+	size_t two = 0, one = 0;
+	for (size_t i = 0; i < w.n; i++) {
+		const struct job *j = &w.jobs[i];
+		if (!j->llm)
+			continue;
+		const struct llm_job *lj = &w.llm[j->llm - 1];
+		uint32_t want = !strcmp(lj->model.name, "g13-v2") &&
+				40 % (2 * (j->pp ? j->pp : 1)) == 0 ? 2 : 1;
+		cr_expect_eq(lj->interleave, want, "job %lld: %s pp %u",
+			     (long long)j->id, lj->model.name, j->pp);
+		*(want == 2 ? &two : &one) += 1;
+	}
+	cr_expect(two && one, "%zu %zu", two, one);
+	workload_release(&w);
+	exp_release(&e);
+	free(text);
+	text = xasprintf("{\"models\": {\"g13-v3\": {\"like\": "
+			 "\"gpt3-13b\", \"interleave\": 3}}, %s", base + 1);
+	cr_assert_eq(exp_parse(text, "x.json", &e, &err), -SIM_EINPUT);
+	cr_expect(strstr(err.msg, "x.json: $.models['g13-v3'].interleave: "
+			 "must divide the layers 40, got '3'"), "%s", err.msg);
+	free(text);
+	free(base);
+}

@@ -308,3 +308,225 @@ Test(llm_jobs, memory_fit)
 	cluster_spec_release(&c);
 	workload_release(&w);
 }
+
+/* The step of preset model on the shape tp 4 x pp 2 (8 GPUs, m = 8)
+ * on table type gpu, all ranks in one node of 8: no fabric. */
+static double lj_node_step(const char *model, int gpu)
+{
+	struct llm_shape sh = { .dp = 1, .tp = 4, .pp = 2, .microbatches = 8,
+				.micro_batch = 1, .interleave = 1 };
+	struct llm_place pl;
+	struct llm_gpu g;
+	struct llm_step st;
+	struct sim_error err;
+	cr_assert_eq(llm_place_packed(&sh, 8, 1e9, 0, &pl, &err), 0);
+	cr_assert_eq(pl.tp.nodes + pl.pp.nodes + pl.dp.nodes, 3);
+	llm_gpu_of_info(jobclass_gpu_at((size_t)gpu), 8, &g);
+	cr_assert_eq(llm_step_time(llm_preset_find(model), &sh, &g, &pl,
+				   llm_megatron_calibrate(), &st, &err), 0,
+		     "%s", err.msg);
+	return st.step_s;
+}
+
+/*
+ * A large-model job has no Gavel class: the engine draws none for it
+ * (jobs.csv's job_class stays empty), and what class-rate-reading
+ * policies see (sim_job_type_rate) is its step-time speed on an ideal
+ * placement of the type: the reference type's step over the type's.
+ * Two nodes of 8 GPUs, A100-80GB then V100 (16 GB); reference V100.
+ *  - job 1: gpt3-xl, tp 4 x pp 2 (2.6 GB of state per GPU: fits both):
+ *    1 on the V100 (the reference itself), step(v100) / step(a100) on
+ *    the A100, both of one node (llm_step_time over llm_place_packed);
+ *  - job 2: gpt3-13b, tp 4 x pp 2, 13e9 x 16 / 8 = 26 GB of state per
+ *    GPU: more than a V100's 16 GB, so 0 there (cannot run), kept to the
+ *    A100 as the memory fit would;
+ *  - job 3: a one-GPU job of no class: a drawn class
+ *    (speed_draw_class(1, idx)) and its class rate.
+ * Job 1 runs alone in one node of whichever type it gets: its run of
+ * 1,000 s of reference work takes 1,000 / rate there, the type rate.
+ */
+Test(llm_jobs, no_drawn_class_and_the_type_rate_is_the_step_ratio)
+{
+	struct tjob t[] = { { 1, 0, 1000, 1000, 8 }, { 2, 0, 1000, 1000, 8 },
+			    { 3, 0, 1000, 1000, 1 } };
+	struct workload w;
+	struct cluster_spec c;
+	struct speed_config sc;
+	struct sim_error err;
+	int a100 = jobclass_gpu_find("a100-80gb");
+	int v100 = jobclass_gpu_find("v100");
+	cr_assert(a100 >= 0 && v100 >= 0);
+	tl_workload(&w, t, 3);
+	for (size_t i = 0; i < w.n; i++) {
+		w.jobs[i].gpus = w.jobs[i].cpus;
+		w.jobs[i].cpus = 0;
+	}
+	cr_assert_eq(workload_llm_add(&w, NULL, 0, "gpt3-xl", 8, 1, 0, "",
+				      &w.jobs[0].llm, &err), 0);
+	cr_assert_eq(workload_llm_add(&w, NULL, 0, "gpt3-13b", 8, 1, 0, "",
+				      &w.jobs[1].llm, &err), 0);
+	for (int k = 0; k < 2; k++) {
+		w.jobs[k].tp = 4;
+		w.jobs[k].pp = 2;
+	}
+	w.jobs[1].gpu_type = 1; /* the A100, as speed_llm_fit keeps it */
+	tl_gpu_cluster(&c, 1, 8, "a100-80gb", 0);
+	c.groups = xrealloc(c.groups, 2 * sizeof(*c.groups));
+	c.groups[1] = (struct node_group){ .name = xstrdup("v"), .count = 1,
+					   .cpus = 8, .gpus = 8,
+					   .gpu_type = xstrdup("v100") };
+	c.ngroups = 2;
+	tl_speed_config(&sc);
+	sc.draw_classes = true;
+	struct sim *s = tl_run_speed("fcfs", "consolidate", &w, &c, &sc);
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(sim_gpu_types(s), 2);
+	cr_assert_str_eq(sim_gpu_type_name(s, 0), "a100-80gb");
+
+	double xl = lj_node_step("gpt3-xl", v100) /
+		    lj_node_step("gpt3-xl", a100);
+	cr_expect_gt(xl, 1.5); /* the A100 is faster */
+	cr_expect_eq(j[0].job_class, JOB_CLASS_NONE);
+	cr_expect_float_eq(sim_job_type_rate(s, &j[0], 0), xl, 1e-12);
+	cr_expect_float_eq(sim_job_type_rate(s, &j[0], 1), 1.0, 1e-12);
+	double took = (double)(j[0].end - j[0].start) / SIM_SEC;
+	double rate = j[0].gpu_type_used == 1 ? xl : 1.0;
+	cr_expect_float_eq(took, 1000 / rate, 1e-3, "%.6f s on type %u", took,
+			   j[0].gpu_type_used);
+
+	cr_expect_eq(j[1].job_class, JOB_CLASS_NONE);
+	cr_expect_float_eq(sim_job_type_rate(s, &j[1], 0),
+			   lj_node_step("gpt3-13b", v100) /
+			   lj_node_step("gpt3-13b", a100), 1e-12);
+	cr_expect_eq(sim_job_type_rate(s, &j[1], 1), 0.0);
+
+	unsigned cls = speed_draw_class(1, j[2].idx);
+	cr_expect_eq(j[2].job_class, cls);
+	cr_expect_float_eq(sim_job_type_rate(s, &j[2], 0),
+			   speed_class_rate(cls, a100, v100, NULL), 1e-12);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/*
+ * The step of gpt3-xl (l = 24, h = 2048, a = 24, s = 2048, V = 50257,
+ * P = 1.3e9, full recomputation) on tp 1 x pp 2 x dp 2 in one node, m
+ * micro-batches of b = 1 and v chunks per stage, written out from SC'21
+ * and llm_step.c's rules for this shape (no tp):
+ *   F    = 96 B s l h^2 (1 + s/(6h)) + 6 B s h V, B = 2m   (eq. 3)
+ *   c    = F / (4 m peak eff)       compute of a micro-batch on a stage
+ *   e    = 8 (l/2) s h (34 + 5 a s/h) / mem_Bps    element-wise passes
+ *   x    = 2v (2 s h) / nvlink      a send each way per chunk
+ *   D    = P / nvlink               the dp ring all-reduce of 2 members
+ *                                   over the P/2 x 2 bytes of gradients
+ *   step = (m + (p - 1)/v) (c + e + x) + D,  p = 2
+ * so the bubble is one slot for v = 1 and a third of one for v = 3, and
+ * the all-reduce, not scaled by the slots, weighs more against it.
+ */
+static double xl_hand_step(int gpu, double m, double v)
+{
+	const struct llm_model *md = llm_preset_find("gpt3-xl");
+	struct llm_gpu g;
+	llm_gpu_of_info(jobclass_gpu_at((size_t)gpu), 8, &g);
+	double s = md->seq_len, l = md->layers, h = md->hidden;
+	double a = md->heads, V = md->vocab, B = 2 * m;
+	double F = 96 * B * s * l * h * h * (1 + s / (6 * h)) +
+		   6 * B * s * h * V;
+	double c = F / (4 * m * g.peak_flops * llm_megatron_calibrate());
+	double e = 8 * (l / 2) * s * h * (34 + 5 * a * s / h) / g.mem_Bps;
+	double x = 2 * v * (2 * s * h) / g.nvlink_Bps;
+	return (m + 1 / v) * (c + e + x) + md->parameters / g.nvlink_Bps;
+}
+
+/*
+ * A run whose step uses the interleaved bubble: two jobs of gpt3-xl on
+ * tp 1 x pp 2 x dp 2 (4 GPUs), m = 2, one plain (v = 1), one
+ * interleaved (v = 3: 24 layers = 2 stages x 3 chunks x 4), on a node of
+ * 8 A100s with the V100 as reference: each runs 1,000 s of reference
+ * work in 1,000 x step(A100, v) / step(V100, v) (both in one node: its
+ * ideal placement).  The two ratios differ: with v = 3 the bubble is
+ * smaller, so the all-reduce (twice as fast on the A100's NVLink) weighs
+ * more.  (A trace's run is work at the job's own ideal pace, its own v
+ * included: v moves a run time only through what does not scale with the
+ * slots, here the all-reduce, and through the type or the placement.)
+ */
+Test(llm_jobs, interleaved_schedule_in_a_run)
+{
+	struct tjob t[] = { { 1, 0, 1000, 1000, 4 }, { 2, 0, 1000, 1000, 4 } };
+	struct workload w;
+	struct cluster_spec c;
+	struct speed_config sc;
+	struct sim_error err;
+	int a100 = jobclass_gpu_find("a100-80gb");
+	int v100 = jobclass_gpu_find("v100");
+	tl_workload(&w, t, 2);
+	for (uint32_t k = 0; k < 2; k++) {
+		struct job *j = &w.jobs[k];
+		j->gpus = 4;
+		j->cpus = 0;
+		j->tp = 1;
+		j->pp = 2;
+		cr_assert_eq(workload_llm_add(&w, NULL, 0, "gpt3-xl", 2, 1,
+					      k ? 3 : 0, "", &j->llm, &err),
+			     0, "%s", err.msg);
+	}
+	cr_expect_eq(w.nllm, 2);
+	cr_expect_eq(w.llm[0].interleave, 1); /* the preset's: plain */
+	cr_expect_eq(w.llm[1].interleave, 3);
+	tl_gpu_cluster(&c, 1, 8, "a100-80gb", 0);
+	tl_speed_config(&sc);
+	struct sim *s = tl_run_speed("fcfs", "consolidate", &w, &c, &sc);
+	size_t n;
+	const struct job *j = sim_jobs(s, &n);
+	double want[2];
+	for (int k = 0; k < 2; k++) {
+		double v = k ? 3 : 1;
+		want[k] = 1000 * xl_hand_step(a100, 2, v) /
+			  xl_hand_step(v100, 2, v);
+		double took = (double)(j[k].end - j[k].start) / SIM_SEC;
+		cr_expect(fabs(took - want[k]) < 0.01, "job %d: %.6f s, "
+			  "want %.6f", k + 1, took, want[k]);
+	}
+	/* 414.26 s against 414.66 s: 40 times the tolerance above, so a
+	 * run that ran the second job plain would fail. */
+	cr_expect_gt(fabs(want[0] - want[1]), 0.3, "%g %g", want[0], want[1]);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}
+
+/* The CSV `interleave` column: a job's own v (empty: the model's), kept
+ * as its own entry; it needs a model, must be positive, and pp x v must
+ * divide the model's layers (gpt3-175b: 96; 8 x 5 does not). */
+Test(llm_jobs, csv_interleave_column)
+{
+	struct workload w;
+	struct sim_error err = {{0}};
+	cr_assert_eq(lj_load("id,submit,run,cpus,gpus,tp,pp,model,interleave\n"
+			     "1,0,100,0,64,8,8,gpt3-175b,\n"
+			     "2,0,100,0,64,8,8,gpt3-175b,2\n"
+			     "3,0,100,0,64,8,8,gpt3-175b,1\n", &w, &err), 0,
+		     "%s", err.msg);
+	cr_expect_eq(w.nllm, 2);
+	cr_expect_eq(w.jobs[0].llm, 1);
+	cr_expect_eq(w.jobs[1].llm, 2);
+	cr_expect_eq(w.jobs[2].llm, 1);
+	cr_expect_eq(w.llm[1].interleave, 2);
+	workload_release(&w);
+	cr_expect_eq(lj_load("id,submit,run,cpus,gpus,tp,pp,model,interleave\n"
+			     "1,0,100,0,64,8,8,gpt3-175b,5\n", &w, &err),
+		     -SIM_EINPUT);
+	cr_expect(strstr(err.msg, ":2: job.pp: pp x interleave must divide "
+			 "the layers 96, got '8 x 5'"), "%s", err.msg);
+	cr_expect_eq(lj_load("id,submit,run,cpus,gpus,interleave\n"
+			     "1,0,100,0,8,2\n", &w, &err), -SIM_EINPUT);
+	cr_expect(strstr(err.msg, "interleave") &&
+		  strstr(err.msg, "needs a `model` cell"), "%s", err.msg);
+	cr_expect_eq(lj_load("id,submit,run,cpus,gpus,model,interleave\n"
+			     "1,0,100,0,8,gpt3-xl,-2\n", &w, &err),
+		     -SIM_EINPUT);
+	cr_expect(strstr(err.msg, "must be positive"), "%s", err.msg);
+}

@@ -161,3 +161,54 @@ Test(shaped_jobs, shape_aware_waits_for_whole_tp_groups)
 	workload_release(&w);
 	cluster_spec_release(&c);
 }
+
+extern const struct policy_ops clustersim_policy_easy;
+
+/*
+ * EASY's reservation for a shaped head counts tp slots, not GPUs.
+ * 3 nodes x 8 GPUs.  At 0, X1 and X2 (5 GPUs, 100 s) and X3 (5 GPUs,
+ * 1,000 s) take one node each (consolidate): 3 GPUs free on each, 9 in
+ * all.  At 1 the head H, tp 4 x pp 2 (8 GPUs, 100 s), cannot be placed:
+ * no node has 4 free.  At 2 C (3 GPUs, 50 s) arrives.
+ *   GPUs alone: 9 >= 8 free now, so H's shadow time is now (1) with 1
+ *     extra GPU: C neither ends by then nor fits in 1 GPU, and waits
+ *     until H starts at 100 (X1 and X2 end): C starts at 100 too.
+ *   Slots: none now; at 100 (X1, X2 end) nodes 0 and 1 hold 2 slots
+ *     each, 4 >= 2: shadow 100.  C ends by then (2 + 50 = 52 <= 100)
+ *     and starts at 2; H still starts at 100.
+ */
+Test(shaped_jobs, easy_reserves_whole_tp_slots)
+{
+	struct tjob t[] = {
+		{ 1, 0, 100, 100, 5 }, { 2, 0, 100, 100, 5 },
+		{ 3, 0, 1000, 1000, 5 }, { 4, 1, 100, 100, 8 },
+		{ 5, 2, 50, 50, 3 },
+	};
+	struct workload w;
+	struct cluster_spec c;
+	struct param_value pv = {
+		.key = (char *)"placement",
+		.json_path = (char *)"$.policies[0].params.placement",
+		.type = PV_STRING, .str = (char *)"consolidate",
+	};
+
+	tl_workload(&w, t, 5);
+	for (size_t i = 0; i < w.n; i++) {
+		w.jobs[i].gpus = w.jobs[i].cpus;
+		w.jobs[i].cpus = 0;
+	}
+	w.jobs[3].tp = 4;
+	w.jobs[3].pp = 2;
+	tl_cluster(&c, 3, 8);
+	c.groups[0].gpus = 8;
+	struct sim *s = tl_run_with(&clustersim_policy_easy, &pv, 1, &w, &c);
+	uint32_t nodes = 0;
+	cr_expect_eq(sj_start(s, 3, &nodes), 0);
+	cr_expect_eq(sj_start(s, 4, &nodes), 100);
+	cr_expect_eq(sj_start(s, 5, &nodes), 2, "C at %g",
+		     sj_start(s, 5, &nodes));
+	cr_expect_eq(sim_counters(s)->bad_calls, 0);
+	sim_free(s);
+	workload_release(&w);
+	cluster_spec_release(&c);
+}

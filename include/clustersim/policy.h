@@ -559,6 +559,10 @@ uint64_t sim_gpu_type_free(const struct sim *sim, unsigned t);
  * experiment draws classes: then the class it will be given), and where
  * the table has no positive figure (the speed model runs such a job at
  * the reference speed too).  0 when t is out of range.
+ * A large-model job (a trace's `model`) has no class: its rate is its
+ * step time on the reference type over its step time on t, both on an
+ * ideal placement of t's nodes, and 0 where its memory per GPU does not
+ * fit t (docs/parallelism.md, "No job class").
  */
 double sim_job_type_rate(const struct sim *sim, const struct job *job,
 			 unsigned t);
@@ -680,6 +684,23 @@ bool profile_fits(struct profile *p, const struct job *job,
 /* Takes the job's demand during [t, t + duration). */
 void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 		     sim_time_t duration);
+/*
+ * EASY's reservation for a shaped head job (tp x pp x dp, placed in
+ * whole tp slots inside nodes: docs/placement.md, "Reservations of shaped
+ * jobs").  The profile counts GPUs, so its shadow time *t (from
+ * profile_earliest on p, which has no reservation yet) can come while the
+ * free GPUs hold too few tp slots.  For such a head this moves *t on to
+ * the first of the running jobs' expected ends, from *t on, by which the
+ * nodes the head may use hold pp x dp slots (each node's free GPUs now
+ * plus those of the jobs ending by then, over tp, rounded down), and
+ * makes *extra (the GPUs a job running past *t may take) no more than
+ * the spare slots then: a GPU taken breaks at most one slot.  Any other
+ * job, a shape-blind placement, a cluster with VCs or jobs sharing GPUs:
+ * *t and *extra are left as they are.  sim_backfill_easy() and the easy
+ * policy call it.
+ */
+void sim_shape_shadow(struct sim *sim, struct profile *p,
+		      const struct job *head, sim_time_t *t, uint64_t *extra);
 /* Puts back a reservation made in an earlier pass (a promise, below) at
  * the same t: on a cluster with VCs it takes the split of VC and pool GPUs
  * it took then, not one drawn from what is free now, so that what was

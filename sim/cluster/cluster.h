@@ -288,6 +288,8 @@ bool job_shape(const struct job *j, struct place_shape *s);
  * strategy but PLACE_SHAPE_BLIND, goes by the shape.  The engine sets it
  * for the "shape_blind" placement; cluster_reset keeps it. */
 void cluster_set_shape_blind(struct cluster *c, bool blind);
+/* Whether it is set. */
+bool cluster_shape_blind(const struct cluster *c);
 /* Checks the shaped jobs against the cluster: a job whose tp exceeds the
  * GPUs of every node of its type could never be placed.  0, or
  * -SIM_EINPUT with "PREFIX$.workload: job ID asks tp ..." */

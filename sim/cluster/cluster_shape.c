@@ -15,14 +15,29 @@
  *
  * The unit is the slot: tp free GPUs of one node.  A node with f free
  * GPUs holds floor(f / tp) slots (with CPUs wanted: of what it can give
- * the job).  Each pipeline in turn takes pp slots:
+ * the job), and floor(slots / pp) whole pipelines.  The job first
+ * chooses where its whole pipelines go, as many as the nodes hold (up
+ * to dp), on as few racks and then as few nodes as can hold them:
  *
- *   1. one node, if one holds pp slots: the one with the fewest slots
- *      that does (lowest number on ties);
- *   2. else one rack, if one holds pp slots: the one with the fewest
- *      slots that does, its nodes with the most slots first;
- *   3. else the racks with the most slots first, each the same way.
+ *   a. one rack, if one holds them all: the one that needs the fewest
+ *      nodes (then the fewest whole pipelines, then the lowest);
+ *   b. else all the racks together;
  *
+ * and inside that range, while no node holds the rest, the node with
+ * the most whole pipelines (lowest number on ties), then the node with
+ * the fewest that holds the rest.  Taking the nodes with the most first
+ * gives the fewest nodes; the last one chosen tightest keeps the larger
+ * holes for other jobs.  Pipelines 0, 1, ... go to the chosen nodes in
+ * node order.  A pipeline that no node holds whole (only when the nodes
+ * hold fewer than dp whole pipelines) takes pp slots:
+ *
+ *   1. one rack, if one holds pp slots: the one with the fewest slots
+ *      that does, its nodes with the most slots first;
+ *   2. else the racks with the most slots first, each the same way.
+ *
+ * So every pipeline that could lie inside one node does, as before; what
+ * the whole-job choice changes is that a job of small tp x pp no longer
+ * spreads one pipeline per node over the tightest nodes of the cluster.
  * A pipeline's stages then go to its slots in node order, so stage s and
  * s + 1 are on the same or the next node used.  The job fits when its
  * nodes hold pp x dp slots in all; a node with fewer GPUs than tp holds
@@ -39,8 +54,9 @@
  * that knows nothing of the shape would; a tp group may then straddle
  * two nodes.
  *
- * Costs are O(nodes of the job's ranges) per call, plus O(rack nodes x
- * slots per node) per pipeline: shaped jobs are few and large.
+ * Costs are O(nodes of the job's ranges) per call, plus O(nodes x nodes
+ * chosen) for the whole pipelines and O(nodes + rack nodes x slots per
+ * node) per pipeline: shaped jobs are few and large.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -56,20 +72,90 @@ struct sh_plan {
 	uint32_t *took;   /* [node]: slots taken by the job */
 	uint64_t *rslots; /* [rack]: free slots left */
 	uint32_t *order;  /* one pipeline's nodes, one entry per slot */
+	uint32_t *whole;  /* [node]: whole pipelines chosen for it */
+	uint8_t *mark;    /* [node]: chosen in the current count */
+	uint32_t *picked; /* the nodes marked */
 	uint32_t maxs;    /* the most slots a node holds */
+	uint32_t cursor;  /* no node below it has whole pipelines left */
 };
 
-/* The node of the job's ranges with the fewest slots >= need, or
- * CL_NONE. */
-static uint32_t sh_tightest(const struct sh_plan *p, uint32_t need)
+/*
+ * Whole pipelines for nodes first .. end - 1: want of them on as few
+ * nodes as hold them (while none holds the rest, the one with the most,
+ * lowest on ties; then the one with the fewest that holds the rest).
+ * The nodes it takes, or CL_NONE when the range holds fewer; with commit
+ * the plan's whole[] counts are set, else nothing changes.
+ */
+static uint32_t sh_whole_in(struct sh_plan *p, uint32_t first, uint32_t end,
+			    uint32_t want, bool commit)
 {
-	uint32_t best = CL_NONE;
+	uint32_t pp = p->s->pp, used = 0;
 
-	for (uint32_t v = 0; v < p->c->n; v++)
-		if (p->slots[v] >= need &&
-		    (best == CL_NONE || p->slots[v] < p->slots[best]))
-			best = v;
-	return best;
+	while (want) {
+		uint32_t most = CL_NONE, fit = CL_NONE, qm = 0, qf = 0;
+		for (uint32_t v = first; v < end; v++) {
+			uint32_t q = p->slots[v] / pp;
+			if (!q || p->mark[v])
+				continue;
+			if (q > qm) {
+				most = v;
+				qm = q;
+			}
+			if (q >= want && (fit == CL_NONE || q < qf)) {
+				fit = v;
+				qf = q;
+			}
+		}
+		uint32_t v = fit != CL_NONE ? fit : most;
+		if (v == CL_NONE)
+			break;
+		uint32_t take = fit != CL_NONE ? want : qm;
+		p->mark[v] = 1;
+		p->picked[used++] = v;
+		if (commit)
+			p->whole[v] = take;
+		want -= take;
+	}
+	for (uint32_t i = 0; i < used; i++)
+		p->mark[p->picked[i]] = 0;
+	return want ? CL_NONE : used;
+}
+
+/* Chooses the nodes of the job's whole pipelines (the rule above). */
+static void sh_choose_whole(struct sh_plan *p)
+{
+	const struct cluster *c = p->c;
+	uint64_t total = 0;
+	uint32_t best = CL_NONE, bn = 0, want;
+	uint64_t bq = 0;
+
+	for (uint32_t v = 0; v < c->n; v++)
+		total += p->slots[v] / p->s->pp;
+	want = total < p->s->dp ? (uint32_t)total : p->s->dp;
+	if (!want)
+		return;
+	for (uint32_t r = 0; r < c->nracks; r++) {
+		uint32_t first = r * c->rack_nodes;
+		uint64_t e = (uint64_t)first + c->rack_nodes, q = 0;
+		uint32_t end = e < c->n ? (uint32_t)e : c->n;
+		for (uint32_t v = first; v < end; v++)
+			q += p->slots[v] / p->s->pp;
+		if (q < want)
+			continue;
+		uint32_t k = sh_whole_in(p, first, end, want, false);
+		if (best == CL_NONE || k < bn || (k == bn && q < bq)) {
+			best = r;
+			bn = k;
+			bq = q;
+		}
+	}
+	if (best != CL_NONE) {
+		uint64_t e = (uint64_t)best * c->rack_nodes + c->rack_nodes;
+		sh_whole_in(p, best * c->rack_nodes,
+			    e < c->n ? (uint32_t)e : c->n, want, true);
+	} else {
+		sh_whole_in(p, 0, c->n, want, true);
+	}
 }
 
 /* Takes need slots from rack r, its nodes with the most slots first
@@ -129,10 +215,13 @@ static uint32_t sh_rack(const struct sh_plan *p, uint32_t need, bool most)
 static void sh_pipeline(struct sh_plan *p, uint32_t d, uint32_t *rank_node)
 {
 	const struct place_shape *s = p->s;
-	uint32_t k = 0, need = s->pp, v, r;
+	uint32_t k = 0, need = s->pp, v = p->cursor, r;
 
-	v = sh_tightest(p, need);
-	if (v != CL_NONE) {
+	while (v < p->c->n && !p->whole[v])
+		v++;
+	p->cursor = v;
+	if (v < p->c->n) {
+		p->whole[v]--;
 		p->slots[v] -= need;
 		p->took[v] += need;
 		p->rslots[cluster_rack_of(p->c, v)] -= need;
@@ -167,6 +256,11 @@ bool job_shape(const struct job *j, struct place_shape *s)
 void cluster_set_shape_blind(struct cluster *c, bool blind)
 {
 	c->shape_blind = blind;
+}
+
+bool cluster_shape_blind(const struct cluster *c)
+{
+	return c->shape_blind;
 }
 
 static bool sh_valid(const struct cluster *c, const struct job *j,
@@ -220,6 +314,9 @@ static void sh_plan_init(struct sh_plan *p, const struct cluster *c,
 	p->took = xcalloc(c->n, sizeof(*p->took));
 	p->rslots = xcalloc(c->nracks, sizeof(*p->rslots));
 	p->order = xmalloc(s->pp * sizeof(*p->order));
+	p->whole = xcalloc(c->n, sizeof(*p->whole));
+	p->mark = xcalloc(c->n, sizeof(*p->mark));
+	p->picked = xcalloc(c->n, sizeof(*p->picked));
 }
 
 /* Node v holds k slots for the plan. */
@@ -233,6 +330,9 @@ static void sh_plan_slots(struct sh_plan *p, uint32_t v, uint32_t k)
 
 static void sh_plan_release(struct sh_plan *p)
 {
+	free(p->picked);
+	free(p->mark);
+	free(p->whole);
 	free(p->order);
 	free(p->rslots);
 	free(p->took);
@@ -264,6 +364,7 @@ int cluster_alloc_shape(struct cluster *c, const struct job *j,
 		for (uint32_t v = rg[i].first; v < rg[i].end; v++)
 			sh_plan_slots(&p, v, sh_node_slots(c, v, j, s->tp,
 							   true));
+	sh_choose_whole(&p);
 	for (uint32_t d = 0; d < s->dp; d++)
 		sh_pipeline(&p, d, NULL);
 	for (uint32_t v = 0; v < c->n; v++) {
@@ -292,6 +393,7 @@ void cluster_shape_ranks(const struct cluster *c, const struct placement *pl,
 		for (uint32_t k = 0; k < pl->slots[i].count; k++)
 			sh_plan_slots(&p, pl->slots[i].node + k,
 				      pl->slots[i].gpus / s->tp);
+	sh_choose_whole(&p);
 	for (uint32_t d = 0; d < s->dp; d++)
 		sh_pipeline(&p, d, rank_node);
 	sh_plan_release(&p);

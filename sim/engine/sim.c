@@ -707,8 +707,8 @@ int sim_run(struct sim *s, struct sim_error *err)
 /* Gives a GPU job of no class one, when the experiment asks for it. */
 void sim_draw_class(struct sim *s, struct job *j)
 {
-	if (s->speed && j->gpus && j->job_class == JOB_CLASS_NONE &&
-	    !j->goodput_app && s->cfg.speed->draw_classes)
+	if (s->speed && speed_job_has_class(j) &&
+	    j->job_class == JOB_CLASS_NONE && s->cfg.speed->draw_classes)
 		j->job_class = (uint16_t)speed_draw_class(s->cfg.seed, j->idx);
 }
 

@@ -142,6 +142,7 @@ size_t sim_backfill_easy(struct sim *s, const struct job *const *order,
 	uint64_t dh = units_demand(s->cluster, head);
 	uint64_t at = shadow == SIM_TIME_MAX ? dh : profile_free_at(p, shadow);
 	uint64_t extra = at > dh ? at - dh : 0;
+	sim_shape_shadow(s, p, head, &shadow, &extra);
 	sim_time_t horizon = shadow == SIM_TIME_MAX ? SIM_TIME_MAX
 						    : shadow - s->now;
 	uint64_t avail = units_free(s->cluster);
@@ -162,6 +163,82 @@ size_t sim_backfill_easy(struct sim *s, const struct job *const *order,
 		started++;
 	}
 	return started;
+}
+
+/* Whether j is placed in tp slots (cluster_shape.c): *sh its shape. */
+static bool placed_shaped(const struct sim *s, const struct job *j,
+			  struct place_shape *sh)
+{
+	return j->gpus && s->placement != PLACE_SHAPE_BLIND &&
+	       !cluster_shape_blind(s->cluster) && job_shape(j, sh);
+}
+
+/* Node v's GPUs, held by a running job, come back to f[] (nodes the head
+ * may not use have ok[v] false); *slots follows. */
+static void give_back(const struct placement *pl, const bool *ok,
+		      uint32_t *f, uint32_t tp, uint64_t *slots)
+{
+	for (uint32_t i = 0; i < pl->n; i++)
+		for (uint32_t k = 0; k < pl->slots[i].count; k++) {
+			uint32_t v = pl->slots[i].node + k;
+			if (!ok[v])
+				continue;
+			*slots -= f[v] / tp;
+			f[v] += pl->slots[i].gpus;
+			*slots += f[v] / tp;
+		}
+}
+
+void sim_shape_shadow(struct sim *s, struct profile *p,
+		      const struct job *head, sim_time_t *t, uint64_t *extra)
+{
+	struct place_shape sh;
+	if (!check_job(s, head, "sim_shape_shadow") || *t == SIM_TIME_MAX ||
+	    s->npairs || cluster_vc_count(s->cluster) ||
+	    !placed_shaped(s, head, &sh))
+		return;
+	uint32_t n = cluster_nodes(s->cluster);
+	uint32_t *f = xcalloc(n ? n : 1, sizeof(*f));
+	bool *ok = xcalloc(n ? n : 1, sizeof(*ok));
+	uint64_t slots = 0, need = (uint64_t)sh.pp * sh.dp;
+	for (uint32_t v = 0; v < n; v++) {
+		ok[v] = !head->gpu_type || cluster_node_gpu_type(s->cluster,
+					v) == (int)head->gpu_type - 1;
+		f[v] = ok[v] ? cluster_node_free_gpus(s->cluster, v) : 0;
+		slots += f[v] / sh.tp;
+	}
+	/* The running set is sorted by start + estimate; one past its
+	 * estimate counts as ending at now + 1, as in the profile. */
+	sim_time_t at = *t;
+	size_t i = 0;
+	for (;;) {
+		for (; i < s->nrun; i++) {
+			sim_time_t e = s->running[i].end;
+			if ((e > s->now ? e : s->now + 1) > at)
+				break;
+			give_back(&s->plc[s->running[i].idx], ok, f, sh.tp,
+				  &slots);
+		}
+		if (slots >= need || i == s->nrun)
+			break;
+		sim_time_t e = s->running[i].end;
+		at = e > s->now ? e : s->now + 1;
+	}
+	free(ok);
+	free(f);
+	if (slots < need) { /* never, by the estimates */
+		*t = SIM_TIME_MAX;
+		*extra = 0;
+		return;
+	}
+	if (at != *t) {
+		uint64_t free_at = profile_free_at(p, at);
+		uint64_t dh = units_demand(s->cluster, head);
+		*extra = free_at > dh ? free_at - dh : 0;
+		*t = at;
+	}
+	if (*extra > slots - need)
+		*extra = slots - need;
 }
 
 /* Keys, then job index ((submit, id) order): a total order. */

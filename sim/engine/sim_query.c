@@ -235,12 +235,16 @@ double sim_job_type_rate(const struct sim *s, const struct job *j,
 		return 0;
 	if (!s->speed || !j->gpus)
 		return 1.0;
-	unsigned cls = j->job_class;
-	if (cls == JOB_CLASS_NONE && s->cfg.speed->draw_classes)
-		cls = speed_draw_class(s->cfg.seed, j->idx); /* as at start */
 	int gpu = jobclass_ovr_gpu_lookup(s->cfg.speed->thr,
 					  cluster_gpu_type_name(s->cluster, t),
 					  NULL);
+	if (j->llm && s->cfg.workload->nllm) /* its step-time speed */
+		return speed_llm_type_rate(s->speed, j, gpu >= 0 ? gpu :
+					   s->cfg.speed->ref_gpu);
+	unsigned cls = j->job_class;
+	if (cls == JOB_CLASS_NONE && s->cfg.speed->draw_classes &&
+	    speed_job_has_class(j))
+		cls = speed_draw_class(s->cfg.seed, j->idx); /* as at start */
 	/* with the experiment's throughput overrides, as speed_rate */
 	return speed_class_rate(cls, gpu, s->cfg.speed->ref_gpu,
 				s->cfg.speed->thr);

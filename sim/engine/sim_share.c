@@ -215,9 +215,9 @@ double sim_coloc_speed(const struct sim *s, const struct job *a,
 	unsigned ca = a->job_class, cb = b->job_class;
 	if (s->speed && s->cfg.speed->draw_classes) {
 		/* A pending job's class is drawn when it starts. */
-		if (ca == JOB_CLASS_NONE && a->gpus)
+		if (ca == JOB_CLASS_NONE && speed_job_has_class(a))
 			ca = speed_draw_class(s->cfg.seed, a->idx);
-		if (cb == JOB_CLASS_NONE && b->gpus)
+		if (cb == JOB_CLASS_NONE && speed_job_has_class(b))
 			cb = speed_draw_class(s->cfg.seed, b->idx);
 	}
 	return jobclass_coloc_speed(ca, cb, g, a->gpus);

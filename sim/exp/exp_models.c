@@ -14,7 +14,11 @@
  * architecture (layers, hidden, heads, seq_len, vocab) must be given.
  * "parameters" is the count (0 or absent: derived from the architecture,
  * Narayanan et al. SC'21 eq. 2); bytes per parameter default to mixed-
- * precision Adam's 2 + 2 + 12.  A name must not be a preset's.
+ * precision Adam's 2 + 2 + 12.  "interleave" is the model chunks per
+ * pipeline stage its jobs run (Megatron-LM's interleaved schedule, v;
+ * default 1, plain 1F1B; a trace's `interleave` cell overrides it per
+ * job): it must divide the layers, and pp x v a job's.  A name must not
+ * be a preset's.
  */
 #include "exp/exp_schema.h"
 
@@ -30,7 +34,7 @@
 enum {
 	MD_LIKE, MD_SOURCE, MD_PARAMETERS, MD_LAYERS, MD_HIDDEN, MD_HEADS,
 	MD_SEQ_LEN, MD_VOCAB, MD_BW, MD_BG, MD_BO, MD_ZERO, MD_OVERLAP,
-	MD_NKEYS
+	MD_INTERLEAVE, MD_NKEYS
 };
 
 static const char *const md_keys[MD_NKEYS] = {
@@ -40,7 +44,7 @@ static const char *const md_keys[MD_NKEYS] = {
 	[MD_SEQ_LEN] = "seq_len", [MD_VOCAB] = "vocab",
 	[MD_BW] = "bytes_weights", [MD_BG] = "bytes_grads",
 	[MD_BO] = "bytes_optimizer", [MD_ZERO] = "zero_stage",
-	[MD_OVERLAP] = "comm_overlap",
+	[MD_OVERLAP] = "comm_overlap", [MD_INTERLEAVE] = "interleave",
 };
 
 /* The model name: a preset's or an earlier entry's, or NULL. */
@@ -70,7 +74,7 @@ static int get_size(struct exp_ctx *c, const cJSON *const *f, int k,
 static int parse_figures(struct exp_ctx *c, const cJSON *const *f,
 			 bool like, struct llm_model *m)
 {
-	uint64_t zero = m->zero_stage;
+	uint64_t zero = m->zero_stage, v = m->interleave ? m->interleave : 1;
 	int rc = exp_get_number_in(c, "parameters", f[MD_PARAMETERS], 0,
 				   false, 1e16, &m->parameters);
 	if (!rc)
@@ -97,7 +101,14 @@ static int parse_figures(struct exp_ctx *c, const cJSON *const *f,
 	if (!rc)
 		rc = exp_get_number_in(c, "comm_overlap", f[MD_OVERLAP], 0,
 				       false, 1, &m->comm_overlap);
+	if (!rc)
+		rc = exp_get_uint(c, "interleave", f[MD_INTERLEAVE], 1, 1u << 16,
+				  &v);
+	if (!rc && m->layers % v)
+		rc = exp_fail(c, "interleave", "must divide the layers %u, got "
+			      "'%llu'", m->layers, (unsigned long long)v);
 	m->zero_stage = (uint32_t)zero;
+	m->interleave = (uint32_t)v;
 	return rc;
 }
 
@@ -208,6 +219,7 @@ cJSON *exp_models_json(const struct experiment *e)
 		add(o, "bytes_optimizer", m->bytes_optimizer);
 		add(o, "zero_stage", m->zero_stage);
 		add(o, "comm_overlap", m->comm_overlap);
+		add(o, "interleave", m->interleave ? m->interleave : 1);
 		if (!cJSON_AddItemToObject(root, m->name, o))
 			SIM_BUG("out of memory building JSON");
 	}

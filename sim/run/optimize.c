@@ -86,7 +86,8 @@ static int build_batch(const struct experiment *e, const struct job *jobs,
 		in->demand[j] = gpu ? (jb->gpus ? jb->gpus :
 				       (jb->gpu_milli ? 1 : 0)) : jb->cpus;
 		unsigned cls = jb->job_class;
-		if (cls == JOB_CLASS_NONE && e->workload.draw_classes)
+		if (cls == JOB_CLASS_NONE && e->workload.draw_classes &&
+		    speed_job_has_class(jb))
 			cls = speed_draw_class(e->seeds[0], jb->idx);
 		/* a job's gpu_type (index + 1) names the cluster's types in
 		 * the order groups first name them, as tname[] does */

@@ -34,6 +34,7 @@ void llm_model_defaults(struct llm_model *m)
 	m->recompute = LLM_RECOMPUTE_FULL;
 	m->act_bytes = 0;
 	m->comm_overlap = 0;
+	m->interleave = 1;
 }
 
 uint64_t llm_shape_gpus(const struct llm_shape *sh)
@@ -85,7 +86,7 @@ void llm_job_shape(const struct job *j, const struct llm_job *lj,
 		.pp = pp,
 		.microbatches = lj->microbatches,
 		.micro_batch = lj->micro_batch ? lj->micro_batch : 1,
-		.interleave = 1,
+		.interleave = lj->interleave ? lj->interleave : 1,
 	};
 }
 

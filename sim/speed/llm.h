@@ -70,6 +70,10 @@ struct llm_model {
 	                            formula for the recomputation */
 	double comm_overlap;     /* fraction 0-1 of the dp all-reduce hidden
 	                            under the backward pass */
+	uint32_t interleave;     /* model chunks per pipeline stage that a
+	                            job of it runs by default, v (the
+	                            interleaved schedule); 0 or 1 = plain
+	                            1F1B */
 	const char *source;      /* where the figures come from */
 };
 
@@ -260,9 +264,12 @@ struct llm_job {
 	                           preset table or the workload's strings */
 	uint32_t microbatches;  /* micro-batches per pipeline per step, m */
 	uint32_t micro_batch;   /* sequences per micro-batch, b */
+	uint32_t interleave;    /* model chunks per pipeline stage, v
+	                           (0 or 1: plain 1F1B) */
 };
 
-/* The shape of job j (tp, pp and gpus) training lj, interleave 1. */
+/* The shape of job j (tp, pp and gpus) training lj, with lj's
+ * micro-batches and interleave. */
 void llm_job_shape(const struct job *j, const struct llm_job *lj,
 		   struct llm_shape *sh);
 

@@ -46,7 +46,7 @@ static int check_figures(const struct cluster_spec *spec,
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct job *j = &jobs[i];
-		if (!j->gpus || j->goodput_app)
+		if (!speed_job_has_class(j))
 			continue;
 		if (j->job_class == JOB_CLASS_NONE)
 			drawn = drawn || draw;
@@ -128,6 +128,11 @@ int speed_node_type(const struct speed *sp, uint32_t node)
 	while (node >= sp->gstart[g + 1])
 		g++;
 	return sp->gtype[g];
+}
+
+bool speed_job_has_class(const struct job *j)
+{
+	return j->gpus && !j->goodput_app && !j->llm;
 }
 
 unsigned speed_draw_class(uint64_t seed, uint32_t idx)

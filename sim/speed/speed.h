@@ -51,6 +51,13 @@ struct speed_config {
  * gives every job the same class whatever the policy.
  */
 unsigned speed_draw_class(uint64_t seed, uint32_t idx);
+/*
+ * Whether job j runs at a class's speed from the throughput tables: a GPU
+ * job that is neither a goodput (Pollux-style) job nor a large-model job,
+ * whose speeds come from their own models.  Only such a job of no class
+ * is given a drawn one (docs/gpu-models.md).
+ */
+bool speed_job_has_class(const struct job *j);
 
 /*
  * A speed model for a cluster built from spec: net is its fabric (its
@@ -149,6 +156,20 @@ int speed_llm_fit(const struct cluster_spec *c,
 		  struct sim_error *err);
 void speed_llm_started(struct speed *sp, const struct job *j,
 		       const struct placement *p, const uint32_t *rank_node);
+/*
+ * The speed large-model job j would run at on table GPU type gpu,
+ * relative to the reference type: step_ref / step on gpu, both on an
+ * ideal placement of the nodes of that type (the GPUs per node of the
+ * cluster's first group of it; Megatron's rank order on whole nodes,
+ * every NIC its own, in one rack when it fits there) - what the job runs
+ * at there when its placement is ideal (speed_rate_ideal).  When tp does
+ * not divide the node size, the node is taken as its largest multiple of
+ * tp (the shape-aware placement's tp slots).  0 when its memory per GPU
+ * (llm_memory) exceeds the type's: it cannot run there.  What
+ * sim_job_type_rate() gives policies for such a job.
+ */
+double speed_llm_type_rate(const struct speed *sp, const struct job *j,
+			   int gpu);
 
 /*
  * The speed of a one-GPU job of class cls on table GPU type gpu relative

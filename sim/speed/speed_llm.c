@@ -146,6 +146,33 @@ void speed_llm_started(struct speed *sp, const struct job *j,
 	q->step_ideal = step_ideal(sp, lj, &sh, q->gpu, q->node_gpus, &q->pl);
 }
 
+double speed_llm_type_rate(const struct speed *sp, const struct job *j,
+			   int gpu)
+{
+	SIM_ASSERT(j->llm && j->llm <= sp->nllm);
+	const struct llm_job *lj = &sp->llm[j->llm - 1];
+	struct llm_shape sh;
+	struct llm_memory mem;
+	llm_job_shape(j, lj, &sh);
+	llm_memory(&lj->model, &sh, &mem);
+	if (mem.total > jobclass_gpu_mem_bytes(jobclass_ovr_gpu(sp->thr, gpu)))
+		return 0;
+	uint32_t g = 0;
+	for (size_t i = 0; i < sp->ngroups && !g; i++)
+		if (sp->gtype[i] == gpu)
+			g = sp->ggpus[i];
+	if (!g)
+		g = 8; /* no node of the type: an HGX node */
+	if (sh.tp <= g)
+		g -= g % sh.tp; /* whole tp slots */
+	else if (sh.tp % g)
+		g = sh.tp;
+	struct llm_place none;
+	memset(&none, 0, sizeof(none)); /* unused: tp and g divide */
+	return step_ideal(sp, lj, &sh, sp->ref, g, &none) /
+	       step_ideal(sp, lj, &sh, gpu, g, &none);
+}
+
 double speed_llm_rate(struct speed *sp, const struct job *j,
 		      enum speed_llm_mode mode)
 {

@@ -126,6 +126,12 @@ uint64_t gen_large_gpus(const struct gen_large *l, double v)
 	return n;
 }
 
+/* The model's interleave, v >= 1. */
+static uint32_t llm_v(const struct llm_model *m)
+{
+	return m->interleave ? m->interleave : 1;
+}
+
 /* The shape (tp, pp) on gpus GPUs: its memory in *need; true when it is a
  * shape of the model and fits the GPU. */
 static bool shape_try(const struct llm_model *m, const struct llm_gpu *gpu,
@@ -141,6 +147,7 @@ static bool shape_try(const struct llm_model *m, const struct llm_gpu *gpu,
 	sh->pp = pp;
 	sh->dp = (uint32_t)(gpus / q);
 	sh->microbatches = 4 * pp; /* at least pp: the most in flight */
+	sh->interleave = m->layers % (pp * llm_v(m)) ? 1 : llm_v(m);
 	llm_memory(m, sh, &mem);
 	*need = mem.total;
 	return mem.total <= gpu->mem_bytes;
@@ -194,7 +201,7 @@ int gen_large_shape(const struct gen_large *l, const struct llm_model *m,
 	int rc;
 	memset(sh, 0, sizeof(*sh));
 	sh->micro_batch = 1;
-	sh->interleave = 1;
+	sh->interleave = llm_v(m); /* 1 where pp x v does not divide l */
 	if (l->tp || l->pp) {
 		rc = shape_held(l, m, gpus, sh, prefix, err);
 	} else {
@@ -300,8 +307,8 @@ static int large_job(const struct gen_spec *g, const struct trace_opts *o,
 
 	memset(j, 0, sizeof(*j));
 	if ((rc = workload_llm_add(w, o->models, o->nmodels, l->models[mi],
-				   sh.microbatches, 1, prefix, &j->llm,
-				   err)) != 0)
+				   sh.microbatches, 1, sh.interleave, prefix,
+				   &j->llm, err)) != 0)
 		return rc;
 	gen_rng_stream(r, k, LG_SUBMIT);
 	j->submit = (sim_time_t)floor(gsl_rng_uniform(r) * (double)ld->span);

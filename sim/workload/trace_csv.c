@@ -43,6 +43,7 @@ enum csv_col {
 	C_MODEL,
 	C_MICROBATCHES,
 	C_KIND,
+	C_INTERLEAVE,
 	C_NCOLS
 };
 
@@ -53,6 +54,7 @@ static const char *const csv_col_name[C_NCOLS] = {
 	[C_NODES] = "nodes",   [C_DP] = "dp",	      [C_TP] = "tp",
 	[C_PP] = "pp",	       [C_MODEL] = "model",
 	[C_MICROBATCHES] = "microbatches", [C_KIND] = "kind",
+	[C_INTERLEAVE] = "interleave",
 };
 _Static_assert(sizeof(csv_col_name) / sizeof(csv_col_name[0]) == C_NCOLS,
 	       "one name per column");
@@ -237,43 +239,50 @@ static int csv_shape(struct csv_reader *r, int64_t gpus, uint16_t *tp_out,
 	return 0;
 }
 
+/* A large-model job's count in column k (0: empty), which needs a
+ * `model` cell (has_model) and must be positive when given. */
+static int csv_llm_count(struct csv_reader *r, int k, bool has_model,
+			 int64_t *v)
+{
+	int rc = csv_get_int(r, k, false, 0, UINT32_MAX, v);
+	if (rc || !*v)
+		return rc;
+	const char *cell = csv_cell(r, (size_t)r->pos_of[k]);
+	if (!has_model)
+		return csv_bad(r, k, cell, "needs a `model` cell");
+	if (*v < 0)
+		return csv_bad(r, k, cell, "must be positive");
+	return 0;
+}
+
 /*
  * The model a large-model job trains (`model`: an entry of the root
- * "models" table or a preset) and its micro-batches per step
- * (`microbatches`, default 4 pp); the shape must suit the model (layers
- * divisible by pp, heads and hidden by tp).  A job with GPUs and no model
- * cell is an ordinary one.
+ * "models" table or a preset), its micro-batches per step
+ * (`microbatches`, default 4 pp) and its model chunks per pipeline stage
+ * (`interleave`, default the model's); the shape must suit the model
+ * (layers divisible by pp x interleave, heads and hidden by tp).  A job
+ * with GPUs and no model cell is an ordinary one.
  */
 static int csv_model(struct csv_reader *r, struct job *j)
 {
 	int pos = r->pos_of[C_MODEL];
 	const char *name = pos >= 0 ? csv_cell(r, (size_t)pos) : "";
-	int64_t m;
+	int64_t m, v;
 	int rc;
 	char at[128];
 
-	if ((rc = csv_get_int(r, C_MICROBATCHES, false, 0, UINT32_MAX, &m)))
+	if ((rc = csv_llm_count(r, C_MICROBATCHES, *name, &m)) ||
+	    (rc = csv_llm_count(r, C_INTERLEAVE, *name, &v)) || !*name)
 		return rc;
-	if (!*name) {
-		if (m)
-			return csv_bad(r, C_MICROBATCHES,
-				       csv_cell(r, (size_t)
-						r->pos_of[C_MICROBATCHES]),
-				       "needs a `model` cell");
-		return 0;
-	}
 	if (!j->gpus)
 		return csv_bad(r, C_MODEL, name, "needs a job with GPUs");
-	if (m < 0)
-		return csv_bad(r, C_MICROBATCHES,
-			       csv_cell(r, (size_t)r->pos_of[C_MICROBATCHES]),
-			       "must be positive");
 	snprintf(at, sizeof(at), "%s:%" PRIu64 ": model", r->path,
 		 r->rec_line);
 	if (!m)
 		m = workload_llm_default_microbatches(j->pp);
 	if ((rc = workload_llm_add(r->w, r->o->models, r->o->nmodels, name,
-				   (uint32_t)m, 1, at, &j->llm, r->err)))
+				   (uint32_t)m, 1, (uint32_t)v, at, &j->llm,
+				   r->err)))
 		return rc;
 	snprintf(at, sizeof(at), "%s:%" PRIu64 ": job", r->path,
 		 r->rec_line);

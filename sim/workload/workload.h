@@ -135,14 +135,16 @@ struct workload {
 
 /*
  * The entry of the workload's large-model table for model NAME trained in
- * microbatches micro-batches of micro_batch sequences, added when it is
- * not there yet: NAME is an entry of the experiment's models[0 .. n-1]
+ * microbatches micro-batches of micro_batch sequences (0: 1) with
+ * interleave model chunks per pipeline stage (0: the model's), added
+ * when it is not there yet: NAME is an entry of the experiment's models[0 .. n-1]
  * (root "models") or else a preset (speed/llm.h).  Its index + 1 in *idx,
  * or -SIM_EINPUT with "PREFIX: unknown model 'x' (...)".
  */
 int workload_llm_add(struct workload *w, const struct llm_model *models,
 		     size_t nmodels, const char *name, uint32_t microbatches,
-		     uint32_t micro_batch, const char *prefix, uint16_t *idx,
+		     uint32_t micro_batch, uint32_t interleave,
+		     const char *prefix, uint16_t *idx,
 		     struct sim_error *err);
 /* The default micro-batches of a job of pp stages: 4 pp, so that the 1F1B
  * bubble (p - 1) / (m + p - 1) stays under a fifth. */

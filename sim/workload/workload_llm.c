@@ -2,8 +2,9 @@
  * The large-model table of a workload: what each large-model job trains
  * (docs/parallelism.md, "Large-model jobs in a run").  A job names a model
  * (an entry of the experiment's root "models" table, or a preset of
- * speed/llm.h) and its micro-batches; the pairs a workload uses are kept
- * once each, and a job holds the index + 1 of its pair in the 16 bits of
+ * speed/llm.h), its micro-batches and its interleave (model chunks per
+ * pipeline stage; default the model's); the entries a workload uses are
+ * kept once each, and a job holds the index + 1 of its entry in the 16 bits of
  * struct job's llm field.  The engine's speed model reads the table to
  * give each such job its step time on its placement.
  */
@@ -45,8 +46,8 @@ static void preset_names(char *buf, size_t cap)
 
 int workload_llm_add(struct workload *w, const struct llm_model *models,
 		     size_t nmodels, const char *name, uint32_t microbatches,
-		     uint32_t micro_batch, const char *prefix, uint16_t *idx,
-		     struct sim_error *err)
+		     uint32_t micro_batch, uint32_t interleave,
+		     const char *prefix, uint16_t *idx, struct sim_error *err)
 {
 	const struct llm_model *m = find_model(models, nmodels, name);
 	if (!m) {
@@ -56,16 +57,22 @@ int workload_llm_add(struct workload *w, const struct llm_model *models,
 				"(an entry of \"models\", or a preset: %s)",
 				prefix, name, names);
 	}
+	if (!interleave)
+		interleave = m->interleave ? m->interleave : 1;
+	if (!micro_batch)
+		micro_batch = 1;
 	for (size_t i = 0; i < w->nllm; i++)
 		if (strcmp(w->llm_names[i], name) == 0 &&
 		    w->llm[i].microbatches == microbatches &&
-		    w->llm[i].micro_batch == micro_batch) {
+		    w->llm[i].micro_batch == micro_batch &&
+		    w->llm[i].interleave == interleave) {
 			*idx = (uint16_t)(i + 1);
 			return 0;
 		}
 	if (w->nllm >= UINT16_MAX)
 		return err_setc(err, -SIM_EINPUT, "%s: more than %u distinct "
-				"(model, microbatches) pairs in one workload",
+				"(model, microbatches, interleave) entries in "
+				"one workload",
 				prefix, (unsigned)UINT16_MAX);
 	w->llm = xrealloc(w->llm, (w->nllm + 1) * sizeof(*w->llm));
 	w->llm_names = xrealloc(w->llm_names,
@@ -74,7 +81,8 @@ int workload_llm_add(struct workload *w, const struct llm_model *models,
 	w->llm[w->nllm] = (struct llm_job){
 		.model = *m,
 		.microbatches = microbatches,
-		.micro_batch = micro_batch ? micro_batch : 1,
+		.micro_batch = micro_batch,
+		.interleave = interleave,
 	};
 	w->llm[w->nllm].model.name = w->llm_names[w->nllm];
 	w->llm[w->nllm].model.source = m->source ? m->source : "";
