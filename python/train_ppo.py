@@ -19,7 +19,10 @@ below the rest before the softmax, in the rollout and in the update alike.
 
 Outputs, in --out (default: the experiment's name under results/rl-train):
   progress.csv     iteration, environment steps, episodes ended, mean
-                   return of those episodes, mean entropy, seconds
+                   return of those episodes, mean return of the last 100
+                   episodes, mean entropy, seconds
+  training.png     the training curve drawn from it (plots/rl/training.gp,
+                   when gnuplot is installed)
   checkpoint.pt    the networks and optimiser, every --checkpoint-every
                    iterations and at the end (--resume continues from it)
   model.bin        the trained policy for the `rl` policy: one line of
@@ -40,7 +43,8 @@ and options give the same networks on one machine and torch build.
 import argparse
 import json
 import os
-import struct
+import shutil
+import subprocess
 import sys
 import time
 
@@ -341,7 +345,8 @@ def main(argv):
         steps += args.steps * args.envs
         recent = (recent + ended)[-100:]
         mean = float(np.mean(ended)) if ended else None
-        rows.append((it + 1, steps, len(ended), mean, ent,
+        rows.append((it + 1, steps, len(ended), mean,
+                     float(np.mean(recent)) if recent else None, ent,
                      time.monotonic() - start))
         bar.show(it + 1, steps, float(np.mean(recent)) if recent else None)
         last_it = it + 1 == args.iterations
@@ -355,10 +360,26 @@ def main(argv):
         if out_of_time:
             break
     bar.end()
+    plot_training(out, name)
     print("trained: %d iterations, %d steps, %.0f s; model: %s"
           % (rows[-1][0] if rows else 0, steps, time.monotonic() - start,
              os.path.join(out, "model.bin")))
     return 0
+
+
+def plot_training(out, name):
+    """training.png from progress.csv, when gnuplot is there."""
+    gp = shutil.which("gnuplot")
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                          "plots", "rl", "training.gp")
+    if not gp or not os.path.exists(script):
+        return
+    tmp = os.path.join(out, "training.png.tmp")
+    rc = subprocess.run([gp, "-e", "in='%s'; out='%s'; title='%s'" % (
+        os.path.join(out, "progress.csv"), tmp, name), script],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    if rc == 0 and os.path.exists(tmp):
+        os.replace(tmp, os.path.join(out, "training.png"))
 
 
 def save(path, agent, opt, iteration, rows):
@@ -371,11 +392,12 @@ def save(path, agent, opt, iteration, rows):
 def write_progress(path, rows):
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
-        f.write("iteration,steps,episodes,mean_return,entropy,seconds\n")
-        for it, steps, n, mean, ent, sec in rows:
-            f.write("%d,%d,%d,%s,%.6f,%.3f\n" % (
-                it, steps, n, "" if mean is None else "%.6f" % mean, ent,
-                sec))
+        f.write("iteration,steps,episodes,mean_return,last100_return,"
+                "entropy,seconds\n")
+        for it, steps, n, mean, last, ent, sec in rows:
+            f.write("%d,%d,%d,%s,%s,%.6f,%.3f\n" % (
+                it, steps, n, "" if mean is None else "%.6f" % mean,
+                "" if last is None else "%.6f" % last, ent, sec))
     os.replace(tmp, path)
 
 

@@ -57,6 +57,7 @@ kth|hpc/KTH-SP2-1996-2.1-cln.swf.gz|experiments/kth.json: the validation table
 nasa|hpc/NASA-iPSC-1993-3.1-cln.swf.gz|experiments/nasa.json: the validation table
 curie|hpc/CEA-Curie-2011-2.1-cln.swf.gz|experiments/curie.json: the validation table
 pollux-w6|gpu/pollux/workloads/workload-6.csv|experiments/pollux-w6.json: the mean JCT against the Tiresias of the Pollux artifact
+rl-lublin|hpc/lublin_256.swf.gz|clustersim sweep experiments/rl-lublin.json: each policy and the trained agent (experiments/data/rl-lublin.bin) on the 10 held-out windows, means over them
 parallelism||clustersim parallelism: the large-model model against Megatron-LM (Table 1, sensitivity, eq. 4)
 '
 docs=(README.md experiments/README.md docs/*.md)
@@ -358,6 +359,26 @@ fig_llm_mixed() {
 	  if ($(k["id"]) > 6000) n++ }
 	END { printf "\nThe workload: %d large-model jobs among 6,000 ordinary ones; jobs of 64 GPUs\nor more hold %.2f%% of its GPU-hours (the section asks 50%%).\n", n, 100 * b / a }' \
 		"$d/fcfs-s1/jobs.csv"
+}
+
+fig_rl_lublin() {
+	local d=$work/rl-lublin
+	"$bin" sweep experiments/rl-lublin.json -q -j 1 -o "$d" >/dev/null ||
+		{ echo "docs-figures: rl-lublin.json failed" >&2; exit 1; }
+	echo "| policy | mean bounded slowdown | mean wait (s) | worst window's bounded slowdown | windows where rl is better |"
+	echo "|---|---:|---:|---:|---:|"
+	awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	{ split($(k["label"]), a, "+"); p = a[1]; w = $(k["label"]); sub(/^[^+]*/, "", w)
+	  if (!(p in n)) order[++np] = p
+	  n[p]++; b[p] += $(k["bsld_mean"]); t[p] += $(k["wait_mean"])
+	  if ($(k["bsld_mean"]) > worst[p]) worst[p] = $(k["bsld_mean"])
+	  v[p, w] = $(k["bsld_mean"]); wins[w] = 1 }
+	END { for (i = 1; i <= np; i++) { p = order[i]; better = 0
+		for (w in wins) if (v["rl", w] < v[p, w]) better++
+		printf "| %s | %.2f | %.0f | %.2f | %s |\n", p, b[p] / n[p],
+			t[p] / n[p], worst[p], p == "rl" ? "-" : better " of " n[p] } }' \
+		"$d/summary.csv"
 }
 
 fig_search_online() {
