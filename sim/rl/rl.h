@@ -5,8 +5,9 @@
  *
  *   env.c       construction, episodes, steps, the batch step
  *   env_load.c  the experiment's workload and cluster, and the windows
- *   env_obs.c   the decision point's candidates, mask, observation and
- *               the rewards of job ends
+ *   env_obs.c   the decision point's candidates, mask (in "place" mode:
+ *               the GPU types the head fits on), observation and the
+ *               rewards of job ends
  */
 #ifndef CLUSTERSIM_RL_H
 #define CLUSTERSIM_RL_H
@@ -49,7 +50,11 @@ struct env {
 	size_t obs_dim;
 	const struct job **cand;      /* the first K waiting jobs */
 	uint32_t ncand;
-	uint8_t *mask;                /* K + 1: the actions allowed */
+	uint32_t ntypes;              /* T: the cluster's named GPU types */
+	char **type_names;            /* their names, in the cluster's order */
+	bool place;                   /* mode "place": the head's GPU type */
+	size_t nact;                  /* actions: K + 1, or T + 1 placing */
+	uint8_t *mask;                /* nact: the actions allowed */
 	uint8_t *fit;                 /* K + 1: the candidates that fit now
 	                                 (the mask without backfill; the
 	                                 observation's "fits now") */
@@ -57,6 +62,7 @@ struct env {
 	                                 that did not fit, reserved until it
 	                                 starts (sim_backfill_around) */
 	uint32_t nfit;                /* candidates that fit now */
+	uint32_t nplace;              /* place: the types the head fits on */
 	double cpu_cap, gpu_cap;      /* the cluster's CPUs and GPUs */
 };
 
@@ -71,7 +77,8 @@ struct env *rl_env_new(struct experiment *e, const struct env_options *opt,
 /* The episode's job records (for tests: starts and ends). */
 const struct job *rl_env_jobs(const struct env *v, size_t *n);
 
-/* env_obs.c: the candidates and mask at the decision point; the
+/* env_obs.c: the candidates and mask at the decision point (placing:
+ * the CPU-only heads started, the head's types in mask); the
  * observation (obs may be NULL); the agent table's job_finished. */
 void rl_candidates(struct env *v);
 void rl_observe(const struct env *v, float *obs);
