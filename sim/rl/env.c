@@ -105,22 +105,25 @@ static int check_options(struct env *v, const struct env_options *opt,
  * else a GPU job could fit where no action places it. */
 static int check_place(const struct env *v, struct sim_error *err)
 {
+	const struct node_group *untyped = NULL;
 	bool typed = false;
 	for (size_t i = 0; i < v->cluster.ngroups; i++) {
 		const struct node_group *g = &v->cluster.groups[i];
-		if (g->gpus && !g->gpu_type)
-			return err_setc(err, -SIM_EINPUT, "%s: $.rl.mode: "
-					"'place' needs every GPU of the cluster "
-					"to have a gpu_type: node group '%s' "
-					"has GPUs of no type", v->e.path,
-					g->name);
-		typed = typed || (g->gpus && g->gpu_type);
+		if (g->gpus && g->gpu_type)
+			typed = true;
+		else if (g->gpus && !untyped)
+			untyped = g;
 	}
 	if (!typed)
 		return err_setc(err, -SIM_EINPUT, "%s: $.rl.mode: 'place' "
 				"chooses the head job's GPU type, and this "
 				"cluster has no GPU types (use 'select')",
 				v->e.path);
+	if (untyped)
+		return err_setc(err, -SIM_EINPUT, "%s: $.rl.mode: 'place' "
+				"needs every GPU of the cluster to have a "
+				"gpu_type: node group '%s' has GPUs of no type",
+				v->e.path, untyped->name);
 	return 0;
 }
 
@@ -283,6 +286,7 @@ static int start_episode(struct env *v, uint64_t seed, size_t w,
 		.cluster = &v->cluster,
 		.policy = &v->ops,
 		.policy_state = v,
+		.speed = v->use_speed ? &v->speed : NULL,
 		.seed = seed,
 		.sample_interval = 0,
 		.max_samples = 3,

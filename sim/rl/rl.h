@@ -25,6 +25,8 @@ struct env {
 	                                 generated window */
 	bool have_w;
 	struct cluster_spec cluster;  /* the cluster, sized */
+	struct speed_config speed;    /* GPU jobs' speeds, as a run's */
+	bool use_speed;               /* a cluster with GPUs: speed used */
 	size_t nwin;                  /* windows of the split */
 	size_t win0;                  /* a trace: first window of the split */
 	/* The episode. */
@@ -70,6 +72,9 @@ struct env {
  * (messages "FILE: $.rl...."); the window w of the split into v->ew. */
 int rl_load(struct env *v, struct sim_error *err);
 int rl_window(struct env *v, size_t w, struct sim_error *err);
+/* Large-model jobs of v->w kept to the GPU types they fit (speed_llm_fit),
+ * on a cluster with GPUs. */
+int rl_fit_llm(struct env *v, const char *prefix, struct sim_error *err);
 /* The environment of an experiment already loaded (taken over: v owns
  * it from then on, even on an error). */
 struct env *rl_env_new(struct experiment *e, const struct env_options *opt,
