@@ -357,10 +357,9 @@ Test(rl, deterministic_episode)
 
 /* env_batch_step over 3 environments gives what stepping each alone gives;
  * the first action that is not allowed refuses the whole call. */
-Test(rl, batch_matches_single)
+static void batch_check(char *path)
 {
 	struct sim_error err;
-	char *path = exp_gen("{\"k\": 4, \"window_jobs\": 50}");
 	enum { B = 3 };
 	struct env *bv[B], *sv[B];
 	size_t d = 0, na = 0;
@@ -415,6 +414,11 @@ Test(rl, batch_matches_single)
 	}
 	free(path);
 	tl_rmtree(tmpdir);
+}
+
+Test(rl, batch_matches_single)
+{
+	batch_check(exp_gen("{\"k\": 4, \"window_jobs\": 50}"));
 }
 
 /* The agent "action 0 when allowed, else wait" is FCFS: on window 3 of
@@ -676,4 +680,57 @@ Test(rl, place_refused)
 		free(path);
 		tl_rmtree(tmpdir);
 	}
+}
+
+/* Philly-like generated GPU jobs on 8 v100 and 8 k80 GPUs, mode
+ * "place". */
+static char *exp_gen_gpu(const char *rl)
+{
+	strcpy(tmpdir, "/tmp/clustersim-rl-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+	char *text = xasprintf(
+		"{\"cluster\": {\"nodes\": [{\"name\": \"v\", \"count\": 2, "
+		"\"cpus\": 16, \"gpus\": 4, \"gpu_type\": \"v100\"}, "
+		"{\"name\": \"k\", \"count\": 2, \"cpus\": 16, \"gpus\": 4, "
+		"\"gpu_type\": \"k80\"}]}, \"workload\": {\"generate\": "
+		"{\"preset\": \"philly\", \"jobs\": 200}}, \"policies\": "
+		"[\"fcfs\"], \"rl\": %s}", rl);
+	tl_put(tmpdir, "gg.json", text);
+	free(text);
+	return xasprintf("%s/gg.json", tmpdir);
+}
+
+/* The same seed and actions give the same place episode, byte for byte;
+ * another seed another; and the batch step is single steps. */
+Test(rl, place_deterministic_and_batched)
+{
+	struct sim_error err;
+	char *path = exp_gen_gpu("{\"mode\": \"place\", \"k\": 8, "
+				 "\"window_jobs\": 100}");
+	struct env *a = env_new(path, NULL, &err);
+	cr_assert_not_null(a, "%s", err.msg);
+	struct env *b = env_new(path, NULL, &err);
+	cr_assert_not_null(b, "%s", err.msg);
+	cr_assert_eq(env_actions(a), 3);
+	uint64_t sa, sb;
+	uint64_t ha = play(a, 42, &sa), hb = play(b, 42, &sb);
+	/* Every GPU job that the cluster can hold is placed by a decision,
+	 * and some waits are drawn too. */
+	cr_assert_gt(sa, 50);
+	cr_assert_eq(ha, hb);
+	cr_assert_eq(sa, sb);
+	size_t n, on[3] = { 0 };
+	const struct job *j = rl_env_jobs(a, &n);
+	for (size_t i = 0; i < n; i++)
+		if (j[i].start != SIM_TIME_NONE && j[i].gpus)
+			on[j[i].gpu_type_used < 3 ? j[i].gpu_type_used : 0]++;
+	cr_assert(on[1] > 0 && on[2] > 0, "v100 %zu, k80 %zu", on[1], on[2]);
+	cr_assert_eq(on[0], 0); /* every GPU job on one of the two types */
+	cr_assert_neq(play(b, 43, &sb), ha);
+	env_free(a);
+	env_free(b);
+	free(path);
+	tl_rmtree(tmpdir);
+	batch_check(exp_gen_gpu("{\"mode\": \"place\", \"k\": 4, "
+				"\"window_jobs\": 50}"));
 }
