@@ -541,7 +541,8 @@ static const struct policy_param rl_params[] = {
 CLUSTERSIM_POLICY(rl,
 	.summary = "a scheduling agent trained by reinforcement learning "
 		   "(python/train_ppo.py): starts the job its network scores "
-		   "highest, or waits",
+		   "highest (a place model: the head job on the GPU type it "
+		   "chooses), or waits",
 	.params = rl_params,
 	.init = rl_init,
 	.fini = rl_fini,
