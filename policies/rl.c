@@ -35,6 +35,14 @@
  * engine's sim_backfill_around) at each point until it starts, as in
  * training.
  *
+ * A "place" model (its header's "mode": "place", for GPU clusters) is
+ * one network, an MLP over the whole observation to T + 1 logits: the
+ * head job's (the first waiting one's) GPU type t among the T the
+ * header's "gpu_types" names (the cluster's, in its order; else refused
+ * at init), or wait.  While the head fits on some type, the policy
+ * starts it on the allowed type of highest logit (sim_job_start_on)
+ * unless "wait" is higher, as the environment's "place" mode steps.
+ *
  * Parameters: model (a file, required): the path of model.bin, relative
  * to the experiment file's folder, hashed among the manifest's inputs.
  *
@@ -66,10 +74,17 @@ struct rl_net {
 	size_t n;
 };
 
+/* The most GPU types a "place" model names. */
+#define RL_TYPES_MAX 256
+
 struct rl {
 	float *params;          /* every weight and bias, in file order */
 	struct rl_net scorer;   /* candidate + context -> score */
 	struct rl_net wait;     /* context -> score of waiting */
+	bool place;             /* mode "place": the head job's GPU type */
+	struct rl_net placer;   /* place: observation -> T + 1 logits */
+	uint32_t ntypes;        /* place: T, the GPU types it chooses among */
+	char *types[RL_TYPES_MAX]; /* place: their names, in order */
 	uint32_t k, jf, cf;     /* K, features per candidate, context */
 	bool backfill;          /* trained with backfill (the header's
 	                           "backfill"): any waiting candidate may be
@@ -96,9 +111,10 @@ static void layer_apply(const struct rl_layer *l, const float *x, float *y)
 	}
 }
 
-/* The network's single output for input x (n->l[0].in floats). */
-static float net_apply(const struct rl *r, const struct rl_net *n,
-		       const float *x)
+/* The network's outputs for input x (n->l[0].in floats), in r's
+ * buffers until the next call. */
+static const float *net_out(const struct rl *r, const struct rl_net *n,
+			    const float *x)
 {
 	const float *in = x;
 	float *bufs[2] = { r->y, r->z };
@@ -106,7 +122,14 @@ static float net_apply(const struct rl *r, const struct rl_net *n,
 		layer_apply(&n->l[i], in, bufs[i & 1]);
 		in = bufs[i & 1];
 	}
-	return in[0];
+	return in;
+}
+
+/* The network's single output for input x. */
+static float net_apply(const struct rl *r, const struct rl_net *n,
+		       const float *x)
+{
+	return net_out(r, n, x)[0];
 }
 
 /* ---- The model file ---------------------------------------------------- */
@@ -140,7 +163,8 @@ static int read_layers(struct rl *r, const cJSON *layers, const char *path,
 			    "64 layers");
 	r->scorer.l = calloc(n, sizeof(*r->scorer.l));
 	r->wait.l = calloc(n, sizeof(*r->wait.l));
-	if (!r->scorer.l || !r->wait.l)
+	r->placer.l = calloc(n, sizeof(*r->placer.l));
+	if (!r->scorer.l || !r->wait.l || !r->placer.l)
 		return fail(err, path, "out of memory");
 	*nparams = 0;
 	const cJSON *it;
@@ -156,13 +180,17 @@ static int read_layers(struct rl *r, const cJSON *layers, const char *path,
 				    "\"out\" (1 .. 65536) and \"relu\"");
 		l.relu = cJSON_IsTrue(relu);
 		l.off = *nparams;
-		struct rl_net *to = strcmp(net->valuestring, "scorer") == 0 ?
-				    &r->scorer :
-				    strcmp(net->valuestring, "wait") == 0 ?
-				    &r->wait : NULL;
+		const char *name = net->valuestring;
+		struct rl_net *to = r->place ?
+			(strcmp(name, "place") == 0 ? &r->placer : NULL) :
+			strcmp(name, "scorer") == 0 ? &r->scorer :
+			strcmp(name, "wait") == 0 ? &r->wait : NULL;
 		if (!to)
-			return fail(err, path, "a layer's \"net\" must be "
-				    "\"scorer\" or \"wait\"");
+			return fail(err, path, r->place ?
+				    "a layer's \"net\" must be \"place\" in "
+				    "a \"place\" model" :
+				    "a layer's \"net\" must be \"scorer\" or "
+				    "\"wait\" in a \"select\" model");
 		if (to->n && to->l[to->n - 1].out != l.in)
 			return fail(err, path, "a layer's \"in\" differs from "
 				    "the last layer's \"out\"");
@@ -174,17 +202,51 @@ static int read_layers(struct rl *r, const cJSON *layers, const char *path,
 	return 0;
 }
 
-/* Checks a network's ends: input width in, one output. */
-static int net_ends(const struct rl_net *n, uint32_t in, const char *name,
-		    const char *path, struct sim_error *err)
+/* Checks a network's ends: input width in, out outputs. */
+static int net_ends(const struct rl_net *n, uint32_t in, uint32_t out,
+		    const char *name, const char *path, struct sim_error *err)
 {
 	char what[160];
-	if (!n->n || n->l[0].in != in || n->l[n->n - 1].out != 1) {
+	if (!n->n || n->l[0].in != in || n->l[n->n - 1].out != out) {
 		snprintf(what, sizeof(what), "the %s network must take %u "
-			 "inputs and give 1 output", name, in);
+			 "inputs and give %u output%s", name, in, out,
+			 out == 1 ? "" : "s");
 		return fail(err, path, what);
 	}
 	return 0;
+}
+
+/* A "place" model's header "gpu_types": the names of the T types its
+ * actions place on, in the cluster's order. */
+static int read_types(struct rl *r, const cJSON *types, const char *path,
+		      struct sim_error *err)
+{
+	int n = cJSON_GetArraySize(types);
+	if (!cJSON_IsArray(types) || n < 1 || n > RL_TYPES_MAX)
+		return fail(err, path, "a \"place\" model needs \"gpu_types\": "
+			    "an array of 1 to 256 GPU type names");
+	const cJSON *it;
+	cJSON_ArrayForEach(it, types) {
+		if (!cJSON_IsString(it))
+			return fail(err, path, "\"gpu_types\" must hold GPU "
+				    "type names");
+		r->types[r->ntypes] = strdup(it->valuestring);
+		if (!r->types[r->ntypes++])
+			return fail(err, path, "out of memory");
+	}
+	return 0;
+}
+
+/* The networks' ends: select's scorer and wait, or place's one MLP from
+ * the observation to T + 1 logits. */
+static int nets_ends(const struct rl *r, const char *path,
+		     struct sim_error *err)
+{
+	if (r->place)
+		return net_ends(&r->placer, r->k * r->jf + r->cf,
+				r->ntypes + 1, "place", path, err);
+	int rc = net_ends(&r->scorer, r->jf + r->cf, 1, "scorer", path, err);
+	return rc ? rc : net_ends(&r->wait, r->cf, 1, "wait", path, err);
 }
 
 /* The weights after the header: exactly nparams little-endian float32,
@@ -210,8 +272,8 @@ static int read_weights(struct rl *r, const unsigned char *p, size_t len,
 		if (!isfinite(r->params[i]))
 			return fail(err, path, "a weight is not finite");
 	}
-	struct rl_net *nets[2] = { &r->scorer, &r->wait };
-	for (int k = 0; k < 2; k++)
+	struct rl_net *nets[3] = { &r->scorer, &r->wait, &r->placer };
+	for (int k = 0; k < 3; k++)
 		for (size_t i = 0; i < nets[k]->n; i++) {
 			struct rl_layer *l = &nets[k]->l[i];
 			l->w = r->params + l->off;
@@ -243,9 +305,10 @@ static int load_model(struct rl *r, const char *data, size_t len,
 		rc = fail(err, path, "its \"version\" is not 1, the one this "
 			  "clustersim reads");
 	else if (!cJSON_IsString(mode) ||
-		 strcmp(mode->valuestring, "select") != 0)
-		rc = fail(err, path, "its \"mode\" is not \"select\", the one "
-			  "the rl policy runs");
+		 (strcmp(mode->valuestring, "select") != 0 &&
+		  strcmp(mode->valuestring, "place") != 0))
+		rc = fail(err, path, "its \"mode\" is not \"select\" or "
+			  "\"place\", the ones the rl policy runs");
 	else if (!whole(h, "k", 1, 1 << 16, &r->k) ||
 		 !whole(h, "job_features", 1, 1 << 10, &r->jf) ||
 		 !whole(h, "context_features", 1, 1 << 16, &r->cf) ||
@@ -258,11 +321,16 @@ static int load_model(struct rl *r, const char *data, size_t len,
 	else if (cJSON_GetObjectItemCaseSensitive(h, "backfill") &&
 		 !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(h, "backfill")))
 		rc = fail(err, path, "its \"backfill\" is not true or false");
-	else if (!(rc = read_layers(r, cJSON_GetObjectItemCaseSensitive(
+	else if ((r->place = strcmp(mode->valuestring, "place") == 0) &&
+		 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h,
+							       "backfill")))
+		rc = fail(err, path, "a \"place\" model has no backfill");
+	else if (!(r->place && (rc = read_types(r,
+			cJSON_GetObjectItemCaseSensitive(h, "gpu_types"),
+			path, err))) &&
+		 !(rc = read_layers(r, cJSON_GetObjectItemCaseSensitive(
 					    h, "layers"), path, &nparams, err)) &&
-		 !(rc = net_ends(&r->scorer, r->jf + r->cf, "scorer", path,
-				 err)) &&
-		 !(rc = net_ends(&r->wait, r->cf, "wait", path, err)))
+		 !(rc = nets_ends(r, path, err)))
 		rc = read_weights(r, (const unsigned char *)nl + 1,
 				  len - (size_t)(nl + 1 - data), nparams, path,
 				  err);
@@ -282,6 +350,9 @@ static void rl_fini(struct sim *sim, void *state)
 	free(r->params);
 	free(r->scorer.l);
 	free(r->wait.l);
+	free(r->placer.l);
+	for (uint32_t t = 0; t < r->ntypes; t++)
+		free(r->types[t]);
 	free(r->obs);
 	free(r->mask);
 	free(r->fit);
@@ -289,6 +360,47 @@ static void rl_fini(struct sim *sim, void *state)
 	free(r->y);
 	free(r->z);
 	free(r);
+}
+
+/* "type1', 'type2" of the model's types (from 0) or the cluster's. */
+static void type_list(char *buf, size_t size, const struct rl *r,
+		      const struct sim *sim)
+{
+	unsigned n = r ? r->ntypes : sim_gpu_types(sim);
+	size_t len = 0;
+	buf[0] = 0;
+	for (unsigned t = 0; t < n && len + 1 < size; t++) {
+		int w = snprintf(buf + len, size - len, "%s%s", t ? "', '" : "",
+				 r ? r->types[t] : sim_gpu_type_name(sim, t));
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+}
+
+/* A "place" model's GPU types against the cluster's: the same names in
+ * the same order (its actions are their indices). */
+static int check_types(const struct rl *r, const struct sim *sim,
+		       const char *path, struct sim_error *err)
+{
+	char mine[200], theirs[200], what[520];
+	type_list(mine, sizeof(mine), r, sim);
+	if (!sim_gpu_types(sim)) {
+		snprintf(what, sizeof(what), "a \"place\" model chooses the "
+			 "GPU type of each job ('%s'), and this cluster has no "
+			 "GPU types", mine);
+		return fail(err, path, what);
+	}
+	bool same = sim_gpu_types(sim) == r->ntypes;
+	for (unsigned t = 0; same && t < r->ntypes; t++)
+		same = strcmp(r->types[t], sim_gpu_type_name(sim, t)) == 0;
+	if (same)
+		return 0;
+	type_list(theirs, sizeof(theirs), NULL, sim);
+	snprintf(what, sizeof(what), "it places on the GPU types ('%s'), this "
+		 "cluster has ('%s') (a \"place\" model is trained for one "
+		 "cluster's types, in its order)", mine, theirs);
+	return fail(err, path, what);
 }
 
 static int rl_init(struct sim *sim, void **state, struct sim_error *err)
@@ -308,6 +420,8 @@ static int rl_init(struct sim *sim, void **state, struct sim_error *err)
 	if (r->jf != SIM_OBS_JOB_F)
 		return fail(err, path, "its job features differ from the ones "
 			    "this clustersim observes");
+	if (r->place && sim_job_count(sim) && check_types(r, sim, path, err))
+		return -1;
 	/* The context depends on the cluster (its GPU types): checked when
 	 * there are jobs to decide on (the check of the parameters before
 	 * the runs has none, on a cluster of its own). */
@@ -322,7 +436,7 @@ static int rl_init(struct sim *sim, void **state, struct sim_error *err)
 	}
 	size_t dim = (size_t)r->k * r->jf + r->cf;
 	r->obs = calloc(dim, sizeof(*r->obs));
-	r->mask = calloc((size_t)r->k + 1, 1);
+	r->mask = calloc((size_t)(r->k > r->ntypes ? r->k : r->ntypes) + 1, 1);
 	r->fit = calloc((size_t)r->k + 1, 1);
 	r->x = calloc((size_t)r->jf + r->cf, sizeof(*r->x));
 	r->y = calloc(r->width, sizeof(*r->y));
@@ -363,9 +477,35 @@ static int choose(struct rl *r, uint32_t n)
  * chosen job that does not fit is reserved, the others are backfilled
  * around it at each point until it starts, and only then does the
  * agent choose again. */
+/* Mode "place" (docs/rl.md): while the head job fits on some GPU type,
+ * the network's arg max among the allowed types and "wait" (the first on
+ * a tie, so "wait", the last action, only when above every type); the
+ * head starts on the chosen type and the next job is the head.  Jobs
+ * that ask no GPUs start as the engine places them when they are the
+ * head and fit (sim_place_point). */
+static void place_schedule(struct sim *sim, struct rl *r)
+{
+	while (sim_place_point(sim, r->mask)) {
+		sim_observe_mask(sim, r->k, r->fit, NULL);
+		sim_observe(sim, r->k, r->fit, r->obs);
+		const float *lg = net_out(r, &r->placer, r->obs);
+		int a = -1;
+		for (uint32_t t = 0; t <= r->ntypes; t++)
+			if (r->mask[t] && (a < 0 || lg[t] > lg[a]))
+				a = (int)t;
+		if (a < 0 || a == (int)r->ntypes ||
+		    sim_job_start_on(sim, sim_queue_at(sim, 0), (unsigned)a))
+			return;
+	}
+}
+
 static void rl_schedule(struct sim *sim, void *state)
 {
 	struct rl *r = state;
+	if (r->place) {
+		place_schedule(sim, r);
+		return;
+	}
 	if (r->head && !sim_backfill_around(sim, r->head))
 		return;
 	r->head = NULL;
@@ -401,7 +541,8 @@ static const struct policy_param rl_params[] = {
 CLUSTERSIM_POLICY(rl,
 	.summary = "a scheduling agent trained by reinforcement learning "
 		   "(python/train_ppo.py): starts the job its network scores "
-		   "highest, or waits",
+		   "highest (a place model: the head job on the GPU type it "
+		   "chooses), or waits",
 	.params = rl_params,
 	.init = rl_init,
 	.fini = rl_fini,

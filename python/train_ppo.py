@@ -2,13 +2,17 @@
 """Train a scheduling agent with PPO in clustersim's environment.
 
 The agent sees the first K waiting jobs and the cluster (docs/rl.md gives
-the observation exactly) and picks one job to start, or waits.  Its policy
+the observation exactly) and, in the "rl" mode "select", picks one job to
+start, or waits; in mode "place" (GPU clusters) it picks the GPU type of
+the head job (the first waiting one), or waits.  Its policy
 is the per-job scoring network of RLScheduler (Zhang et al., SC'20): one
 small network scores every waiting job from that job's features and the
 cluster's, a second scores "wait" from the cluster's alone, and a softmax
 over the allowed actions (the mask) gives the probabilities.  So the
 policy does not depend on where a job sits among the K, and K can be
-large.  A separate network estimates the state's value for the advantage.
+large.  A separate network estimates the state's value for the advantage.  In
+mode "place" the policy is one MLP over the whole observation to T + 1
+logits (the cluster's T GPU types, then wait), masked the same way.
 
 Training is PPO with the clipped objective (Schulman et al., 2017) and
 generalised advantage estimation (Schulman et al., 2016), over B
@@ -98,27 +102,74 @@ class Agent(nn.Module):
 
     def export(self, path, mode, backfill=False):
         """Writes model.bin (the header, then float32 weights)."""
-        layers, blobs = [], []
-        for name, net in (("scorer", self.scorer), ("wait", self.waiter)):
-            linears = [m for m in net if isinstance(m, nn.Linear)]
-            for i, lin in enumerate(linears):
-                layers.append({"net": name, "in": lin.in_features,
-                               "out": lin.out_features,
-                               "relu": i < len(linears) - 1})
-                blobs.append(lin.weight.detach().numpy().astype("<f4"))
-                blobs.append(lin.bias.detach().numpy().astype("<f4"))
-        header = {"format": MODEL_FORMAT, "version": MODEL_VERSION,
-                  "mode": mode, "backfill": bool(backfill),
-                  "k": self.k, "job_features": self.job_f,
-                  "context_features": self.ctx_f,
-                  "obs_dim": self.k * self.job_f + self.ctx_f,
-                  "layers": layers}
-        tmp = path + ".tmp"
-        with open(tmp, "wb") as f:
-            f.write(json.dumps(header, sort_keys=True).encode() + b"\n")
-            for b in blobs:
-                f.write(np.ascontiguousarray(b).tobytes())
-        os.replace(tmp, path)
+        write_model(path, self, {"mode": mode, "backfill": bool(backfill)},
+                    (("scorer", self.scorer), ("wait", self.waiter)))
+
+
+class PlaceAgent(nn.Module):
+    """Mode "place": one MLP over the whole observation (the K waiting
+    jobs and the context) to T + 1 logits, the head job's GPU type t
+    (0 .. T-1, the cluster's types in its order) or wait (T); masked
+    actions get no probability, as in select.  The value network is
+    Agent's."""
+
+    def __init__(self, k, job_f, ctx_f, gpu_types, hidden):
+        super().__init__()
+        self.k, self.job_f, self.ctx_f = k, job_f, ctx_f
+        self.gpu_types = list(gpu_types)
+        dim = k * job_f + ctx_f
+        self.placer = mlp([dim] + hidden + [len(self.gpu_types) + 1])
+        self.value = mlp([dim, 64, 32, 1])
+
+    def logits(self, obs, mask):
+        return self.placer(obs).masked_fill(~mask, -1e9)
+
+    def export(self, path, mode="place", backfill=False):
+        """Writes model.bin: the header names the GPU types."""
+        write_model(path, self, {"mode": "place",
+                                 "gpu_types": self.gpu_types},
+                    (("place", self.placer),))
+
+
+def write_model(path, agent, keys, nets):
+    """model.bin (docs/rl.md, "The model file"): one line of JSON, the
+    header (the format, keys, the layout and the layers of nets, each a
+    (name, nn.Sequential) pair), a newline, then each layer's weights
+    (out x in) and biases as little-endian float32, in the header's order;
+    written to a temporary name, then renamed."""
+    layers, blobs = [], []
+    for name, net in nets:
+        linears = [m for m in net if isinstance(m, nn.Linear)]
+        for i, lin in enumerate(linears):
+            layers.append({"net": name, "in": lin.in_features,
+                           "out": lin.out_features,
+                           "relu": i < len(linears) - 1})
+            blobs.append(lin.weight.detach().numpy().astype("<f4"))
+            blobs.append(lin.bias.detach().numpy().astype("<f4"))
+    header = dict(keys)
+    header.update({"format": MODEL_FORMAT, "version": MODEL_VERSION,
+                   "k": agent.k, "job_features": agent.job_f,
+                   "context_features": agent.ctx_f,
+                   "obs_dim": agent.k * agent.job_f + agent.ctx_f,
+                   "layers": layers})
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(json.dumps(header, sort_keys=True).encode() + b"\n")
+        for b in blobs:
+            f.write(np.ascontiguousarray(b).tobytes())
+    os.replace(tmp, path)
+
+
+def make_agent(layout, hidden=None):
+    """The agent for an environment's layout: Agent in mode "select",
+    PlaceAgent in mode "place"; hidden: the policy network's hidden
+    widths (default 32,16 for select's scorers, 64,32 for place's MLP)."""
+    if layout["mode"] == "place":
+        return PlaceAgent(layout["k"], layout["job_features"],
+                          layout["context_features"], layout["gpu_types"],
+                          hidden or [64, 32])
+    return Agent(layout["k"], layout["job_features"],
+                 layout["context_features"], hidden or [32, 16])
 
 
 def gae(rewards, values, dones, last_value, gamma, lam):
@@ -279,8 +330,10 @@ def parse_args(argv):
     p.add_argument("--clip", type=float, default=0.2)
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--hidden", default="32,16", help="widths of the "
-                   "scorers' hidden layers (default 32,16)")
+    p.add_argument("--hidden", default="", help="widths of the policy "
+                   "network's hidden layers (default 32,16 for the "
+                   "scorers of mode select, 64,32 for the MLP of mode "
+                   "place)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--checkpoint-every", type=int, default=10)
     p.add_argument("--resume", action="store_true")
@@ -292,7 +345,8 @@ def parse_args(argv):
         if getattr(args, name) < 1:
             p.error("--%s must be at least 1" % name)
     try:
-        args.hidden = [int(x) for x in args.hidden.split(",") if x]
+        args.hidden = [int(x) for x in args.hidden.split(",") if x] \
+            or None
     except ValueError:
         p.error("--hidden must be widths separated by commas, got '%s'"
                 % args.hidden)
@@ -316,8 +370,7 @@ def main(argv):
         sys.stderr.write("train_ppo: %s\n" % e)
         return 2
     lay = envs.layout
-    agent = Agent(lay["k"], lay["job_features"], lay["context_features"],
-                  args.hidden)
+    agent = make_agent(lay, args.hidden)
     opt = torch.optim.Adam(agent.parameters(), lr=args.lr)
     name = os.path.splitext(os.path.basename(args.experiment))[0]
     out = args.out or os.path.join("results", "rl-train", name)

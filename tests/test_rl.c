@@ -357,10 +357,9 @@ Test(rl, deterministic_episode)
 
 /* env_batch_step over 3 environments gives what stepping each alone gives;
  * the first action that is not allowed refuses the whole call. */
-Test(rl, batch_matches_single)
+static void batch_check(char *path)
 {
 	struct sim_error err;
-	char *path = exp_gen("{\"k\": 4, \"window_jobs\": 50}");
 	enum { B = 3 };
 	struct env *bv[B], *sv[B];
 	size_t d = 0, na = 0;
@@ -415,6 +414,11 @@ Test(rl, batch_matches_single)
 	}
 	free(path);
 	tl_rmtree(tmpdir);
+}
+
+Test(rl, batch_matches_single)
+{
+	batch_check(exp_gen("{\"k\": 4, \"window_jobs\": 50}"));
 }
 
 /* The agent "action 0 when allowed, else wait" is FCFS: on window 3 of
@@ -515,4 +519,218 @@ Test(rl, exp_keys)
 	cr_assert(strstr(e.resolved_json, "\"reward\":\t\"bounded_slowdown\""));
 	exp_release(&e);
 	free(t);
+}
+
+/*
+ * Mode "place", by hand, on two GPU types: node "v" has 4 v100 GPUs
+ * (type 0), node "k" 2 k80 GPUs (type 1); T = 2, actions 0 (v100), 1
+ * (k80), 2 (wait).  Jobs (one CPU each but job 4): 1 asks 3 GPUs for 10 s
+ * at 0; 2 asks 2 GPUs for 5 s at 1; 3 asks 1 GPU for 3 s at 2 and only
+ * k80 (its gpu_type constraint, set below); 4 asks no GPU, 2 CPUs, 4 s,
+ * at 3.  No job has a class ("job_classes": "trace", none drawn): every
+ * type runs it at the reference speed.
+ *   t = 0: head 1 fits on v100 only (k80 has 2 GPUs): mask (1, 0, 1),
+ *     waiting allowed (submits are to come).  Place it on v100.
+ *   t = 1: head 2 fits on k80 only (v100 has 1 free): mask (0, 1, 1).
+ *     Wait.
+ *   t = 2: job 3 arrives; head 2 still fits on k80 only: (0, 1, 1).
+ *     Place it on k80 (ends at 7).  Head 3 asks k80, which is full: no
+ *     decision (v100's free GPU is not its type).  t = 3: job 4 arrives
+ *     behind head 3 and waits (the head goes first).
+ *   t = 7: job 2 ends; head 3 fits on k80: mask (0, 1, 1); action 0 is
+ *     masked for its own type.  Place it on k80 (ends at 10); head 4
+ *     asks no GPU: it starts at once as the engine places it, with no
+ *     decision; the queue is empty.
+ *   t = 10: jobs 1 and 3 end; t = 11: job 4 ends: done.
+ * Four decisions; starts 0, 2, 7, 7; types used v100, k80, k80, none.
+ * Reward "wait" over 4 jobs: steps 1 and 2 end nothing (0); step 3
+ * (t = 2 .. 7) ends job 2, which waited 1 s: -1/4; step 4 ends jobs 1
+ * (waited 0), 3 (5 s) and 4 (4 s): -9/4; the episode -10/4.
+ */
+static const char *const jobs_place =
+	"id,submit,run,cpus,estimate,gpus\n"
+	"1,0,10,1,10,3\n2,1,5,1,5,2\n3,2,3,1,3,1\n4,3,4,2,4,0\n";
+
+static char *exp_place(const char *nodes, const char *rl)
+{
+	strcpy(tmpdir, "/tmp/clustersim-rl-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+	tl_put(tmpdir, "jobs.csv", jobs_place);
+	char *text = xasprintf(
+		"{\"cluster\": {\"nodes\": [%s]}, \"workload\": {\"trace\": "
+		"\"jobs.csv\", \"format\": \"csv\", \"job_classes\": "
+		"\"trace\"}, \"policies\": [\"fcfs\"], \"rl\": %s}", nodes,
+		rl);
+	tl_put(tmpdir, "p.json", text);
+	free(text);
+	return xasprintf("%s/p.json", tmpdir);
+}
+
+static const char *const two_types =
+	"{\"name\": \"v\", \"count\": 1, \"cpus\": 8, \"gpus\": 4, "
+	"\"gpu_type\": \"v100\"}, {\"name\": \"k\", \"count\": 1, "
+	"\"cpus\": 8, \"gpus\": 2, \"gpu_type\": \"k80\"}";
+
+Test(rl, place_hand_worked_episode)
+{
+	char *path = exp_place(two_types, "{\"mode\": \"place\", \"k\": 2, "
+			       "\"window_jobs\": 0, \"test_windows\": 0, "
+			       "\"reward\": \"wait\"}");
+	struct sim_error err = { .msg = "" };
+	struct env *v = env_new(path, NULL, &err);
+	cr_assert_not_null(v, "%s", err.msg);
+	cr_assert_str_eq(env_mode(v), "place");
+	cr_assert_eq(env_gpu_types(v), 2);
+	cr_assert_str_eq(env_gpu_type_name(v, 0), "v100");
+	cr_assert_str_eq(env_gpu_type_name(v, 1), "k80");
+	cr_assert_null(env_gpu_type_name(v, 2));
+	cr_assert_eq(env_actions(v), 3);
+	cr_assert_eq(env_k(v), 2);
+	/* 2 slots x 7 + 3 groups (all GPUs, v100, k80) x 4 + 2 = 28. */
+	cr_assert_eq(env_obs_dim(v), 28);
+	v->w.jobs[2].gpu_type = 2; /* job 3: k80 only */
+	float o[28], r, rs[4];
+	uint8_t m[3];
+	bool done;
+	cr_assert_eq(env_reset(v, 1, 0, o, m, &err), 0, "%s", err.msg);
+	cr_assert(m[0] == 1 && m[1] == 0 && m[2] == 1);
+	/* The observation is select's: slot 0 is job 1, 3/6 GPUs, fits. */
+	cr_assert(o[0] == 1 && o[3] == 0.5f && o[6] == 1);
+	cr_assert_lt(env_step(v, 3, o, m, &r, &done, &err), 0);
+	cr_assert(strstr(err.msg, "action '3' out of range 0 .. 2 (T = 2 "
+			 "waits)"), "%s", err.msg);
+	cr_assert_lt(env_step(v, 1, o, m, &r, &done, &err), 0);
+	cr_assert(strstr(err.msg, "job 1 does not fit on GPU type 'k80' "
+			 "now"), "%s", err.msg);
+	cr_assert_eq(env_step(v, 0, o, m, &rs[0], &done, &err), 0, "%s",
+		     err.msg);
+	cr_assert_float_eq(env_time(v), 1, 1e-9);
+	cr_assert(m[0] == 0 && m[1] == 1 && m[2] == 1);
+	cr_assert_eq(env_step(v, 2, o, m, &rs[1], &done, &err), 0, "%s",
+		     err.msg);
+	cr_assert_float_eq(env_time(v), 2, 1e-9);
+	cr_assert(m[0] == 0 && m[1] == 1 && m[2] == 1);
+	cr_assert_eq(env_step(v, 1, o, m, &rs[2], &done, &err), 0, "%s",
+		     err.msg);
+	cr_assert_float_eq(env_time(v), 7, 1e-9, "time %g", env_time(v));
+	cr_assert(m[0] == 0 && m[1] == 1 && m[2] == 1);
+	cr_assert_lt(env_step(v, 0, o, m, &r, &done, &err), 0);
+	cr_assert(strstr(err.msg, "job 3 asks GPU type 'k80'"), "%s",
+		  err.msg);
+	cr_assert_eq(env_step(v, 1, o, m, &rs[3], &done, &err), 0, "%s",
+		     err.msg);
+	cr_assert(done);
+	cr_assert_eq(env_decisions(v), 4);
+	cr_assert(rs[0] == 0 && rs[1] == 0);
+	cr_assert_float_eq(rs[2], -0.25f, 1e-6);
+	cr_assert_float_eq(rs[3], -2.25f, 1e-6);
+	cr_assert_float_eq(env_return(v), -2.5, 1e-6);
+	size_t n;
+	const struct job *j = rl_env_jobs(v, &n);
+	cr_assert_eq(n, 4);
+	const double start[] = { 0, 2, 7, 7 }, end[] = { 10, 7, 10, 11 };
+	const unsigned used[] = { 1, 2, 2, 0 }; /* type index + 1 */
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(j[i].start, (sim_time_t)(start[i] * SIM_SEC),
+			     "job %lld", (long long)j[i].id);
+		cr_assert_eq(j[i].end, (sim_time_t)(end[i] * SIM_SEC),
+			     "job %lld", (long long)j[i].id);
+		cr_assert_eq(j[i].gpu_type_used, used[i], "job %lld",
+			     (long long)j[i].id);
+	}
+	env_free(v);
+	free(path);
+	tl_rmtree(tmpdir);
+}
+
+/* Mode "place" refused: on a cluster without GPU types, on one with
+ * GPUs of no type, with backfill. */
+Test(rl, place_refused)
+{
+	static const struct {
+		const char *nodes, *rl, *msg;
+	} bad[] = {
+		{ "{\"name\": \"c\", \"count\": 1, \"cpus\": 4}", "{}",
+		  "$.rl.mode: 'place' chooses the head job's GPU type, and "
+		  "this cluster has no GPU types (use 'select')" },
+		{ "{\"name\": \"g\", \"count\": 1, \"cpus\": 4, \"gpus\": 4}",
+		  "{}", "$.rl.mode: 'place' chooses the head job's GPU type, "
+		  "and this cluster has no GPU types" },
+		{ "{\"name\": \"v\", \"count\": 1, \"cpus\": 8, \"gpus\": 4, "
+		  "\"gpu_type\": \"v100\"}, {\"name\": \"u\", \"count\": 1, "
+		  "\"cpus\": 8, \"gpus\": 4}", "{}", "$.rl.mode: 'place' needs "
+		  "every GPU of the cluster to have a gpu_type: node group "
+		  "'u' has GPUs of no type" },
+		{ NULL, "{\"backfill\": true}", "$.rl.backfill: backfilling "
+		  "around the agent's choice is for mode 'select' only" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *rl = xasprintf("{\"mode\": \"place\", \"window_jobs\": "
+				     "0, \"test_windows\": 0%s%s",
+				     bad[i].rl[1] == '}' ? "" : ", ",
+				     bad[i].rl + 1);
+		char *path = exp_place(bad[i].nodes ? bad[i].nodes : two_types,
+				       rl);
+		struct sim_error err = { .msg = "" };
+		cr_assert_null(env_new(path, NULL, &err), "case %zu", i);
+		cr_assert(strstr(err.msg, bad[i].msg), "case %zu: %s", i,
+			  err.msg);
+		cr_assert(strstr(err.msg, "p.json: $.rl."), "%s", err.msg);
+		free(rl);
+		free(path);
+		tl_rmtree(tmpdir);
+	}
+}
+
+/* Philly-like generated GPU jobs on 8 v100 and 8 k80 GPUs, mode
+ * "place". */
+static char *exp_gen_gpu(const char *rl)
+{
+	strcpy(tmpdir, "/tmp/clustersim-rl-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+	char *text = xasprintf(
+		"{\"cluster\": {\"nodes\": [{\"name\": \"v\", \"count\": 2, "
+		"\"cpus\": 16, \"gpus\": 4, \"gpu_type\": \"v100\"}, "
+		"{\"name\": \"k\", \"count\": 2, \"cpus\": 16, \"gpus\": 4, "
+		"\"gpu_type\": \"k80\"}]}, \"workload\": {\"generate\": "
+		"{\"preset\": \"philly\", \"jobs\": 200}}, \"policies\": "
+		"[\"fcfs\"], \"rl\": %s}", rl);
+	tl_put(tmpdir, "gg.json", text);
+	free(text);
+	return xasprintf("%s/gg.json", tmpdir);
+}
+
+/* The same seed and actions give the same place episode, byte for byte;
+ * another seed another; and the batch step is single steps. */
+Test(rl, place_deterministic_and_batched)
+{
+	struct sim_error err;
+	char *path = exp_gen_gpu("{\"mode\": \"place\", \"k\": 8, "
+				 "\"window_jobs\": 100}");
+	struct env *a = env_new(path, NULL, &err);
+	cr_assert_not_null(a, "%s", err.msg);
+	struct env *b = env_new(path, NULL, &err);
+	cr_assert_not_null(b, "%s", err.msg);
+	cr_assert_eq(env_actions(a), 3);
+	uint64_t sa, sb;
+	uint64_t ha = play(a, 42, &sa), hb = play(b, 42, &sb);
+	/* Every GPU job that the cluster can hold is placed by a decision,
+	 * and some waits are drawn too. */
+	cr_assert_gt(sa, 50);
+	cr_assert_eq(ha, hb);
+	cr_assert_eq(sa, sb);
+	size_t n, on[3] = { 0 };
+	const struct job *j = rl_env_jobs(a, &n);
+	for (size_t i = 0; i < n; i++)
+		if (j[i].start != SIM_TIME_NONE && j[i].gpus)
+			on[j[i].gpu_type_used < 3 ? j[i].gpu_type_used : 0]++;
+	cr_assert(on[1] > 0 && on[2] > 0, "v100 %zu, k80 %zu", on[1], on[2]);
+	cr_assert_eq(on[0], 0); /* every GPU job on one of the two types */
+	cr_assert_neq(play(b, 43, &sb), ha);
+	env_free(a);
+	env_free(b);
+	free(path);
+	tl_rmtree(tmpdir);
+	batch_check(exp_gen_gpu("{\"mode\": \"place\", \"k\": 4, "
+				"\"window_jobs\": 50}"));
 }

@@ -8,10 +8,13 @@
  * their train/test split, and the reward.  Each episode is one window of
  * the workload run on an empty cluster; between two decisions the engine
  * applies every event up to the next point where a policy's schedule()
- * would be called.  Action a in 0 .. K-1 starts the a-th waiting job (in
- * submit order); K waits (starts nothing until the next event).  Points
- * where no job of the first K fits are passed over (the only action would
- * be to wait).
+ * would be called.  Mode "select": action a in 0 .. K-1 starts the a-th
+ * waiting job (in submit order); K waits (starts nothing until the next
+ * event).  Points where no job of the first K fits are passed over (the
+ * only action would be to wait).  Mode "place" (GPU clusters): action t
+ * in 0 .. T-1 starts the head job (the first waiting one) on the
+ * cluster's GPU type t; T waits; points where the head fits on no type
+ * are passed over.
  *
  * Arrays: observations are float32 of env_obs_dim(); masks are uint8 of
  * env_actions() (1 = allowed).  Every call that takes arrays writes into
@@ -47,9 +50,17 @@ struct env *env_new(const char *path, const struct env_options *opt,
 		    struct sim_error *err);
 void env_free(struct env *env);
 
-/* Sizes: the observation's floats, the actions (K + 1), K. */
+/* Sizes: the observation's floats; the actions (K + 1, or T + 1 in mode
+ * "place"); K, the waiting jobs the observation shows. */
 size_t env_obs_dim(const struct env *env);
 size_t env_actions(const struct env *env);
+size_t env_k(const struct env *env);
+/* The action mode: "select" or "place". */
+const char *env_mode(const struct env *env);
+/* T, the cluster's named GPU types (the observation's groups 1 .. T; the
+ * actions of mode "place"), and the name of type t (NULL when t >= T). */
+size_t env_gpu_types(const struct env *env);
+const char *env_gpu_type_name(const struct env *env, size_t t);
 /* Whether the agent's choice is backfilled around (the "rl" key
  * backfill; docs/rl.md, "Backfilling"). */
 bool env_backfill(const struct env *env);

@@ -827,5 +827,18 @@ uint32_t sim_observe_mask(const struct sim *sim, uint32_t k, uint8_t *mask,
 void sim_observe(const struct sim *sim, uint32_t k, const uint8_t *mask,
 		 float *obs);
 size_t sim_job_count(const struct sim *sim);
+/*
+ * The "place" decision point (docs/rl.md, "Action and mask"): the head is
+ * the first waiting job (sim_queue_at 0), the actions its GPU type.
+ * sim_place_point() first starts heads that ask no GPUs, one after
+ * another while they fit, as the engine places them (sim_job_start: no
+ * decision is asked for them); then writes sim_gpu_types() + 1 bytes:
+ * mask[t] = 1 when the head fits now on GPU type t (sim_job_fits_on; a
+ * job with a gpu_type constraint fits on its own type only), mask[T] = 1
+ * when waiting is allowed (as sim_observe_mask's).  Returns the types the
+ * head fits on: 0 (no head, or it fits nowhere now) is no decision.  It
+ * starts jobs: only from schedule().
+ */
+uint32_t sim_place_point(struct sim *sim, uint8_t *mask);
 
 #endif

@@ -25,11 +25,19 @@ __all__ = ["Env", "VectorEnv", "Box", "Discrete", "EnvError",
 JOB_FEATURES = 7
 
 
-def _layout(n_actions, obs_dim, backfill):
-    k = n_actions - 1
-    return {"mode": "select", "k": k, "job_features": JOB_FEATURES,
-            "context_features": obs_dim - k * JOB_FEATURES,
-            "backfill": bool(backfill)}
+def _layout(lib, p):
+    """What a model is trained for: the action mode ("select" or
+    "place"), K, the features per job and of the context, backfill, and
+    the cluster's GPU types (their names in its order; T = len(...), the
+    "place" mode's actions 0 .. T-1)."""
+    k = lib.env_k(p)
+    types = [lib.env_gpu_type_name(p, t).decode()
+             for t in range(lib.env_gpu_types(p))]
+    return {"mode": lib.env_mode(p).decode(), "k": k,
+            "job_features": JOB_FEATURES,
+            "context_features": lib.env_obs_dim(p) - k * JOB_FEATURES,
+            "backfill": bool(lib.env_backfill(p)),
+            "types": len(types), "gpu_types": types}
 
 
 class EnvError(ValueError):
@@ -70,6 +78,10 @@ def _api():
         "env_free": (None, [P]),
         "env_obs_dim": (ctypes.c_size_t, [P]),
         "env_actions": (ctypes.c_size_t, [P]),
+        "env_k": (ctypes.c_size_t, [P]),
+        "env_mode": (ctypes.c_char_p, [P]),
+        "env_gpu_types": (ctypes.c_size_t, [P]),
+        "env_gpu_type_name": (ctypes.c_char_p, [P, ctypes.c_size_t]),
         "env_backfill": (ctypes.c_bool, [P]),
         "env_windows": (ctypes.c_size_t, [P]),
         "env_reset": (ctypes.c_int, [P, ctypes.c_uint64, ctypes.c_int64,
@@ -135,9 +147,11 @@ def _new(experiment, split, options):
 
 
 class Env:
-    """One environment.  Options are "rl" keys of the experiment file (k,
-    window_jobs, reward, reward_at, ...) and split="train"|"test";
-    max_episode_steps truncates an episode (truncated=True)."""
+    """One environment.  Options are "rl" keys of the experiment file
+    (mode, k, window_jobs, reward, reward_at, ...) and
+    split="train"|"test"; max_episode_steps truncates an episode
+    (truncated=True).  The actions are K + 1 in mode "select", T + 1 in
+    mode "place" (``layout`` says which, with K and the GPU types)."""
 
     metadata = {"render_modes": []}
 
@@ -151,8 +165,7 @@ class Env:
         self.action_space = Discrete(self.n_actions)
         self.observation_space = Box(0.0, 1.0, (self.obs_dim,), np.float32)
         self.max_episode_steps = max_episode_steps
-        self.layout = _layout(self.n_actions, self.obs_dim,
-                              self._lib.env_backfill(self._p))
+        self.layout = _layout(self._lib, self._p)
         self._obs = np.zeros(self.obs_dim, np.float32)
         self._mask = np.zeros(self.n_actions, np.uint8)
         self._steps = 0
@@ -229,7 +242,7 @@ class VectorEnv:
         self.observation_space = Box(0.0, 1.0, (self.num_envs, d),
                                      np.float32)
         self.action_space = Box(0, na - 1, (self.num_envs,), np.int64)
-        self.layout = _layout(na, d, self._lib.env_backfill(self._ps[0]))
+        self.layout = _layout(self._lib, self._ps[0])
         self.obs = np.zeros((self.num_envs, d), np.float32)
         self.masks = np.zeros((self.num_envs, na), np.uint8)
         self.rewards = np.zeros(self.num_envs, np.float32)

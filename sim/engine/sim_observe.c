@@ -15,9 +15,11 @@
  *   SIM_OBS_GLOBAL_F: waiting jobs q / (q + K), running jobs r / (r + K).
  *
  * Times are seconds x turned into x / (x + 1 h): 0 at 0, 1/2 at an hour,
- * towards 1, in order.  It lives in the engine, not with the environment,
- * because the environment (sim/rl/) and the policy that runs a trained
- * agent (policies/rl.c) must see exactly the same thing.
+ * towards 1, in order.  The "place" mode's decision point (the GPU types
+ * the head job fits on, sim_place_point) is here too.  It lives in the
+ * engine, not with the environment, because the environment (sim/rl/)
+ * and the policy that runs a trained agent (policies/rl.c) must see
+ * exactly the same thing.
  */
 #include <string.h>
 
@@ -75,6 +77,27 @@ uint32_t sim_observe_mask(const struct sim *s, uint32_t k, uint8_t *mask,
 	if (nfit)
 		*nfit = fit;
 	return n;
+}
+
+uint32_t sim_place_point(struct sim *s, uint8_t *mask)
+{
+	unsigned nt = sim_gpu_types(s);
+	const struct job *h = NULL;
+	while (sim_queue_len(s)) {
+		h = sim_queue_at(s, 0);
+		if (h->gpus || !sim_job_fits(s, h) || sim_job_start(s, h) != 0)
+			break;
+		h = NULL;
+	}
+	uint32_t fit = 0;
+	memset(mask, 0, (size_t)nt + 1);
+	for (unsigned t = 0; h && h->gpus && t < nt; t++)
+		if (sim_job_fits_on(s, h, t)) {
+			mask[t] = 1;
+			fit++;
+		}
+	mask[nt] = sim_run_can_wait(s) || !fit;
+	return fit;
 }
 
 static void observe_jobs(const struct sim *s, uint32_t k, const uint8_t *mask,

@@ -12,6 +12,11 @@
  * applies events up to the next decision point where some job of the
  * first K fits (points where none does are passed over: the only action
  * would be to wait).
+ *
+ * Mode "place": the action is the GPU type of the head job (the first
+ * waiting one), or "wait"; decision points are where the head fits on
+ * some type (sim_place_point, which also starts CPU-only heads that fit,
+ * without a decision).
  */
 #include "rl/rl.h"
 
@@ -42,6 +47,9 @@ void env_free(struct env *v)
 		workload_release(&v->w);
 	cluster_spec_release(&v->cluster);
 	exp_release(&v->e);
+	for (uint32_t t = 0; v->type_names && t < v->ntypes; t++)
+		free(v->type_names[t]);
+	free(v->type_names);
 	free(v->cand);
 	free(v->mask);
 	free(v->fit);
@@ -55,13 +63,18 @@ static void sizes(struct env *v)
 	v->k = v->rl.k;
 	v->cpu_cap = (double)cluster_total_cpus(c);
 	v->gpu_cap = (double)cluster_total_gpus(c);
-	v->ngroups = 1 + (v->gpu_cap > 0 ? cluster_gpu_type_count(c) : 0);
+	v->ntypes = v->gpu_cap > 0 ? cluster_gpu_type_count(c) : 0;
+	v->ngroups = 1 + v->ntypes;
+	v->type_names = xcalloc(v->ntypes + 1, sizeof(*v->type_names));
+	for (uint32_t t = 0; t < v->ntypes; t++)
+		v->type_names[t] = xstrdup(cluster_gpu_type_name(c, t));
 	cluster_free(c);
+	v->nact = v->place ? (size_t)v->ntypes + 1 : (size_t)v->rl.k + 1;
 	/* What sim_observe_dim() will say of the episodes' engines. */
 	v->obs_dim = (size_t)v->k * SIM_OBS_JOB_F +
 		     (size_t)v->ngroups * SIM_OBS_GROUP_F + SIM_OBS_GLOBAL_F;
 	v->cand = xcalloc(v->k, sizeof(*v->cand));
-	v->mask = xcalloc(v->k + 1, 1);
+	v->mask = xcalloc(v->nact, 1);
 	v->fit = xcalloc(v->k + 1, 1);
 }
 
@@ -79,9 +92,38 @@ static int check_options(struct env *v, const struct env_options *opt,
 		if (rc)
 			return rc;
 	}
-	if (v->rl.mode == RL_MODE_PLACE)
-		return err_setc(err, -SIM_EINPUT, "%s: $.rl.mode: 'place' is "
-				"not available yet: use 'select'", v->e.path);
+	v->place = v->rl.mode == RL_MODE_PLACE;
+	if (v->place && v->rl.backfill)
+		return err_setc(err, -SIM_EINPUT, "%s: $.rl.backfill: "
+				"backfilling around the agent's choice is for "
+				"mode 'select' only (mode 'place' places the "
+				"head job)", v->e.path);
+	return 0;
+}
+
+/* Mode "place" needs GPU types to choose among, and every GPU of one:
+ * else a GPU job could fit where no action places it. */
+static int check_place(const struct env *v, struct sim_error *err)
+{
+	const struct node_group *untyped = NULL;
+	bool typed = false;
+	for (size_t i = 0; i < v->cluster.ngroups; i++) {
+		const struct node_group *g = &v->cluster.groups[i];
+		if (g->gpus && g->gpu_type)
+			typed = true;
+		else if (g->gpus && !untyped)
+			untyped = g;
+	}
+	if (!typed)
+		return err_setc(err, -SIM_EINPUT, "%s: $.rl.mode: 'place' "
+				"chooses the head job's GPU type, and this "
+				"cluster has no GPU types (use 'select')",
+				v->e.path);
+	if (untyped)
+		return err_setc(err, -SIM_EINPUT, "%s: $.rl.mode: 'place' "
+				"needs every GPU of the cluster to have a "
+				"gpu_type: node group '%s' has GPUs of no type",
+				v->e.path, untyped->name);
 	return 0;
 }
 
@@ -98,6 +140,8 @@ struct env *rl_env_new(struct experiment *e, const struct env_options *opt,
 		: check_options(v, opt, err);
 	if (!rc)
 		rc = rl_load(v, err);
+	if (!rc && v->place)
+		rc = check_place(v, err);
 	if (rc) {
 		env_free(v);
 		return NULL;
@@ -122,7 +166,17 @@ struct env *env_new(const char *path, const struct env_options *opt,
 }
 
 size_t env_obs_dim(const struct env *v) { return v->obs_dim; }
-size_t env_actions(const struct env *v) { return (size_t)v->k + 1; }
+size_t env_actions(const struct env *v) { return v->nact; }
+size_t env_k(const struct env *v) { return v->k; }
+const char *env_mode(const struct env *v)
+{
+	return rl_mode_names[v->rl.mode];
+}
+size_t env_gpu_types(const struct env *v) { return v->ntypes; }
+const char *env_gpu_type_name(const struct env *v, size_t t)
+{
+	return t < v->ntypes ? v->type_names[t] : NULL;
+}
 bool env_backfill(const struct env *v) { return v->rl.backfill; }
 size_t env_windows(const struct env *v) { return v->nwin; }
 bool env_done(const struct env *v) { return v->done; }
@@ -185,7 +239,8 @@ static int advance(struct env *v, struct sim_error *err)
 		}
 		v->head = NULL;
 		rl_candidates(v);
-		if (v->rl.backfill ? v->ncand > 0 : v->nfit > 0)
+		if (v->place ? v->nplace > 0 :
+		    v->rl.backfill ? v->ncand > 0 : v->nfit > 0)
 			return 0;
 		v->at_decision = false;
 	}
@@ -231,6 +286,7 @@ static int start_episode(struct env *v, uint64_t seed, size_t w,
 		.cluster = &v->cluster,
 		.policy = &v->ops,
 		.policy_state = v,
+		.speed = v->use_speed ? &v->speed : NULL,
 		.seed = seed,
 		.sample_interval = 0,
 		.max_samples = 3,
@@ -276,26 +332,43 @@ int env_reset(struct env *v, uint64_t seed, int64_t window, float *obs,
 		return rc;
 	rl_observe(v, obs);
 	if (mask)
-		memcpy(mask, v->mask, v->k + 1);
+		memcpy(mask, v->mask, v->nact);
 	return 0;
+}
+
+/* Why placing action a is masked: the head's own type, or no room. */
+static int place_masked(const struct env *v, int64_t a, struct sim_error *err)
+{
+	const struct job *h = sim_queue_at(v->s, 0);
+	if (h->gpu_type && h->gpu_type != a + 1)
+		return err_setc(err, -SIM_EINPUT, "env: action '%" PRId64 "' "
+				"is masked: job %lld asks GPU type '%s'", a,
+				(long long)h->id,
+				v->type_names[h->gpu_type - 1]);
+	return err_setc(err, -SIM_EINPUT, "env: action '%" PRId64 "' is "
+			"masked: job %lld does not fit on GPU type '%s' now",
+			a, (long long)h->id, v->type_names[a]);
 }
 
 /* Whether action a is allowed now; else the reason in err. */
 static int check_action(const struct env *v, int64_t a, struct sim_error *err)
 {
+	int64_t wait = (int64_t)v->nact - 1;
 	if (!v->s || v->done)
 		return err_setc(err, -SIM_ESTATE, "env: the episode is over: "
 				"reset first");
-	if (a < 0 || a > (int64_t)v->k)
+	if (a < 0 || a > wait)
 		return err_setc(err, -SIM_EINPUT, "env: action '%" PRId64 "' "
-				"out of range 0 .. %" PRIu32 " (K = %" PRIu32
-				" waits)", a, v->k, v->k);
+				"out of range 0 .. %" PRId64 " (%s = %" PRId64
+				" waits)", a, wait, v->place ? "T" : "K", wait);
 	if (v->mask[a])
 		return 0;
-	if (a == (int64_t)v->k)
+	if (a == wait)
 		return err_setc(err, -SIM_EINPUT, "env: action '%" PRId64 "' "
 				"(wait) is masked: nothing is running or to "
 				"come, so the jobs would wait for ever", a);
+	if (v->place)
+		return place_masked(v, a, err);
 	if ((uint32_t)a >= v->ncand)
 		return err_setc(err, -SIM_EINPUT, "env: action '%" PRId64 "' "
 				"is masked: only %" PRIu32 " jobs are waiting",
@@ -305,18 +378,26 @@ static int check_action(const struct env *v, int64_t a, struct sim_error *err)
 			(long long)v->cand[a]->id);
 }
 
-/* Applies an allowed action. */
+/* Applies an allowed action: waits, places the head on GPU type a, or
+ * starts candidate a (with backfill: reserves it when it does not fit). */
 static int apply_action(struct env *v, int64_t a, struct sim_error *err)
 {
 	v->decisions++;
-	if (a == (int64_t)v->k) {
+	const struct job *j = a + 1 < (int64_t)v->nact ?
+			      v->cand[v->place ? 0 : a] : NULL;
+	int rc = 0;
+	if (!j)
 		v->at_decision = false;
-	} else if (!v->fit[a]) { /* backfill: reserved, the others around */
-		v->head = v->cand[a];
-	} else if (sim_job_start(v->s, v->cand[a]) != 0) {
+	else if (v->place)
+		rc = sim_job_start_on(v->s, j, (unsigned)a);
+	else if (!v->fit[a]) /* backfill: reserved, the others around */
+		v->head = j;
+	else
+		rc = sim_job_start(v->s, j);
+	if (rc) {
 		v->done = true;
 		return err_setc(err, -SIM_ESTATE, "env: the engine refused to "
-				"start job %lld", (long long)v->cand[a]->id);
+				"start job %lld", (long long)j->id);
 	}
 	return advance(v, err);
 }
@@ -337,7 +418,7 @@ int env_step(struct env *v, int64_t a, float *obs, uint8_t *mask,
 		*done = v->done;
 	rl_observe(v, obs);
 	if (mask)
-		memcpy(mask, v->mask, v->k + 1);
+		memcpy(mask, v->mask, v->nact);
 	return 0;
 }
 
@@ -348,14 +429,14 @@ int env_batch_step(struct env *const *envs, size_t n, const int64_t *actions,
 	for (size_t i = 0; i < n; i++) {
 		struct sim_error e2;
 		if (envs[i]->obs_dim != envs[0]->obs_dim ||
-		    envs[i]->k != envs[0]->k)
+		    envs[i]->nact != envs[0]->nact)
 			return err_setc(err, -SIM_EINPUT, "env %zu: its sizes "
 					"differ from env 0's", i);
 		int rc = check_action(envs[i], actions[i], &e2);
 		if (rc)
 			return err_setc(err, rc, "env %zu: %s", i, e2.msg);
 	}
-	size_t d = envs[0]->obs_dim, na = envs[0]->k + 1;
+	size_t d = envs[0]->obs_dim, na = envs[0]->nact;
 	for (size_t i = 0; i < n; i++) {
 		struct env *v = envs[i];
 		bool done = false;

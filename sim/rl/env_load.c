@@ -10,7 +10,8 @@
  * so that no test window is ever trained on.  A generated workload gives
  * window i of the train split from seed stream i of the experiment's
  * first seed, and window i of the test split from stream RL_WINDOWS_MAX +
- * i: never the same seed.
+ * i: never the same seed.  GPU jobs run at the speeds of the experiment's
+ * speed model, as in a run.
  */
 #include "rl/rl.h"
 
@@ -20,6 +21,7 @@
 
 #include "base/splitmix.h"
 #include "base/util.h"
+#include "speed/jobclass.h"
 
 static int load_cluster(struct env *v, const char *prefix,
 			struct sim_error *err)
@@ -44,6 +46,52 @@ static int load_cluster(struct env *v, const char *prefix,
 					    v->w.n, v->w.groups, v->w.ngroups,
 					    err);
 	return rc;
+}
+
+/* The speed model of GPU jobs, as `clustersim run` sets it up
+ * (sim/run/runner.c): the GPU types' figures checked, the fabric, the
+ * reference type; large-model jobs of the trace kept to the types they
+ * fit.  Nothing on a cluster without GPUs (every job at its own speed). */
+static int load_speed(struct env *v, const char *prefix,
+		      struct sim_error *err)
+{
+	const struct experiment *e = &v->e;
+	const struct cluster_spec *c = &v->cluster;
+	uint64_t gpus = 0, nodes = 0;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		gpus += (uint64_t)c->groups[g].count * c->groups[g].gpus;
+		nodes += c->groups[g].count;
+	}
+	if (!gpus)
+		return 0;
+	int rc = speed_check(c, &e->throughputs, v->have_w ? v->w.jobs : NULL,
+			     v->have_w ? v->w.n : 0, e->workload.draw_classes,
+			     prefix, err);
+	if (rc)
+		return rc;
+	v->speed.net = e->network;
+	v->speed.net.rack_nodes = c->rack_nodes ? c->rack_nodes
+						: (uint32_t)nodes;
+	rc = net_spec_check(&v->speed.net, prefix, err);
+	if (rc)
+		return rc;
+	v->speed.ref_gpu = jobclass_gpu_lookup(e->workload.reference_gpu,
+					       NULL);
+	SIM_ASSERT(v->speed.ref_gpu >= 0); /* checked by the loader */
+	v->speed.draw_classes = e->workload.draw_classes;
+	v->speed.thr = &e->throughputs;
+	v->use_speed = true;
+	return v->have_w ? rl_fit_llm(v, prefix, err) : 0;
+}
+
+int rl_fit_llm(struct env *v, const char *prefix, struct sim_error *err)
+{
+	uint64_t pinned;
+	if (!v->use_speed || !v->w.nllm)
+		return 0;
+	return speed_llm_fit(&v->cluster, &v->e.throughputs, v->speed.ref_gpu,
+			     v->w.jobs, v->w.n, v->w.llm, v->w.nllm, prefix,
+			     &pinned, err);
 }
 
 /* The split of a trace's windows, defaults filled in. */
@@ -102,6 +150,8 @@ int rl_load(struct env *v, struct sim_error *err)
 	}
 	if (!rc)
 		rc = load_cluster(v, prefix, err);
+	if (!rc)
+		rc = load_speed(v, prefix, err);
 	if (!rc && !v->nwin)
 		rc = err_set(err, "%s$.rl.%s_windows: the %s split has no "
 			     "window", prefix, v->test ? "test" : "train",
@@ -146,6 +196,11 @@ int rl_window(struct env *v, size_t w, struct sim_error *err)
 	if (rc)
 		return rc;
 	v->have_w = true;
+	char *prefix = xasprintf("%s: ", v->e.path);
+	rc = rl_fit_llm(v, prefix, err);
+	free(prefix);
+	if (rc)
+		return rc;
 	size_t n = v->w.n;
 	if (v->rl.window_jobs && v->rl.window_jobs < n)
 		n = (size_t)v->rl.window_jobs;

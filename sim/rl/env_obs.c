@@ -1,5 +1,6 @@
 /*
- * The decision point as the agent sees it: its candidates and mask, and
+ * The decision point as the agent sees it: its candidates and mask (in
+ * "place" mode the mask is the head's GPU types, sim_place_point), and
  * its observation, both the engine's (sim_observe_mask and sim_observe,
  * sim/engine/sim_observe.c, so that the rl policy sees the same; docs/
  * rl.md gives them exactly); and the reward of job ends
@@ -14,7 +15,14 @@
 
 void rl_candidates(struct env *v)
 {
+	if (v->place) /* first: it starts the CPU-only heads that fit */
+		v->nplace = sim_place_point(v->s, v->mask);
 	v->ncand = sim_observe_mask(v->s, v->k, v->fit, &v->nfit);
+	if (v->place) {
+		for (uint32_t i = 0; i < v->ncand; i++)
+			v->cand[i] = sim_queue_at(v->s, i);
+		return;
+	}
 	memcpy(v->mask, v->fit, (size_t)v->k + 1);
 	for (uint32_t i = 0; i < v->ncand; i++) {
 		v->cand[i] = sim_queue_at(v->s, i);

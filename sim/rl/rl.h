@@ -5,8 +5,9 @@
  *
  *   env.c       construction, episodes, steps, the batch step
  *   env_load.c  the experiment's workload and cluster, and the windows
- *   env_obs.c   the decision point's candidates, mask, observation and
- *               the rewards of job ends
+ *   env_obs.c   the decision point's candidates, mask (in "place" mode:
+ *               the GPU types the head fits on), observation and the
+ *               rewards of job ends
  */
 #ifndef CLUSTERSIM_RL_H
 #define CLUSTERSIM_RL_H
@@ -24,6 +25,8 @@ struct env {
 	                                 generated window */
 	bool have_w;
 	struct cluster_spec cluster;  /* the cluster, sized */
+	struct speed_config speed;    /* GPU jobs' speeds, as a run's */
+	bool use_speed;               /* a cluster with GPUs: speed used */
 	size_t nwin;                  /* windows of the split */
 	size_t win0;                  /* a trace: first window of the split */
 	/* The episode. */
@@ -49,7 +52,11 @@ struct env {
 	size_t obs_dim;
 	const struct job **cand;      /* the first K waiting jobs */
 	uint32_t ncand;
-	uint8_t *mask;                /* K + 1: the actions allowed */
+	uint32_t ntypes;              /* T: the cluster's named GPU types */
+	char **type_names;            /* their names, in the cluster's order */
+	bool place;                   /* mode "place": the head's GPU type */
+	size_t nact;                  /* actions: K + 1, or T + 1 placing */
+	uint8_t *mask;                /* nact: the actions allowed */
 	uint8_t *fit;                 /* K + 1: the candidates that fit now
 	                                 (the mask without backfill; the
 	                                 observation's "fits now") */
@@ -57,6 +64,7 @@ struct env {
 	                                 that did not fit, reserved until it
 	                                 starts (sim_backfill_around) */
 	uint32_t nfit;                /* candidates that fit now */
+	uint32_t nplace;              /* place: the types the head fits on */
 	double cpu_cap, gpu_cap;      /* the cluster's CPUs and GPUs */
 };
 
@@ -64,6 +72,9 @@ struct env {
  * (messages "FILE: $.rl...."); the window w of the split into v->ew. */
 int rl_load(struct env *v, struct sim_error *err);
 int rl_window(struct env *v, size_t w, struct sim_error *err);
+/* Large-model jobs of v->w kept to the GPU types they fit (speed_llm_fit),
+ * on a cluster with GPUs. */
+int rl_fit_llm(struct env *v, const char *prefix, struct sim_error *err);
 /* The environment of an experiment already loaded (taken over: v owns
  * it from then on, even on an error). */
 struct env *rl_env_new(struct experiment *e, const struct env_options *opt,
@@ -71,7 +82,8 @@ struct env *rl_env_new(struct experiment *e, const struct env_options *opt,
 /* The episode's job records (for tests: starts and ends). */
 const struct job *rl_env_jobs(const struct env *v, size_t *n);
 
-/* env_obs.c: the candidates and mask at the decision point; the
+/* env_obs.c: the candidates and mask at the decision point (placing:
+ * the CPU-only heads started, the head's types in mask); the
  * observation (obs may be NULL); the agent table's job_finished. */
 void rl_candidates(struct env *v);
 void rl_observe(const struct env *v, float *obs);

@@ -10,6 +10,13 @@ torch).
    Every job must start at the same time in both: the C forward pass
    picks PyTorch's action at each of the episode's decisions (several
    hundred), and the policy observes what the environment showed.
+   Mode "place" likewise (skipped without ../shared/traces/gpu/
+   philly.csv): the PyTorch place network on the first 300 Philly jobs
+   on a v100 + k80 cluster, and the rl policy on its model.bin; every job
+   starts and ends at the same time (the drawn classes run at other
+   speeds on the two types, so the end says the type); the model is
+   refused with exit 2 on a cluster with its types in another order and
+   on a CPU cluster.
 2. Training helps: a short PPO run on a tiny instance (4 CPUs, windows of
    32 jobs, bounded-slowdown reward) raises the greedy return on the test
    windows, which training never sees, from the untrained network's.
@@ -139,6 +146,108 @@ def same_agent_two_ways(d, backfill):
           "a cut model: rc %d, %s" % (p.returncode, p.stderr))
 
 
+def philly_path():
+    d = os.environ.get("CLUSTERSIM_TRACE_DIR",
+                       os.path.join(ROOT, "..", "shared", "traces"))
+    p = os.path.abspath(os.path.join(d, "gpu", "philly.csv"))
+    return p if os.path.exists(p) else None
+
+
+def same_place_agent_two_ways(d, philly):
+    """Mode "place" on the first 300 jobs of the Philly trace, on 8 v100
+    and 16 k80 GPUs, each GPU job of a class drawn from the seed (so the
+    two types run it at different speeds): the PyTorch place agent's
+    greedy choices in the environment and the rl policy on its model.bin
+    give every job the same start and end (the end says the type too:
+    the speeds differ)."""
+    x = os.path.join(d, "p.json")
+    with open(x, "w") as f:
+        json.dump({"name": "place",
+                   "cluster": {"nodes": [
+                       {"name": "v", "count": 2, "cpus": 32, "gpus": 4,
+                        "gpu_type": "v100"},
+                       {"name": "k", "count": 4, "cpus": 32, "gpus": 4,
+                        "gpu_type": "k80"}]},
+                   "workload": {"trace": philly, "format": "philly",
+                                "limit": 300},
+                   "rl": {"mode": "place", "k": 16, "window_jobs": 0},
+                   "policies": [{"name": "rl",
+                                 "params": {"model": "model.bin"}}],
+                   "output": "out"}, f)
+    env = clustersim.Env(x)
+    lay = env.layout
+    check(lay["mode"] == "place" and lay["gpu_types"] == ["v100", "k80"]
+          and env.action_space.n == 3, "place layout: %s" % lay)
+    torch.manual_seed(7)
+    agent = tp.make_agent(lay)
+    check(isinstance(agent, tp.PlaceAgent), "make_agent: a PlaceAgent")
+    agent.export(os.path.join(d, "model.bin"))
+    # The run's seed (1) draws the classes: the episode's reset seed too.
+    obs, info = env.reset(seed=1, options={"window": 0})
+    counts, gaps, done = [0, 0, 0], [], False
+    while not done:
+        mask = info["action_mask"]
+        with torch.no_grad():
+            lg = agent.logits(torch.from_numpy(obs[None, :]),
+                              torch.from_numpy(mask[None, :]))[0]
+        if mask.sum() > 1:
+            top = torch.topk(lg, 2).values
+            gaps.append(float(top[0] - top[1]))
+        a = int(torch.argmax(lg))
+        counts[a] += 1
+        obs, r, term, trunc, info = env.step(a)
+        done = term or trunc
+    ids, start, end = env.jobs()
+    # The random network must exercise every action for the test to
+    # mean something: both types and waiting.
+    check(min(counts) > 0, "actions v100, k80, wait: %s" % counts)
+    rc = subprocess.run([BIN, "run", x, "--no-plots", "--quiet"],
+                        stdout=subprocess.DEVNULL).returncode
+    check(rc == 0, "clustersim run with a place model: rc %d" % rc)
+    if rc:
+        return
+    rows = {}
+    with open(os.path.join(d, "out", "rl-s1", "jobs.csv")) as f:
+        head = f.readline().strip().split(",")
+        for line in f:
+            v = dict(zip(head, line.strip().split(",")))
+            rows[int(v["id"])] = (float(v["submit"]), float(v["start"]),
+                                  float(v["end"]), v["gpu_type"])
+    first = min(r[0] for r in rows.values())
+    diff = [i for i, s, e in zip(ids, start, end)
+            if abs(rows[int(i)][1] - first - s) > 1e-6 or
+            abs(rows[int(i)][2] - first - e) > 1e-6]
+    check(not diff, "jobs placed otherwise by the policy: %s" % diff[:5])
+    used = sorted(set(r[3] for r in rows.values()))
+    check(used == ["k80", "v100"], "types used: %s" % used)
+    print("same place agent two ways: %d decisions (v100 %d, k80 %d, "
+          "wait %d), %d jobs, smallest gap %.3g"
+          % (sum(counts), counts[0], counts[1], counts[2], len(ids),
+             min(g for g in gaps if g > 0)))
+    # The same model on a cluster with its types in another order, and
+    # on a CPU cluster (a select-mode experiment): refused, exit 2.
+    with open(x) as f:
+        spec = json.load(f)
+    spec["cluster"]["nodes"].reverse()
+    with open(x, "w") as f:
+        json.dump(spec, f)
+    p = subprocess.run([BIN, "run", x, "--no-plots", "--quiet"],
+                       capture_output=True, text=True)
+    check(p.returncode == 2 and "it places on the GPU types ('v100', "
+          "'k80'), this cluster has ('k80', 'v100')" in p.stderr,
+          "types in another order: rc %d, %s" % (p.returncode, p.stderr))
+    spec["cluster"] = {"nodes": [{"name": "c", "count": 16, "cpus": 1}]}
+    del spec["rl"]
+    with open(x, "w") as f:
+        json.dump(spec, f)
+    p = subprocess.run([BIN, "run", x, "--no-plots", "--quiet"],
+                       capture_output=True, text=True)
+    check(p.returncode == 2 and "a \"place\" model chooses the GPU type "
+          "of each job ('v100', 'k80'), and this cluster has no GPU types"
+          in p.stderr, "a CPU cluster: rc %d, %s" % (p.returncode,
+                                                       p.stderr))
+
+
 def training_helps(d):
     x = os.path.join(d, "tiny.json")
     with open(x, "w") as f:
@@ -183,6 +292,13 @@ def main():
     for backfill in (False, True):
         with tempfile.TemporaryDirectory(prefix="clustersim-rl-") as d:
             same_agent_two_ways(d, backfill)
+    philly = philly_path()
+    if philly:
+        with tempfile.TemporaryDirectory(prefix="clustersim-rl-") as d:
+            same_place_agent_two_ways(d, philly)
+    else:
+        print("same place agent two ways: skipped: gpu/philly.csv not in "
+              "$CLUSTERSIM_TRACE_DIR (../shared/traces)")
     with tempfile.TemporaryDirectory(prefix="clustersim-ppo-") as d:
         training_helps(d)
     print("test_rl_agent.py: %s" % ("ok" if not failed else
