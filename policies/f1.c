@@ -46,7 +46,6 @@
  * fcfs runs B at 10,100 and D only at 10,620.
  */
 #include <math.h>
-#include <stdio.h>
 
 #include "clustersim/policy.h"
 
@@ -78,23 +77,13 @@ static int f1_order(void *state, const struct job *a, const struct job *b)
 static int f1_init(struct sim *sim, void **state, struct sim_error *err)
 {
 	struct f1 *p = *state;
-	p->backfill = sim_param_bool(sim, "backfill");
-	if (p->backfill && sim_vc_count(sim)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "backfill: true is not supported on a cluster with "
-			 "virtual clusters");
-		return -1;
-	}
-	return 0;
+	return sim_backfill_param(sim, &p->backfill, err);
 }
 
 static void f1_schedule(struct sim *sim, void *state)
 {
 	struct f1 *p = state;
-	if (p->backfill)
-		sim_backfill_easy(sim, NULL, 0);
-	else
-		sim_start_head(sim);
+	sim_start_queue(sim, p->backfill);
 }
 
 static const struct policy_param f1_params[] = {

@@ -44,7 +44,6 @@
  * C: its log10(300) x 1 is smaller than log10(20) x 4; sqrt does not.)
  */
 #include <math.h>
-#include <stdio.h>
 
 #include "clustersim/policy.h"
 
@@ -76,23 +75,13 @@ static int f2_order(void *state, const struct job *a, const struct job *b)
 static int f2_init(struct sim *sim, void **state, struct sim_error *err)
 {
 	struct f2 *p = *state;
-	p->backfill = sim_param_bool(sim, "backfill");
-	if (p->backfill && sim_vc_count(sim)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "backfill: true is not supported on a cluster with "
-			 "virtual clusters");
-		return -1;
-	}
-	return 0;
+	return sim_backfill_param(sim, &p->backfill, err);
 }
 
 static void f2_schedule(struct sim *sim, void *state)
 {
 	struct f2 *p = state;
-	if (p->backfill)
-		sim_backfill_easy(sim, NULL, 0);
-	else
-		sim_start_head(sim);
+	sim_start_queue(sim, p->backfill);
 }
 
 static const struct policy_param f2_params[] = {

@@ -43,7 +43,6 @@
  * starts, 10,120 B, 10,620 E (before D, unlike F3), 10,630 D.
  */
 #include <math.h>
-#include <stdio.h>
 
 #include "clustersim/policy.h"
 
@@ -75,23 +74,13 @@ static int f4_order(void *state, const struct job *a, const struct job *b)
 static int f4_init(struct sim *sim, void **state, struct sim_error *err)
 {
 	struct f4 *p = *state;
-	p->backfill = sim_param_bool(sim, "backfill");
-	if (p->backfill && sim_vc_count(sim)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "backfill: true is not supported on a cluster with "
-			 "virtual clusters");
-		return -1;
-	}
-	return 0;
+	return sim_backfill_param(sim, &p->backfill, err);
 }
 
 static void f4_schedule(struct sim *sim, void *state)
 {
 	struct f4 *p = state;
-	if (p->backfill)
-		sim_backfill_easy(sim, NULL, 0);
-	else
-		sim_start_head(sim);
+	sim_start_queue(sim, p->backfill);
 }
 
 static const struct policy_param f4_params[] = {

@@ -32,7 +32,6 @@
  * would end after 100 and no CPU is extra: it waits.  C 100, D and B
  * 150.  Without backfill E waits for C: E and D 150, B 240.
  */
-#include <stdio.h>
 
 #include "clustersim/policy.h"
 
@@ -48,23 +47,13 @@ static int sjf_order(void *state, const struct job *a, const struct job *b)
 static int sjf_init(struct sim *sim, void **state, struct sim_error *err)
 {
 	struct sjf *p = *state;
-	p->backfill = sim_param_bool(sim, "backfill");
-	if (p->backfill && sim_vc_count(sim)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "backfill: true is not supported on a cluster with "
-			 "virtual clusters");
-		return -1;
-	}
-	return 0;
+	return sim_backfill_param(sim, &p->backfill, err);
 }
 
 static void sjf_schedule(struct sim *sim, void *state)
 {
 	struct sjf *p = state;
-	if (p->backfill)
-		sim_backfill_easy(sim, NULL, 0);
-	else
-		sim_start_head(sim);
+	sim_start_queue(sim, p->backfill);
 }
 
 static const struct policy_param sjf_params[] = {

@@ -51,7 +51,6 @@
  * E starts, C at 10,410, B at 10,430.
  */
 #include <math.h>
-#include <stdio.h>
 
 #include "clustersim/policy.h"
 
@@ -75,14 +74,7 @@ static double unicep_key(struct sim *sim, void *state, const struct job *j)
 static int unicep_init(struct sim *sim, void **state, struct sim_error *err)
 {
 	struct unicep *p = *state;
-	p->backfill = sim_param_bool(sim, "backfill");
-	if (p->backfill && sim_vc_count(sim)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "backfill: true is not supported on a cluster with "
-			 "virtual clusters");
-		return -1;
-	}
-	return 0;
+	return sim_backfill_param(sim, &p->backfill, err);
 }
 
 static void unicep_schedule(struct sim *sim, void *state)

@@ -45,7 +45,6 @@
  * (864) starts; at 10,130 B (0.069) before D (0.019); D at 10,630.
  */
 #include <math.h>
-#include <stdio.h>
 
 #include "clustersim/policy.h"
 
@@ -69,14 +68,7 @@ static double wfp3_key(struct sim *sim, void *state, const struct job *j)
 static int wfp3_init(struct sim *sim, void **state, struct sim_error *err)
 {
 	struct wfp3 *p = *state;
-	p->backfill = sim_param_bool(sim, "backfill");
-	if (p->backfill && sim_vc_count(sim)) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "backfill: true is not supported on a cluster with "
-			 "virtual clusters");
-		return -1;
-	}
-	return 0;
+	return sim_backfill_param(sim, &p->backfill, err);
 }
 
 static void wfp3_schedule(struct sim *sim, void *state)

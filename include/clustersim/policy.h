@@ -792,6 +792,18 @@ size_t sim_backfill_easy(struct sim *sim, const struct job *const *order,
 size_t sim_start_by(struct sim *sim, sim_rank_key_fn key, bool backfill);
 
 /*
+ * The "backfill" parameter of a policy that orders the queue and may
+ * backfill around its order (sjf, wfp3, unicep, f1-f4): the
+ * parameter's value into *backfill, refused (-1, the reason in err) on a
+ * cluster with virtual clusters, where sim_backfill_easy does not
+ * backfill.  Call it from init().  sim_start_queue() is then the
+ * policy's step: sim_backfill_easy over the queue's order when backfill
+ * is true, else sim_start_head.
+ */
+int sim_backfill_param(struct sim *sim, bool *backfill, struct sim_error *err);
+size_t sim_start_queue(struct sim *sim, bool backfill);
+
+/*
  * EASY backfilling around one chosen job: sim_backfill_easy with head
  * first and the other waiting jobs in queue order.  head starts if it
  * fits; else it is reserved at its shadow time and the others start

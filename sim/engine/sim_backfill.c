@@ -242,6 +242,20 @@ void sim_shape_shadow(struct sim *s, struct profile *p,
 }
 
 /* Keys, then job index ((submit, id) order): a total order. */
+int sim_backfill_param(struct sim *s, bool *backfill, struct sim_error *err)
+{
+	*backfill = sim_param_bool(s, "backfill");
+	if (*backfill && cluster_vc_count(s->cluster))
+		return err_setc(err, -1, "backfill: true is not supported on "
+				"a cluster with virtual clusters");
+	return 0;
+}
+
+size_t sim_start_queue(struct sim *s, bool backfill)
+{
+	return backfill ? sim_backfill_easy(s, NULL, 0) : sim_start_head(s);
+}
+
 bool sim_backfill_around(struct sim *s, const struct job *head)
 {
 	if (!waiting(s, head, "sim_backfill_around"))
