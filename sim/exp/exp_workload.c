@@ -281,7 +281,8 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 					    "generate", "limit", "window",
 					    "load_scale", "reference_gpu",
 					    "job_classes", "project_from",
-					    "interactive_fraction" };
+					    "interactive_fraction",
+					    "partition_from", "qos_from" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	struct trace_opts *o = &w->opts;
 	const char *trace = NULL;
@@ -360,6 +361,14 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 	if (!rc)
 		rc = exp_get_number_in(c, "interactive_fraction", f[14], 0,
 				       false, 1, &w->interactive_fraction);
+	w->partition_from = SLURM_FROM_PARTITION;
+	w->qos_from = SLURM_FROM_NONE;
+	if (!rc)
+		rc = exp_get_enum(c, "partition_from", f[15], slurm_from_names,
+				  SLURM_FROM_N, &w->partition_from);
+	if (!rc)
+		rc = exp_get_enum(c, "qos_from", f[16], slurm_from_names,
+				  SLURM_FROM_N, &w->qos_from);
 out:
 	exp_jp_pop(c, m);
 	return rc;
