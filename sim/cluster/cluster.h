@@ -134,8 +134,8 @@ int cluster_slurm_check(const struct cluster_spec *s, const char *prefix,
  * The partition and QOS index of every job into part[] and qos[] (either
  * may be NULL: check only).  qp: the trace's queue and partition fields,
  * two per job (NULL: none read).  names/n: the workload's group names.
- * A job whose field names no partition (QOS) and no default exists is an
- * error "PREFIXjob 'ID': partition field 'X' names no partition of
+ * The spec is checked first (cluster_slurm_check).  A job whose field
+ * names no partition (QOS) and no default exists is an error "PREFIXjob 'ID': partition field 'X' names no partition of
  * $.cluster.partitions".
  */
 int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,

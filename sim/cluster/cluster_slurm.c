@@ -233,7 +233,8 @@ int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 {
 	char buf[256];
 	int64_t num;
-	for (size_t i = 0; i < njobs; i++) {
+	int rc = cluster_slurm_check(s, prefix, err);
+	for (size_t i = 0; i < njobs && !rc; i++) {
 		const struct job *j = &jobs[i];
 		int p = -1, q = -1;
 		if (s->nparts) {
@@ -278,5 +279,5 @@ int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 		if (qos)
 			qos[i] = q;
 	}
-	return 0;
+	return rc;
 }

@@ -198,6 +198,9 @@ struct slurm_books {
 };
 /* NULL for a run without partitions or QOS; valid until sim_free(). */
 const struct slurm_books *sim_slurm_books(const struct sim *s);
+/* Does job j ask more time than its partition's max_time (so it was
+ * refused at submit)? */
+bool sim_slurm_over_time(const struct sim *s, const struct job *j);
 
 struct sim *sim_new(const struct sim_config *cfg);
 void sim_free(struct sim *s);

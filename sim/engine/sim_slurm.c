@@ -83,11 +83,18 @@ void sim_slurm_release(struct sim *s)
 	s->slurm = NULL;
 }
 
+bool sim_slurm_over_time(const struct sim *s, const struct job *j)
+{
+	int32_t p = s->slurm && j->idx < s->njobs ? s->slurm->job_part[j->idx]
+						  : -1;
+	return p >= 0 && s->slurm->parts[p].max_time &&
+	       j->estimate > s->slurm->parts[p].max_time;
+}
+
 bool sim_slurm_refuse(struct sim *s, const struct job *j)
 {
 	int32_t p = s->slurm->job_part[j->idx];
-	if (p < 0 || !s->slurm->parts[p].max_time ||
-	    j->estimate <= s->slurm->parts[p].max_time)
+	if (!sim_slurm_over_time(s, j))
 		return false;
 	s->slurm->rejected_max_time[p]++;
 	s->counters.rejected_max_time++;

@@ -468,13 +468,16 @@ static int parse_run_keys(struct exp_ctx *c, const cJSON *const *f,
 	return rc;
 }
 
-/* The root's "qos", and where jobs' partitions and QOS come from; the
+/* The workload, the root's "qos", and where jobs' partitions and QOS
+ * come from; the
  * SWF reader keeps the queue and partition fields when they are read. */
-static int parse_slurm(struct exp_ctx *c, const cJSON *v,
+static int parse_slurm(struct exp_ctx *c, const cJSON *wv, const cJSON *v,
 		       struct experiment *e)
 {
 	struct cluster_spec *s = &e->cluster;
-	int rc = v ? exp_parse_qos(c, v, s) : 0;
+	int rc = exp_parse_workload(c, wv, e);
+	if (!rc && v)
+		rc = exp_parse_qos(c, v, s);
 	s->part_from = e->workload.partition_from;
 	s->qos_from = e->workload.qos_from;
 	if (!rc && (s->nparts || s->nqos) && !e->cluster_from_trace) {
@@ -512,8 +515,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_SCHEDULE_INTERVAL] = "schedule_interval",
 		[ROOT_GPU_TYPES] = "gpu_types",
 		[ROOT_DERIVE] = "derive_throughputs",
-		[ROOT_MODELS] = "models", [ROOT_RL] = "rl",
-		[ROOT_QOS] = "qos",
+		[ROOT_MODELS] = "models", [ROOT_RL] = "rl", [ROOT_QOS] = "qos",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;
@@ -564,9 +566,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		rc = exp_parse_cluster(c, f[ROOT_CLUSTER], e);
 	}
 	if (!rc && !fill)
-		rc = exp_parse_workload(c, f[ROOT_WORKLOAD], e);
-	if (!rc && !fill)
-		rc = parse_slurm(c, f[ROOT_QOS], e);
+		rc = parse_slurm(c, f[ROOT_WORKLOAD], f[ROOT_QOS], e);
 	e->workload.opts.max_jobs = e->limits.jobs;
 	e->workload.opts.max_bytes = e->limits.input_bytes;
 	e->workload.opts.models = e->models;

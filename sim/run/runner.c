@@ -341,8 +341,6 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 					  (enum tenant_from)e->workload.project_from,
 					  r->w.jobs, r->w.n, r->w.groups,
 					  r->w.ngroups, prefix, NULL, err);
-	if (!rc && (r->cluster.nparts || r->cluster.nqos))
-		rc = cluster_slurm_check(&r->cluster, prefix, err);
 	if (!rc && r->have_w && (r->cluster.nparts || r->cluster.nqos))
 		rc = cluster_slurm_bind(&r->cluster, r->w.jobs, r->w.n,
 					r->w.qp, r->w.groups, r->w.ngroups,
@@ -369,7 +367,6 @@ static void warn_rejected(const struct runner *r, const char *label,
 {
 	uint64_t count = 0;
 	const struct job *largest = NULL;
-	const struct slurm_books *b = sim_slurm_books(s);
 	uint64_t by_time = sim_counters(s)->rejected_max_time;
 	if (by_time)
 		fprintf(r->o->msg, "clustersim: warning: %s: %" PRIu64 " jobs "
@@ -378,9 +375,7 @@ static void warn_rejected(const struct runner *r, const char *label,
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].state != JOB_REJECTED)
 			continue;
-		int32_t p = b ? b->job_part[i] : -1;
-		if (p >= 0 && b->parts[p].max_time &&
-		    jobs[i].estimate > b->parts[p].max_time)
+		if (sim_slurm_over_time(s, &jobs[i]))
 			continue; /* refused for its time, said above */
 		count++;
 		if (!largest || jobs[i].cpus > largest->cpus)
