@@ -1,0 +1,322 @@
+/*
+ * Slurm's multifactor priority and backfill limits (policies/multifactor.c,
+ * include/clustersim/multifactor.h, docs/tenants.md "Partitions and
+ * QOS"): each factor and the decay of usage worked by hand; the policy's
+ * order, partitions, QOS limit and each backfill limit on small cases
+ * whose schedule is worked out in the comments; the experiment file's
+ * errors through the command line.
+ *
+ * Jobs run at reference speed: a job of run R ends R s after it starts.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "clustersim/multifactor.h"
+#include "policy/registry.h"
+#include "testlib.h"
+
+/* ---- the factors ------------------------------------------------------ */
+
+Test(multifactor, age_factor_is_whole_seconds_over_max_age_capped_at_1)
+{
+	/* 250 s of 1000: 0.25; past the cap: 1; none: 0. */
+	cr_expect_float_eq(mf_age_factor(250, 1000), 0.25, 1e-15);
+	cr_expect_float_eq(mf_age_factor(1500, 1000), 1.0, 1e-15);
+	cr_expect_float_eq(mf_age_factor(0, 1000), 0.0, 1e-15);
+}
+
+Test(multifactor, size_factor_favours_large_or_small_jobs)
+{
+	/* 4 nodes x 8 CPUs; a job of 1 node and 8 CPUs.  Large: (1/4 +
+	 * 8/32) / 2 = 0.25.  Small: ((4 - 1)/4 + (32 - 8)/32) / 2 = 0.75. */
+	cr_expect_float_eq(mf_size_factor(1, 8, 4, 32, false), 0.25, 1e-15);
+	cr_expect_float_eq(mf_size_factor(1, 8, 4, 32, true), 0.75, 1e-15);
+	/* The whole cluster: 1 when large is favoured, 0 when small. */
+	cr_expect_float_eq(mf_size_factor(4, 32, 4, 32, false), 1.0, 1e-15);
+	cr_expect_float_eq(mf_size_factor(4, 32, 4, 32, true), 0.0, 1e-15);
+}
+
+Test(multifactor, partition_and_qos_factors_are_over_the_largest)
+{
+	/* PriorityJobFactor 5 of a largest 20: 0.25. */
+	cr_expect_float_eq(mf_norm(5, 20), 0.25, 1e-15);
+	cr_expect_float_eq(mf_norm(3, 0), 0.0, 1e-15);
+}
+
+Test(multifactor, classic_fairshare_is_two_to_minus_usage_over_shares)
+{
+	/* Half the usage on a quarter of the shares: 2^-2 = 0.25; no
+	 * usage: 1; no shares: 0. */
+	cr_expect_float_eq(mf_fairshare(0.5, 0.25), 0.25, 1e-15);
+	cr_expect_float_eq(mf_fairshare(0, 0.25), 1.0, 1e-15);
+	cr_expect_float_eq(mf_fairshare(0.5, 0), 0.0, 1e-15);
+}
+
+Test(multifactor, usage_decays_to_a_quarter_over_two_half_lives)
+{
+	/* 100 units of usage, nothing running, two half-lives of 100 s:
+	 * 100 / 4 = 25; the same in two steps of one half-life. */
+	cr_expect_float_eq(mf_decay(100, 0, 200, 100), 25.0, 1e-12);
+	cr_expect_float_eq(mf_decay(mf_decay(100, 0, 100, 100), 0, 100, 100),
+			   25.0, 1e-12);
+	/* A rate of 1 unit for 200 s: the closed form against a sum of
+	 * 200,000 slices of 1 ms, each decayed for the time after it. */
+	double sum = 0;
+	for (int i = 0; i < 200000; i++)
+		sum += 0.001 * exp2(-(200.0 - (i + 0.5) * 0.001) / 100);
+	cr_expect_float_eq(mf_decay(0, 1, 200, 100), sum, 1e-6);
+	/* No half-life: no decay. */
+	cr_expect_float_eq(mf_decay(10, 2, 5, 0), 20.0, 1e-12);
+}
+
+Test(multifactor, the_priority_is_truncated_and_at_least_one)
+{
+	/* 1000 x 1/3 + 1000 x 0.25 = 583.33: 583.  All factors 0: 1. */
+	struct mf_weights w = { 1000, 1000, 0, 0, 0 };
+	struct mf_factors f = { 1.0 / 3, 0.25, 0, 0, 0 };
+	cr_expect_eq(mf_priority(&w, &f), 583u);
+	struct mf_factors z = { 0, 0, 0, 0, 0 };
+	cr_expect_eq(mf_priority(&w, &z), 1u);
+}
+
+/* ---- the policy on small cases ---------------------------------------- */
+
+struct mt {
+	struct workload w;
+	struct cluster_spec c;
+	struct sim *s;
+};
+
+/* One node of `cpus` CPUs, the jobs of a table. */
+static void mt_setup(struct mt *m, uint32_t cpus, const struct tjob *t,
+		     size_t n)
+{
+	memset(m, 0, sizeof(*m));
+	tl_cluster(&m->c, 1, cpus);
+	tl_workload(&m->w, t, n);
+}
+
+/* Runs multifactor with numeric parameters "key=value" and bf_reserve. */
+static void mt_run(struct mt *m, const char *const *keys, const double *vals,
+		   size_t n, const char *reserve)
+{
+	struct param_value pv[16];
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++, k++)
+		pv[k] = (struct param_value){ .key = (char *)keys[i],
+			.json_path = (char *)"$.p", .type = PV_NUMBER,
+			.num = vals[i] };
+	if (reserve)
+		pv[k++] = (struct param_value){ .key = (char *)"bf_reserve",
+			.json_path = (char *)"$.p", .type = PV_STRING,
+			.str = (char *)reserve };
+	struct sim_config base = { .workload = &m->w, .cluster = &m->c };
+	m->s = tl_run_cfg("multifactor", pv, k, &base);
+}
+
+static void mt_free(struct mt *m)
+{
+	sim_free(m->s);
+	workload_release(&m->w);
+	cluster_spec_release(&m->c);
+}
+
+Test(multifactor, all_weights_zero_is_fcfs_with_backfill)
+{
+	/* 4 CPUs.  A (4 CPUs, 0-100).  B (4 CPUs, t=1) waits for A.  C (2
+	 * CPUs, t=2) is behind B: FCFS order, so C starts with nobody's
+	 * priority above B's, at 200 after B (100-200): C cannot end before
+	 * B's reservation at 100 (est 150). */
+	static const struct tjob t[] = {
+		{ 1, 0, 100, 100, 4 }, { 2, 1, 100, 100, 4 },
+		{ 3, 2, 150, 150, 2 },
+	};
+	struct mt m;
+	mt_setup(&m, 4, t, 3);
+	mt_run(&m, NULL, NULL, 0, NULL);
+	cr_expect_float_eq(tl_start(m.s, 2), 100, 1e-9);
+	cr_expect_float_eq(tl_start(m.s, 3), 200, 1e-9);
+	mt_free(&m);
+}
+
+Test(multifactor, size_weight_orders_the_large_job_first)
+{
+	/* 8 CPUs.  A (8 CPUs, 0-100).  B (2 CPUs, t=1) and C (6 CPUs, t=2)
+	 * wait.  At 100, weight_size 1000, max_age large: B's priority is
+	 * 1000 (1/1 + 2/8)/2 = 625, C's 1000 (1 + 6/8)/2 = 875 (age adds at
+	 * most 1000 x 99/1e6 < 1): C first, then B fits beside it: both at
+	 * 100.  Then with favor_small and a 7-CPU C, C's 1000 (0 + 1/8)/2 =
+	 * 62 is below B's 1000 (0 + 6/8)/2 = 375: B starts at 100, C (7) no
+	 * longer fits beside it and starts when B ends at 150. */
+	static const struct tjob t[] = {
+		{ 1, 0, 100, 100, 8 }, { 2, 1, 50, 50, 2 },
+		{ 3, 2, 100, 100, 6 },
+	};
+	static const char *const k[] = { "weight_size", "max_age_s" };
+	static const double v[] = { 1000, 1e6 };
+	struct mt m;
+	mt_setup(&m, 8, t, 3);
+	mt_run(&m, k, v, 2, NULL);
+	cr_expect_float_eq(tl_start(m.s, 3), 100, 1e-9);
+	cr_expect_float_eq(tl_start(m.s, 2), 100, 1e-9);
+	mt_free(&m);
+
+	static const struct tjob t2[] = {
+		{ 1, 0, 100, 100, 8 }, { 2, 1, 50, 50, 2 },
+		{ 3, 2, 100, 100, 7 },
+	};
+	static const char *const k2[] = { "weight_size", "max_age_s",
+					  "favor_small" };
+	static const double v2[] = { 1000, 1e6, 1 };
+	struct param_value pv[3];
+	for (int i = 0; i < 2; i++)
+		pv[i] = (struct param_value){ .key = (char *)k2[i],
+			.json_path = (char *)"$.p", .type = PV_NUMBER,
+			.num = v2[i] };
+	pv[2] = (struct param_value){ .key = (char *)"favor_small",
+		.json_path = (char *)"$.p", .type = PV_BOOL, .b = true };
+	mt_setup(&m, 8, t2, 3);
+	struct sim_config base = { .workload = &m.w, .cluster = &m.c };
+	m.s = tl_run_cfg("multifactor", pv, 3, &base);
+	cr_expect_float_eq(tl_start(m.s, 2), 100, 1e-9);
+	cr_expect_float_eq(tl_start(m.s, 3), 150, 1e-9);
+	mt_free(&m);
+}
+
+Test(multifactor, fairshare_puts_the_light_user_first)
+{
+	/* 4 CPUs.  User 1's A (4 CPUs, 0-100) leaves user 1 all the usage.
+	 * At 100 user 1's B (t=1) and user 2's C (t=2) wait, 4 CPUs each.
+	 * Shares 1/2 each; usage: user 1 all, so B's fair-share factor is
+	 * 2^(-1/0.5) = 0.25 and C's 2^0 = 1: with weight_fairshare 1000, C
+	 * (1000) goes before B (250) although B is older. */
+	static const struct tjob t[] = {
+		{ 1, 0, 100, 100, 4 }, { 2, 1, 100, 100, 4 },
+		{ 3, 2, 100, 100, 4 },
+	};
+	static const char *const k[] = { "weight_fairshare" };
+	static const double v[] = { 1000 };
+	struct mt m;
+	mt_setup(&m, 4, t, 3);
+	m.w.jobs[0].user = 1;
+	m.w.jobs[1].user = 1;
+	m.w.jobs[2].user = 2;
+	mt_run(&m, k, v, 1, NULL);
+	cr_expect_float_eq(tl_start(m.s, 3), 100, 1e-9);
+	cr_expect_float_eq(tl_start(m.s, 2), 200, 1e-9);
+	mt_free(&m);
+}
+
+/* The backfill cases: 4 CPUs; A (2 CPUs, 0-100); B (4 CPUs, t=1, run
+ * 100) is blocked and reserved at 100; C (2 CPUs, t=2) is a candidate. */
+static void bf_case(struct mt *m, double c_run, const char *const *k,
+		    const double *v, size_t n, int c_user)
+{
+	struct tjob t[] = {
+		{ 1, 0, 100, 100, 2 }, { 2, 1, 100, 100, 4 },
+		{ 3, 2, c_run, c_run, 2 },
+	};
+	mt_setup(m, 4, t, 3);
+	m->w.jobs[1].user = 1;
+	m->w.jobs[2].user = c_user;
+	mt_run(m, k, v, n, NULL);
+}
+
+Test(multifactor, bf_max_job_test_stops_the_pass)
+{
+	/* C (est 50) ends by B's reservation at 100: backfilled at 2.  With
+	 * bf_max_job_test 1 the pass tests B alone: C waits for B (100-200)
+	 * and starts at 200. */
+	struct mt m;
+	bf_case(&m, 50, NULL, NULL, 0, 2);
+	cr_expect_float_eq(tl_start(m.s, 3), 2, 1e-9);
+	mt_free(&m);
+	static const char *const k[] = { "bf_max_job_test" };
+	static const double v[] = { 1 };
+	bf_case(&m, 50, k, v, 1, 2);
+	cr_expect_float_eq(tl_start(m.s, 3), 200, 1e-9);
+	mt_free(&m);
+}
+
+Test(multifactor, bf_max_job_user_skips_a_users_later_jobs)
+{
+	/* bf_max_job_user 1: C of B's user is not tested (starts at 200);
+	 * C of another user is (backfilled at 2). */
+	static const char *const k[] = { "bf_max_job_user" };
+	static const double v[] = { 1 };
+	struct mt m;
+	bf_case(&m, 50, k, v, 1, 1);
+	cr_expect_float_eq(tl_start(m.s, 3), 200, 1e-9);
+	mt_free(&m);
+	bf_case(&m, 50, k, v, 1, 2);
+	cr_expect_float_eq(tl_start(m.s, 3), 2, 1e-9);
+	mt_free(&m);
+}
+
+Test(multifactor, bf_window_bounds_the_reservations)
+{
+	/* C (est 200) would run past B's reservation at 100: it waits, and
+	 * starts at 200 after B.  With bf_window_s 50 B's start (99 s away)
+	 * is beyond the window: no reservation, so C starts at 2 and B
+	 * waits until both A (100) and C (202) are done: 202. */
+	struct mt m;
+	bf_case(&m, 200, NULL, NULL, 0, 2);
+	cr_expect_float_eq(tl_start(m.s, 3), 200, 1e-9);
+	mt_free(&m);
+	static const char *const k[] = { "bf_window_s", "bf_resolution_s" };
+	static const double v[] = { 50, 1 };
+	bf_case(&m, 200, k, v, 2, 2);
+	cr_expect_float_eq(tl_start(m.s, 3), 2, 1e-9);
+	cr_expect_float_eq(tl_start(m.s, 2), 202, 1e-9);
+	mt_free(&m);
+}
+
+Test(multifactor, bf_resolution_rounds_the_profile)
+{
+	/* C est 100 from t=2 ends at 102, past B's reservation at 100 with
+	 * resolution 1 s: it waits for B, starting at 200.  With 60 s, A's
+	 * end rounds to 2 + 120 = 122 and so does B's reservation, and C's
+	 * 100 s to 120: C ends by 122 and starts at 2; B then starts when
+	 * C ends, at 102. */
+	static const char *const k[] = { "bf_resolution_s" };
+	static const double one[] = { 1 }, sixty[] = { 60 };
+	struct mt m;
+	bf_case(&m, 100, k, one, 1, 2);
+	cr_expect_float_eq(tl_start(m.s, 3), 200, 1e-9);
+	mt_free(&m);
+	bf_case(&m, 100, k, sixty, 1, 2);
+	cr_expect_float_eq(tl_start(m.s, 3), 2, 1e-9);
+	cr_expect_float_eq(tl_start(m.s, 2), 102, 1e-9);
+	mt_free(&m);
+}
+
+Test(multifactor, bf_reserve_all_protects_every_waiting_job)
+{
+	/* 8 CPUs.  A (6 CPUs, 0-100); B (4, t=1, 100 s), D (8, t=2, 100 s),
+	 * E (2, t=3, 250 s).  easy: only B is reserved ([100, 200)), so E
+	 * fits now beside it (2 free until 100, 4 in [100, 200)): E at 3, B
+	 * at 100, D once E ends at 253.  all: D is reserved too, at
+	 * [200, 300), which E would overlap: E waits; B 100, D 200, E 300. */
+	static const struct tjob t[] = {
+		{ 1, 0, 100, 100, 6 }, { 2, 1, 100, 100, 4 },
+		{ 3, 2, 100, 100, 8 }, { 4, 3, 250, 250, 2 },
+	};
+	static const char *const k[] = { "bf_resolution_s" };
+	static const double v[] = { 1 };
+	struct mt m;
+	mt_setup(&m, 8, t, 4);
+	mt_run(&m, k, v, 1, "easy");
+	cr_expect_float_eq(tl_start(m.s, 4), 3, 1e-9);
+	cr_expect_float_eq(tl_start(m.s, 2), 100, 1e-9);
+	cr_expect_float_eq(tl_start(m.s, 3), 253, 1e-9);
+	mt_free(&m);
+	mt_setup(&m, 8, t, 4);
+	mt_run(&m, k, v, 1, "all");
+	cr_expect_float_eq(tl_start(m.s, 2), 100, 1e-9);
+	cr_expect_float_eq(tl_start(m.s, 3), 200, 1e-9);
+	cr_expect_float_eq(tl_start(m.s, 4), 300, 1e-9);
+	mt_free(&m);
+}
