@@ -320,3 +320,157 @@ Test(multifactor, bf_reserve_all_protects_every_waiting_job)
 	cr_expect_float_eq(tl_start(m.s, 4), 300, 1e-9);
 	mt_free(&m);
 }
+
+/* ---- partitions and QOS, through the command line --------------------- */
+
+static char tmp[256], bin[512];
+
+static void cli_setup(void)
+{
+	tl_cli_setup(bin, sizeof(bin), tmp, sizeof(tmp), "multifactor");
+	tl_cli_need_bin(bin);
+}
+
+static void cli_teardown(void)
+{
+	tl_rmtree(tmp);
+}
+
+/* Fields: id submit wait run alloc cpu mem req_procs req_time mem status
+ * user group exe queue partition prev think.  Jobs 1-2 in partition 1
+ * (batch), 3-5 in partition 2 (debug); job 5 asks 1000 s, above debug's
+ * 500; job 6 has no partition (-1). */
+static const char swf[] =
+	"; MaxProcs: 8\n"
+	"1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 1 -1 -1\n"
+	"2 1 -1 50 4 -1 -1 4 50 -1 1 2 1 -1 1 1 -1 -1\n"
+	"3 2 -1 10 2 -1 -1 2 10 -1 1 3 1 -1 2 2 -1 -1\n"
+	"4 3 -1 10 2 -1 -1 2 10 -1 1 3 1 -1 2 2 -1 -1\n"
+	"5 4 -1 10 2 -1 -1 2 1000 -1 1 3 1 -1 2 2 -1 -1\n"
+	"6 5 -1 10 1 -1 -1 1 10 -1 1 4 1 -1 -1 -1 -1 -1\n";
+
+/* Two groups of one 4-CPU node; partitions as given; the root's qos. */
+static void exp_with(const char *name, const char *parts, const char *qos,
+		     const char *from)
+{
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"name\": \"a\", \"count\": 1, "
+		"\"cpus\": 4 }, { \"name\": \"b\", \"count\": 1, \"cpus\": 4 } ],"
+		"\n \"partitions\": %s },\n %s%s%s"
+		"  \"workload\": { \"trace\": \"t.swf\" %s },\n"
+		"  \"policies\": [ \"multifactor\" ], \"output\": \"out\" }\n",
+		parts, qos ? "\"qos\": " : "", qos ? qos : "", qos ? ",\n" : "",
+		from ? from : "");
+	tl_put(tmp, name, text);
+	free(text);
+}
+
+static const char two_parts[] =
+	"[ { \"name\": \"batch\", \"nodes\": [\"a\"], \"trace_id\": 1, "
+	"\"default\": true },\n"
+	"  { \"name\": \"debug\", \"nodes\": [\"b\"], \"trace_id\": 2, "
+	"\"max_time_s\": 500 } ]";
+
+static void expect_exit(const char *file, int code, const char *needle)
+{
+	int rc = tl_sh(tmp, "'%s' run %s -q", bin, file);
+	char *err = tl_slurp(tmp, "err.txt");
+	cr_expect_eq(rc, code, "%s: exit %d, want %d: %s", file, rc, code,
+		     err);
+	cr_expect(err && strstr(err, needle), "%s: lacks '%s': %s", file,
+		  needle, err);
+	free(err);
+}
+
+TestSuite(multifactor_cli, .init = cli_setup, .fini = cli_teardown);
+
+/* The row of job id in jobs.csv (its first columns: id, submit, start). */
+static bool has_row(const char *csv, const char *row)
+{
+	char *want = xasprintf("\n%s", row);
+	bool ok = csv && strstr(csv, want);
+	free(want);
+	return ok;
+}
+
+Test(multifactor_cli, jobs_run_on_their_partition_within_its_time_limit)
+{
+	/* batch (node a, 4 CPUs): job 1 0-100, job 2 waits for it although
+	 * node b has room: starts at 100.  debug (node b): job 3 2-12, job 4
+	 * beside it at 3.  Job 5 asks 1000 s > 500: refused at submit.  Job
+	 * 6 (no partition) goes to the default, batch, which jobs 1 and 2
+	 * fill until 150: it starts at 150, with node b idle. */
+	tl_put(tmp, "t.swf", swf);
+	exp_with("p.json", two_parts, NULL, NULL);
+	cr_assert_eq(tl_sh(tmp, "'%s' run p.json -q", bin), 0);
+	char *csv = tl_slurp(tmp, "out/multifactor-s1/jobs.csv");
+	cr_expect(has_row(csv, "2,1,100,"), "%s", csv);
+	cr_expect(has_row(csv, "3,2,2,"), "%s", csv);
+	cr_expect(has_row(csv, "4,3,3,"), "%s", csv);
+	cr_expect(has_row(csv, "5,4,,"), "%s", csv);
+	cr_expect(strstr(csv ? csv : "", "\n5,4,,,,,,,,2,1000,3,1,rejected"),
+		  "%s", csv);
+	cr_expect(has_row(csv, "6,5,150,"), "%s", csv);
+	char *err = tl_slurp(tmp, "err.txt");
+	cr_expect(err && strstr(err, "1 jobs ask more time than their "
+				"partition's max_time_s"), "%s", err);
+	free(err);
+	free(csv);
+}
+
+Test(multifactor_cli, a_qos_limit_holds_a_users_second_job)
+{
+	/* One partition of both nodes (8 CPUs); QOS by the queue field
+	 * (jobs 1-2 queue 1 = "capped", max 1 job per user; jobs 3-5 queue
+	 * 2 = "normal", job 6 no queue: the default, "normal").  Jobs 1 and
+	 * 2 (users 1, 2, 4 CPUs each) fill the 8 CPUs at 0 and 1; job 2 ends
+	 * at 51.  Then user 3's job 3 starts (2 CPUs) and so does user 4's
+	 * job 6, but user 3's job 4 is held by max_jobs_per_user 1 although
+	 * 4 CPUs are free: it starts when job 3 ends, at 61, and job 5 at
+	 * 71. */
+	tl_put(tmp, "t.swf", swf);
+	exp_with("q.json", "[ { \"name\": \"all\", \"nodes\": [\"a\", \"b\"], "
+		 "\"default\": true } ]",
+		 "[ { \"name\": \"normal\", \"default\": true, "
+		 "\"trace_id\": 2, \"max_jobs_per_user\": 1 },"
+		 " { \"name\": \"capped\", \"trace_id\": 1, "
+		 "\"max_jobs_per_user\": 1 } ]",
+		 ", \"partition_from\": \"none\", \"qos_from\": \"queue\"");
+	cr_assert_eq(tl_sh(tmp, "'%s' run q.json -q", bin), 0);
+	char *csv = tl_slurp(tmp, "out/multifactor-s1/jobs.csv");
+	cr_expect(has_row(csv, "1,0,0,"), "%s", csv);
+	cr_expect(has_row(csv, "2,1,1,"), "%s", csv);
+	cr_expect(has_row(csv, "3,2,51,"), "%s", csv);
+	cr_expect(has_row(csv, "6,5,51,"), "%s", csv);
+	cr_expect(has_row(csv, "4,3,61,"), "%s", csv);
+	cr_expect(has_row(csv, "5,4,71,"), "%s", csv);
+	free(csv);
+}
+
+Test(multifactor_cli, bad_input_exits_2_with_the_path)
+{
+	tl_put(tmp, "t.swf", swf);
+	exp_with("none.json", "[ { \"name\": \"x\", \"nodes\": [] } ]", NULL,
+		 NULL);
+	expect_exit("none.json", 2, "none.json: $.cluster.partitions[0].nodes:"
+		    " partition 'x' names no nodes");
+	exp_with("unknown.json", "[ { \"name\": \"batch\", \"nodes\": [\"a\"], "
+		 "\"trace_id\": 1 } ]", NULL, NULL);
+	expect_exit("unknown.json", 2, "unknown.json: $.workload."
+		    "partition_from: job '3' has partition '2', which names "
+		    "no partition of $.cluster.partitions");
+	exp_with("group.json", "[ { \"name\": \"x\", \"nodes\": [\"c\"] } ]",
+		 NULL, NULL);
+	expect_exit("group.json", 2, "$.cluster.partitions[0].nodes[0]: no "
+		    "node group 'c'");
+	exp_with("overlap.json", "[ { \"name\": \"x\", \"nodes\": [\"a\"] }, "
+		 "{ \"name\": \"y\", \"nodes\": [\"a\", \"b\"] } ]", NULL, NULL);
+	expect_exit("overlap.json", 2, "$.cluster.partitions[1].nodes[0]: node "
+		    "group 'a' is already in partition 'x'");
+	exp_with("limits.json", two_parts, "[ { \"name\": \"n\", "
+		 "\"max_jobs_per_user\": 4, \"max_jobs_per_group\": 2 } ]", NULL);
+	expect_exit("limits.json", 2, "limits.json: $.qos[0].max_jobs_per_group:"
+		    " '2' is below max_jobs_per_user '4'");
+	exp_with("from.json", two_parts, NULL, ", \"partition_from\": \"vc\"");
+	expect_exit("from.json", 2, "$.workload.partition_from:");
+}

@@ -135,8 +135,9 @@ int cluster_slurm_check(const struct cluster_spec *s, const char *prefix,
  * may be NULL: check only).  qp: the trace's queue and partition fields,
  * two per job (NULL: none read).  names/n: the workload's group names.
  * The spec is checked first (cluster_slurm_check).  A job whose field
- * names no partition (QOS) and no default exists is an error "PREFIXjob 'ID': partition field 'X' names no partition of
- * $.cluster.partitions".
+ * names no partition (QOS) and no default exists is an error
+ * "PREFIX$.workload.partition_from: job 'ID' has partition 'X', which
+ * names no partition of $.cluster.partitions ...".
  */
 int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 		       size_t njobs, const int32_t *qp, char *const *names,

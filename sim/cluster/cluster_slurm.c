@@ -250,8 +250,9 @@ int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 					if (s->parts[k].is_default)
 						p = (int)k;
 			if (p < 0)
-				return err_set(err, "%sjob '%" PRId64 "': %s "
-					       "field '%s' names no partition of "
+				return err_set(err, "%s$.workload.partition_from:"
+					       " job '%" PRId64 "' has %s '%s', "
+					       "which names no partition of "
 					       "$.cluster.partitions (and none "
 					       "is the default)", prefix, j->id,
 					       slurm_from_names[s->part_from],
@@ -267,10 +268,10 @@ int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 			if (s->qos_from == SLURM_FROM_NONE && q < 0)
 				q = 0; /* the first, as Slurm's "normal" */
 			if (q < 0)
-				return err_set(err, "%sjob '%" PRId64 "': %s "
-					       "field '%s' names no QOS of $.qos "
-					       "(and none is the default)",
-					       prefix, j->id,
+				return err_set(err, "%s$.workload.qos_from: job "
+					       "'%" PRId64 "' has %s '%s', which "
+					       "names no QOS of $.qos (and none "
+					       "is the default)", prefix, j->id,
 					       slurm_from_names[s->qos_from],
 					       buf);
 		}
