@@ -64,8 +64,8 @@ static int parse_part(struct exp_ctx *c, const cJSON *v, struct part_spec *p)
 	if (!rc)
 		rc = get_groups(c, f[1], p);
 	if (!rc)
-		rc = exp_get_seconds(c, "max_time_s", f[2], 0, true,
-				     &p->max_time);
+		rc = exp_get_seconds(c, "max_time_s", f[2], 0, false,
+				     &p->max_time); /* 0: none */
 	if (!rc)
 		rc = exp_get_u32(c, "priority_tier", f[3], 0,
 				 &p->priority_tier);
@@ -158,4 +158,59 @@ int exp_parse_qos(struct exp_ctx *c, const cJSON *v, struct cluster_spec *s)
 	}
 	exp_jp_pop(c, m);
 	return rc;
+}
+
+/* ---- the resolved configuration --------------------------------------- */
+
+static void add_limit(cJSON *o, const char *key, uint64_t v)
+{
+	if (v == QOS_NO_LIMIT)
+		cJSON_AddStringToObject(o, key, "none");
+	else
+		cJSON_AddNumberToObject(o, key, (double)v);
+}
+
+cJSON *exp_partitions_json(const struct cluster_spec *s)
+{
+	cJSON *arr = cJSON_CreateArray();
+	for (size_t i = 0; i < s->nparts; i++) {
+		const struct part_spec *p = &s->parts[i];
+		cJSON *o = cJSON_CreateObject(), *g = cJSON_CreateArray();
+		cJSON_AddStringToObject(o, "name", p->name);
+		for (size_t k = 0; k < p->ngroups; k++)
+			cJSON_AddItemToArray(g, cJSON_CreateString(p->groups[k]));
+		cJSON_AddItemToObject(o, "nodes", g);
+		cJSON_AddNumberToObject(o, "max_time_s",
+					(double)p->max_time / SIM_SEC);
+		cJSON_AddNumberToObject(o, "priority_tier", p->priority_tier);
+		cJSON_AddNumberToObject(o, "priority_job_factor",
+					p->priority_job_factor);
+		cJSON_AddBoolToObject(o, "default", p->is_default);
+		if (p->trace_id >= 0)
+			cJSON_AddNumberToObject(o, "trace_id",
+						(double)p->trace_id);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+cJSON *exp_qos_json(const struct cluster_spec *s)
+{
+	cJSON *arr = cJSON_CreateArray();
+	for (size_t i = 0; i < s->nqos; i++) {
+		const struct qos_spec *q = &s->qos[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", q->name);
+		cJSON_AddNumberToObject(o, "priority", q->priority);
+		cJSON_AddNumberToObject(o, "usage_factor", q->usage_factor);
+		add_limit(o, "max_jobs_per_user", q->max_jobs_per_user);
+		add_limit(o, "max_jobs_per_group", q->max_jobs_per_group);
+		add_limit(o, "max_units_per_user", q->max_units_per_user);
+		cJSON_AddBoolToObject(o, "default", q->is_default);
+		if (q->trace_id >= 0)
+			cJSON_AddNumberToObject(o, "trace_id",
+						(double)q->trace_id);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
 }
