@@ -411,6 +411,17 @@ Test(multifactor_cli, jobs_run_on_their_partition_within_its_time_limit)
 	cr_expect(strstr(csv ? csv : "", "\n5,4,,,,,,,,2,1000,3,1,rejected"),
 		  "%s", csv);
 	cr_expect(has_row(csv, "6,5,150,"), "%s", csv);
+	/* partitions.csv: batch's jobs 1, 2, 6 waited 0, 99 and 145 s: mean
+	 * 81.33, over the run's span 0-160 (job 6 ends at 160): 244 / 160 =
+	 * 1.525 waiting on average, 2 at most (jobs 2 and 6 in 5-100).
+	 * debug: jobs 3, 4 waited 0, 0 (job 5 refused): 0, 0, 0. */
+	char *parts = tl_slurp(tmp, "out/multifactor-s1/partitions.csv");
+	cr_expect(parts && !strcmp(parts, "partition,units,max_time_s,"
+		  "priority_tier,priority_job_factor,jobs,rejected_max_time,"
+		  "wait_mean_s,queue_mean,queue_max\n"
+		  "batch,4,0,0,1,3,0,81.333333,1.525,2\n"
+		  "debug,4,500,0,1,3,1,0,0,0\n"), "%s", parts);
+	free(parts);
 	char *err = tl_slurp(tmp, "err.txt");
 	cr_expect(err && strstr(err, "1 jobs ask more time than their "
 				"partition's max_time_s"), "%s", err);
