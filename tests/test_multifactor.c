@@ -339,7 +339,7 @@ static void cli_teardown(void)
 /* Fields: id submit wait run alloc cpu mem req_procs req_time mem status
  * user group exe queue partition prev think.  Jobs 1-2 in partition 1
  * (batch), 3-5 in partition 2 (debug); job 5 asks 1000 s, above debug's
- * 500; job 6 has no partition (-1). */
+ * 500; job 6 has no partition (-1); job 7 asks 6 CPUs of debug's 4. */
 static const char swf[] =
 	"; MaxProcs: 8\n"
 	"1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 1 -1 -1\n"
@@ -347,7 +347,8 @@ static const char swf[] =
 	"3 2 -1 10 2 -1 -1 2 10 -1 1 3 1 -1 2 2 -1 -1\n"
 	"4 3 -1 10 2 -1 -1 2 10 -1 1 3 1 -1 2 2 -1 -1\n"
 	"5 4 -1 10 2 -1 -1 2 1000 -1 1 3 1 -1 2 2 -1 -1\n"
-	"6 5 -1 10 1 -1 -1 1 10 -1 1 4 1 -1 -1 -1 -1 -1\n";
+	"6 5 -1 10 1 -1 -1 1 10 -1 1 4 1 -1 -1 -1 -1 -1\n"
+	"7 6 -1 10 6 -1 -1 6 10 -1 1 5 1 -1 2 2 -1 -1\n";
 
 /* Two groups of one 4-CPU node; partitions as given; the root's qos. */
 static void exp_with(const char *name, const char *parts, const char *qos,
@@ -411,20 +412,25 @@ Test(multifactor_cli, jobs_run_on_their_partition_within_its_time_limit)
 	cr_expect(strstr(csv ? csv : "", "\n5,4,,,,,,,,2,1000,3,1,rejected"),
 		  "%s", csv);
 	cr_expect(has_row(csv, "6,5,150,"), "%s", csv);
+	cr_expect(strstr(csv ? csv : "", "\n7,6,,,,,,,,6,10,5,1,rejected"),
+		  "%s", csv);
 	/* partitions.csv: batch's jobs 1, 2, 6 waited 0, 99 and 145 s: mean
 	 * 81.33, over the run's span 0-160 (job 6 ends at 160): 244 / 160 =
 	 * 1.525 waiting on average, 2 at most (jobs 2 and 6 in 5-100).
-	 * debug: jobs 3, 4 waited 0, 0 (job 5 refused): 0, 0, 0. */
+	 * debug: jobs 3, 4 waited 0, 0 (jobs 5 and 7 refused, one for its
+	 * time): 0, 0, 0. */
 	char *parts = tl_slurp(tmp, "out/multifactor-s1/partitions.csv");
 	cr_expect(parts && !strcmp(parts, "partition,units,max_time_s,"
 		  "priority_tier,priority_job_factor,jobs,rejected_max_time,"
 		  "wait_mean_s,queue_mean,queue_max\n"
 		  "batch,4,0,0,1,3,0,81.333333,1.525,2\n"
-		  "debug,4,500,0,1,3,1,0,0,0\n"), "%s", parts);
+		  "debug,4,500,0,1,4,1,0,0,0\n"), "%s", parts);
 	free(parts);
 	char *err = tl_slurp(tmp, "err.txt");
 	cr_expect(err && strstr(err, "1 jobs ask more time than their "
 				"partition's max_time_s"), "%s", err);
+	cr_expect(err && strstr(err, "1 jobs can never fit on the cluster "
+				"(or their partition)"), "%s", err);
 	free(err);
 	free(csv);
 }

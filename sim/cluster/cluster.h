@@ -68,7 +68,8 @@ struct part_spec {
 	                            first */
 	uint32_t priority_job_factor; /* PriorityJobFactor: its partition
 	                            factor over the largest */
-	bool is_default;         /* jobs of no partition (field -1) go here */
+	bool is_default;         /* jobs whose field names no other partition
+	                            (or is -1) go here */
 };
 
 /* "No limit" for the QOS limits. */
@@ -85,7 +86,8 @@ struct qos_spec {
 	                            GrpJobs of the account) */
 	uint64_t max_units_per_user; /* MaxTRESPerUser in the cluster's
 	                            allocation unit (CPUs, nodes or GPUs) */
-	bool is_default;         /* jobs of no QOS go here */
+	bool is_default;         /* jobs whose field names no other QOS go
+	                            here */
 };
 
 /* Which job field names its partition or QOS. */

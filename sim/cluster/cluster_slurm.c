@@ -223,7 +223,7 @@ static int match(const char *text, int64_t num, const void *base, size_t n,
 		if (num >= 0 && id >= 0 ? id == num : !strcmp(name, text))
 			return (int)i;
 	}
-	return num < 0 ? def : -1;
+	return def; /* the default takes the rest (-1 when none) */
 }
 
 int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,

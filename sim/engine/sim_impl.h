@@ -471,8 +471,8 @@ static inline void placelog_close(struct sim *s, const struct job *j)
  * has tenants; a job's start and stop move them. */
 void sim_tenant_init(struct sim *s);
 /* sim_slurm.c: each job's partition and QOS, made by sim_new when the
- * cluster has them; sim_slurm_refuse: does a job submitted now break its
- * partition's time limit (then counted)? */
+ * cluster has them; sim_slurm_refuse: is a job submitted now larger than
+ * its partition, or above its time limit (then counted)? */
 void sim_slurm_init(struct sim *s);
 void sim_slurm_release(struct sim *s);
 bool sim_slurm_refuse(struct sim *s, const struct job *j);

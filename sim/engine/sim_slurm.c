@@ -10,7 +10,9 @@
  * 2016), so here a job whose estimate (its time limit) is above its
  * partition's max_time is rejected at submit, counted per partition.
  * It is the engine's rather than a policy's, so that every policy's
- * run refuses the same jobs.
+ * run refuses the same jobs.  A job larger than its partition is
+ * rejected at submit too, as one larger than the cluster is (Slurm
+ * refuses it: "Requested node configuration is not available").
  */
 #include "engine/sim_impl.h"
 
@@ -94,6 +96,8 @@ bool sim_slurm_over_time(const struct sim *s, const struct job *j)
 bool sim_slurm_refuse(struct sim *s, const struct job *j)
 {
 	int32_t p = s->slurm->job_part[j->idx];
+	if (p >= 0 && sim_demand(s, j) > s->slurm->parts[p].units)
+		return true; /* larger than its partition: can never fit */
 	if (!sim_slurm_over_time(s, j))
 		return false;
 	s->slurm->rejected_max_time[p]++;

@@ -385,9 +385,10 @@ static void warn_rejected(const struct runner *r, const char *label,
 		return;
 	fprintf(r->o->msg,
 		"clustersim: warning: %s: %" PRIu64 " jobs can never fit on "
-		"the cluster and were rejected (the largest, job %lld, asks "
+		"the cluster%s and were rejected (the largest, job %lld, asks "
 		"%" PRIu32 " CPUs of %" PRIu64 "%s)\n",
-		label, count, (long long)largest->id, largest->cpus, capacity,
+		label, count, sim_slurm_books(s) ? " (or their partition)" : "",
+		(long long)largest->id, largest->cpus, capacity,
 		r->cluster.exclusive ? ", in whole nodes" : "");
 }
 
