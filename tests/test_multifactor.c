@@ -464,6 +464,30 @@ Test(multifactor_cli, a_qos_limit_holds_a_users_second_job)
 	free(csv);
 }
 
+Test(multifactor_cli, a_csv_partition_column_names_the_partition)
+{
+	/* The same partitions, the jobs' partition from a CSV column: job 2
+	 * (partition 2, debug) starts at 1 beside job 1 (batch, 4 CPUs
+	 * until 100), job 3 (batch) waits for job 1. */
+	tl_put(tmp, "t.csv", "id,submit,run,cpus,estimate,user,partition\n"
+	       "1,0,100,4,100,1,1\n2,1,10,4,10,2,2\n3,2,10,4,10,3,1\n");
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"name\": \"a\", "
+		"\"count\": 1, \"cpus\": 4 }, { \"name\": \"b\", "
+		"\"count\": 1, \"cpus\": 4 } ],\n \"partitions\": %s },\n"
+		"  \"workload\": { \"trace\": \"t.csv\" },\n"
+		"  \"policies\": [ \"multifactor\" ], \"output\": \"out\" }\n",
+		two_parts);
+	tl_put(tmp, "c.json", text);
+	free(text);
+	cr_assert_eq(tl_sh(tmp, "'%s' run c.json -q", bin), 0, "%s",
+		     tl_slurp(tmp, "err.txt"));
+	char *csv = tl_slurp(tmp, "out/multifactor-s1/jobs.csv");
+	cr_expect(has_row(csv, "2,1,1,"), "%s", csv);
+	cr_expect(has_row(csv, "3,2,100,"), "%s", csv);
+	free(csv);
+}
+
 Test(multifactor_cli, bad_input_exits_2_with_the_path)
 {
 	tl_put(tmp, "t.swf", swf);
