@@ -210,6 +210,37 @@ Test(multifactor, fairshare_puts_the_light_user_first)
 	mt_free(&m);
 }
 
+Test(multifactor, a_qos_usage_factor_of_0_charges_no_usage)
+{
+	/* The case above with every job in a QOS of usage_factor 0: job A
+	 * charges user 1 nothing, both fair-share factors are 2^0 = 1, and
+	 * B (older) goes first at 100, C at 200. */
+	static const struct tjob t[] = {
+		{ 1, 0, 100, 100, 4 }, { 2, 1, 100, 100, 4 },
+		{ 3, 2, 100, 100, 4 },
+	};
+	static const char *const k[] = { "weight_fairshare" };
+	static const double v[] = { 1000 };
+	struct mt m;
+	mt_setup(&m, 4, t, 3);
+	m.w.jobs[0].user = 1;
+	m.w.jobs[1].user = 1;
+	m.w.jobs[2].user = 2;
+	m.c.qos = xcalloc(1, sizeof(*m.c.qos));
+	m.c.qos[0] = (struct qos_spec){
+		.name = xstrdup("free"), .trace_id = -1, .usage_factor = 0,
+		.max_jobs_per_user = QOS_NO_LIMIT,
+		.max_jobs_per_group = QOS_NO_LIMIT,
+		.max_units_per_user = QOS_NO_LIMIT,
+	};
+	m.c.nqos = 1;
+	m.c.qos_from = SLURM_FROM_NONE;
+	mt_run(&m, k, v, 1, NULL);
+	cr_expect_float_eq(tl_start(m.s, 2), 100, 1e-9);
+	cr_expect_float_eq(tl_start(m.s, 3), 200, 1e-9);
+	mt_free(&m);
+}
+
 /* The backfill cases: 4 CPUs; A (2 CPUs, 0-100); B (4 CPUs, t=1, run
  * 100) is blocked and reserved at 100; C (2 CPUs, t=2) is a candidate. */
 static void bf_case(struct mt *m, double c_run, const char *const *k,
