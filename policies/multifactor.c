@@ -16,6 +16,9 @@
  *    held back by a QOS limit (max_jobs_per_user, max_jobs_per_group,
  *    max_units_per_user, counted over running jobs of that QOS) is
  *    skipped and blocks nobody.
+ *    A job whose QOS may preempt others (its `preempt` list) that does
+ *    not fit first preempts running jobs of those QOS in its partition,
+ *    newest first, as few as make room; they wait again (requeued).
  * 2. Backfill: the jobs are walked again in order, at most bf_max_job_test
  *    of them and at most bf_max_job_user per user (0: no limit).  Each
  *    gets the earliest time its partition's free-unit profile (the running
@@ -461,6 +464,53 @@ static bool mf_fits_part(struct sim *sim, const struct mf *m,
 	       sim_job_fits(sim, j);
 }
 
+/* Newest start first, then the larger id. */
+static int mf_cmp_newest(const void *pa, const void *pb)
+{
+	const struct job *a = *(const struct job *const *)pa;
+	const struct job *b = *(const struct job *const *)pb;
+	if (a->start != b->start)
+		return a->start > b->start ? -1 : 1;
+	return a->id > b->id ? -1 : a->id < b->id;
+}
+
+/*
+ * QOS preemption (Slurm's QOS Preempt with PreemptMode=REQUEUE): frees
+ * room in j's partition by preempting running jobs of the QOS that j's
+ * QOS may preempt, the newest first (not one started at this time), as
+ * few as make j's units fit.  None when they would not be enough.
+ * Returns whether it preempted.
+ */
+static bool mf_preempt_for(struct sim *sim, struct mf *m, const struct job *j)
+{
+	int q = sim_job_qos(sim, j);
+	uint64_t mask = q >= 0 ? sim_qos(sim, (unsigned)q)->preempt : 0;
+	if (!mask)
+		return false;
+	unsigned p = mf_part(sim, j);
+	size_t nr = sim_running_len(sim), nv = 0;
+	const struct job **v = malloc((nr ? nr : 1) * sizeof(*v));
+	if (!v)
+		abort();
+	for (size_t i = 0; i < nr; i++) {
+		const struct job *r = sim_running_at(sim, i);
+		int rq = sim_job_qos(sim, r);
+		if (mf_part(sim, r) == p && rq >= 0 && (mask >> rq & 1) &&
+		    r->start < sim_now(sim))
+			v[nv++] = r;
+	}
+	qsort(v, nv, sizeof(*v), mf_cmp_newest);
+	uint64_t need = m->used[p] + sim_demand(sim, j), freed = 0;
+	size_t k = 0;
+	while (k < nv && need - freed > m->units[p])
+		freed += sim_demand(sim, v[k++]);
+	bool ok = need - freed <= m->units[p];
+	for (size_t i = 0; ok && i < k; i++)
+		sim_job_preempt(sim, v[i]);
+	free(v);
+	return ok && k > 0;
+}
+
 /* Slurm's main scheduler; a started job's entry becomes NULL. */
 static void mf_main(struct sim *sim, struct mf *m, size_t n)
 {
@@ -470,7 +520,9 @@ static void mf_main(struct sim *sim, struct mf *m, size_t n)
 		unsigned p = mf_part(sim, j);
 		if (m->blocked[p] || !mf_qos_ok(sim, m, j))
 			continue;
-		if (mf_fits_part(sim, m, j) && !sim_job_start(sim, j))
+		if ((mf_fits_part(sim, m, j) ||
+		     (mf_preempt_for(sim, m, j) && mf_fits_part(sim, m, j))) &&
+		    !sim_job_start(sim, j))
 			m->cand[i].j = NULL;
 		else
 			m->blocked[p] = true;

@@ -241,6 +241,45 @@ Test(multifactor, a_qos_usage_factor_of_0_charges_no_usage)
 	mt_free(&m);
 }
 
+Test(multifactor, a_qos_preempts_the_qos_it_names_and_requeues_them)
+{
+	/* 4 CPUs.  A (QOS low, user 1, 4 CPUs, 0-100) runs; B (QOS high,
+	 * user 2, 4 CPUs, 50 s) comes at 10.  high may preempt low: A is
+	 * requeued at 10 (a checkpoint at the preemption: nothing lost), B
+	 * runs 10-60, A starts again at 60 with 90 s of work left and ends
+	 * at 150.  Without the preempt list A runs to 100 and B waits for
+	 * it: 100-150. */
+	static const struct tjob t[] = {
+		{ 1, 0, 100, 100, 4 }, { 2, 10, 50, 50, 4 },
+	};
+	for (int pre = 1; pre >= 0; pre--) {
+		struct mt m;
+		mt_setup(&m, 4, t, 2);
+		m.w.jobs[0].user = 1;
+		m.w.jobs[1].user = 2;
+		m.c.qos = xcalloc(2, sizeof(*m.c.qos));
+		for (int q = 0; q < 2; q++)
+			m.c.qos[q] = (struct qos_spec){
+				.name = xstrdup(q ? "high" : "low"),
+				.trace_id = q + 1, .usage_factor = 1,
+				.max_jobs_per_user = QOS_NO_LIMIT,
+				.max_jobs_per_group = QOS_NO_LIMIT,
+				.max_units_per_user = QOS_NO_LIMIT,
+				.preempt = q && pre ? 1 : 0,
+			};
+		m.c.nqos = 2;
+		m.c.qos_from = SLURM_FROM_USER;
+		mt_run(&m, NULL, NULL, 0, NULL);
+		size_t n;
+		const struct job *j = sim_jobs(m.s, &n);
+		cr_expect_float_eq(tl_start(m.s, 2), pre ? 10 : 100, 1e-9);
+		cr_expect_float_eq((double)j[0].end / SIM_SEC, pre ? 150 : 100,
+				   1e-9);
+		cr_expect_eq(j[0].preemptions, pre ? 1u : 0u);
+		mt_free(&m);
+	}
+}
+
 /* The backfill cases: 4 CPUs; A (2 CPUs, 0-100); B (4 CPUs, t=1, run
  * 100) is blocked and reserved at 100; C (2 CPUs, t=2) is a candidate. */
 static void bf_case(struct mt *m, double c_run, const char *const *k,
@@ -543,6 +582,10 @@ Test(multifactor_cli, bad_input_exits_2_with_the_path)
 		 "\"max_jobs_per_user\": 4, \"max_jobs_per_group\": 2 } ]", NULL);
 	expect_exit("limits.json", 2, "limits.json: $.qos[0].max_jobs_per_group:"
 		    " '2' is below max_jobs_per_user '4'");
+	exp_with("pre.json", two_parts, "[ { \"name\": \"n\", \"preempt\": "
+		 "[\"x\"] } ]", NULL);
+	expect_exit("pre.json", 2, "pre.json: $.qos[0].preempt[0]: no QOS 'x' "
+		    "in $.qos");
 	exp_with("from.json", two_parts, NULL, ", \"partition_from\": \"vc\"");
 	expect_exit("from.json", 2, "$.workload.partition_from:");
 }

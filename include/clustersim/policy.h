@@ -651,6 +651,8 @@ struct sim_qos {
 	uint64_t max_jobs_per_user;  /* running jobs; SIM_QOS_NO_LIMIT */
 	uint64_t max_jobs_per_group;
 	uint64_t max_units_per_user; /* allocation units held */
+	uint64_t preempt;            /* bit q: its jobs may preempt running
+	                                jobs of QOS q (requeued) */
 };
 
 /* The run's partitions (0: none); partition p (NULL out of range). */

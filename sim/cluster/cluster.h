@@ -88,7 +88,12 @@ struct qos_spec {
 	                            allocation unit (CPUs, nodes or GPUs) */
 	bool is_default;         /* jobs whose field names no other QOS go
 	                            here */
+	uint64_t preempt;        /* the QOS (bit i: the i-th) whose running
+	                            jobs its jobs may preempt (Slurm's QOS
+	                            Preempt, PreemptMode=REQUEUE) */
 };
+/* The most QOS a run may have (the preempt masks' bits). */
+#define QOS_MAX 64
 
 /* Which job field names its partition or QOS. */
 enum slurm_from {

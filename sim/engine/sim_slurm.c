@@ -66,6 +66,7 @@ void sim_slurm_init(struct sim *s)
 			.max_jobs_per_user = qs->max_jobs_per_user,
 			.max_jobs_per_group = qs->max_jobs_per_group,
 			.max_units_per_user = qs->max_units_per_user,
+			.preempt = qs->preempt,
 		};
 	}
 	s->slurm = b;

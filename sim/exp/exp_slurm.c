@@ -112,7 +112,7 @@ static int parse_qos(struct exp_ctx *c, const cJSON *v, struct qos_spec *q)
 					    "max_jobs_per_user",
 					    "max_jobs_per_group",
 					    "max_units_per_user", "default",
-					    "trace_id" };
+					    "trace_id", "preempt" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	const char *name = NULL;
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
@@ -144,16 +144,53 @@ static int parse_qos(struct exp_ctx *c, const cJSON *v, struct qos_spec *q)
 	return rc;
 }
 
+/* A QOS's "preempt": names of QOS (any of the list) into a mask. */
+static int parse_preempt(struct exp_ctx *c, const cJSON *v,
+			 struct cluster_spec *s, struct qos_spec *q)
+{
+	size_t n = 0, m = exp_jp_key(c, "preempt"), i = 0;
+	int rc = exp_array(c, v, "an array of QOS names", false, &n);
+	for (const cJSON *it = rc ? NULL : v->child; it && !rc;
+	     it = it->next, i++) {
+		const char *name = NULL;
+		size_t mi = exp_jp_index(c, i), k;
+		rc = exp_get_string(c, NULL, it, &name);
+		for (k = 0; !rc && k < s->nqos; k++)
+			if (!strcmp(s->qos[k].name, name))
+				break;
+		if (!rc && k == s->nqos)
+			rc = exp_fail(c, NULL, "no QOS '%s' in $.qos", name);
+		if (!rc)
+			q->preempt |= UINT64_C(1) << k;
+		exp_jp_pop(c, mi);
+	}
+	exp_jp_pop(c, m);
+	return rc;
+}
+
 int exp_parse_qos(struct exp_ctx *c, const cJSON *v, struct cluster_spec *s)
 {
 	size_t n = 0, m = exp_jp_key(c, "qos"), i = 0;
 	int rc = exp_array(c, v, "an array", true, &n);
+	if (!rc && n > QOS_MAX)
+		rc = exp_fail(c, NULL, "more than %d QOS, got '%zu'", QOS_MAX,
+			      n);
 	if (!rc)
 		s->qos = xcalloc(n, sizeof(*s->qos));
 	for (const cJSON *it = rc ? NULL : v->child; it && !rc;
 	     it = it->next, i++) {
 		size_t mi = exp_jp_index(c, i);
 		rc = parse_qos(c, it, &s->qos[s->nqos++]);
+		exp_jp_pop(c, mi);
+	}
+	/* Then the preempt lists, which may name any QOS of the list. */
+	i = 0;
+	for (const cJSON *it = rc ? NULL : v->child; it && !rc;
+	     it = it->next, i++) {
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(it, "preempt");
+		size_t mi = exp_jp_index(c, i);
+		if (p)
+			rc = parse_preempt(c, p, s, &s->qos[i]);
 		exp_jp_pop(c, mi);
 	}
 	exp_jp_pop(c, m);
@@ -210,6 +247,12 @@ cJSON *exp_qos_json(const struct cluster_spec *s)
 		if (q->trace_id >= 0)
 			cJSON_AddNumberToObject(o, "trace_id",
 						(double)q->trace_id);
+		cJSON *pre = cJSON_CreateArray();
+		for (size_t k = 0; k < s->nqos; k++)
+			if (q->preempt >> k & 1)
+				cJSON_AddItemToArray(pre, cJSON_CreateString(
+							     s->qos[k].name));
+		cJSON_AddItemToObject(o, "preempt", pre);
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
