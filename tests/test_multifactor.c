@@ -10,8 +10,10 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "clustersim/multifactor.h"
@@ -80,6 +82,46 @@ Test(multifactor, the_priority_is_truncated_and_at_least_one)
 	cr_expect_eq(mf_priority(&w, &f), 583u);
 	struct mf_factors z = { 0, 0, 0, 0, 0 };
 	cr_expect_eq(mf_priority(&w, &z), 1u);
+}
+
+/* ---- the trace's queue and partition fields ---------------------------- */
+
+Test(multifactor, swf_queue_and_partition_fields_follow_their_jobs)
+{
+	/* Three jobs out of submit order, with a window that drops the
+	 * first by submit (job 9 at 1) and a load scale: each kept job's
+	 * (queue, partition) must stay its own after the sort, the window
+	 * and the resort: job 7 (submit 5) (1, 3), job 8 (submit 3) (2, 4),
+	 * so idx 0 = job 8, idx 1 = job 7. */
+	char path[] = "/tmp/clustersim-qp-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("7 5 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 3 -1 -1\n"
+	      "8 3 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 2 4 -1 -1\n"
+	      "9 1 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 5 6 -1 -1\n", f);
+	fclose(f);
+	struct trace_opts o;
+	trace_opts_default(&o);
+	o.keep_qp = true;
+	o.window_start = 2 * SIM_SEC;
+	o.load_scale = 2;
+	struct workload w;
+	struct sim_error err;
+	cr_assert_eq(trace_load_swf(path, &o, &w, &err), 0, "%s", err.msg);
+	unlink(path);
+	cr_assert_eq(w.n, 2u);
+	cr_assert(w.qp);
+	cr_expect_eq(w.jobs[0].id, 8);
+	cr_expect(w.qp[0] == 2 && w.qp[1] == 4, "%d %d", w.qp[0], w.qp[1]);
+	cr_expect_eq(w.jobs[1].id, 7);
+	cr_expect(w.qp[2] == 1 && w.qp[3] == 3, "%d %d", w.qp[2], w.qp[3]);
+	workload_release(&w);
+	/* Without keep_qp nothing is kept. */
+	cr_assert_eq(trace_load_swf("traces/sample.swf", NULL,
+				    &w, &err), 0, "%s", err.msg);
+	cr_expect_null(w.qp);
+	workload_release(&w);
 }
 
 /* ---- the policy on small cases ---------------------------------------- */
