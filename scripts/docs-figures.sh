@@ -46,6 +46,7 @@ philly-las|gpu/philly.csv|experiments/philly.json --policy las: preemptions and 
 philly-las-job54|gpu/philly.csv|experiments/philly.json --policy las: job 54 and the slowdowns below 1
 philly-vc|gpu/philly.csv|experiments/philly-vc.json: waits and bounded slowdowns
 philly-quota|gpu/philly.csv|experiments/philly-quota.json: waits, JCT, preemptions, reclaims and the Jain index of hard partitions, borrowing and one pool
+slurm-priority|hpc/LLNL-Atlas-2006-2.1-cln.swf.gz|experiments/slurm-priority.json: waits overall and per partition, and bounded slowdowns, under three multifactor weight settings
 hpo||experiments/hpo.json: waits, GPU utilisation, the mean time to the best trial of a search and the GPU-hours per search
 placement||experiments/placement-comm.json and placement-compute.json: mean JCT and placement slowdown
 llm-mixed||experiments/llm-mixed.json: the large-model jobs against the others, waits, JCTs, placement slowdowns and nodes, and their share of the GPU-hours
@@ -316,6 +317,25 @@ fig_philly_quota() {
 	for l in hard borrow shared; do
 		row "$d" $l $l wait_mean:int wait_p99:int response_mean:int \
 			preemptions_mean:f3 reclaims:int jain_quota:f3
+	done
+}
+
+# part_wait DIR LABEL PARTITION: its mean wait in LABEL-s1/partitions.csv.
+part_wait() {
+	awk -F, -v p="$3" '
+	NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	$1 == p { print $(k["wait_mean_s"]); found = 1 }
+	END { if (!found) exit 1 }' "$1/$2-s1/partitions.csv" ||
+		{ echo "docs-figures: no $3 in $1/$2-s1/partitions.csv" >&2; exit 1; }
+}
+
+fig_slurm_priority() {
+	local d=$work/slurm-priority l
+	run slurm-priority experiments/slurm-priority.json
+	echo "| weights | mean wait (s) | p95 wait (s) | mean bounded slowdown | pbatch mean wait (s) | pdebug mean wait (s) |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	for l in fifo-backfill age-size fairshare; do
+		echo "$(row "$d" $l $l wait_mean:int wait_p95:int bsld_mean:f2) $(fmt int "$(part_wait "$d" $l pbatch)") | $(fmt int "$(part_wait "$d" $l pdebug)") |"
 	done
 }
 

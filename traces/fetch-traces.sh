@@ -36,6 +36,7 @@ traces="
 hpc/KTH-SP2-1996-2.1-cln.swf.gz 46edbf5efd7a9b00042255615439cc3d81422acb0d9ec8020d41a513a4e29baa $pwa/l_kth_sp2/KTH-SP2-1996-2.1-cln.swf.gz
 hpc/NASA-iPSC-1993-3.1-cln.swf.gz 5589ae9b2fb78e3bf92de097497cf33a91607de1ad54563e43533f7827597f29 $pwa/l_nasa_ipsc/NASA-iPSC-1993-3.1-cln.swf.gz
 hpc/CEA-Curie-2011-2.1-cln.swf.gz 2a0fdbd40837590b491bbbac7d4cfe521de1f0b14c0dc39bbf82c4e49ea75bce $pwa/l_cea_curie/CEA-Curie-2011-2.1-cln.swf.gz
+hpc/LLNL-Atlas-2006-2.1-cln.swf.gz 619f9ba7c486c907e28d19136008de4e5a58890e9e0a1a2e489dc66e0ff7b32d $pwa/l_llnl_atlas/LLNL-Atlas-2006-2.1-cln.swf.gz
 hpc/lublin_256.swf.gz ba3ee5b59b5bd8dfd369da283bab7b9f968b57fb5e77684eda4e46cfa58694c3 $gh/DIR-LAB/deep-batch-scheduler/c649e852ab3cabbc5ac8e4f46b81b1dd66625831/data/lublin_256.swf
 gpu/philly.csv ebffb3dd1589bdf4e7bcd74496201c5ded1d557d498ee14f560463f37ec353da $gh/petuum/adaptdl/osdi21-artifact/simulator/traces/philly.csv
 gpu/tiresias-60job.csv 17575949a6e570960db42bc5576739de9c334ed4c664859841c4f01ede38bd1b $gh/SymbioticLab/Tiresias/master/simulator/60_job.csv

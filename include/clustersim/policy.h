@@ -527,6 +527,8 @@ const char *sim_param_file(const struct sim *sim, const char *name,
 /* The cluster's CPUs and GPUs in all. */
 uint64_t sim_capacity_cpus(const struct sim *sim);
 uint64_t sim_capacity_gpus(const struct sim *sim);
+/* The cluster's nodes. */
+uint64_t sim_capacity_nodes(const struct sim *sim);
 
 /* The run's seed, for randomised policies. */
 uint64_t sim_seed(const struct sim *sim);
@@ -622,6 +624,50 @@ uint64_t sim_job_milli(const struct sim *sim, const struct job *job);
  * (at reference speed) since its last checkpoint, by the experiment's
  * checkpoint_interval (0 for a job that is not running). */
 double sim_job_unsaved(const struct sim *sim, const struct job *job);
+
+/* ---- Slurm-style partitions and QOS (docs/tenants.md) ------------------
+ *
+ * A cluster may have partitions (cluster.partitions: disjoint sets of
+ * node groups with a time limit and Slurm's PriorityTier and
+ * PriorityJobFactor) and the experiment QOS (its root "qos": a priority,
+ * a usage factor and limits).  Every job of such a run belongs to one
+ * partition (and one QOS where QOS are given).  The engine refuses at
+ * submit a job whose estimate exceeds its partition's max_time (counted,
+ * state rejected); the multifactor policy (policies/multifactor.c) keeps
+ * each partition's jobs on its units.
+ */
+
+/* "No limit" for the QOS limits. */
+#define SIM_QOS_NO_LIMIT UINT64_MAX
+
+struct sim_partition {
+	const char *name;
+	uint64_t units;          /* its allocation units (sim_demand's) */
+	sim_time_t max_time;     /* 0 = none */
+	uint32_t priority_tier;
+	uint32_t priority_job_factor;
+};
+
+struct sim_qos {
+	const char *name;
+	uint32_t priority;
+	double usage_factor;
+	uint64_t max_jobs_per_user;  /* running jobs; SIM_QOS_NO_LIMIT */
+	uint64_t max_jobs_per_group;
+	uint64_t max_units_per_user; /* allocation units held */
+	uint64_t preempt;            /* bit q: its jobs may preempt running
+	                                jobs of QOS q (requeued) */
+};
+
+/* The run's partitions (0: none); partition p (NULL out of range). */
+unsigned sim_partition_count(const struct sim *sim);
+const struct sim_partition *sim_partition(const struct sim *sim, unsigned p);
+/* A job's partition, or -1 when the run has none. */
+int sim_job_partition(const struct sim *sim, const struct job *job);
+/* The run's QOS (0: none); QOS q (NULL out of range); a job's, or -1. */
+unsigned sim_qos_count(const struct sim *sim);
+const struct sim_qos *sim_qos(const struct sim *sim, unsigned q);
+int sim_job_qos(const struct sim *sim, const struct job *job);
 
 /* ---- Virtual clusters (docs/philly.md) ---------------------------------- */
 

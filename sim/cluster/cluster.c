@@ -82,6 +82,7 @@ void cluster_spec_release(struct cluster_spec *s)
 	s->groups = NULL;
 	s->ngroups = 0;
 	cluster_tenants_release(s);
+	cluster_slurm_release(s);
 }
 
 void cluster_spec_copy(struct cluster_spec *dst,
@@ -90,6 +91,7 @@ void cluster_spec_copy(struct cluster_spec *dst,
 	*dst = *src;
 	dst->groups = NULL;
 	cluster_tenants_copy(dst, src);
+	cluster_slurm_copy(dst, src);
 	if (!src->ngroups || !src->groups)
 		return;
 	dst->groups = xcalloc(src->ngroups, sizeof(*dst->groups));

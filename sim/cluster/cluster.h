@@ -50,6 +50,63 @@ enum tenant_from {
 };
 extern const char *const tenant_from_names[TENANT_FROM_N];
 
+/*
+ * Slurm-style queues (docs/tenants.md, "Partitions and QOS"): a
+ * partition is a set of node groups with a time limit and a priority;
+ * a QOS is a priority, a usage factor and per-user and per-group limits.
+ * A job belongs to one of each, by a trace field (enum slurm_from).
+ */
+struct part_spec {
+	char *name;              /* owned; unique */
+	char **groups;           /* names of its node groups, owned */
+	size_t ngroups;
+	int64_t trace_id;        /* the trace's number for it; -1 = its name
+	                            read as a number */
+	sim_time_t max_time;     /* MaxTime: longer estimates are refused at
+	                            submit; 0 = none */
+	uint32_t priority_tier;  /* PriorityTier: jobs of higher tiers go
+	                            first */
+	uint32_t priority_job_factor; /* PriorityJobFactor: its partition
+	                            factor over the largest */
+	bool is_default;         /* jobs whose field names no other partition
+	                            (or is -1) go here */
+};
+
+/* "No limit" for the QOS limits. */
+#define QOS_NO_LIMIT UINT64_MAX
+struct qos_spec {
+	char *name;              /* owned; unique */
+	int64_t trace_id;        /* as part_spec's */
+	uint32_t priority;       /* Priority: its QOS factor over the
+	                            largest */
+	double usage_factor;     /* UsageFactor: multiplies the usage its jobs
+	                            charge to fair-share */
+	uint64_t max_jobs_per_user;  /* MaxJobsPerUser (running) */
+	uint64_t max_jobs_per_group; /* the same per group (Slurm's
+	                            GrpJobs of the account) */
+	uint64_t max_units_per_user; /* MaxTRESPerUser in the cluster's
+	                            allocation unit (CPUs, nodes or GPUs) */
+	bool is_default;         /* jobs whose field names no other QOS go
+	                            here */
+	uint64_t preempt;        /* the QOS (bit i: the i-th) whose running
+	                            jobs its jobs may preempt (Slurm's QOS
+	                            Preempt, PreemptMode=REQUEUE) */
+};
+/* The most QOS a run may have (the preempt masks' bits). */
+#define QOS_MAX 64
+
+/* Which job field names its partition or QOS. */
+enum slurm_from {
+	SLURM_FROM_NONE = 0,  /* every job the default one */
+	SLURM_FROM_PARTITION, /* SWF field 16, the partition number */
+	SLURM_FROM_QUEUE,     /* SWF field 15, the queue number */
+	SLURM_FROM_GROUP,     /* the group (by name where the trace names
+	                         them) */
+	SLURM_FROM_USER,      /* the user number */
+	SLURM_FROM_N
+};
+extern const char *const slurm_from_names[SLURM_FROM_N];
+
 struct cluster_spec {
 	struct node_group *groups; /* owned */
 	size_t ngroups;
@@ -59,7 +116,43 @@ struct cluster_spec {
 	struct tenant_spec *tenants; /* departments, each followed by its
 	                              projects; owned; NULL = no tenants */
 	size_t ntenants;
+	struct part_spec *parts;   /* partitions, owned; NULL = none */
+	size_t nparts;
+	struct qos_spec *qos;      /* the root's QOS list, owned; NULL = none */
+	size_t nqos;
+	int part_from, qos_from;   /* enum slurm_from (the workload's
+	                              partition_from, qos_from) */
 };
+
+/* cluster_slurm.c: partitions and QOS, copied and freed with the spec. */
+void cluster_slurm_release(struct cluster_spec *s);
+void cluster_slurm_copy(struct cluster_spec *dst,
+			const struct cluster_spec *src);
+/*
+ * Partitions against the node groups and each other: each names groups
+ * that exist, a group in one partition at most (partitions are disjoint),
+ * at most one default; QOS limits that agree (a group may run at least
+ * what one user may).  "PREFIX$.cluster.partitions[i]...: ..." or
+ * "PREFIX$.qos[i]...: ...".
+ */
+int cluster_slurm_check(const struct cluster_spec *s, const char *prefix,
+			struct sim_error *err);
+/*
+ * The partition and QOS index of every job into part[] and qos[] (either
+ * may be NULL: check only).  qp: the trace's queue and partition fields,
+ * two per job (NULL: none read).  names/n: the workload's group names.
+ * The spec is checked first (cluster_slurm_check).  A job whose field
+ * names no partition (QOS) and no default exists is an error
+ * "PREFIX$.workload.partition_from: job 'ID' has partition 'X', which
+ * names no partition of $.cluster.partitions ...".
+ */
+int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
+		       size_t njobs, const int32_t *qp, char *const *names,
+		       size_t n, const char *prefix, int32_t *part,
+		       int32_t *qos, struct sim_error *err);
+/* The allocation units (CPUs, idle nodes when exclusive, GPUs on a
+ * cluster with GPUs) of partition p's groups. */
+uint64_t cluster_spec_part_units(const struct cluster_spec *s, size_t p);
 
 /* cluster_tenant.c: the tenants of a spec, copied and freed with it. */
 void cluster_tenants_release(struct cluster_spec *s);

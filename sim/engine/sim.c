@@ -100,6 +100,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 	}
 	sim_hpo_init(s);
 	sim_tenant_init(s);
+	sim_slurm_init(s);
 	s->max_samples = cfg->max_samples ? cfg->max_samples
 					  : SIM_MAX_SAMPLES_DEFAULT;
 	if (s->max_samples < 3)
@@ -145,6 +146,7 @@ void sim_free(struct sim *s)
 	release_run_arrays(s);
 	sim_hpo_release(s);
 	sim_tenant_release(s);
+	sim_slurm_release(s);
 	free(s->prog);
 	free(s->resume);
 	free(s->promise);
@@ -361,7 +363,8 @@ static void submit_job(struct sim *s, struct job *j)
 	SIM_ASSERT(j->idx == s->next_submit);
 	s->next_submit++;
 	push_submit(s);
-	if (!cluster_can_ever_fit(s->cluster, j)) {
+	if (!cluster_can_ever_fit(s->cluster, j) ||
+	    (s->slurm && sim_slurm_refuse(s, j))) {
 		j->state = JOB_REJECTED;
 		s->counters.rejected++;
 		s->ended++;

@@ -32,7 +32,11 @@ struct run_counters {
 	uint64_t events;        /* events applied */
 	uint64_t schedule_calls;/* calls of the policy's schedule() */
 	uint64_t bad_calls;     /* engine calls of the policy refused */
-	uint64_t rejected;      /* jobs that could never fit */
+	uint64_t rejected;      /* jobs that could never fit, or refused by
+	                           their partition's time limit */
+	uint64_t rejected_max_time; /* of those, refused by the time limit
+	                           (a job's estimate above its partition's
+	                           max_time_s) */
 	double busy_area;       /* integral of allocated CPUs, CPU x seconds */
 	double queue_area;      /* integral of queue length, job x seconds */
 	double gpu_busy_area;   /* integral of allocated GPUs, GPU x seconds */
@@ -181,6 +185,22 @@ struct tenant_books {
 };
 /* NULL for a run without tenants; valid until sim_free(). */
 const struct tenant_books *sim_tenant_books(const struct sim *s);
+
+/* Partitions and QOS of a run (sim_slurm.c), for the metrics. */
+struct slurm_books {
+	const struct cluster_spec *spec;
+	int32_t *job_part;       /* by job idx: its partition, -1 none */
+	int32_t *job_qos;        /* by job idx: its QOS, -1 none */
+	uint64_t *rejected_max_time; /* by partition: jobs refused at
+	                            submit for its time limit */
+	struct sim_partition *parts; /* the policies' views (policy.h) */
+	struct sim_qos *qos;
+};
+/* NULL for a run without partitions or QOS; valid until sim_free(). */
+const struct slurm_books *sim_slurm_books(const struct sim *s);
+/* Does job j ask more time than its partition's max_time (so it was
+ * refused at submit)? */
+bool sim_slurm_over_time(const struct sim *s, const struct job *j);
 
 struct sim *sim_new(const struct sim_config *cfg);
 void sim_free(struct sim *s);

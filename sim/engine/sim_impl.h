@@ -182,6 +182,8 @@ struct sim {
 	struct sim_obs_caps obs_caps; /* for learning agents' observations */
 	struct tenant_books *tenants; /* quota books (sim_tenant.c); NULL =
 	                                 no tenants */
+	struct slurm_books *slurm;    /* partitions and QOS (sim_slurm.c);
+	                                 NULL = none */
 };
 
 /* A job and its key in sim_rank_by. */
@@ -468,6 +470,12 @@ static inline void placelog_close(struct sim *s, const struct job *j)
 /* sim_tenant.c: the tenants' books, made by sim_new when the cluster
  * has tenants; a job's start and stop move them. */
 void sim_tenant_init(struct sim *s);
+/* sim_slurm.c: each job's partition and QOS, made by sim_new when the
+ * cluster has them; sim_slurm_refuse: is a job submitted now larger than
+ * its partition, or above its time limit (then counted)? */
+void sim_slurm_init(struct sim *s);
+void sim_slurm_release(struct sim *s);
+bool sim_slurm_refuse(struct sim *s, const struct job *j);
 void sim_tenant_release(struct sim *s);
 void sim_tenant_start(struct sim *s, const struct job *j);
 void sim_tenant_stop(struct sim *s, const struct job *j);

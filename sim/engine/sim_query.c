@@ -62,6 +62,11 @@ uint64_t sim_capacity_gpus(const struct sim *s)
 	return cluster_total_gpus(s->cluster);
 }
 
+uint64_t sim_capacity_nodes(const struct sim *s)
+{
+	return cluster_nodes(s->cluster);
+}
+
 /* ---- Calls a policy makes -------------------------------------------- */
 
 sim_time_t sim_now(const struct sim *s)

@@ -369,7 +369,7 @@ enum root_key {
 	ROOT_FILL, ROOT_LIMITS, ROOT_PROGRESS, ROOT_SCHEDULE_ON,
 	ROOT_SAME_TIME, ROOT_MEASURE, ROOT_ALLOCATIONS,
 	ROOT_SCHEDULE_INTERVAL, ROOT_GPU_TYPES, ROOT_DERIVE,
-	ROOT_MODELS, ROOT_RL, ROOT_NKEYS
+	ROOT_MODELS, ROOT_RL, ROOT_QOS, ROOT_NKEYS
 };
 
 /* The experiment's name, which names the default folder results/<name>:
@@ -468,6 +468,31 @@ static int parse_run_keys(struct exp_ctx *c, const cJSON *const *f,
 	return rc;
 }
 
+/* The workload, the root's "qos", and where jobs' partitions and QOS
+ * come from; the
+ * SWF reader keeps the queue and partition fields when they are read. */
+static int parse_slurm(struct exp_ctx *c, const cJSON *wv, const cJSON *v,
+		       struct experiment *e)
+{
+	struct cluster_spec *s = &e->cluster;
+	int rc = exp_parse_workload(c, wv, e);
+	if (!rc && v)
+		rc = exp_parse_qos(c, v, s);
+	s->part_from = e->workload.partition_from;
+	s->qos_from = e->workload.qos_from;
+	if (!rc && (s->nparts || s->nqos) && !e->cluster_from_trace) {
+		char *prefix = xasprintf("%s: ", c->file);
+		rc = cluster_slurm_check(s, prefix, c->err);
+		free(prefix);
+	}
+	bool fields = s->part_from == SLURM_FROM_PARTITION ||
+		      s->part_from == SLURM_FROM_QUEUE ||
+		      s->qos_from == SLURM_FROM_PARTITION ||
+		      s->qos_from == SLURM_FROM_QUEUE;
+	e->workload.opts.keep_qp = (s->nparts || s->nqos) && fields;
+	return rc;
+}
+
 static int parse_root(struct exp_ctx *c, const cJSON *root,
 		      struct experiment *e)
 {
@@ -490,7 +515,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		[ROOT_SCHEDULE_INTERVAL] = "schedule_interval",
 		[ROOT_GPU_TYPES] = "gpu_types",
 		[ROOT_DERIVE] = "derive_throughputs",
-		[ROOT_MODELS] = "models", [ROOT_RL] = "rl",
+		[ROOT_MODELS] = "models", [ROOT_RL] = "rl", [ROOT_QOS] = "qos",
 	};
 	const cJSON *f[ROOT_NKEYS];
 	const char *name = NULL;
@@ -541,7 +566,7 @@ static int parse_root(struct exp_ctx *c, const cJSON *root,
 		rc = exp_parse_cluster(c, f[ROOT_CLUSTER], e);
 	}
 	if (!rc && !fill)
-		rc = exp_parse_workload(c, f[ROOT_WORKLOAD], e);
+		rc = parse_slurm(c, f[ROOT_WORKLOAD], f[ROOT_QOS], e);
 	e->workload.opts.max_jobs = e->limits.jobs;
 	e->workload.opts.max_bytes = e->limits.input_bytes;
 	e->workload.opts.models = e->models;

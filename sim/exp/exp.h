@@ -33,6 +33,10 @@ struct workload_spec {
 	                          ("v100" unless given) */
 	bool draw_classes;     /* GPU jobs of no class get a drawn one
 	                          ("job_classes": "draw", the default) */
+	int partition_from;    /* enum slurm_from: which job field names
+	                          its partition ("partition_from", default
+	                          partition) */
+	int qos_from;          /* ... its QOS ("qos_from", default none) */
 	int project_from;      /* enum tenant_from: which job field names
 	                          its project ("project_from", default vc) */
 	double interactive_fraction; /* share of jobs drawn interactive,

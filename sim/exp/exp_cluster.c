@@ -119,7 +119,8 @@ static int parse_cluster_obj(struct exp_ctx *c, const cJSON *v,
 {
 	static const char *const keys[] = { "nodes", "from_trace",
 					    "exclusive", "rack_nodes",
-					    "network", "tenants" };
+					    "network", "tenants",
+					    "partitions" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	size_t i = 0, m;
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
@@ -132,6 +133,8 @@ static int parse_cluster_obj(struct exp_ctx *c, const cJSON *v,
 		rc = parse_network(c, f[4], net);
 	if (!rc && f[5])
 		rc = exp_parse_tenants(c, f[5], s);
+	if (!rc && f[6])
+		rc = exp_parse_partitions(c, f[6], s);
 	if (rc)
 		return rc;
 	if (f[0] && f[1])

@@ -161,6 +161,8 @@ static cJSON *cluster_json(const struct experiment *e)
 	jadd(o, "network", net);
 	if (e->cluster.ntenants) /* only then: other manifests unchanged */
 		jadd(o, "tenants", tenants_json(&e->cluster));
+	if (e->cluster.nparts) /* the same */
+		jadd(o, "partitions", exp_partitions_json(&e->cluster));
 	return o;
 }
 
@@ -262,8 +264,16 @@ char *exp_resolved_json(const struct experiment *e)
 		jadd(root, "fill", exp_fill_json(&e->fill));
 	} else {
 		jadd(root, "cluster", cluster_json(e));
-		jadd(root, "workload", workload_json(&e->workload,
-						       e->cluster.ntenants > 0));
+		cJSON *w = workload_json(&e->workload, e->cluster.ntenants > 0);
+		if (e->cluster.nparts || e->cluster.nqos) {
+			jadd(w, "partition_from", jstr(slurm_from_names[
+					e->workload.partition_from]));
+			jadd(w, "qos_from", jstr(slurm_from_names[
+					e->workload.qos_from]));
+		}
+		jadd(root, "workload", w);
+		if (e->cluster.nqos)
+			jadd(root, "qos", exp_qos_json(&e->cluster));
 	}
 	jadd(root, "policies", pols);
 	jadd(root, "seeds", seeds);

@@ -36,6 +36,17 @@ int exp_parse_cluster(struct exp_ctx *c, const struct cJSON *v,
 struct cluster_spec;
 int exp_parse_tenants(struct exp_ctx *c, const struct cJSON *v,
 		      struct cluster_spec *s);
+/* "cluster.partitions" and the root's "qos" (exp_slurm.c): Slurm-style
+ * partitions and QOS into s (cluster/cluster.h, struct part_spec and
+ * struct qos_spec). */
+int exp_parse_partitions(struct exp_ctx *c, const struct cJSON *v,
+			 struct cluster_spec *s);
+int exp_parse_qos(struct exp_ctx *c, const struct cJSON *v,
+		  struct cluster_spec *s);
+/* Their rows of the resolved configuration, every field filled ("none"
+ * for no limit) but a trace_id not given. */
+struct cJSON *exp_partitions_json(const struct cluster_spec *s);
+struct cJSON *exp_qos_json(const struct cluster_spec *s);
 /* "workload" (exp_workload.c): a trace and its loader options, or a
  * generated workload; fills w. */
 int exp_parse_workload(struct exp_ctx *c, const struct cJSON *v,

@@ -270,6 +270,20 @@ static int parse_trace_opts(struct exp_ctx *c, const cJSON *const *f,
 	return rc;
 }
 
+/* Which fields name a job's partition and QOS (docs/tenants.md). */
+static int parse_slurm_from(struct exp_ctx *c, const cJSON *part,
+			    const cJSON *qos, struct workload_spec *w)
+{
+	w->partition_from = SLURM_FROM_PARTITION;
+	w->qos_from = SLURM_FROM_NONE;
+	int rc = exp_get_enum(c, "partition_from", part, slurm_from_names,
+			      SLURM_FROM_N, &w->partition_from);
+	if (!rc)
+		rc = exp_get_enum(c, "qos_from", qos, slurm_from_names,
+				  SLURM_FROM_N, &w->qos_from);
+	return rc;
+}
+
 int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 		       struct experiment *e)
 {
@@ -281,7 +295,8 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 					    "generate", "limit", "window",
 					    "load_scale", "reference_gpu",
 					    "job_classes", "project_from",
-					    "interactive_fraction", "skip" };
+					    "interactive_fraction", "skip",
+					    "partition_from", "qos_from" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	struct trace_opts *o = &w->opts;
 	const char *trace = NULL;
@@ -362,6 +377,8 @@ int exp_parse_workload(struct exp_ctx *c, const cJSON *v,
 	if (!rc)
 		rc = exp_get_number_in(c, "interactive_fraction", f[14], 0,
 				       false, 1, &w->interactive_fraction);
+	if (!rc)
+		rc = parse_slurm_from(c, f[16], f[17], w);
 out:
 	exp_jp_pop(c, m);
 	return rc;

@@ -100,6 +100,7 @@ void out_result_from_sim(struct run_result *r, const struct sim *s,
 	if (!r->hpo_out)
 		r->hpo = NULL;
 	r->tenants = sim_tenant_books(s);
+	r->slurm = sim_slurm_books(s);
 	r->tenant_run = r->tenants != NULL;
 	if (r->tenants) {
 		r->jain_quota = out_tenant_jain(r->tenants);
@@ -121,6 +122,7 @@ void out_result_release(struct run_result *r)
 	r->hpo = NULL;
 	r->hpo_out = NULL;
 	r->tenants = NULL;
+	r->slurm = NULL;
 	r->nallocs = 0;
 	r->window = NULL;
 }
@@ -510,6 +512,13 @@ int out_write_run(const char *outdir, const struct run_result *r,
 	path = xasprintf("%s/projects.csv", dir);
 	rc = r->tenants ? out_write_projects(path, r, err)
 			: remove_stale(path, err);
+	if (rc)
+		goto out_path;
+	free(path);
+	path = xasprintf("%s/partitions.csv", dir);
+	rc = r->slurm && r->slurm->spec->nparts
+		     ? out_write_partitions(path, r, err)
+		     : remove_stale(path, err);
 	if (rc)
 		goto out_path;
 	free(path);

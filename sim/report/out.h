@@ -49,6 +49,8 @@ struct run_result {
 	const struct tenant_books *tenants; /* the quota books; NULL = no
 	                              tenants (then no file says anything
 	                              of them) */
+	const struct slurm_books *slurm; /* partitions and QOS; NULL = none
+	                              (no partitions.csv) */
 	bool tenant_run;       /* the run had tenants: its figures for */
 	double jain_quota;     /* summary.csv, kept by out_result_release */
 	uint64_t reclaims;     /* (NaN: no project with a quota) */
@@ -95,6 +97,9 @@ void out_tenant_summary(struct cJSON *root, const struct run_result *r);
 double out_tenant_jain(const struct tenant_books *b);
 uint64_t out_tenant_reclaims(const struct tenant_books *b);
 #define OUT_TENANT_TAIL ",jain_quota,reclaims"
+/* out_slurm.c, for runs on a cluster with partitions: partitions.csv. */
+int out_write_partitions(const char *path, const struct run_result *r,
+			 struct sim_error *err);
 /* The columns summary.csv has after the metrics: the measurement
  * window's bounds (s) and its basis word (docs/metrics.md). */
 #define OUT_SUMMARY_TAIL ",measure_start,measure_end,measure_basis"

@@ -30,7 +30,7 @@ static const char *const run_files[] = {
 	"manifest.json", "error.txt", "fill.csv", "pods.csv", "cdf_wait.csv",
 	"cdf_response.csv", "cdf_placement_slowdown.csv", "jobs.swf",
 	"allocations.csv", "searches.csv", "projects.csv",
-	"projects_gpus.csv", NULL,
+	"projects_gpus.csv", "partitions.csv", NULL,
 };
 
 /* Whether s ends in "-s<digits>", as every run folder's name does. */

@@ -317,6 +317,9 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 		}
 		r->cluster.exclusive = e->cluster.exclusive;
 		r->cluster.rack_nodes = e->cluster.rack_nodes;
+		cluster_slurm_copy(&r->cluster, &e->cluster);
+		r->cluster.part_from = e->cluster.part_from;
+		r->cluster.qos_from = e->cluster.qos_from;
 		uint64_t nodes = r->cluster.groups[0].count;
 		if (e->limits.nodes && nodes > e->limits.nodes) {
 			rc = err_set(err, "%s$.cluster.from_trace: the trace's "
@@ -338,6 +341,10 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 					  (enum tenant_from)e->workload.project_from,
 					  r->w.jobs, r->w.n, r->w.groups,
 					  r->w.ngroups, prefix, NULL, err);
+	if (!rc && r->have_w && (r->cluster.nparts || r->cluster.nqos))
+		rc = cluster_slurm_bind(&r->cluster, r->w.jobs, r->w.n,
+					r->w.qp, r->w.groups, r->w.ngroups,
+					prefix, NULL, NULL, err);
 	if (!rc && r->have_w)
 		rc = cluster_spec_check_vcs(&r->cluster, prefix, r->w.jobs,
 					    r->w.n, r->w.groups, r->w.ngroups,
@@ -355,22 +362,33 @@ out:
 /* Jobs that can never fit are rejected, counted and said: never dropped
  * silently. */
 static void warn_rejected(const struct runner *r, const char *label,
-			  const struct job *jobs, size_t n, uint64_t capacity)
+			  const struct job *jobs, size_t n, uint64_t capacity,
+			  const struct sim *s)
 {
 	uint64_t count = 0;
 	const struct job *largest = NULL;
+	uint64_t by_time = sim_counters(s)->rejected_max_time;
+	if (by_time)
+		fprintf(r->o->msg, "clustersim: warning: %s: %" PRIu64 " jobs "
+			"ask more time than their partition's max_time_s and "
+			"were refused at submit\n", label, by_time);
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].state != JOB_REJECTED)
 			continue;
+		if (sim_slurm_over_time(s, &jobs[i]))
+			continue; /* refused for its time, said above */
 		count++;
 		if (!largest || jobs[i].cpus > largest->cpus)
 			largest = &jobs[i];
 	}
+	if (!count)
+		return;
 	fprintf(r->o->msg,
 		"clustersim: warning: %s: %" PRIu64 " jobs can never fit on "
-		"the cluster and were rejected (the largest, job %lld, asks "
+		"the cluster%s and were rejected (the largest, job %lld, asks "
 		"%" PRIu32 " CPUs of %" PRIu64 "%s)\n",
-		label, count, (long long)largest->id, largest->cpus, capacity,
+		label, count, sim_slurm_books(s) ? " (or their partition)" : "",
+		(long long)largest->id, largest->cpus, capacity,
 		r->cluster.exclusive ? ", in whole nodes" : "");
 }
 
@@ -400,6 +418,10 @@ static int generate(const struct runner *r, uint64_t seed,
 					  (enum tenant_from)e->workload.project_from,
 					  gen->jobs, gen->n, gen->groups,
 					  gen->ngroups, prefix, NULL, err);
+	if (!rc && (r->cluster.nparts || r->cluster.nqos))
+		rc = cluster_slurm_bind(&r->cluster, gen->jobs, gen->n, NULL,
+					gen->groups, gen->ngroups, prefix,
+					NULL, NULL, err);
 	if (!rc)
 		rc = cluster_spec_check_shapes(&r->cluster, prefix, gen->jobs,
 					       gen->n, err);
@@ -517,7 +539,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 				     sim_capacity_gpus(s), e->bsld_tau,
 				     &res->counters, &win, &res->metrics);
 		if (res->counters.rejected)
-			warn_rejected(r, label, jobs, nj, sim_capacity_cpus(s));
+			warn_rejected(r, label, jobs, nj, sim_capacity_cpus(s), s);
 		if (sim_bad_call_first(s))
 			fprintf(r->o->msg, "clustersim: warning: %s: %" PRIu64 " engine "
 				"calls of the policy were refused; the first "

@@ -44,6 +44,8 @@ enum csv_col {
 	C_MICROBATCHES,
 	C_KIND,
 	C_INTERLEAVE,
+	C_QUEUE,
+	C_PARTITION,
 	C_NCOLS
 };
 
@@ -55,6 +57,7 @@ static const char *const csv_col_name[C_NCOLS] = {
 	[C_PP] = "pp",	       [C_MODEL] = "model",
 	[C_MICROBATCHES] = "microbatches", [C_KIND] = "kind",
 	[C_INTERLEAVE] = "interleave",
+	[C_QUEUE] = "queue",   [C_PARTITION] = "partition",
 };
 _Static_assert(sizeof(csv_col_name) / sizeof(csv_col_name[0]) == C_NCOLS,
 	       "one name per column");
@@ -65,6 +68,7 @@ struct csv_reader {
 	const struct trace_opts *o; /* loader options */
 	struct workload *w;         /* the output */
 	size_t cap;                 /* allocated length of w->jobs */
+	size_t qcap;                /* ... of w->qp (keep_qp) */
 	uint64_t line;              /* line being fed, from 1 */
 	uint64_t rec_line;          /* line where the current record began */
 	bool header_done;           /* the header row has been read */
@@ -303,6 +307,21 @@ static int csv_kind(struct csv_reader *r, struct job *j)
 	return 0;
 }
 
+/* The queue and partition columns of a kept job (-1: empty or none), for
+ * partitions and QOS (workload.qp); 1, or a negative code. */
+static int csv_qp(struct csv_reader *r)
+{
+	int64_t q, p;
+	int rc;
+	if ((rc = csv_get_int(r, C_QUEUE, false, -1, INT32_MAX, &q)) ||
+	    (rc = csv_get_int(r, C_PARTITION, false, -1, INT32_MAX, &p)))
+		return rc;
+	xgrow(&r->w->qp, &r->qcap, 2 * (r->w->n + 1), sizeof(*r->w->qp));
+	r->w->qp[2 * r->w->n] = q >= 0 ? (int32_t)q : -1;
+	r->w->qp[2 * r->w->n + 1] = p >= 0 ? (int32_t)p : -1;
+	return 1;
+}
+
 static int csv_job(struct csv_reader *r)
 {
 	struct trace_report *rep = &r->w->report;
@@ -361,6 +380,8 @@ static int csv_job(struct csv_reader *r)
 		return rc;
 	rc = trace_job_finish(j, procs, r->o, rep, r->path, r->rec_line,
 			      r->err);
+	if (rc > 0 && r->o->keep_qp)
+		rc = csv_qp(r);
 	if (rc < 0)
 		return rc;
 	if (rc > 0)

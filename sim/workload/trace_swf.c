@@ -37,6 +37,8 @@ enum {
 	F_REQ_TIME = 8,
 	F_USER = 11,
 	F_GROUP = 12,
+	F_QUEUE = 14,
+	F_PARTITION = 15,
 };
 
 /* Names of the 18 fields, for messages. */
@@ -54,6 +56,7 @@ struct swf_reader {
 	const struct trace_opts *o;  /* loader options */
 	struct workload *w;          /* the output */
 	size_t cap;                  /* allocated length of w->jobs */
+	size_t qcap;                 /* ... of w->qp (keep_qp) */
 	uint64_t line;               /* current line number, from 1 */
 	struct sim_error *err;       /* where a message goes */
 };
@@ -424,6 +427,16 @@ static int swf_job(struct swf_reader *r, const char *p, const char *e)
 	rc = trace_job_finish(j, procs, o, rep, r->path, r->line, r->err);
 	if (rc < 0)
 		return rc;
+	if (rc > 0 && o->keep_qp) {
+		xgrow(&r->w->qp, &r->qcap, 2 * (r->w->n + 1),
+		      sizeof(*r->w->qp));
+		/* Beyond int32 is no queue or partition number: unknown. */
+		r->w->qp[2 * r->w->n] = v[F_QUEUE] >= 0 && v[F_QUEUE] <=
+					INT32_MAX ? (int32_t)v[F_QUEUE] : -1;
+		r->w->qp[2 * r->w->n + 1] =
+			v[F_PARTITION] >= 0 && v[F_PARTITION] <= INT32_MAX
+				? (int32_t)v[F_PARTITION] : -1;
+	}
 	if (rc > 0)
 		r->w->n++;
 	return 0;

@@ -255,6 +255,15 @@ static bool wl_sort(struct workload *w, int64_t *dup)
 			out[i] = w->jobs[k[i].pos];
 		free(w->jobs);
 		w->jobs = out;
+		if (w->qp) {
+			int32_t *q = xmalloc(2 * n * sizeof(*q));
+			for (i = 0; i < n; i++) {
+				q[2 * i] = w->qp[2 * k[i].pos];
+				q[2 * i + 1] = w->qp[2 * k[i].pos + 1];
+			}
+			free(w->qp);
+			w->qp = q;
+		}
 	}
 	free(k);
 	free(tmp);
@@ -269,12 +278,20 @@ static void wl_resort_nearly(struct workload *w)
 		if (!wl_before(&w->jobs[i], &w->jobs[i - 1]))
 			continue;
 		struct job t = w->jobs[i];
+		int32_t tq[2] = { 0, 0 };
 		size_t k = i;
+		if (w->qp)
+			memcpy(tq, w->qp + 2 * i, sizeof(tq));
 		while (k > 0 && wl_before(&t, &w->jobs[k - 1])) {
 			w->jobs[k] = w->jobs[k - 1];
+			if (w->qp)
+				memcpy(w->qp + 2 * k, w->qp + 2 * (k - 1),
+				       sizeof(tq));
 			k--;
 		}
 		w->jobs[k] = t;
+		if (w->qp)
+			memcpy(w->qp + 2 * k, tq, sizeof(tq));
 	}
 }
 
@@ -317,6 +334,9 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 	if (first > 0)
 		memmove(w->jobs, w->jobs + first,
 			(last - first) * sizeof(*w->jobs));
+	if (first > 0 && w->qp)
+		memmove(w->qp, w->qp + 2 * first,
+			2 * (last - first) * sizeof(*w->qp));
 	w->n = last - first;
 
 	if (o->skip) {
@@ -365,6 +385,7 @@ void workload_release(struct workload *w)
 	if (!w)
 		return;
 	free(w->jobs);
+	free(w->qp);
 	for (size_t i = 0; i < w->ngroups; i++)
 		free(w->groups[i]);
 	free(w->groups);

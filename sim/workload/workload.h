@@ -77,6 +77,9 @@ struct trace_opts {
 	                            table, for the CSV `model` column; NULL =
 	                            the presets alone */
 	size_t nmodels;          /* entries in models */
+	bool keep_qp;            /* SWF: keep each job's queue and partition
+	                            fields (workload.qp), for partitions and
+	                            QOS */
 	uint64_t max_bytes;      /* refuse a trace file (or its inflated
 	                            content) above this many bytes; 0 =
 	                            INPUT_MAX_BYTES */
@@ -131,6 +134,10 @@ struct workload {
 	                        field is an index + 1), owned; NULL = none */
 	char **llm_names;    /* the model name of each entry, owned */
 	size_t nllm;         /* entries in llm and llm_names */
+	int32_t *qp;         /* SWF under keep_qp: the queue (field 15) and
+	                        partition (field 16) of job idx at 2 idx and
+	                        2 idx + 1, -1 unknown; owned; NULL = not
+	                        read */
 };
 
 /*

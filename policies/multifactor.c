@@ -1,0 +1,709 @@
+/*
+ * multifactor: Slurm's priority/multifactor with its backfill scheduler's
+ * limits, over the partitions and QOS of the experiment.
+ *
+ * What it does: at every scheduling point each waiting job gets Slurm's
+ * integer priority, the weighted sum of five factors (age, job size,
+ * partition, QOS, fair-share; include/clustersim/multifactor.h has the
+ * formulas and cites the plugin), and the jobs are ordered by their
+ * partition's priority_tier, then priority, then submit time and id.
+ * Then, as Slurm's two schedulers:
+ *
+ * 1. Main: jobs start in that order while they fit their partition's
+ *    units (and the cluster); the first job of a partition that does not
+ *    fit blocks the later jobs of that partition (Slurm's main scheduler
+ *    stops looking at a partition once a job there cannot start).  A job
+ *    held back by a QOS limit (max_jobs_per_user, max_jobs_per_group,
+ *    max_units_per_user, counted over running jobs of that QOS) is
+ *    skipped and blocks nobody.
+ *    A job whose QOS may preempt others (its `preempt` list) that does
+ *    not fit first preempts running jobs of those QOS in its partition,
+ *    newest first, as few as make room; they wait again (requeued).
+ * 2. Backfill: the jobs are walked again in order, at most bf_max_job_test
+ *    of them and at most bf_max_job_user per user (0: no limit).  Each
+ *    gets the earliest time its partition's free-unit profile (the running
+ *    jobs until their expected ends, rounded up to bf_resolution_s) has
+ *    room for it for its estimate.  At now: it starts.  Otherwise, within
+ *    bf_window_s of now: a reservation, for the first such job of each
+ *    partition (bf_reserve "easy", the default) or for each ("all", which
+ *    is what Slurm's sched/backfill does); a job later than the window is
+ *    neither started nor reserved.  A job started now never delays a
+ *    reservation, since it must fit the profile around them.
+ *
+ * Fair-share: the accounts are the cluster's tenants' projects when it
+ * has tenants (shares: their weights), else the users (one share each,
+ * among the users seen so far).  A running job charges its units times
+ * its QOS's usage_factor per second to its account; usage decays
+ * continuously with half-life half_life_s.  Slurm decays every
+ * PriorityCalcPeriod (5 minutes); continuous decay is its limit.
+ * Priorities are recomputed at every scheduling point, where Slurm
+ * recomputes every PriorityCalcPeriod.
+ *
+ * Partitions are disjoint node groups (docs/tenants.md): a partition is
+ * a count of units here, exact on CPU clusters.  Without partitions the
+ * cluster is one partition.  All weights 0 (the defaults, as Slurm's)
+ * order by submit time alone: FCFS with Slurm's backfill.
+ *
+ * Sources: Slurm's priority/multifactor and sched/backfill plugins and
+ * their pages (slurm.schedmd.com/priority_multifactor.html,
+ * sched_config.html: bf_window, bf_resolution, bf_max_job_test,
+ * bf_max_job_user); Slurm's partition_mgr (PriorityTier orders jobs
+ * before priority).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clustersim/multifactor.h"
+#include "clustersim/policy.h"
+
+/* One step of a partition's free-unit profile: units free from t on. */
+struct mf_step {
+	sim_time_t t;
+	int64_t free;
+};
+
+struct mf_profile {
+	struct mf_step *s;
+	size_t n, cap;
+};
+
+/* A pending job and its sort key. */
+struct mf_cand {
+	const struct job *j;
+	uint32_t tier, prio;
+};
+
+/* Open addressing from a 64-bit key (an account, a QOS and user, a QOS
+ * and group) to a slot of the per-key arrays. */
+struct mf_map {
+	int64_t *key;
+	uint32_t *val;
+	size_t cap, n;
+};
+
+struct mf {
+	struct mf_weights w;
+	int64_t max_age_s;
+	double half_life_s;
+	bool favor_small;
+	sim_time_t bf_window, bf_resolution;
+	int64_t bf_max_job_test, bf_max_job_user;
+	bool reserve_all;
+	/* The cluster. */
+	uint64_t nodes, cpus, gpus, cpn; /* cpn: CPUs per node, rounded */
+	unsigned nparts;                 /* at least 1 */
+	uint64_t *units, *used;          /* by partition */
+	uint32_t max_pjf, max_qprio;
+	bool tenants;
+	/* Keyed counters: usage (accounts), running jobs and units (QOS
+	 * limits). */
+	struct mf_map map;
+	double *usage, *rate, *share;
+	uint64_t *jobs_run, *units_run;
+	size_t kcap;
+	double share_sum, usage_sum;
+	sim_time_t last;                 /* usage brought to this time */
+	/* Scratch. */
+	struct mf_cand *cand;
+	size_t ccap;
+	bool *blocked, *reserved;
+	struct mf_profile *prof;
+};
+
+static const struct policy_param mf_params[] = {
+	{ "weight_age", PARAM_INT, "0", "PriorityWeightAge" },
+	{ "weight_size", PARAM_INT, "0", "PriorityWeightJobSize" },
+	{ "weight_partition", PARAM_INT, "0", "PriorityWeightPartition" },
+	{ "weight_qos", PARAM_INT, "0", "PriorityWeightQOS" },
+	{ "weight_fairshare", PARAM_INT, "0", "PriorityWeightFairshare" },
+	{ "max_age_s", PARAM_DOUBLE, "604800",
+	  "PriorityMaxAge: the wait at which the age factor reaches 1 (s)" },
+	{ "half_life_s", PARAM_DOUBLE, "604800",
+	  "PriorityDecayHalfLife of the fair-share usage (s); 0: no decay" },
+	{ "favor_small", PARAM_BOOL, "false",
+	  "PriorityFavorSmall: the size factor favours small jobs" },
+	{ "bf_window_s", PARAM_DOUBLE, "86400",
+	  "bf_window: how far ahead backfill plans (s)" },
+	{ "bf_resolution_s", PARAM_DOUBLE, "60",
+	  "bf_resolution: expected ends rounded up to this (s)" },
+	{ "bf_max_job_test", PARAM_INT, "500",
+	  "bf_max_job_test: jobs one backfill pass tests; 0: all" },
+	{ "bf_max_job_user", PARAM_INT, "0",
+	  "bf_max_job_user: jobs per user one pass tests; 0: no limit" },
+	{ "bf_reserve", PARAM_STRING, "easy",
+	  "reservations: easy (the first blocked job of each partition) or "
+	  "all (every job tested, as Slurm's backfill)" },
+	{ NULL, PARAM_INT, NULL, NULL },
+};
+
+/* ---- keyed counters --------------------------------------------------- */
+
+static uint64_t mf_hash(int64_t k)
+{
+	uint64_t z = (uint64_t)k + 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void *mf_grow(void *p, size_t n, size_t size)
+{
+	void *q = realloc(p, n * size);
+	if (!q)
+		abort();
+	return q;
+}
+
+static void mf_map_grow(struct mf_map *m)
+{
+	size_t cap = m->cap ? 2 * m->cap : 64;
+	int64_t *key = calloc(cap, sizeof(*key));
+	uint32_t *val = calloc(cap, sizeof(*val));
+	if (!key || !val)
+		abort();
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->val[i])
+			continue;
+		size_t h = mf_hash(m->key[i]) & (cap - 1);
+		while (val[h])
+			h = (h + 1) & (cap - 1);
+		key[h] = m->key[i];
+		val[h] = m->val[i];
+	}
+	free(m->key);
+	free(m->val);
+	m->key = key;
+	m->val = val;
+	m->cap = cap;
+}
+
+/* The slot of key k, made (zeroed) when new. */
+static size_t mf_slot(struct mf *m, int64_t k)
+{
+	struct mf_map *mp = &m->map;
+	if (2 * (mp->n + 1) > mp->cap)
+		mf_map_grow(mp);
+	size_t h = mf_hash(k) & (mp->cap - 1);
+	while (mp->val[h] && mp->key[h] != k)
+		h = (h + 1) & (mp->cap - 1);
+	if (mp->val[h])
+		return mp->val[h] - 1;
+	mp->key[h] = k;
+	mp->val[h] = (uint32_t)++mp->n;
+	if (mp->n > m->kcap) {
+		size_t cap = m->kcap ? 2 * m->kcap : 64;
+		m->usage = mf_grow(m->usage, cap, sizeof(double));
+		m->rate = mf_grow(m->rate, cap, sizeof(double));
+		m->share = mf_grow(m->share, cap, sizeof(double));
+		m->jobs_run = mf_grow(m->jobs_run, cap, sizeof(uint64_t));
+		m->units_run = mf_grow(m->units_run, cap, sizeof(uint64_t));
+		m->kcap = cap;
+	}
+	size_t s = mp->n - 1;
+	m->usage[s] = m->rate[s] = m->share[s] = 0;
+	m->jobs_run[s] = m->units_run[s] = 0;
+	return s;
+}
+
+/* Keys: an account (0), a QOS's user (1) or group (2). */
+static int64_t mf_key(int kind, int64_t q, int64_t id)
+{
+	return ((int64_t)kind << 60) ^ (q << 32) ^ (id & 0xffffffffll);
+}
+
+/* A job's account slot; a new account gets its shares. */
+static size_t mf_account(struct sim *sim, struct mf *m, const struct job *j)
+{
+	int t = sim_job_tenant(sim, j);
+	int64_t id = m->tenants ? t : j->user;
+	size_t s = mf_slot(m, mf_key(0, 0, id));
+	if (m->share[s] == 0) {
+		const struct sim_tenant *st =
+			m->tenants ? sim_tenant(sim, (unsigned)t) : NULL;
+		m->share[s] = st ? st->weight : 1;
+		m->share_sum += m->share[s];
+	}
+	return s;
+}
+
+/* ---- fair-share usage ------------------------------------------------- */
+
+/* Brings every account's usage to now. */
+static void mf_advance(struct sim *sim, struct mf *m)
+{
+	sim_time_t now = sim_now(sim);
+	if (now <= m->last)
+		return;
+	double dt = (double)(now - m->last) / SIM_SEC;
+	m->usage_sum = 0;
+	for (size_t s = 0; s < m->map.n; s++) {
+		m->usage[s] = mf_decay(m->usage[s], m->rate[s], dt,
+				       m->half_life_s);
+		m->usage_sum += m->usage[s];
+	}
+	m->last = now;
+}
+
+static double mf_usage_factor(struct sim *sim, const struct job *j)
+{
+	int q = sim_job_qos(sim, j);
+	return q >= 0 ? sim_qos(sim, (unsigned)q)->usage_factor : 1;
+}
+
+static unsigned mf_part(struct sim *sim, const struct job *j)
+{
+	int p = sim_job_partition(sim, j);
+	return p >= 0 ? (unsigned)p : 0;
+}
+
+/* A job starts (+1) or stops (-1) holding its units. */
+static void mf_hold(struct sim *sim, struct mf *m, const struct job *j,
+		    int sign)
+{
+	mf_advance(sim, m);
+	uint64_t d = sim_demand(sim, j);
+	size_t a = mf_account(sim, m, j);
+	m->rate[a] += sign * (double)d * mf_usage_factor(sim, j);
+	if (sign < 0 && m->rate[a] < 1e-9)
+		m->rate[a] = 0;
+	m->used[mf_part(sim, j)] += sign > 0 ? d : -d;
+	int q = sim_job_qos(sim, j);
+	if (q < 0)
+		return;
+	size_t u = mf_slot(m, mf_key(1, q, j->user));
+	size_t g = mf_slot(m, mf_key(2, q, j->group));
+	m->jobs_run[u] += sign > 0 ? 1 : -1;
+	m->units_run[u] += sign > 0 ? d : -d;
+	m->jobs_run[g] += sign > 0 ? 1 : -1;
+}
+
+static void mf_started(struct sim *sim, void *state, const struct job *j)
+{
+	mf_hold(sim, state, j, 1);
+}
+
+static void mf_stopped(struct sim *sim, void *state, const struct job *j)
+{
+	mf_hold(sim, state, j, -1);
+}
+
+/* May the job start under its QOS's limits? */
+static bool mf_qos_ok(struct sim *sim, struct mf *m, const struct job *j)
+{
+	int q = sim_job_qos(sim, j);
+	if (q < 0)
+		return true;
+	const struct sim_qos *qs = sim_qos(sim, (unsigned)q);
+	size_t u = mf_slot(m, mf_key(1, q, j->user));
+	size_t g = mf_slot(m, mf_key(2, q, j->group));
+	return m->jobs_run[u] < qs->max_jobs_per_user &&
+	       m->jobs_run[g] < qs->max_jobs_per_group &&
+	       (qs->max_units_per_user == SIM_QOS_NO_LIMIT ||
+		m->units_run[u] + sim_demand(sim, j) <= qs->max_units_per_user);
+}
+
+/* ---- the priority ----------------------------------------------------- */
+
+static uint32_t mf_job_priority(struct sim *sim, struct mf *m,
+				const struct job *j)
+{
+	struct mf_factors f = { 0, 0, 0, 0, 0 };
+	sim_time_t now = sim_now(sim);
+	f.age = mf_age_factor((now - j->submit) / SIM_SEC, m->max_age_s);
+	uint64_t cpus = j->cpus, total = m->cpus;
+	if (!cpus && j->gpus) { /* a GPU job: GPUs over the cluster's */
+		cpus = j->gpus;
+		total = m->gpus;
+	}
+	uint64_t mn = j->nodes ? j->nodes
+		      : m->cpn && j->cpus ? (j->cpus + m->cpn - 1) / m->cpn : 1;
+	f.size = mf_size_factor(mn, cpus, m->nodes, total, m->favor_small);
+	int p = sim_job_partition(sim, j);
+	if (p >= 0)
+		f.partition = mf_norm(
+			sim_partition(sim, (unsigned)p)->priority_job_factor,
+			m->max_pjf);
+	int q = sim_job_qos(sim, j);
+	if (q >= 0)
+		f.qos = mf_norm(sim_qos(sim, (unsigned)q)->priority,
+				m->max_qprio);
+	if (m->w.fairshare) {
+		size_t a = mf_account(sim, m, j);
+		double un = m->usage_sum > 0 ? m->usage[a] / m->usage_sum : 0;
+		f.fairshare = mf_fairshare(un, m->share[a] / m->share_sum);
+	}
+	return mf_priority(&m->w, &f);
+}
+
+static int mf_cmp(const void *pa, const void *pb)
+{
+	const struct mf_cand *a = pa, *b = pb;
+	if (a->tier != b->tier)
+		return a->tier > b->tier ? -1 : 1;
+	if (a->prio != b->prio)
+		return a->prio > b->prio ? -1 : 1;
+	if (a->j->submit != b->j->submit)
+		return a->j->submit < b->j->submit ? -1 : 1;
+	return a->j->id < b->j->id ? -1 : a->j->id > b->j->id;
+}
+
+/* The waiting jobs, ranked; returns their count. */
+static size_t mf_rank(struct sim *sim, struct mf *m)
+{
+	size_t n = sim_queue_len(sim);
+	if (n > m->ccap) {
+		m->ccap = 2 * n;
+		m->cand = mf_grow(m->cand, m->ccap, sizeof(*m->cand));
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = sim_queue_at(sim, i);
+		int p = sim_job_partition(sim, j);
+		m->cand[i] = (struct mf_cand){
+			.j = j,
+			.tier = p >= 0 ? sim_partition(sim, (unsigned)p)
+						 ->priority_tier : 0,
+			.prio = mf_job_priority(sim, m, j),
+		};
+	}
+	qsort(m->cand, n, sizeof(*m->cand), mf_cmp);
+	return n;
+}
+
+/* ---- a partition's free-unit profile ---------------------------------- */
+
+/* Index of the step holding time t (the last with s[i].t <= t), split
+ * there when t falls inside a step. */
+static size_t prof_split(struct mf_profile *pf, sim_time_t t)
+{
+	size_t i = 0;
+	while (i + 1 < pf->n && pf->s[i + 1].t <= t)
+		i++;
+	if (pf->s[i].t == t)
+		return i;
+	if (pf->n == pf->cap) {
+		pf->cap = 2 * pf->cap + 8;
+		pf->s = mf_grow(pf->s, pf->cap, sizeof(*pf->s));
+	}
+	memmove(&pf->s[i + 2], &pf->s[i + 1],
+		(pf->n - i - 1) * sizeof(*pf->s));
+	pf->s[i + 1] = (struct mf_step){ t, pf->s[i].free };
+	pf->n++;
+	return i + 1;
+}
+
+/* Takes d units during [t, t + dur). */
+static void prof_take(struct mf_profile *pf, int64_t d, sim_time_t t,
+		      sim_time_t dur)
+{
+	size_t a = prof_split(pf, t);
+	/* A split at t + dur inserts after a: a stays where it is. */
+	size_t b = dur < SIM_TIME_MAX - t ? prof_split(pf, t + dur) : pf->n;
+	for (size_t i = a; i < b; i++)
+		pf->s[i].free -= d;
+}
+
+/* The earliest t >= now with d units free during [t, t + dur). */
+static sim_time_t prof_earliest(const struct mf_profile *pf, int64_t d,
+				sim_time_t dur)
+{
+	for (size_t i = 0; i < pf->n; i++) {
+		if (pf->s[i].free < d)
+			continue;
+		sim_time_t t = pf->s[i].t, end = t + dur;
+		size_t k = i + 1;
+		while (k < pf->n && pf->s[k].t < end && pf->s[k].free >= d)
+			k++;
+		if (k == pf->n || pf->s[k].t >= end)
+			return t;
+		i = k; /* the step that lacked room; the loop moves past it */
+	}
+	return SIM_TIME_MAX;
+}
+
+/* Rounds a time after now up to the resolution. */
+static sim_time_t mf_round(const struct mf *m, sim_time_t now, sim_time_t t)
+{
+	sim_time_t r = m->bf_resolution;
+	if (r <= 0 || t <= now)
+		return t;
+	return now + (t - now + r - 1) / r * r;
+}
+
+/* Every partition's profile from the running jobs. */
+static void mf_profiles(struct sim *sim, struct mf *m)
+{
+	sim_time_t now = sim_now(sim);
+	for (unsigned p = 0; p < m->nparts; p++) {
+		struct mf_profile *pf = &m->prof[p];
+		pf->n = 0;
+		if (!pf->cap) {
+			pf->cap = 16;
+			pf->s = mf_grow(NULL, pf->cap, sizeof(*pf->s));
+		}
+		pf->s[pf->n++] = (struct mf_step){
+			now, (int64_t)m->units[p] - (int64_t)m->used[p] };
+	}
+	for (size_t i = 0; i < sim_running_len(sim); i++) {
+		const struct job *j = sim_running_at(sim, i);
+		sim_time_t end = mf_round(m, now, sim_expected_end(sim, j));
+		struct mf_profile *pf = &m->prof[mf_part(sim, j)];
+		/* Its units come back at its end: given back from then on. */
+		prof_take(pf, -(int64_t)sim_demand(sim, j), end,
+			  SIM_TIME_MAX - end);
+	}
+}
+
+/* ---- the passes ------------------------------------------------------- */
+
+static bool mf_fits_part(struct sim *sim, const struct mf *m,
+			 const struct job *j)
+{
+	unsigned p = mf_part(sim, j);
+	return m->used[p] + sim_demand(sim, j) <= m->units[p] &&
+	       sim_job_fits(sim, j);
+}
+
+/* Newest start first, then the larger id. */
+static int mf_cmp_newest(const void *pa, const void *pb)
+{
+	const struct job *a = *(const struct job *const *)pa;
+	const struct job *b = *(const struct job *const *)pb;
+	if (a->start != b->start)
+		return a->start > b->start ? -1 : 1;
+	return a->id > b->id ? -1 : a->id < b->id;
+}
+
+/*
+ * QOS preemption (Slurm's QOS Preempt with PreemptMode=REQUEUE): frees
+ * room in j's partition by preempting running jobs of the QOS that j's
+ * QOS may preempt, the newest first (not one started at this time), as
+ * few as make j's units fit.  None when they would not be enough.
+ * Returns whether it preempted.
+ */
+static bool mf_preempt_for(struct sim *sim, struct mf *m, const struct job *j)
+{
+	int q = sim_job_qos(sim, j);
+	uint64_t mask = q >= 0 ? sim_qos(sim, (unsigned)q)->preempt : 0;
+	if (!mask)
+		return false;
+	unsigned p = mf_part(sim, j);
+	size_t nr = sim_running_len(sim), nv = 0;
+	const struct job **v = malloc((nr ? nr : 1) * sizeof(*v));
+	if (!v)
+		abort();
+	for (size_t i = 0; i < nr; i++) {
+		const struct job *r = sim_running_at(sim, i);
+		int rq = sim_job_qos(sim, r);
+		if (mf_part(sim, r) == p && rq >= 0 && (mask >> rq & 1) &&
+		    r->start < sim_now(sim))
+			v[nv++] = r;
+	}
+	qsort(v, nv, sizeof(*v), mf_cmp_newest);
+	uint64_t need = m->used[p] + sim_demand(sim, j), freed = 0;
+	size_t k = 0;
+	while (k < nv && need - freed > m->units[p])
+		freed += sim_demand(sim, v[k++]);
+	bool ok = need - freed <= m->units[p];
+	for (size_t i = 0; ok && i < k; i++)
+		sim_job_preempt(sim, v[i]);
+	free(v);
+	return ok && k > 0;
+}
+
+/* Slurm's main scheduler; a started job's entry becomes NULL. */
+static void mf_main(struct sim *sim, struct mf *m, size_t n)
+{
+	memset(m->blocked, 0, m->nparts * sizeof(bool));
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = m->cand[i].j;
+		unsigned p = mf_part(sim, j);
+		if (m->blocked[p] || !mf_qos_ok(sim, m, j))
+			continue;
+		if ((mf_fits_part(sim, m, j) ||
+		     (mf_preempt_for(sim, m, j) && mf_fits_part(sim, m, j))) &&
+		    !sim_job_start(sim, j))
+			m->cand[i].j = NULL;
+		else
+			m->blocked[p] = true;
+	}
+}
+
+/* Slurm's backfill pass over the jobs the main pass left. */
+static void mf_backfill(struct sim *sim, struct mf *m, size_t n)
+{
+	sim_time_t now = sim_now(sim);
+	int64_t tested = 0;
+	mf_profiles(sim, m);
+	memset(m->reserved, 0, m->nparts * sizeof(bool));
+	for (size_t i = 0; i < n; i++) {
+		const struct job *j = m->cand[i].j;
+		if (!j || !mf_qos_ok(sim, m, j))
+			continue;
+		if (m->bf_max_job_test && tested >= m->bf_max_job_test)
+			break;
+		if (m->bf_max_job_user) {
+			size_t u = mf_slot(m, mf_key(3, 0, j->user));
+			if (m->units_run[u] >= (uint64_t)m->bf_max_job_user)
+				continue; /* this pass's count per user */
+			m->units_run[u]++;
+		}
+		tested++;
+		unsigned p = mf_part(sim, j);
+		struct mf_profile *pf = &m->prof[p];
+		int64_t d = (int64_t)sim_demand(sim, j);
+		sim_time_t dur = mf_round(m, now, now + j->estimate) - now;
+		sim_time_t t = prof_earliest(pf, d, dur);
+		if (t == now && sim_job_fits(sim, j) && !sim_job_start(sim, j)) {
+			prof_take(pf, d, now, dur);
+			continue;
+		}
+		if (t == SIM_TIME_MAX || t - now > m->bf_window ||
+		    (!m->reserve_all && m->reserved[p]))
+			continue;
+		if (t == now) /* room in units, not in placement: wait */
+			t = now + (m->bf_resolution > 0 ? m->bf_resolution : 1);
+		prof_take(pf, d, t, dur);
+		m->reserved[p] = true;
+	}
+	/* The per-pass user counts start again next pass. */
+	if (m->bf_max_job_user)
+		for (size_t i = 0; i < n; i++)
+			if (m->cand[i].j)
+				m->units_run[mf_slot(m, mf_key(3, 0,
+						m->cand[i].j->user))] = 0;
+}
+
+static void mf_schedule(struct sim *sim, void *state)
+{
+	struct mf *m = state;
+	mf_advance(sim, m);
+	size_t n = mf_rank(sim, m);
+	if (!n)
+		return;
+	mf_main(sim, m, n);
+	bool any = false;
+	for (unsigned p = 0; p < m->nparts; p++)
+		any |= m->blocked[p];
+	if (any)
+		mf_backfill(sim, m, n);
+}
+
+/* ---- set-up ----------------------------------------------------------- */
+
+static int mf_weight(struct sim *sim, const char *name, uint32_t *out,
+		     struct sim_error *err)
+{
+	int64_t v = sim_param_int(sim, name);
+	if (v < 0 || v > UINT32_MAX) {
+		snprintf(err->msg, sizeof(err->msg), "%s must be in [0, "
+			 "4294967295], got '%lld'", name, (long long)v);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int mf_init(struct sim *sim, void **state, struct sim_error *err)
+{
+	struct mf *m = *state;
+	if (mf_weight(sim, "weight_age", &m->w.age, err) ||
+	    mf_weight(sim, "weight_size", &m->w.size, err) ||
+	    mf_weight(sim, "weight_partition", &m->w.partition, err) ||
+	    mf_weight(sim, "weight_qos", &m->w.qos, err) ||
+	    mf_weight(sim, "weight_fairshare", &m->w.fairshare, err))
+		return -1;
+	double age = sim_param_double(sim, "max_age_s");
+	double hl = sim_param_double(sim, "half_life_s");
+	double win = sim_param_double(sim, "bf_window_s");
+	double res = sim_param_double(sim, "bf_resolution_s");
+	m->bf_max_job_test = sim_param_int(sim, "bf_max_job_test");
+	m->bf_max_job_user = sim_param_int(sim, "bf_max_job_user");
+	const char *rv = sim_param_str(sim, "bf_reserve");
+	const char *bad = !(age >= 1 && age < 1e12) ? "max_age_s"
+			  : !(hl >= 0 && hl < 1e12) ? "half_life_s"
+			  : !(win >= 0 && win < 1e12) ? "bf_window_s"
+			  : !(res >= 0 && res < 1e12) ? "bf_resolution_s"
+			  : m->bf_max_job_test < 0 ? "bf_max_job_test"
+			  : m->bf_max_job_user < 0 ? "bf_max_job_user" : NULL;
+	if (bad) {
+		snprintf(err->msg, sizeof(err->msg), "%s is out of range",
+			 bad);
+		return -1;
+	}
+	if (res > win) {
+		snprintf(err->msg, sizeof(err->msg), "bf_resolution_s '%g' is "
+			 "above bf_window_s '%g'", res, win);
+		return -1;
+	}
+	if (strcmp(rv, "easy") && strcmp(rv, "all")) {
+		snprintf(err->msg, sizeof(err->msg), "bf_reserve must be easy "
+			 "or all, got '%s'", rv);
+		return -1;
+	}
+	m->reserve_all = !strcmp(rv, "all");
+	m->max_age_s = (int64_t)age;
+	m->half_life_s = hl;
+	m->favor_small = sim_param_bool(sim, "favor_small");
+	m->bf_window = (sim_time_t)(win * SIM_SEC);
+	m->bf_resolution = (sim_time_t)(res * SIM_SEC);
+	m->nodes = sim_capacity_nodes(sim);
+	m->cpus = sim_capacity_cpus(sim);
+	m->gpus = sim_capacity_gpus(sim);
+	m->cpn = m->nodes ? m->cpus / m->nodes : 0;
+	m->tenants = sim_tenant_count(sim) > 0;
+	unsigned np = sim_partition_count(sim);
+	m->nparts = np ? np : 1;
+	m->units = calloc(m->nparts, sizeof(uint64_t));
+	m->used = calloc(m->nparts, sizeof(uint64_t));
+	m->blocked = calloc(m->nparts, sizeof(bool));
+	m->reserved = calloc(m->nparts, sizeof(bool));
+	m->prof = calloc(m->nparts, sizeof(*m->prof));
+	if (!m->units || !m->used || !m->blocked || !m->reserved || !m->prof)
+		abort();
+	m->units[0] = sim_free_units(sim); /* nothing runs yet */
+	for (unsigned p = 0; p < np; p++) {
+		const struct sim_partition *sp = sim_partition(sim, p);
+		m->units[p] = sp->units;
+		if (sp->priority_job_factor > m->max_pjf)
+			m->max_pjf = sp->priority_job_factor;
+	}
+	for (unsigned q = 0; q < sim_qos_count(sim); q++)
+		if (sim_qos(sim, q)->priority > m->max_qprio)
+			m->max_qprio = sim_qos(sim, q)->priority;
+	m->last = sim_now(sim);
+	return 0;
+}
+
+static void mf_fini(struct sim *sim, void *state)
+{
+	struct mf *m = state;
+	(void)sim;
+	for (unsigned p = 0; p < m->nparts && m->prof; p++)
+		free(m->prof[p].s);
+	free(m->prof);
+	free(m->units);
+	free(m->used);
+	free(m->blocked);
+	free(m->reserved);
+	free(m->cand);
+	free(m->map.key);
+	free(m->map.val);
+	free(m->usage);
+	free(m->rate);
+	free(m->share);
+	free(m->jobs_run);
+	free(m->units_run);
+}
+
+CLUSTERSIM_POLICY(multifactor,
+	.summary = "Slurm's multifactor priority (age, size, partition, QOS, "
+		   "fair-share) with its backfill limits, over partitions",
+	.params = mf_params,
+	.state_size = sizeof(struct mf),
+	.init = mf_init,
+	.fini = mf_fini,
+	.job_started = mf_started,
+	.job_finished = mf_stopped,
+	.job_preempted = mf_stopped,
+	.schedule = mf_schedule);

@@ -1,0 +1,141 @@
+/*
+ * Slurm-style partitions and QOS in a run (docs/tenants.md, "Partitions
+ * and QOS"): each job's partition and QOS, bound once from the trace
+ * field the experiment names (cluster_slurm_bind; the runner has already
+ * refused a job of no partition), the policies' views of both, and the
+ * time limit at submit.
+ *
+ * The time limit: Slurm refuses at submit a job whose time limit is
+ * above its partition's MaxTime (EnforcePartLimits, the default since
+ * 2016), so here a job whose estimate (its time limit) is above its
+ * partition's max_time is rejected at submit, counted per partition.
+ * It is the engine's rather than a policy's, so that every policy's
+ * run refuses the same jobs.  A job larger than its partition is
+ * rejected at submit too, as one larger than the cluster is (Slurm
+ * refuses it: "Requested node configuration is not available").
+ */
+#include "engine/sim_impl.h"
+
+#include <string.h>
+
+#include "base/util.h"
+
+const struct slurm_books *sim_slurm_books(const struct sim *s)
+{
+	return s->slurm;
+}
+
+void sim_slurm_init(struct sim *s)
+{
+	const struct cluster_spec *cs = s->cfg.cluster;
+	if (!cs || (!cs->nparts && !cs->nqos))
+		return;
+	struct slurm_books *b = xcalloc(1, sizeof(*b));
+	size_t n = s->njobs ? s->njobs : 1;
+	const struct workload *w = s->cfg.workload;
+	struct sim_error e;
+	b->spec = cs;
+	b->job_part = xmalloc(n * sizeof(*b->job_part));
+	b->job_qos = xmalloc(n * sizeof(*b->job_qos));
+	for (size_t i = 0; i < n; i++)
+		b->job_part[i] = b->job_qos[i] = -1;
+	if (cluster_slurm_bind(cs, s->jobs, s->njobs, w ? w->qp : NULL,
+			       w ? w->groups : NULL, w ? w->ngroups : 0, "",
+			       b->job_part, b->job_qos, &e))
+		for (size_t i = 0; i < n; i++) /* the runner refused it */
+			b->job_part[i] = b->job_qos[i] = -1;
+	b->rejected_max_time = xcalloc(cs->nparts + 1, sizeof(uint64_t));
+	b->parts = xcalloc(cs->nparts + 1, sizeof(*b->parts));
+	for (size_t p = 0; p < cs->nparts; p++) {
+		const struct part_spec *ps = &cs->parts[p];
+		b->parts[p] = (struct sim_partition){
+			.name = ps->name,
+			.units = cluster_spec_part_units(cs, p),
+			.max_time = ps->max_time,
+			.priority_tier = ps->priority_tier,
+			.priority_job_factor = ps->priority_job_factor,
+		};
+	}
+	b->qos = xcalloc(cs->nqos + 1, sizeof(*b->qos));
+	for (size_t q = 0; q < cs->nqos; q++) {
+		const struct qos_spec *qs = &cs->qos[q];
+		b->qos[q] = (struct sim_qos){
+			.name = qs->name,
+			.priority = qs->priority,
+			.usage_factor = qs->usage_factor,
+			.max_jobs_per_user = qs->max_jobs_per_user,
+			.max_jobs_per_group = qs->max_jobs_per_group,
+			.max_units_per_user = qs->max_units_per_user,
+			.preempt = qs->preempt,
+		};
+	}
+	s->slurm = b;
+}
+
+void sim_slurm_release(struct sim *s)
+{
+	struct slurm_books *b = s->slurm;
+	if (!b)
+		return;
+	free(b->job_part);
+	free(b->job_qos);
+	free(b->rejected_max_time);
+	free(b->parts);
+	free(b->qos);
+	free(b);
+	s->slurm = NULL;
+}
+
+bool sim_slurm_over_time(const struct sim *s, const struct job *j)
+{
+	int32_t p = s->slurm && j->idx < s->njobs ? s->slurm->job_part[j->idx]
+						  : -1;
+	return p >= 0 && s->slurm->parts[p].max_time &&
+	       j->estimate > s->slurm->parts[p].max_time;
+}
+
+bool sim_slurm_refuse(struct sim *s, const struct job *j)
+{
+	int32_t p = s->slurm->job_part[j->idx];
+	if (p >= 0 && sim_demand(s, j) > s->slurm->parts[p].units)
+		return true; /* larger than its partition: can never fit */
+	if (!sim_slurm_over_time(s, j))
+		return false;
+	s->slurm->rejected_max_time[p]++;
+	s->counters.rejected_max_time++;
+	return true;
+}
+
+unsigned sim_partition_count(const struct sim *sim)
+{
+	return sim->slurm ? (unsigned)sim->slurm->spec->nparts : 0;
+}
+
+const struct sim_partition *sim_partition(const struct sim *sim, unsigned p)
+{
+	return p < sim_partition_count(sim) ? &sim->slurm->parts[p] : NULL;
+}
+
+int sim_job_partition(const struct sim *sim, const struct job *job)
+{
+	if (!sim->slurm || !job || job->idx >= sim->njobs)
+		return -1;
+	return sim->slurm->job_part[job->idx];
+}
+
+unsigned sim_qos_count(const struct sim *sim)
+{
+	return sim->slurm ? (unsigned)sim->slurm->spec->nqos : 0;
+}
+
+const struct sim_qos *sim_qos(const struct sim *sim, unsigned q)
+{
+	return q < sim_qos_count(sim) ? &sim->slurm->qos[q] : NULL;
+}
+
+int sim_job_qos(const struct sim *sim, const struct job *job)
+{
+	if (!sim->slurm || !job || job->idx >= sim->njobs)
+		return -1;
+	return sim->slurm->job_qos[job->idx];
+}
