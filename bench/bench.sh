@@ -366,13 +366,16 @@ else
 fi
 
 # The reinforcement-learning environment (docs/rl.md): decisions per second
-# of one environment in C, and of 64 through the vectorised Python binding,
+# of one environment in C, of one through the Python binding, and of 64
+# through the vectorised binding,
 # on KTH-SP2 windows of 1,024 jobs with K = 128.
 envb=$(dirname "$bin")/bench/env_bench
 pylib=$here/../build/pic/libclustersim.so
 if [ -r "$traces/hpc/KTH-SP2-1996-2.1-cln.swf.gz" ] && [ -x "$envb" ]; then
 	(cd "$here/.." && "$envb" experiments/kth.json 3)
 	if [ -r "$pylib" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+		(cd "$here/.." && CLUSTERSIM_LIB=$pylib /usr/bin/python3 bench/env_bench.py \
+			experiments/kth.json 3 1)
 		(cd "$here/.." && CLUSTERSIM_LIB=$pylib /usr/bin/python3 bench/env_bench.py \
 			experiments/kth.json 3 64)
 	else
