@@ -142,6 +142,26 @@ Test(sweep, clashing_short_names_use_whole_paths_and_values_are_cleaned)
 	sweep_release(&sw);
 }
 
+/* A number's label is its shortest text that reads back the same:
+ * 7680 and 1000, not 7.68e+03 and 1e+03 (which read back too), and
+ * 2.5e-07 where that is shorter than 0.00000025. */
+Test(sweep, number_labels_are_their_shortest_text)
+{
+	struct sweep sw;
+	struct sim_error err = { .msg = "" };
+	load_text("{ \"cluster\": { \"nodes\": [ { \"count\": 1, \"cpus\": 1 } ] },"
+		  " \"workload\": { \"trace\": \"t.swf\" },"
+		  " \"policies\": [ \"fcfs\" ],"
+		  " \"sweep\": { \"workload.limit\": [ 7680, 1000, 123456789 ],"
+		  "  \"workload.load_scale\": [ 2.5e-7 ] } }", &sw, 0, &err);
+	cr_assert_eq(sw.nruns, 3);
+	cr_expect_str_eq(sw.runs[0].label, "fcfs+limit=7680+load_scale=2.5e-07");
+	cr_expect_str_eq(sw.runs[1].label, "fcfs+limit=1000+load_scale=2.5e-07");
+	cr_expect_str_eq(sw.runs[2].label,
+			 "fcfs+limit=123456789+load_scale=2.5e-07");
+	sweep_release(&sw);
+}
+
 Test(sweep, a_file_without_sweep_is_one_point)
 {
 	struct sweep sw;

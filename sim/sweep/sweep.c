@@ -171,16 +171,23 @@ static int set_path(cJSON *root, const struct step *s, size_t n,
 
 /* ---- labels ----------------------------------------------------------- */
 
-/* A number's shortest text that reads back the same. */
+/* A number's shortest text that reads back the same: of the %g forms
+ * of every precision that do, the shortest, the lowest precision on a
+ * tie (7680, not 7.68e+03, which also reads back). */
 static char *number_text(double d)
 {
+	char *best = NULL;
 	for (int prec = 1; prec <= 17; prec++) {
 		char *t = xasprintf("%.*g", prec, d);
-		if (strtod(t, NULL) == d)
-			return t;
-		free(t);
+		if (strtod(t, NULL) == d &&
+		    (!best || strlen(t) < strlen(best))) {
+			free(best);
+			best = t;
+		} else {
+			free(t);
+		}
 	}
-	return xasprintf("%.17g", d);
+	return best ? best : xasprintf("%.17g", d);
 }
 
 /* A value as label text: letters, digits and "_.-" only (others become
