@@ -44,6 +44,20 @@
  * cluster is one partition.  All weights 0 (the defaults, as Slurm's)
  * order by submit time alone: FCFS with Slurm's backfill.
  *
+ * Parameters (defaults as Slurm's): weight_age, weight_size,
+ * weight_partition, weight_qos, weight_fairshare (PriorityWeight*, 0);
+ * max_age_s (PriorityMaxAge, 7 days); half_life_s (PriorityDecayHalfLife,
+ * 7 days); favor_small (PriorityFavorSmall, false); bf_window_s,
+ * bf_resolution_s, bf_max_job_test, bf_max_job_user (the backfill
+ * limits above); bf_reserve ("easy" or "all").
+ *
+ * Example (tests/test_multifactor.c): weight_age 1000, weight_size 1000,
+ * max_age_s 3000.  A job that has waited 1000 s (age factor 1/3) and asks
+ * a quarter of the cluster (size factor 0.25) has priority
+ * 1000/3 + 250 = 583.33, truncated to 583; a job with every factor 0 has
+ * 1, Slurm's floor.  With weight_size alone the larger of two waiting
+ * jobs goes first although submitted later.
+ *
  * Sources: Slurm's priority/multifactor and sched/backfill plugins and
  * their pages (slurm.schedmd.com/priority_multifactor.html,
  * sched_config.html: bf_window, bf_resolution, bf_max_job_test,
