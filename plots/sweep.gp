@@ -12,12 +12,14 @@
 # outdir/plots/sweep.dat, one block per axis and series, rows "x label
 # mean min max" x 3 metrics; and outdir/plots/sweep_vars.gp (naxes, npol,
 # axis_names, axis_numeric, policies, metric_titles, nser: series per
-# axis, stitles: their titles in block order, metric_log).  A value that
-# does not apply is "?".
+# axis, stitles: their titles in block order, metric_log, fixed: the
+# axes of one value, "name=value, ...", which get no row but are named in
+# the title).  A value that does not apply is "?".
 
 if (!exists("term")) term = "png"
 if (!exists("out")) out = "sweep.".term
 load outdir."/plots/sweep_vars.gp"
+if (!exists("fixed")) fixed = ""
 if (!exists("nser")) {
 	nser = ""
 	stitles = ""
@@ -48,7 +50,8 @@ set grid
 # Panels: 3 per row over the left 76% of the canvas, the legend right.
 pw = 0.76 / 3
 ph = (1.0 - 60.0 / h) / naxes
-set multiplot title etitle("sweep: metrics against each axis (line: mean over the seeds; band: min to max)") noenhanced
+at = (fixed eq "") ? "" : " at ".fixed
+set multiplot title etitle("sweep: metrics against each axis".at." (line: mean over the seeds; band: min to max)") noenhanced
 first = 0
 do for [a = 1:naxes] {
 	numeric = word(axis_numeric, a) eq "1"

@@ -431,6 +431,46 @@ Test(sweep, plot_data_has_a_series_per_value_of_the_other_axis)
 	free(vars);
 }
 
+/* An axis of one value gets no row and no part in the series' titles:
+ * it is named in the plot's title.  Count 1 and 3 at load_scale 2 (the
+ * waits of the test above: 9.5 s on one CPU, 0 on three) make the only
+ * row. */
+Test(sweep, one_valued_axis_is_named_not_drawn)
+{
+	need_bin();
+	put("t.swf", trace3);
+	put("s.json", "{ \"cluster\": { \"nodes\": [ { \"count\": 1, \"cpus\": 1 } ] },"
+		      " \"workload\": { \"trace\": \"t.swf\" },"
+		      " \"policies\": [ \"fcfs\" ], \"seeds\": [ 1 ],"
+		      " \"output\": \"out\","
+		      " \"sweep\": { \"cluster.nodes[0].count\": [ 1, 3 ],"
+		      " \"workload.load_scale\": [ 2 ] } }");
+	cr_assert_eq(sh("'%s' sweep s.json --no-plots", bin), 0);
+	char *vars = slurp("out/plots/sweep_vars.gp");
+	cr_assert(vars);
+	cr_expect(strstr(vars, "naxes = 1\n"), "%s", vars);
+	cr_expect(strstr(vars, "axis_names = 'count'"), "%s", vars);
+	cr_expect(strstr(vars, "nser = \"1\""), "%s", vars);
+	cr_expect(strstr(vars, "stitles = 'fcfs'"), "%s", vars);
+	cr_expect(strstr(vars, "fixed = 'load_scale=2'"), "%s", vars);
+	char *dat = slurp("out/plots/sweep.dat");
+	cr_assert(dat);
+	static const char *const want[] = { "1 \"1\" 9.5 9.5 9.5 ",
+					    "3 \"3\" 0 0 0 " };
+	size_t k = 0;
+	for (char *l = strtok(dat, "\n"); l; l = strtok(NULL, "\n")) {
+		if (*l == '#')
+			continue;
+		cr_assert_lt(k, 2, "more rows than points: %s", l);
+		cr_expect(!strncmp(l, want[k], strlen(want[k])),
+			  "row %zu: '%s', want '%s...'", k, l, want[k]);
+		k++;
+	}
+	cr_expect_eq(k, 2);
+	free(dat);
+	free(vars);
+}
+
 /* Runs the 16-run sweep with ARGS into a fresh out/, returns summary.csv. */
 static char *sweep16(const char *how)
 {

@@ -16,7 +16,10 @@
  * axis as one series per policy and value of every other axis (one per
  * policy with one axis): OUT/plots/sweep.dat, one gnuplot data block per
  * axis and series, described for plots/sweep.gp by
- * OUT/plots/sweep_vars.gp.
+ * OUT/plots/sweep_vars.gp.  An axis with one value has no row of its own
+ * and no part in the series' titles (every run has that value): it is
+ * named in the plot's title instead ("fixed"), unless every axis has one
+ * value, when the first is drawn so that the plot has a row.
  */
 #include "sweep/sweep.h"
 
@@ -296,6 +299,21 @@ static bool axis_numeric(const cJSON *ax)
 	return numeric;
 }
 
+/* Is axis ax drawn as a row (more than one value, or the first axis when
+ * none has more)? */
+static bool axis_drawn(const cJSON *axes, const cJSON *ax)
+{
+	const cJSON *x = axes->child;
+	for (; x; x = x->next)
+		if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+			x, "values")) > 1)
+			break;
+	if (!x)
+		return ax == axes->child;
+	return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+		ax, "values")) > 1;
+}
+
 /* Mean, min and max of each plotted metric over the runs (seeds) of
  * policy pol at value vi of axis a and, on every other axis b, at value
  * at[b] ("? ? ?" where none has it); lo and hi keep the least and greatest
@@ -340,11 +358,16 @@ static int put_words(FILE *f, const char *name, const cJSON *axes,
 	size_t len = 0, cap = 0;
 	const cJSON *ax = axes ? axes->child : NULL;
 	for (size_t i = 0; axes ? ax != NULL : i < n; i++) {
+		if (axes && !axis_drawn(axes, ax)) {
+			ax = ax->next;
+			continue;
+		}
 		const char *word = axes ? cJSON_GetStringValue(
 			cJSON_GetObjectItemCaseSensitive(ax, "name")) : w[i];
 		word = word ? word : "";
 		xgrow(&all, &cap, len + strlen(word) + 2, 1);
-		len += (size_t)sprintf(all + len, "%s%s", i ? " " : "", word);
+		len += (size_t)sprintf(all + len, "%s%s", len ? " " : "",
+				       word);
 		if (axes)
 			ax = ax->next;
 	}
@@ -358,10 +381,39 @@ static int put_words(FILE *f, const char *name, const cJSON *axes,
 	return 0;
 }
 
+/* fixed = 'name=value ...': the axes that are not drawn (one value each),
+ * for the plot's title; '' when every axis is drawn. */
+static int put_fixed(FILE *f, const cJSON *axes, struct sim_error *err)
+{
+	char *all = xstrdup("");
+	for (const cJSON *ax = axes->child; ax; ax = ax->next) {
+		if (axis_drawn(axes, ax))
+			continue;
+		const char *name = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(ax, "name"));
+		char *v = sweep_value_text(cJSON_GetArrayItem(
+			cJSON_GetObjectItemCaseSensitive(ax, "values"), 0));
+		char *u = xasprintf("%s%s%s=%s", all, *all ? ", " : "",
+				    name ? name : "", v);
+		free(v);
+		free(all);
+		all = u;
+	}
+	fputs("fixed = ", f);
+	int rc = plot_put_literal(f, all);
+	fputc('\n', f);
+	free(all);
+	if (rc)
+		return err_set(err, "sweep plot: a one-valued axis holds a "
+			       "control character");
+	return 0;
+}
+
 /*
- * sweep_vars.gp: naxes, npol, axis_names, policies, axis_numeric,
- * metric_titles as before, and nser (series per axis), stitles (every
- * series' title, in block order) and metric_log (1 where a metric's
+ * sweep_vars.gp: naxes (the axes drawn), npol, axis_names, policies, axis_numeric,
+ * metric_titles as before, and nser (series per axis drawn), stitles
+ * (every series' title, in block order), fixed (the one-valued axes)
+ * and metric_log (1 where a metric's
  * values are all above 0 and span more than a decade: drawn on a log
  * axis).
  */
@@ -370,21 +422,34 @@ static int write_vars(FILE *f, const cJSON *axes, const char *const *pols,
 		      const size_t *nser, const double *lo, const double *hi,
 		      bool gpu, struct sim_error *err)
 {
-	fprintf(f, "naxes = %d\nnpol = %zu\n", cJSON_GetArraySize(axes), npol);
+	int ndrawn = 0;
+	for (const cJSON *ax = axes->child; ax; ax = ax->next)
+		ndrawn += axis_drawn(axes, ax);
+	fprintf(f, "naxes = %d\nnpol = %zu\n", ndrawn, npol);
 	int rc = put_words(f, "axis_names", axes, NULL, 0, err);
 	if (!rc)
 		rc = put_words(f, "policies", NULL, pols, npol, err);
 	if (!rc)
 		rc = put_words(f, "stitles", NULL, titles, nt, err);
+	if (!rc)
+		rc = put_fixed(f, axes, err);
 	if (rc)
 		return rc;
+	const char *sep = "";
 	fputs("axis_numeric = \"", f);
 	for (const cJSON *ax = axes->child; ax; ax = ax->next)
-		fprintf(f, "%s%d", ax == axes->child ? "" : " ",
-			axis_numeric(ax));
+		if (axis_drawn(axes, ax)) {
+			fprintf(f, "%s%d", sep, axis_numeric(ax));
+			sep = " ";
+		}
 	fputs("\"\nnser = \"", f);
-	for (int a = 0; a < cJSON_GetArraySize(axes); a++)
-		fprintf(f, "%s%zu", a ? " " : "", nser[a]);
+	sep = "";
+	int a = 0;
+	for (const cJSON *ax = axes->child; ax; ax = ax->next, a++)
+		if (axis_drawn(axes, ax)) {
+			fprintf(f, "%s%zu", sep, nser[a]);
+			sep = " ";
+		}
 	fputs("\"\nmetric_log = \"", f);
 	for (size_t m = 0; m < NPM; m++)
 		fprintf(f, "%s%d", m ? " " : "", m < 2 && lo[m] > 0 &&
@@ -404,7 +469,7 @@ static char *series_title(const cJSON *axes, size_t a, const size_t *at,
 	char *t = xstrdup(pol);
 	size_t x = 0;
 	for (const cJSON *ax = axes->child; ax; ax = ax->next, x++) {
-		if (x == a)
+		if (x == a || !axis_drawn(axes, ax))
 			continue;
 		const char *name = cJSON_GetStringValue(
 			cJSON_GetObjectItemCaseSensitive(ax, "name"));
@@ -457,6 +522,8 @@ static void write_blocks(FILE *f, const cJSON *axes, const struct mrun *runs,
 								     "values");
 		bool numeric = axis_numeric(ax);
 		nser[a] = 0;
+		if (!axis_drawn(axes, ax))
+			continue;
 		for (size_t p = 0; p < npol; p++) {
 			memset(at, 0, naxes * sizeof(*at));
 			do {
