@@ -162,6 +162,38 @@ Test(rl, reward_at_end)
 	close3(v, path);
 }
 
+/* The engine's settings are a run's: with a start overhead of 2 s
+ * (preemption.start_overhead) the same actions as above start job 1 at 0
+ * and end it at 12, job 3 at 2 ending at 8; job 2 fits only at 12 and
+ * ends at 19.  The same starts and ends as `clustersim run` under fcfs
+ * would give for that order (fcfs itself starts job 2 first: it is ahead
+ * of job 3). */
+Test(rl, engine_settings_are_a_runs)
+{
+	char *path;
+	struct env *v = open3("{\"k\": 2, \"window_jobs\": 0, "
+			      "\"test_windows\": 0}, \"preemption\": "
+			      "{\"start_overhead\": 2}", &path);
+	struct sim_error err;
+	float r;
+	bool done = false;
+	cr_assert_eq(env_reset(v, 1, 0, NULL, NULL, &err), 0, "%s", err.msg);
+	int64_t acts[3] = { 0, 1, 0 };
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(env_step(v, acts[i], NULL, NULL, &r, &done, &err),
+			     0, "%s", err.msg);
+	cr_assert(done);
+	size_t n;
+	const struct job *j = rl_env_jobs(v, &n);
+	cr_assert_eq(n, 3);
+	cr_expect(j[0].start == 0 && j[0].end == 12 * SIM_SEC);
+	cr_expect(j[2].start == 2 * SIM_SEC && j[2].end == 8 * SIM_SEC);
+	cr_expect(j[1].start == 12 * SIM_SEC && j[1].end == 19 * SIM_SEC,
+		  "job 2: %lld .. %lld", (long long)j[1].start,
+		  (long long)j[1].end);
+	close3(v, path);
+}
+
 /* A file with a sweep (its points evaluate policies on the test
  * windows): the environment learns on its base, the file without the
  * sweep, so the episode is reward_at_end's: -3.4 / 3 at its end. */
@@ -452,7 +484,7 @@ Test(rl, fcfs_agent_reproduces_fcfs_on_kth)
 	cr_assert_eq(env_obs_dim(v), 128 * 7 + 4 + 2);
 	cr_assert_eq(env_reset(v, 0, 3, NULL, NULL, &err), 0, "%s", err.msg);
 	/* FCFS on the same window, first: the episode's jobs are fresh. */
-	struct sim *f = tl_run_unchecked("fcfs", &v->ew, &v->cluster);
+	struct sim *f = tl_run_unchecked("fcfs", &v->ew, &v->in.cluster);
 	size_t nf;
 	const struct job *fj = sim_jobs(f, &nf);
 	cr_assert_eq(env_reset(v, 0, 3, NULL, NULL, &err), 0, "%s", err.msg);
@@ -588,7 +620,7 @@ Test(rl, place_hand_worked_episode)
 	cr_assert_eq(env_k(v), 2);
 	/* 2 slots x 7 + 3 groups (all GPUs, v100, k80) x 4 + 2 = 28. */
 	cr_assert_eq(env_obs_dim(v), 28);
-	v->w.jobs[2].gpu_type = 2; /* job 3: k80 only */
+	v->in.w.jobs[2].gpu_type = 2; /* job 3: k80 only */
 	float o[28], r, rs[4];
 	uint8_t m[3];
 	bool done;

@@ -43,9 +43,8 @@ void env_free(struct env *v)
 		return;
 	episode_free(v);
 	free(v->ew.jobs);
-	if (v->have_w)
-		workload_release(&v->w);
-	cluster_spec_release(&v->cluster);
+	exp_inputs_release(&v->in);
+	workload_release(&v->gw);
 	exp_release(&v->e);
 	for (uint32_t t = 0; v->type_names && t < v->ntypes; t++)
 		free(v->type_names[t]);
@@ -59,7 +58,7 @@ void env_free(struct env *v)
 /* K, the groups and the observation's size, from the cluster. */
 static void sizes(struct env *v)
 {
-	struct cluster *c = cluster_new(&v->cluster);
+	struct cluster *c = cluster_new(&v->in.cluster);
 	v->k = v->rl.k;
 	v->cpu_cap = (double)cluster_total_cpus(c);
 	v->gpu_cap = (double)cluster_total_gpus(c);
@@ -107,8 +106,8 @@ static int check_place(const struct env *v, struct sim_error *err)
 {
 	const struct node_group *untyped = NULL;
 	bool typed = false;
-	for (size_t i = 0; i < v->cluster.ngroups; i++) {
-		const struct node_group *g = &v->cluster.groups[i];
+	for (size_t i = 0; i < v->in.cluster.ngroups; i++) {
+		const struct node_group *g = &v->in.cluster.groups[i];
 		if (g->gpus && g->gpu_type)
 			typed = true;
 		else if (g->gpus && !untyped)
@@ -283,18 +282,19 @@ static int start_episode(struct env *v, uint64_t seed, size_t w,
 	struct sim_config cfg = {
 		.workload = &v->ew,
 		.jobs_in_place = v->ew.jobs,
-		.cluster = &v->cluster,
+		.cluster = &v->in.cluster,
 		.policy = &v->ops,
 		.policy_state = v,
-		.speed = v->use_speed ? &v->speed : NULL,
+		.speed = v->in.use_speed ? &v->in.speed : NULL,
 		.seed = seed,
 		.sample_interval = 0,
 		.max_samples = 3,
-		.progress_timeout = -1,
 	};
-	cfg.schedule_each_event = v->e.schedule_each_event;
-	cfg.submits_first = v->e.submits_first;
-	cfg.schedule_interval = v->e.schedule_interval;
+	/* As a run's (start overhead, checkpoints, tenants), but with no
+	 * progress watchdog: an agent's waits are its choice, and wait is
+	 * refused when it would stall the episode (docs/rl.md). */
+	exp_engine_settings(&v->e, &cfg);
+	cfg.progress_timeout = -1;
 	v->s = sim_new(&cfg);
 	v->seed = seed;
 	v->at_decision = false;

@@ -15,18 +15,16 @@
 #include "clustersim/env.h"
 #include "engine/sim.h"
 #include "exp/exp.h"
+#include "exp/exp_inputs.h"
 
 
 struct env {
 	struct experiment e;          /* the experiment, loaded */
 	struct rl_spec rl;            /* its "rl", with the options' keys */
 	bool test;                    /* the split is the test one */
-	struct workload w;            /* the trace (loaded once), or the
-	                                 generated window */
-	bool have_w;
-	struct cluster_spec cluster;  /* the cluster, sized */
-	struct speed_config speed;    /* GPU jobs' speeds, as a run's */
-	bool use_speed;               /* a cluster with GPUs: speed used */
+	struct exp_inputs in;         /* the trace (loaded once), cluster
+	                                 and GPU speeds, as a run's */
+	struct workload gw;           /* a generated workload's window */
 	size_t nwin;                  /* windows of the split */
 	size_t win0;                  /* a trace: first window of the split */
 	/* The episode. */
@@ -72,9 +70,6 @@ struct env {
  * (messages "FILE: $.rl...."); the window w of the split into v->ew. */
 int rl_load(struct env *v, struct sim_error *err);
 int rl_window(struct env *v, size_t w, struct sim_error *err);
-/* Large-model jobs of v->w kept to the GPU types they fit (speed_llm_fit),
- * on a cluster with GPUs. */
-int rl_fit_llm(struct env *v, const char *prefix, struct sim_error *err);
 /* The environment of an experiment already loaded (taken over: v owns
  * it from then on, even on an error). */
 struct env *rl_env_new(struct experiment *e, const struct env_options *opt,

@@ -20,9 +20,9 @@
 #include <cjson/cJSON.h>
 
 #include "exp/exp.h"
+#include "exp/exp_inputs.h"
 #include "exp/exp_json.h"
 #include "fill/fill.h"
-#include "speed/jobclass.h"
 #include "report/out.h"
 #include "report/report.h"
 #include "run/fill_run.h"
@@ -52,11 +52,7 @@ struct runner {
 	struct entry *entries;
 	size_t nentries;
 	const char *outdir;
-	struct workload w;          /* the trace's, when not generated */
-	bool have_w;
-	struct cluster_spec cluster;/* sized from the trace, when asked */
-	struct speed_config speed;  /* GPU job speeds, on a GPU cluster */
-	bool use_speed;
+	struct exp_inputs in;       /* the trace, cluster and speed model */
 	struct run_result *runs;
 	size_t nruns;
 };
@@ -236,126 +232,25 @@ static void note_pinned(const struct runner *r, uint64_t pinned,
 			"them; the first: %s\n", r->e.path, pinned, err->msg);
 }
 
-/* GPU jobs' speeds (speed.h): check the GPU types, figures, fabric. */
-static int speed_setup(struct runner *r, const char *prefix,
-		       struct sim_error *err)
-{
-	const struct cluster_spec *c = &r->cluster;
-	uint64_t gpus = 0, nodes = 0;
-	for (size_t g = 0; g < c->ngroups; g++) {
-		gpus += (uint64_t)c->groups[g].count * c->groups[g].gpus;
-		nodes += c->groups[g].count;
-	}
-	if (!gpus)
-		return 0;
-	int rc = speed_check(c, &r->e.throughputs, r->w.jobs, r->w.n,
-			     r->e.workload.draw_classes, prefix, err);
-	if (rc)
-		return rc;
-	r->speed.net = r->e.network;
-	r->speed.net.rack_nodes = c->rack_nodes ? c->rack_nodes
-						: (uint32_t)nodes;
-	rc = net_spec_check(&r->speed.net, prefix, err);
-	if (rc)
-		return rc;
-	r->speed.ref_gpu = jobclass_gpu_lookup(r->e.workload.reference_gpu,
-					       NULL);
-	SIM_ASSERT(r->speed.ref_gpu >= 0); /* checked by the loader */
-	uint64_t pinned;
-	rc = speed_llm_fit(c, &r->e.throughputs, r->speed.ref_gpu, r->w.jobs,
-			   r->w.n, r->w.llm, r->w.nllm, prefix, &pinned, err);
-	if (rc)
-		return rc;
-	note_pinned(r, pinned, err);
-	r->speed.draw_classes = r->e.workload.draw_classes;
-	r->speed.thr = &r->e.throughputs;
-	r->use_speed = true;
-	return 0;
-}
-
-/* Loads the trace (once) and sizes the cluster. */
+/* Loads the trace (once), sizes the cluster, binds and checks the jobs
+ * (exp_inputs.h), saying what was read. */
 static int load_inputs(struct runner *r, struct sim_error *err)
 {
 	struct experiment *e = &r->e;
-	char *prefix = xasprintf("%s: ", e->path);
-	int rc = 0;
-	if (!e->workload.generated) {
-		double t0 = mono_seconds();
-		struct trace_opts o = e->workload.opts;
-		o.thr = &e->throughputs; /* Gavel steps -> run time */
-		rc = trace_load(e->workload.trace, &o, &r->w, err);
-		if (rc)
-			goto out;
-		r->have_w = true;
-		/* The manifest hashes the bytes that were read. */
-		exp_note_input(e, e->workload.trace, r->w.sha256);
+	int rc = exp_inputs_trace(&r->in, e, err);
+	if (rc)
+		return rc;
+	if (r->in.have_w) {
 		if (r->o->stats)
 			fprintf(r->o->msg, "stats: load jobs=%zu load_s=%.3f\n",
-				r->w.n, mono_seconds() - t0);
-		report_workload(r, e->workload.trace, &r->w);
-		if (r->w.n == 0) {
-			rc = err_set(err, "%s: no job left to run: of %"
-				     PRIu64 " job lines, the dropping rules, "
-				     "the window and the limit removed all",
-				     e->workload.trace,
-				     r->w.report.jobs_read);
-			goto out;
-		}
+				r->in.w.n, r->in.load_s);
+		report_workload(r, e->workload.trace, &r->in.w);
 	}
-	if (e->cluster_from_trace) {
-		if (!r->have_w) {
-			rc = err_set(err, "%s$.cluster.from_trace: needs a "
-				     "trace workload", prefix);
-			goto out;
-		}
-		struct sim_error e2;
-		rc = cluster_spec_from_header(&r->cluster, r->w.max_procs,
-					      r->w.max_nodes, &e2);
-		if (rc) {
-			rc = err_set(err, "%s: %s", e->workload.trace, e2.msg);
-			goto out;
-		}
-		r->cluster.exclusive = e->cluster.exclusive;
-		r->cluster.rack_nodes = e->cluster.rack_nodes;
-		cluster_slurm_copy(&r->cluster, &e->cluster);
-		r->cluster.part_from = e->cluster.part_from;
-		r->cluster.qos_from = e->cluster.qos_from;
-		uint64_t nodes = r->cluster.groups[0].count;
-		if (e->limits.nodes && nodes > e->limits.nodes) {
-			rc = err_set(err, "%s$.cluster.from_trace: the trace's "
-				     "header gives %" PRIu64 " nodes, more "
-				     "than the limit %" PRIu64 ": raise "
-				     "$.limits.nodes", prefix, nodes,
-				     e->limits.nodes);
-			goto out;
-		}
-	} else {
-		/* A copy, so both cases release the same way. */
-		cluster_spec_copy(&r->cluster, &e->cluster);
-	}
-	rc = cluster_spec_check(&r->cluster, prefix, err);
-	if (!rc && r->cluster.ntenants)
-		rc = cluster_tenants_check(&r->cluster, prefix, err);
-	if (!rc && r->have_w && r->cluster.ntenants)
-		rc = cluster_tenants_bind(&r->cluster,
-					  (enum tenant_from)e->workload.project_from,
-					  r->w.jobs, r->w.n, r->w.groups,
-					  r->w.ngroups, prefix, NULL, err);
-	if (!rc && r->have_w && (r->cluster.nparts || r->cluster.nqos))
-		rc = cluster_slurm_bind(&r->cluster, r->w.jobs, r->w.n,
-					r->w.qp, r->w.groups, r->w.ngroups,
-					prefix, NULL, NULL, err);
-	if (!rc && r->have_w)
-		rc = cluster_spec_check_vcs(&r->cluster, prefix, r->w.jobs,
-					    r->w.n, r->w.groups, r->w.ngroups,
-					    err);
-	if (!rc && r->have_w)
-		rc = cluster_spec_check_shapes(&r->cluster, prefix, r->w.jobs,
-					       r->w.n, err);
+	uint64_t pinned;
+	struct sim_error note;
+	rc = exp_inputs_setup(&r->in, e, &pinned, &note, err);
 	if (!rc)
-		rc = speed_setup(r, prefix, err);
-out:
-	free(prefix);
+		note_pinned(r, pinned, &note);
 	return rc;
 }
 
@@ -389,53 +284,20 @@ static void warn_rejected(const struct runner *r, const char *label,
 		"%" PRIu32 " CPUs of %" PRIu64 "%s)\n",
 		label, count, sim_slurm_books(s) ? " (or their partition)" : "",
 		(long long)largest->id, largest->cpus, capacity,
-		r->cluster.exclusive ? ", in whole nodes" : "");
+		r->in.cluster.exclusive ? ", in whole nodes" : "");
 }
 
-/* The generated workload of seed, checked against the cluster's virtual
- * clusters; on an error nothing is left to release. */
+/* The generated workload of seed, checked as a trace's jobs are; on an
+ * error nothing is left to release. */
 static int generate(const struct runner *r, uint64_t seed,
 		    struct workload *gen, struct sim_error *err)
 {
-	const struct experiment *e = &r->e;
-	char *prefix;
-	struct sim_error e2;
-	int rc = gen_workload(&e->workload.gen, seed, &e->workload.opts, gen,
-			      &e2);
-	if (rc)
-		return err_setc(err, rc, "%s: $.workload.generate: %s",
-				e->path, e2.msg);
-	if (gen->n == 0) {
-		rc = err_set(err, "%s: $.workload: no generated job left after "
-			     "the window and limit", e->path);
-		goto out_gen;
-	}
-	prefix = xasprintf("%s: ", e->path);
-	rc = cluster_spec_check_vcs(&r->cluster, prefix, gen->jobs, gen->n,
-				    gen->groups, gen->ngroups, err);
-	if (!rc && r->cluster.ntenants)
-		rc = cluster_tenants_bind(&r->cluster,
-					  (enum tenant_from)e->workload.project_from,
-					  gen->jobs, gen->n, gen->groups,
-					  gen->ngroups, prefix, NULL, err);
-	if (!rc && (r->cluster.nparts || r->cluster.nqos))
-		rc = cluster_slurm_bind(&r->cluster, gen->jobs, gen->n, NULL,
-					gen->groups, gen->ngroups, prefix,
-					NULL, NULL, err);
-	if (!rc)
-		rc = cluster_spec_check_shapes(&r->cluster, prefix, gen->jobs,
-					       gen->n, err);
 	uint64_t pinned;
-	if (!rc && r->use_speed && gen->nllm)
-		rc = speed_llm_fit(&r->cluster, &e->throughputs,
-				   r->speed.ref_gpu, gen->jobs, gen->n,
-				   gen->llm, gen->nllm, prefix, &pinned, err);
-	if (!rc && r->use_speed && gen->nllm)
-		note_pinned(r, pinned, err);
-	free(prefix);
-out_gen:
-	if (rc)
-		workload_release(gen);
+	struct sim_error note;
+	int rc = exp_inputs_generate(&r->in, &r->e, seed, gen, &pinned, &note,
+				     err);
+	if (!rc)
+		note_pinned(r, pinned, &note);
 	return rc;
 }
 
@@ -446,24 +308,6 @@ static struct run_progress progress_start(const struct runner *r,
 		.nruns = r->nentries * r->e.nseeds, .t0 = mono_seconds() };
 }
 
-/* The experiment's root keys that set how the engine runs. */
-static void engine_settings(const struct experiment *e,
-			    struct sim_config *cfg)
-{
-	cfg->schedule_each_event = e->schedule_each_event;
-	cfg->submits_first = e->submits_first;
-	cfg->schedule_interval = e->schedule_interval;
-	cfg->start_overhead = e->start_overhead;
-	cfg->checkpoint_interval = e->checkpoint_interval;
-	cfg->restore_overhead = e->restore_overhead;
-	cfg->restore_per_gpu = e->restore_per_gpu;
-	cfg->storage_Bps = e->storage_GBps * 1e9;
-	/* 0 in the experiment is off; 0 in the config the default. */
-	cfg->progress_timeout = e->progress_timeout ? e->progress_timeout : -1;
-	cfg->project_from = e->workload.project_from;
-	cfg->interactive_fraction = e->workload.interactive_fraction;
-}
-
 /* The run's workload (r's trace, or generated into gen for this seed)
  * and its measurement window; gen is released on an error. */
 static int run_workload(struct runner *r, uint64_t seed, struct workload *gen,
@@ -471,7 +315,7 @@ static int run_workload(struct runner *r, uint64_t seed, struct workload *gen,
 			struct sim_error *err)
 {
 	int rc = 0;
-	*w = &r->w;
+	*w = &r->in.w;
 	if (r->e.workload.generated && (rc = generate(r, seed, gen, err)))
 		return rc;
 	if (r->e.workload.generated)
@@ -499,7 +343,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 	struct run_progress pl = progress_start(r, label);
 	struct sim_config cfg = {
 		.workload = w,
-		.cluster = &r->cluster,
+		.cluster = &r->in.cluster,
 		.policy = en->ops,
 		.params = en->params,
 		.nparams = en->nparams,
@@ -507,15 +351,15 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 		.sample_interval = e->timeline_interval,
 		.max_samples = (size_t)e->limits.timeline_samples,
 		.check = e->check || r->o->check,
-		.speed = r->use_speed ? &r->speed : NULL,
+		.speed = r->in.use_speed ? &r->in.speed : NULL,
 		/* A generated workload, or a trace in its last run: no copy. */
 		.jobs_in_place = e->workload.generated ? gen.jobs
-				 : last ? r->w.jobs : NULL,
+				 : last ? r->in.w.jobs : NULL,
 		.progress = show ? run_progress_draw : NULL,
 		.progress_ctx = &pl,
 		.record_allocations = e->allocations || r->o->allocations,
 	};
-	engine_settings(e, &cfg);
+	exp_engine_settings(e, &cfg);
 	run_measure_engine(&cfg, &win);
 	struct sim *s = sim_new(&cfg);
 	pl.s = s;
@@ -666,8 +510,7 @@ static void runner_release(struct runner *r)
 				   r->entries[i].nparams);
 	free(r->entries);
 	free(r->runs);
-	cluster_spec_release(&r->cluster);
-	workload_release(&r->w);
+	exp_inputs_release(&r->in);
 	registry_release(&r->reg);
 	exp_release(&r->e);
 }
