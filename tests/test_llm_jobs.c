@@ -530,3 +530,42 @@ Test(llm_jobs, csv_interleave_column)
 		     -SIM_EINPUT);
 	cr_expect(strstr(err.msg, "must be positive"), "%s", err.msg);
 }
+
+/* jobs.csv of a run with large-model jobs ends in their model and shape:
+ * the gpt3-xl job of 4 GPUs on tp 1 x pp 2 has dp 4 / (1 x 2) = 2, its
+ * own 2 micro-batches and v = 3; the plain GPU job has empty cells.  A
+ * run without such jobs has none of these columns. */
+Test(llm_jobs, jobs_csv_model_and_shape_columns)
+{
+	char bin[512], tmp[256];
+	tl_cli_setup(bin, sizeof(bin), tmp, sizeof(tmp), "llmcsv");
+	tl_cli_need_bin(bin);
+	tl_put(tmp, "t.csv", "id,submit,run,cpus,gpus,tp,pp,model,interleave,"
+	       "microbatches\n1,0,100,0,4,1,2,gpt3-xl,3,2\n2,0,100,0,1,,,,,\n");
+	tl_put(tmp, "p.csv", "id,submit,run,cpus,gpus\n1,0,100,0,1\n");
+	static const char *const exp =
+		"{\"cluster\": {\"nodes\": [{\"count\": 1, \"cpus\": 64, "
+		"\"gpus\": 8, \"gpu_type\": \"a100-80gb\"}]}, \"workload\": "
+		"{\"trace\": \"%s\", \"format\": \"csv\"}, \"policies\": "
+		"[\"fcfs\"], \"output\": \"%s\"}";
+	char *x = xasprintf(exp, "t.csv", "out");
+	char *p = xasprintf(exp, "p.csv", "plain");
+	tl_put(tmp, "x.json", x);
+	tl_put(tmp, "p.json", p);
+	cr_assert_eq(tl_sh(tmp, "'%s' run x.json -q --no-plots", bin), 0);
+	cr_assert_eq(tl_sh(tmp, "'%s' run p.json -q --no-plots", bin), 0);
+	char *csv = tl_slurp(tmp, "out/fcfs-s1/jobs.csv");
+	cr_assert(csv);
+	cr_expect(strstr(csv, ",measured,job_class,model,tp,pp,dp,"
+			 "microbatches,interleave\n1,"), "%s", csv);
+	cr_expect(strstr(csv, ",gpt3-xl,1,2,2,2,3\n2,"), "%s", csv);
+	cr_expect(strstr(csv, " (batch size 256),,,,,,\n"), "%s", csv);
+	char *plain = tl_slurp(tmp, "plain/fcfs-s1/jobs.csv");
+	cr_assert(plain);
+	cr_expect(strstr(plain, ",measured,job_class\n"), "%s", plain);
+	free(plain);
+	free(csv);
+	free(p);
+	free(x);
+	tl_rmtree(tmp);
+}

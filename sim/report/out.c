@@ -99,6 +99,8 @@ void out_result_from_sim(struct run_result *r, const struct sim *s,
 	r->hpo_out = sim_hpo_outcomes(s, &nout);
 	if (!r->hpo_out)
 		r->hpo = NULL;
+	r->llm = w->nllm ? w->llm : NULL;
+	r->nllm = w->nllm;
 	r->tenants = sim_tenant_books(s);
 	r->slurm = sim_slurm_books(s);
 	r->tenant_run = r->tenants != NULL;
@@ -185,8 +187,35 @@ static uint32_t *order_by_id(const struct job *jobs, size_t n)
 	return ord;
 }
 
-/* One row of jobs.csv at p; returns the new end.  At most ~1,100 bytes
- * (numbers, and the group and class names quoted, 402 bytes at most). */
+/* A large-model job's cells (OUT_LLM_JOB_HEADER): its model, tp, pp,
+ * dp = gpus / (tp x pp), micro-batches per step and model chunks per
+ * stage (1: plain 1F1B); empty cells for any other job. */
+static char *llm_cells(char *p, const struct job *j,
+		       const struct run_result *r)
+{
+	if (!j->llm || j->llm > r->nllm || !j->tp || !j->pp) {
+		memcpy(p, ",,,,,,", 6);
+		return p + 6;
+	}
+	const struct llm_job *lj = &r->llm[j->llm - 1];
+	*p++ = ',';
+	p = put_text(p, lj->model.name ? lj->model.name : "");
+	*p++ = ',';
+	p = put_u64(p, j->tp);
+	*p++ = ',';
+	p = put_u64(p, j->pp);
+	*p++ = ',';
+	p = put_u64(p, j->gpus / ((uint32_t)j->tp * j->pp));
+	*p++ = ',';
+	p = put_u64(p, lj->microbatches);
+	*p++ = ',';
+	p = put_u64(p, lj->interleave > 1 ? lj->interleave : 1);
+	return p;
+}
+
+/* One row of jobs.csv at p; returns the new end.  At most ~1,500 bytes
+ * (numbers, and the group, class and model names quoted, 402 bytes at
+ * most each), within write_jobs' margin of 2,048. */
 static char *job_row(char *p, const struct job *j, sim_time_t tau,
 		     const struct run_result *r)
 {
@@ -278,6 +307,8 @@ static char *job_row(char *p, const struct job *j, sim_time_t tau,
 		p = put_text(p, cls->name);
 	if (r->hpo)
 		p = out_hpo_job_cells(p, j, r);
+	if (r->llm)
+		p = llm_cells(p, j, r);
 	*p++ = '\n';
 	return p;
 }
@@ -304,6 +335,10 @@ static int write_jobs(const char *path, const struct run_result *r,
 	if (r->hpo) {
 		memcpy(p, OUT_HPO_JOB_HEADER, strlen(OUT_HPO_JOB_HEADER));
 		p += strlen(OUT_HPO_JOB_HEADER);
+	}
+	if (r->llm) {
+		memcpy(p, OUT_LLM_JOB_HEADER, strlen(OUT_LLM_JOB_HEADER));
+		p += strlen(OUT_LLM_JOB_HEADER);
 	}
 	*p++ = '\n';
 	for (size_t i = 0; i < r->njobs; i++) {

@@ -46,6 +46,10 @@ struct run_result {
 	const struct hpo_set *hpo; /* the workload's searches; NULL = none
 	                              (then no file says anything of them) */
 	const struct hpo_outcome *hpo_out; /* what became of each trial */
+	const struct llm_job *llm; /* what the workload's large-model jobs
+	                              train (job.llm - 1); NULL = none (then
+	                              jobs.csv has no columns of them) */
+	size_t nllm;
 	const struct tenant_books *tenants; /* the quota books; NULL = no
 	                              tenants (then no file says anything
 	                              of them) */
@@ -78,6 +82,9 @@ int out_write_run(const char *outdir, const struct run_result *r,
  * jobs.csv row (OUT_HPO_JOB_HEADER), searches.csv, and summary.json's
  * "searches" object into root. */
 #define OUT_HPO_JOB_HEADER ",search,trial,bracket,rung,stopped_at,loss"
+/* A run with large-model jobs: their model and shape at the end of every
+ * jobs.csv row (docs/metrics.md), empty for other jobs. */
+#define OUT_LLM_JOB_HEADER ",model,tp,pp,dp,microbatches,interleave"
 char *out_hpo_job_cells(char *p, const struct job *j,
 			const struct run_result *r);
 int out_write_searches(const char *path, const struct run_result *r,
