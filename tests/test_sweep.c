@@ -387,6 +387,21 @@ Test(sweep, rows_carry_the_axis_values_and_hand_worked_metrics)
 	free(csv);
 }
 
+/* The data rows of sweep.dat (comments skipped) begin with want[0..n). */
+static void expect_rows(char *dat, const char *const *want, size_t n)
+{
+	size_t k = 0;
+	for (char *l = strtok(dat, "\n"); l; l = strtok(NULL, "\n")) {
+		if (*l == '#')
+			continue;
+		cr_assert_lt(k, n, "more rows than points: %s", l);
+		cr_expect(!strncmp(l, want[k], strlen(want[k])),
+			  "row %zu: '%s', want '%s...'", k, l, want[k]);
+		k++;
+	}
+	cr_expect_eq(k, n);
+}
+
 /* Against one axis, a sweep of two draws one series per value of the
  * other (each point's band is over its seeds only): on one CPU the three
  * jobs wait 0, 9 and 18 s (mean 9), with the arrivals twice as dense 0,
@@ -417,16 +432,7 @@ Test(sweep, plot_data_has_a_series_per_value_of_the_other_axis)
 		"1 \"1\" 9.5 9.5 9.5 ", "3 \"3\" 0 0 0 ",
 		"1 \"1\" 9 9 9 ", "2 \"2\" 9.5 9.5 9.5 ",
 		"1 \"1\" 0 0 0 ", "2 \"2\" 0 0 0 " };
-	size_t k = 0;
-	for (char *l = strtok(dat, "\n"); l; l = strtok(NULL, "\n")) {
-		if (*l == '#')
-			continue;
-		cr_assert_lt(k, 8, "more rows than points: %s", l);
-		cr_expect(!strncmp(l, want[k], strlen(want[k])),
-			  "row %zu: '%s', want '%s...'", k, l, want[k]);
-		k++;
-	}
-	cr_expect_eq(k, 8);
+	expect_rows(dat, want, 8);
 	free(dat);
 	free(vars);
 }
@@ -457,16 +463,7 @@ Test(sweep, one_valued_axis_is_named_not_drawn)
 	cr_assert(dat);
 	static const char *const want[] = { "1 \"1\" 9.5 9.5 9.5 ",
 					    "3 \"3\" 0 0 0 " };
-	size_t k = 0;
-	for (char *l = strtok(dat, "\n"); l; l = strtok(NULL, "\n")) {
-		if (*l == '#')
-			continue;
-		cr_assert_lt(k, 2, "more rows than points: %s", l);
-		cr_expect(!strncmp(l, want[k], strlen(want[k])),
-			  "row %zu: '%s', want '%s...'", k, l, want[k]);
-		k++;
-	}
-	cr_expect_eq(k, 2);
+	expect_rows(dat, want, 2);
 	free(dat);
 	free(vars);
 }
