@@ -30,11 +30,16 @@
  *    neither started nor reserved.  A job started now never delays a
  *    reservation, since it must fit the profile around them.
  *
- * Fair-share: the accounts are the cluster's tenants' projects when it
- * has tenants (shares: their weights), else the users (one share each,
- * among the users seen so far).  A running job charges its units times
- * its QOS's usage_factor per second to its account; usage decays
- * continuously with half-life half_life_s.  Slurm decays every
+ * Fair-share, classic (fairshare "classic", the default): the accounts
+ * are the cluster's tenants' projects when it has tenants (shares: their
+ * weights), else the users (one share each, among the users seen so
+ * far).  A running job charges its units times its QOS's usage_factor
+ * per second to its account; usage decays continuously with half-life
+ * half_life_s.  Fair Tree (fairshare "fair_tree"): the same usage goes
+ * to the job's user association in the tree root -> departments ->
+ * projects -> users (tenants' weights as shares, 1 per user), or root ->
+ * users without tenants; the engine's sim_ftree ranks the users and the
+ * factor is rank / user associations (include/clustersim/multifactor.h).  Slurm decays every
  * PriorityCalcPeriod (5 minutes); continuous decay is its limit.
  * Priorities are recomputed at every scheduling point, where Slurm
  * recomputes every PriorityCalcPeriod.
@@ -47,7 +52,8 @@
  * Parameters (defaults as Slurm's): weight_age, weight_size,
  * weight_partition, weight_qos, weight_fairshare (PriorityWeight*, 0);
  * max_age_s (PriorityMaxAge, 7 days); half_life_s (PriorityDecayHalfLife,
- * 7 days); favor_small (PriorityFavorSmall, false); bf_window_s,
+ * 7 days); favor_small (PriorityFavorSmall, false); fairshare (classic
+ * or fair_tree: PriorityFlags NO_FAIR_TREE or not); bf_window_s,
  * bf_resolution_s, bf_max_job_test, bf_max_job_user (the backfill
  * limits above); bf_reserve ("easy" or "all").
  *
