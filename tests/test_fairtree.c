@@ -169,6 +169,31 @@ Test(fairtree, tied_accounts_merge_their_children)
 	sim_ftree_free(t);
 }
 
+Test(fairtree, without_usage_every_user_ties_at_1)
+{
+	/* root -> D1 (shares 2) -> P1 (1) -> u1, u2; root -> D2 (1) -> P2
+	 * (3) -> u3; no usage anywhere (the start of a run): every LF is
+	 * infinity, D1 and D2 tie and merge, P1 and P2 tie and merge, and
+	 * u1, u2, u3 tie: all rank 3 of 3, factor 1, whatever the shares. */
+	struct sim_ftree *t = sim_ftree_new();
+	size_t d1 = sim_ftree_account(t, -1, 2);
+	size_t d2 = sim_ftree_account(t, -1, 1);
+	size_t p1 = sim_ftree_account(t, (long)d1, 1);
+	size_t p2 = sim_ftree_account(t, (long)d2, 3);
+	size_t u[3] = { sim_ftree_user(t, (long)p1, 1, 1),
+			sim_ftree_user(t, (long)p1, 2, 1),
+			sim_ftree_user(t, (long)p2, 1, 1) };
+	cr_assert_neq(u[0], u[2], "user 1 in two projects: two associations");
+	sim_ftree_rank(t);
+	cr_expect(isinf(sim_ftree_level_fs(t, d1)));
+	cr_expect(isinf(sim_ftree_level_fs(t, p2)));
+	for (int i = 0; i < 3; i++) {
+		cr_expect_eq(sim_ftree_rank_of(t, u[i]), 3u);
+		cr_expect_eq(sim_ftree_factor(t, u[i]), 1.0);
+	}
+	sim_ftree_free(t);
+}
+
 Test(fairtree, a_user_tied_with_an_account_shares_its_first_rank)
 {
 	/* root -> user u (1 share, usage 10), account A (1 share; a1 usage
