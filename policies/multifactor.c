@@ -30,11 +30,16 @@
  *    neither started nor reserved.  A job started now never delays a
  *    reservation, since it must fit the profile around them.
  *
- * Fair-share: the accounts are the cluster's tenants' projects when it
- * has tenants (shares: their weights), else the users (one share each,
- * among the users seen so far).  A running job charges its units times
- * its QOS's usage_factor per second to its account; usage decays
- * continuously with half-life half_life_s.  Slurm decays every
+ * Fair-share, classic (fairshare "classic", the default): the accounts
+ * are the cluster's tenants' projects when it has tenants (shares: their
+ * weights), else the users (one share each, among the users seen so
+ * far).  A running job charges its units times its QOS's usage_factor
+ * per second to its account; usage decays continuously with half-life
+ * half_life_s.  Fair Tree (fairshare "fair_tree"): the same usage goes
+ * to the job's user association in the tree root -> departments ->
+ * projects -> users (tenants' weights as shares, 1 per user), or root ->
+ * users without tenants; the engine's sim_ftree ranks the users and the
+ * factor is rank / user associations (include/clustersim/multifactor.h).  Slurm decays every
  * PriorityCalcPeriod (5 minutes); continuous decay is its limit.
  * Priorities are recomputed at every scheduling point, where Slurm
  * recomputes every PriorityCalcPeriod.
@@ -47,7 +52,8 @@
  * Parameters (defaults as Slurm's): weight_age, weight_size,
  * weight_partition, weight_qos, weight_fairshare (PriorityWeight*, 0);
  * max_age_s (PriorityMaxAge, 7 days); half_life_s (PriorityDecayHalfLife,
- * 7 days); favor_small (PriorityFavorSmall, false); bf_window_s,
+ * 7 days); favor_small (PriorityFavorSmall, false); fairshare (classic
+ * or fair_tree: PriorityFlags NO_FAIR_TREE or not); bf_window_s,
  * bf_resolution_s, bf_max_job_test, bf_max_job_user (the backfill
  * limits above); bf_reserve ("easy" or "all").
  *
@@ -118,6 +124,10 @@ struct mf {
 	size_t kcap;
 	double share_sum, usage_sum;
 	sim_time_t last;                 /* usage brought to this time */
+	/* Fair Tree (fairshare "fair_tree"): the association tree, and the
+	 * account of each tenant (by tenant index); NULL when classic. */
+	struct sim_ftree *ft;
+	long *ft_acct;
 	/* Scratch. */
 	struct mf_cand *cand;
 	size_t ccap;
@@ -145,6 +155,9 @@ static const struct policy_param mf_params[] = {
 	  "bf_max_job_test: jobs one backfill pass tests; 0: all" },
 	{ "bf_max_job_user", PARAM_INT, "0",
 	  "bf_max_job_user: jobs per user one pass tests; 0: no limit" },
+	{ "fairshare", PARAM_STRING, "classic",
+	  "the fair-share factor: classic (2^(-U/S) by account) or fair_tree "
+	  "(Slurm's Fair Tree: rank of the user in the association tree)" },
 	{ "bf_reserve", PARAM_STRING, "easy",
 	  "reservations: easy (the first blocked job of each partition) or "
 	  "all (every job tested, as Slurm's backfill)" },
@@ -241,6 +254,42 @@ static size_t mf_account(struct sim *sim, struct mf *m, const struct job *j)
 	return s;
 }
 
+/* ---- Fair Tree --------------------------------------------------------- */
+
+/* The association tree: root -> departments -> projects -> users with
+ * tenants (shares: the tenants' weights, 1 for a user), else root ->
+ * users (1 share each). */
+static void mf_ft_init(struct sim *sim, struct mf *m)
+{
+	m->ft = sim_ftree_new();
+	unsigned nt = sim_tenant_count(sim);
+	m->ft_acct = calloc(nt ? nt : 1, sizeof(long));
+	if (!m->ft_acct)
+		abort();
+	for (unsigned t = 0; t < nt; t++) {
+		const struct sim_tenant *st = sim_tenant(sim, t);
+		long parent = st->parent >= 0 ? m->ft_acct[st->parent] : -1;
+		m->ft_acct[t] = (long)sim_ftree_account(m->ft, parent,
+							 st->weight);
+	}
+}
+
+/* A job's user association: its user below its project (or the root),
+ * made with one share when new. */
+static size_t mf_ft_user(struct sim *sim, struct mf *m, const struct job *j)
+{
+	int t = m->tenants ? sim_job_tenant(sim, j) : -1;
+	return sim_ftree_user(m->ft, t >= 0 ? m->ft_acct[t] : -1, j->user, 1);
+}
+
+/* Ranks the tree with the users of the n waiting jobs in it. */
+static void mf_ft_rank(struct sim *sim, struct mf *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		mf_ft_user(sim, m, sim_queue_at(sim, i));
+	sim_ftree_rank(m->ft);
+}
+
 /* ---- fair-share usage ------------------------------------------------- */
 
 /* Brings every account's usage to now. */
@@ -256,6 +305,8 @@ static void mf_advance(struct sim *sim, struct mf *m)
 				       m->half_life_s);
 		m->usage_sum += m->usage[s];
 	}
+	if (m->ft)
+		sim_ftree_advance(m->ft, dt, m->half_life_s);
 	m->last = now;
 }
 
@@ -281,6 +332,9 @@ static void mf_hold(struct sim *sim, struct mf *m, const struct job *j,
 	m->rate[a] += sign * (double)d * mf_usage_factor(sim, j);
 	if (sign < 0 && m->rate[a] < 1e-9)
 		m->rate[a] = 0;
+	if (m->ft)
+		sim_ftree_add_rate(m->ft, mf_ft_user(sim, m, j),
+				   sign * (double)d * mf_usage_factor(sim, j));
 	m->used[mf_part(sim, j)] += sign > 0 ? d : -d;
 	int q = sim_job_qos(sim, j);
 	if (q < 0)
@@ -342,7 +396,9 @@ static uint32_t mf_job_priority(struct sim *sim, struct mf *m,
 	if (q >= 0)
 		f.qos = mf_norm(sim_qos(sim, (unsigned)q)->priority,
 				m->max_qprio);
-	if (m->w.fairshare) {
+	if (m->w.fairshare && m->ft) {
+		f.fairshare = sim_ftree_factor(m->ft, mf_ft_user(sim, m, j));
+	} else if (m->w.fairshare) {
 		size_t a = mf_account(sim, m, j);
 		double un = m->usage_sum > 0 ? m->usage[a] / m->usage_sum : 0;
 		f.fairshare = mf_fairshare(un, m->share[a] / m->share_sum);
@@ -370,6 +426,8 @@ static size_t mf_rank(struct sim *sim, struct mf *m)
 		m->ccap = 2 * n;
 		m->cand = mf_grow(m->cand, m->ccap, sizeof(*m->cand));
 	}
+	if (m->ft && m->w.fairshare)
+		mf_ft_rank(sim, m, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = sim_queue_at(sim, i);
 		int p = sim_job_partition(sim, j);
@@ -634,6 +692,7 @@ static int mf_init(struct sim *sim, void **state, struct sim_error *err)
 	m->bf_max_job_test = sim_param_int(sim, "bf_max_job_test");
 	m->bf_max_job_user = sim_param_int(sim, "bf_max_job_user");
 	const char *rv = sim_param_str(sim, "bf_reserve");
+	const char *fs = sim_param_str(sim, "fairshare");
 	const char *bad = !(age >= 1 && age < 1e12) ? "max_age_s"
 			  : !(hl >= 0 && hl < 1e12) ? "half_life_s"
 			  : !(win >= 0 && win < 1e12) ? "bf_window_s"
@@ -653,6 +712,11 @@ static int mf_init(struct sim *sim, void **state, struct sim_error *err)
 	if (strcmp(rv, "easy") && strcmp(rv, "all")) {
 		snprintf(err->msg, sizeof(err->msg), "bf_reserve must be easy "
 			 "or all, got '%s'", rv);
+		return -1;
+	}
+	if (strcmp(fs, "classic") && strcmp(fs, "fair_tree")) {
+		snprintf(err->msg, sizeof(err->msg), "fairshare must be classic "
+			 "or fair_tree, got '%s'", fs);
 		return -1;
 	}
 	m->reserve_all = !strcmp(rv, "all");
@@ -686,6 +750,8 @@ static int mf_init(struct sim *sim, void **state, struct sim_error *err)
 		if (sim_qos(sim, q)->priority > m->max_qprio)
 			m->max_qprio = sim_qos(sim, q)->priority;
 	m->last = sim_now(sim);
+	if (!strcmp(fs, "fair_tree"))
+		mf_ft_init(sim, m);
 	return 0;
 }
 
@@ -708,6 +774,8 @@ static void mf_fini(struct sim *sim, void *state)
 	free(m->share);
 	free(m->jobs_run);
 	free(m->units_run);
+	sim_ftree_free(m->ft);
+	free(m->ft_acct);
 }
 
 CLUSTERSIM_POLICY(multifactor,

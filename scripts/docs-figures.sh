@@ -46,7 +46,7 @@ philly-las|gpu/philly.csv|experiments/philly.json --policy las: preemptions and 
 philly-las-job54|gpu/philly.csv|experiments/philly.json --policy las: job 54 and the slowdowns below 1
 philly-vc|gpu/philly.csv|experiments/philly-vc.json: waits and bounded slowdowns
 philly-quota|gpu/philly.csv|experiments/philly-quota.json: waits, JCT, preemptions, reclaims and the Jain index of hard partitions, borrowing and one pool
-slurm-priority|hpc/LLNL-Atlas-2006-2.1-cln.swf.gz|experiments/slurm-priority.json: waits overall and per partition, and bounded slowdowns, under three multifactor weight settings
+slurm-priority|hpc/LLNL-Atlas-2006-2.1-cln.swf.gz|experiments/slurm-priority.json: waits overall and per partition, and bounded slowdowns, under three multifactor weight settings and Fair Tree
 hpo||experiments/hpo.json: waits, GPU utilisation, the mean time to the best trial of a search and the GPU-hours per search
 placement||experiments/placement-comm.json and placement-compute.json: mean JCT and placement slowdown
 llm-mixed||experiments/llm-mixed.json: the large-model jobs against the others, waits, JCTs, placement slowdowns and nodes, and their share of the GPU-hours
@@ -334,7 +334,7 @@ fig_slurm_priority() {
 	run slurm-priority experiments/slurm-priority.json
 	echo "| weights | mean wait (s) | p95 wait (s) | mean bounded slowdown | pbatch mean wait (s) | pdebug mean wait (s) |"
 	echo "|---|---:|---:|---:|---:|---:|"
-	for l in fifo-backfill age-size fairshare; do
+	for l in fifo-backfill age-size fairshare fair-tree; do
 		echo "$(row "$d" $l $l wait_mean:int wait_p95:int bsld_mean:f2) $(fmt int "$(part_wait "$d" $l pbatch)") | $(fmt int "$(part_wait "$d" $l pdebug)") |"
 	done
 }

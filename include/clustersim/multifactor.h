@@ -17,7 +17,7 @@
  *   partition  PriorityJobFactor / the largest of the partitions'
  *   QOS        Priority / the largest of the QOS'
  *   fair-share classic: 2^(-usage_norm / shares_norm), 0 when the shares
- *              are 0
+ *              are 0; Fair Tree: rank / user associations (below)
  *
  * The priority is sum(weight x factor), at least 1 (0 is a held job's),
  * truncated to an unsigned 32-bit integer as Slurm's (uint32_t) cast
@@ -28,6 +28,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The weights (PriorityWeight*). */
@@ -92,6 +93,20 @@ static inline double mf_fairshare(double usage_norm, double shares_norm)
 	return exp2(-usage_norm / shares_norm);
 }
 
+/* Fair Tree's Level Fairshare of an association (slurm.schedmd.com/
+ * fair_tree.html): LF = S / U, S its shares over its siblings' and its
+ * own, U its usage over its siblings' and its own (0 when they have none).
+ * Above 1: under-served; below 1: over-served; 0 without shares;
+ * infinity with shares and no usage. */
+static inline double mf_level_fs(double shares_norm, double usage_norm)
+{
+	if (!(shares_norm > 0))
+		return 0;
+	if (!(usage_norm > 0))
+		return INFINITY;
+	return shares_norm / usage_norm;
+}
+
 /* What usage u becomes after dt seconds with half-life h seconds, while
  * rate r (units x usage factor, per second) is added all along:
  * u 2^(-dt/h) + r h / ln 2 (1 - 2^(-dt/h)).  h <= 0: no decay. */
@@ -118,5 +133,61 @@ static inline uint32_t mf_priority(const struct mf_weights *w,
 		p = 4294967295.0;
 	return (uint32_t)p;
 }
+
+/*
+ * Fair Tree (Slurm's default fair-share since 19.05; its page
+ * slurm.schedmd.com/fair_tree.html, the plugin's fair_tree.c).  The
+ * associations form a tree: accounts, and users (leaves) under them.
+ * Each association's Level Fairshare (mf_level_fs) compares it with its
+ * siblings only.  The children of every account are sorted by LF, the
+ * highest first, and the tree is walked depth first in that order: the
+ * users get ranks in the order they are met, from N (the number of user
+ * associations, active or not) down, and a user's fair-share factor is
+ * rank / N, so the first user gets 1.  Hence if account A's LF is above
+ * its sibling B's, every user below A ranks above every user below B.
+ * Ties (equal LF):
+ *   - sibling users share a rank; the next user's rank is N minus the
+ *     users met so far (ranks 4, 4, 2, 1);
+ *   - a user tied with a sibling account is placed before it, and the
+ *     account's first user gets that user's rank;
+ *   - sibling accounts tied with each other have their children lists
+ *     merged (each child keeps the LF among its own siblings), sorted and
+ *     walked as one.
+ * An account's usage is the sum of its users'.  Order among exact equals
+ * is by index, which changes no rank.
+ *
+ * Implemented in the engine (sim/engine/sim_ftree.c), for the
+ * multifactor policy, a plug-in and the tests.  Indices are given in the
+ * order of adding; a parent is added before its children.
+ */
+struct sim_ftree;
+
+struct sim_ftree *sim_ftree_new(void);
+void sim_ftree_free(struct sim_ftree *t);
+/* Adds an account below account `parent` (-1: the root) with `shares`
+ * raw shares (>= 0); returns its index. */
+size_t sim_ftree_account(struct sim_ftree *t, long parent, double shares);
+/* The user association of user `user` below account `parent` (-1: the
+ * root), added with `shares` raw shares when new; returns its index. */
+size_t sim_ftree_user(struct sim_ftree *t, long parent, int64_t user,
+		      double shares);
+/* Associations so far, and user associations among them. */
+size_t sim_ftree_count(const struct sim_ftree *t);
+size_t sim_ftree_users(const struct sim_ftree *t);
+/* A user association's raw usage: set it, or change the rate (units x
+ * usage factor, per second) at which it grows. */
+void sim_ftree_set_usage(struct sim_ftree *t, size_t user, double usage);
+void sim_ftree_add_rate(struct sim_ftree *t, size_t user, double rate);
+/* Every user's usage dt seconds later: mf_decay with half-life h. */
+void sim_ftree_advance(struct sim_ftree *t, double dt, double h);
+/* Computes every association's LF and every user's rank and factor
+ * from the usage now. */
+void sim_ftree_rank(struct sim_ftree *t);
+/* After sim_ftree_rank: an association's usage (an account's: its
+ * users' together) and LF; a user's rank (N down to 1) and factor. */
+double sim_ftree_usage(const struct sim_ftree *t, size_t i);
+double sim_ftree_level_fs(const struct sim_ftree *t, size_t i);
+uint32_t sim_ftree_rank_of(const struct sim_ftree *t, size_t user);
+double sim_ftree_factor(const struct sim_ftree *t, size_t user);
 
 #endif
