@@ -158,10 +158,12 @@ static int check_type(const struct cluster_spec *s, size_t i,
 	uint64_t cap = type_capacity(s, y->type);
 	char path[96], a[32], b[32];
 	tenant_path(s, i, path, sizeof(path));
+	if (!y->given) /* a department's sum of its projects' */
+		return 0;
 	if (!cap)
 		return err_setc(err, -SIM_EINPUT, "%s%s.%s: no node group has "
 				"GPU type '%s'", p, path, type_key(y), y->type);
-	if (y->quota > cap)
+	if ((y->given & 1) && y->quota > cap)
 		return err_setc(err, -SIM_EINPUT, "%s%s.quota.%s: larger than "
 				"the cluster's '%s' GPUs of that type, got '%s'",
 				p, path, y->type, gpus_text(cap, a),
@@ -225,12 +227,16 @@ static int check_type_sums(const struct cluster_spec *s, const char *type,
 static int check_types(const struct cluster_spec *s, const char *p,
 		       struct sim_error *err)
 {
-	for (size_t i = 0; i < s->ntenants; i++)
-		for (size_t y = 0; y < s->tenants[i].ntypes; y++) {
-			int rc = check_type(s, i, &s->tenants[i].types[y], p,
-					    err);
-			if (rc)
-				return rc;
+	for (int dept = 0; dept < 2; dept++) /* projects first */
+		for (size_t i = 0; i < s->ntenants; i++) {
+			if ((s->tenants[i].parent < 0) != dept)
+				continue;
+			for (size_t y = 0; y < s->tenants[i].ntypes; y++) {
+				int rc = check_type(s, i, &s->tenants[i].types[y],
+						    p, err);
+				if (rc)
+					return rc;
+			}
 		}
 	for (size_t g = 0; g < s->ngroups; g++) {
 		const char *type = s->groups[g].gpu_type;

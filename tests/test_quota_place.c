@@ -1,0 +1,409 @@
+/*
+ * The quota policy's quotas per GPU type and its reclaim that asks the
+ * placement (docs/tenants.md, policies/quota.c), each on a hand-worked
+ * case, and the per-type keys' errors and outputs through the command
+ * line.
+ *
+ * All jobs run at reference speed (no speed model): a job of run R ends
+ * R seconds after it starts, plus what a preemption made it redo; a
+ * preempted job checkpoints at the preemption (nothing lost).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "policy/registry.h"
+#include "testlib.h"
+
+/* A project of a test: quota (GPUs; per type: qa on "a", qb on "b"). */
+struct pten {
+	const char *name;
+	int32_t parent;
+	double quota, qa, qb; /* qa, qb < 0: one number (quota) */
+	double weight;
+};
+
+/* A job: its project (tenant index), GPUs, tp (4: one node's 4 GPUs). */
+struct pjob {
+	int64_t id;
+	double submit, run;
+	uint32_t gpus;
+	int32_t tenant;
+	uint16_t tp;
+};
+
+struct pq {
+	struct workload w;
+	struct cluster_spec c;
+	struct sim *s;
+};
+
+static uint64_t milli(double g)
+{
+	return (uint64_t)llround(g * 1000);
+}
+
+/* Tenant i's spec: one number, or entries "a" and "b". */
+static void put_tenant(struct tenant_spec *ts, const struct pten *t)
+{
+	*ts = (struct tenant_spec){
+		.name = xstrdup(t->name), .parent = t->parent,
+		.quota = milli(t->quota), .borrow_limit = TENANT_NO_LIMIT,
+		.lend_limit = TENANT_NO_LIMIT,
+		.weight = t->weight > 0 ? t->weight : 1,
+	};
+	if (t->qa < 0)
+		return;
+	ts->per_type = true;
+	ts->ntypes = 2;
+	ts->types = xcalloc(2, sizeof(*ts->types));
+	ts->types[0] = (struct tenant_type){ xstrdup("a"), milli(t->qa),
+					     TENANT_NO_LIMIT, TENANT_NO_LIMIT,
+					     1 };
+	ts->types[1] = (struct tenant_type){ xstrdup("b"), milli(t->qb),
+					     TENANT_NO_LIMIT, TENANT_NO_LIMIT,
+					     1 };
+	ts->quota = milli(t->qa + t->qb);
+}
+
+/* Two nodes of 4 GPUs: of types "a" and "b" when typed, else one
+ * untyped group of two nodes. */
+static void pq_setup(struct pq *q, bool typed, const struct pten *t,
+		     size_t nt, const struct pjob *jobs, size_t nj)
+{
+	memset(q, 0, sizeof(*q));
+	if (typed) {
+		struct cluster_spec b;
+		tl_gpu_cluster(&q->c, 1, 4, "a", 0);
+		tl_gpu_cluster(&b, 1, 4, "b", 0);
+		q->c.groups = xrealloc(q->c.groups, 2 * sizeof(*q->c.groups));
+		q->c.groups[1] = b.groups[0];
+		q->c.groups[1].name = xstrdup("gb");
+		free(q->c.groups[0].name);
+		q->c.groups[0].name = xstrdup("ga");
+		q->c.ngroups = 2;
+		memset(&b.groups[0], 0, sizeof(b.groups[0]));
+		cluster_spec_release(&b);
+	} else {
+		tl_gpu_cluster(&q->c, 2, 4, NULL, 0);
+	}
+	q->c.tenants = xcalloc(nt, sizeof(*q->c.tenants));
+	q->c.ntenants = nt;
+	for (size_t i = 0; i < nt; i++)
+		put_tenant(&q->c.tenants[i], &t[i]);
+	struct tjob *tj = xcalloc(nj, sizeof(*tj));
+	uint32_t *g = xcalloc(nj, sizeof(*g));
+	for (size_t i = 0; i < nj; i++) {
+		tj[i] = (struct tjob){ jobs[i].id, jobs[i].submit, jobs[i].run,
+				       -1, 0 };
+		g[jobs[i].id - 1] = jobs[i].gpus;
+	}
+	tl_r50_jobs(&q->w, tj, nj, g);
+	q->w.groups = xcalloc(nt, sizeof(*q->w.groups));
+	q->w.ngroups = nt;
+	for (size_t i = 0; i < nt; i++)
+		q->w.groups[i] = xstrdup(t[i].name);
+	for (size_t i = 0; i < q->w.n; i++) {
+		struct job *j = &q->w.jobs[i];
+		for (size_t k = 0; k < nj; k++)
+			if (jobs[k].id == j->id) {
+				j->group = jobs[k].tenant;
+				if (jobs[k].tp) {
+					j->tp = jobs[k].tp;
+					j->pp = 1;
+				}
+			}
+	}
+	free(tj);
+	free(g);
+}
+
+static void pq_run(struct pq *q)
+{
+	struct sim_config base = {
+		.workload = &q->w,
+		.cluster = &q->c,
+		.project_from = TENANT_FROM_VC,
+	};
+	q->s = tl_run_cfg("quota", NULL, 0, &base);
+}
+
+static void pq_free(struct pq *q)
+{
+	sim_free(q->s);
+	workload_release(&q->w);
+	cluster_spec_release(&q->c);
+}
+
+static const struct job *job_of(const struct pq *q, int64_t id)
+{
+	size_t n;
+	const struct job *j = sim_jobs(q->s, &n);
+	for (size_t i = 0; i < n; i++)
+		if (j[i].id == id)
+			return &j[i];
+	cr_assert_fail("no job %lld", (long long)id);
+	return NULL;
+}
+
+static double end_of(const struct pq *q, int64_t id)
+{
+	return (double)job_of(q, id)->end / SIM_SEC;
+}
+
+/*
+ * Quotas per GPU type.  Node "a" and node "b", 4 GPUs each; project P
+ * has quota {a: 4, b: 0}, project R {a: 0, b: 4}.  P's jobs at 0: 1-3
+ * of 1 GPU start within P's a-quota, on a; 4 and 5 of 2 GPUs would take
+ * P over its a-quota and it has none of b, so they borrow: a has 1 GPU
+ * free, so both go to b (b full).  P's job 6 (1 GPU, at 5) is within
+ * its a-quota and starts on a's last GPU: the newest job of P.  R's job
+ * 7 (1 GPU) at 10 is within R's b-quota; nothing is free, so P's b jobs
+ * are reclaimed, not job 6 (on a, where P is within quota, though with
+ * one quota of 8 P would hold 8 of 4 and job 6 would be the newest
+ * victim).  Of 4 and 5 (both started at 0) the newest is 5: preempted,
+ * 7 starts at 10.  5 (2 GPUs) waits for b's GPUs: 7 ends at 60, 5
+ * restarts then with its 10 s kept and ends at 60 + 90 = 150.
+ * P's books: a: guaranteed 3 x 100 + 1 x 100 = 400 GPU-s, borrowed 0;
+ * b: guaranteed 0 (no b-quota), borrowed 2 x 100 (job 4) + 2 x 10 +
+ * 2 x 90 (job 5) = 400; one reclaim, on b.  R: b guaranteed 1 x 50.
+ */
+Test(quota_types, per_type_books_and_reclaim)
+{
+	static const struct pten t[] = {
+		{ "D", -1, 8, 4, 4, 1 },
+		{ "P", 0, 4, 4, 0, 1 },
+		{ "R", 0, 4, 0, 4, 1 },
+	};
+	static const struct pjob j[] = {
+		{ 1, 0, 100, 1, 1, 0 }, { 2, 0, 100, 1, 1, 0 },
+		{ 3, 0, 100, 1, 1, 0 }, { 4, 0, 100, 2, 1, 0 },
+		{ 5, 0, 100, 2, 1, 0 }, { 6, 5, 100, 1, 1, 0 },
+		{ 7, 10, 50, 1, 2, 0 },
+	};
+	struct pq q;
+	pq_setup(&q, true, t, 3, j, 7);
+	pq_run(&q);
+	for (int64_t id = 1; id <= 5; id++)
+		cr_expect_eq(tl_start(q.s, id), 0, "job %lld", (long long)id);
+	cr_expect_eq(tl_start(q.s, 6), 5);
+	cr_expect_eq(tl_start(q.s, 7), 10);
+	cr_expect_eq(job_of(&q, 5)->preemptions, 1);
+	cr_expect_eq(job_of(&q, 6)->preemptions, 0);
+	cr_expect_eq(job_of(&q, 4)->preemptions, 0);
+	cr_expect_eq(end_of(&q, 5), 150);
+	cr_expect_eq(end_of(&q, 6), 105);
+	const struct tenant_books *b = sim_tenant_books(q.s);
+	cr_assert(b);
+	cr_assert_eq(b->ntypes, 2);
+	/* [tenant * 2 + type]: P is 1, R is 2; a is 0, b is 1. */
+	cr_expect_float_eq(b->type_gpu_s_guaranteed[2], 400, 1e-9);
+	cr_expect_float_eq(b->type_gpu_s_borrowed[2], 0, 1e-9);
+	cr_expect_float_eq(b->type_gpu_s_guaranteed[3], 0, 1e-9);
+	cr_expect_float_eq(b->type_gpu_s_borrowed[3], 400, 1e-9);
+	cr_expect_float_eq(b->gpu_s_guaranteed[1], 400, 1e-9);
+	cr_expect_float_eq(b->gpu_s_borrowed[1], 400, 1e-9);
+	cr_expect_eq(b->type_reclaims[2], 0);
+	cr_expect_eq(b->type_reclaims[3], 1);
+	cr_expect_eq(b->reclaims[1], 1);
+	cr_expect_float_eq(b->type_gpu_s_guaranteed[5], 50, 1e-9);
+	cr_expect_float_eq(b->gpu_s_borrowed[2], 0, 1e-9);
+	pq_free(&q);
+}
+
+/* Projects A (quota qa) and B (quota 8 - qa) on two untyped nodes. */
+static void ab_quota(struct pten *t, double qa)
+{
+	t[0] = (struct pten){ "D", -1, 8, -1, -1, 1 };
+	t[1] = (struct pten){ "A", 0, qa, -1, -1, 1 };
+	t[2] = (struct pten){ "B", 0, 8 - qa, -1, -1, 1 };
+}
+
+/*
+ * A's eight 1-GPU jobs at 0 fill both nodes (1-4 on node 0, 5-8 on node
+ * 1); 1 and 2 run 5 s, the rest 100 s.  Job 9 of A (1 GPU) at 6 takes
+ * one of node 0's two free GPUs: the newest job.  At 10 B's job 10 asks
+ * 4 GPUs as one tensor-parallel group (tp 4): one node's 4 GPUs.  One
+ * GPU is free (node 0).
+ */
+static void fragmented(struct pjob *j)
+{
+	for (int i = 0; i < 8; i++)
+		j[i] = (struct pjob){ i + 1, 0, i < 2 ? 5 : 100, 1, 1, 0 };
+	j[8] = (struct pjob){ 9, 6, 100, 1, 1, 0 };
+	j[9] = (struct pjob){ 10, 10, 50, 4, 2, 4 };
+}
+
+/*
+ * A's quota 4: at 10 A holds 7, 3 over.  The eligible victims (newest
+ * first, while A is still over quota with those before) are 9, 8 and 7:
+ * 4 GPUs with the free one, enough by count, but on node 0 (2 free) and
+ * node 1 (2 free): the tp-4 job still could not be placed.  So nobody is
+ * preempted (counting GPUs would have preempted 9, 8 and 7 for
+ * nothing); job 10 starts when node 1's jobs end at 100.
+ */
+Test(quota_types, no_reclaim_that_would_not_place)
+{
+	struct pten t[3];
+	struct pjob j[10];
+	ab_quota(t, 4);
+	fragmented(j);
+	struct pq q;
+	pq_setup(&q, false, t, 3, j, 10);
+	pq_run(&q);
+	cr_expect_eq(tl_start(q.s, 9), 6);
+	for (int64_t id = 1; id <= 9; id++)
+		cr_expect_eq(job_of(&q, id)->preemptions, 0, "job %lld",
+			     (long long)id);
+	cr_expect_eq(tl_start(q.s, 10), 100);
+	const struct tenant_books *b = sim_tenant_books(q.s);
+	cr_expect_eq(b->reclaims[1], 0);
+	pq_free(&q);
+}
+
+/*
+ * A's quota 2: at 10 A holds 7, 5 over: victims 9 (node 0), 8, 7, 6, 5
+ * (node 1) are all eligible, and with all of them node 1 is free: the
+ * job can be placed.  Taken in order until it can: 9, 8, 7, 6, 5 (node
+ * 1 empties with 5).  Then 9, on node 0, is not needed: given back.  So
+ * 8, 7, 6 and 5 are preempted, 9 is not, and job 10 starts at 10.
+ */
+Test(quota_types, reclaim_the_victims_that_place)
+{
+	struct pten t[3];
+	struct pjob j[10];
+	ab_quota(t, 2);
+	fragmented(j);
+	struct pq q;
+	pq_setup(&q, false, t, 3, j, 10);
+	pq_run(&q);
+	cr_expect_eq(tl_start(q.s, 10), 10);
+	cr_expect_eq(job_of(&q, 9)->preemptions, 0);
+	for (int64_t id = 3; id <= 4; id++)
+		cr_expect_eq(job_of(&q, id)->preemptions, 0);
+	for (int64_t id = 5; id <= 8; id++)
+		cr_expect_eq(job_of(&q, id)->preemptions, 1, "job %lld",
+			     (long long)id);
+	const struct tenant_books *b = sim_tenant_books(q.s);
+	cr_expect_eq(b->reclaims[1], 4);
+	pq_free(&q);
+}
+
+/* ---- The experiment file, through the command line ---- */
+
+static char tmp[256], bin[512];
+
+static void cli_setup(void)
+{
+	tl_cli_setup(bin, sizeof(bin), tmp, sizeof(tmp), "quota_place");
+	tl_cli_need_bin(bin);
+}
+
+static void cli_teardown(void)
+{
+	tl_rmtree(tmp);
+}
+
+/* Two VCs' jobs of 1 GPU, 60 s each (a Philly-format trace). */
+static const char philly[] =
+	"timestamp,duration,num_gpus,gpu_time,cluster\n"
+	"2017-10-09 07:01:55,60.0,1,60.0,aa\n"
+	"2017-10-09 07:02:55,60.0,1,60.0,bb\n";
+
+/* An experiment with these tenants on a node of 4 P100 and one of 4
+ * V100 (jobs at reference speed). */
+static void exp_with(const char *name, const char *tenants)
+{
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"name\": \"ga\", \"count\": 1, "
+		"\"cpus\": 8, \"gpus\": 4, \"gpu_type\": \"p100\" }, { \"name\": "
+		"\"gb\", \"count\": 1, \"cpus\": 8, \"gpus\": 4, \"gpu_type\": "
+		"\"v100\" } ],\n \"tenants\": %s },\n"
+		"  \"workload\": { \"trace\": \"p.csv\", \"format\": "
+		"\"philly\", \"job_classes\": \"trace\" },\n"
+		"  \"policies\": [ \"quota\" ], \"output\": \"out\" }\n",
+		tenants);
+	tl_put(tmp, name, text);
+	free(text);
+}
+
+static void expect_exit(const char *file, int code, const char *needle)
+{
+	int rc = tl_sh(tmp, "'%s' run %s -q", bin, file);
+	char *err = tl_slurp(tmp, "err.txt");
+	cr_expect_eq(rc, code, "%s: exit %d, want %d: %s", file, rc, code,
+		     err);
+	cr_expect(err && strstr(err, needle), "%s: lacks '%s': %s", file,
+		  needle, err);
+	free(err);
+}
+
+TestSuite(quota_types_cli, .init = cli_setup, .fini = cli_teardown);
+
+Test(quota_types_cli, bad_per_type_input_exits_2_with_the_path)
+{
+	tl_put(tmp, "p.csv", philly);
+	exp_with("unknown.json", "[ { \"name\": \"d\", \"projects\": [ "
+		 "{ \"name\": \"aa\", \"quota\": { \"p100\": 2 } }, { \"name\": "
+		 "\"bb\", \"borrow_limit\": { \"a100\": 1 } } ] } ]");
+	expect_exit("unknown.json", 2, "unknown.json: $.cluster.tenants[0]"
+		    ".projects[1].borrow_limit: no node group has GPU type "
+		    "'a100'");
+	exp_with("big.json", "[ { \"name\": \"d\", \"projects\": [ "
+		 "{ \"name\": \"aa\", \"quota\": { \"p100\": 5 } }, { \"name\": "
+		 "\"bb\" } ] } ]");
+	expect_exit("big.json", 2, "$.cluster.tenants[0].projects[0].quota.p100: "
+		    "larger than the cluster's '4' GPUs of that type, got '5'");
+	/* 3 + 3 of a's 4 GPUs, in two departments. */
+	exp_with("sum.json", "[ { \"name\": \"d\", \"projects\": [ "
+		 "{ \"name\": \"aa\", \"quota\": { \"p100\": 3 } } ] }, "
+		 "{ \"name\": \"e\", \"projects\": [ { \"name\": \"bb\", "
+		 "\"quota\": { \"p100\": 3, \"v100\": 1 } } ] } ]");
+	expect_exit("sum.json", 2, "$.cluster.tenants: the departments' "
+		    "quotas of GPU type 'p100' add up to '6' GPUs, more than the "
+		    "cluster's '4'");
+	exp_with("mixed.json", "[ { \"name\": \"d\", \"projects\": [ "
+		 "{ \"name\": \"aa\", \"quota\": { \"p100\": 2 } }, { \"name\": "
+		 "\"bb\", \"quota\": 2 } ] } ]");
+	expect_exit("mixed.json", 2, "$.cluster.tenants[0].projects[1].quota: "
+		    "a number where the tenants' quotas are per GPU type");
+	exp_with("lend.json", "[ { \"name\": \"d\", \"projects\": [ "
+		 "{ \"name\": \"aa\", \"quota\": { \"p100\": 2 }, \"lend_limit\": "
+		 "{ \"p100\": 3 } }, { \"name\": \"bb\" } ] } ]");
+	expect_exit("lend.json", 2, "$.cluster.tenants[0].projects[0]"
+		    ".lend_limit.p100: larger than its quota of that type '2', "
+		    "got '3'");
+}
+
+/* Per-type columns (by hand: aa's job, within its a-quota, runs 60 s on
+ * p100: 1/60 GPU-h guaranteed there; bb's on v100 likewise) and the summary's
+ * gpu_types. */
+Test(quota_types_cli, projects_csv_per_type)
+{
+	tl_put(tmp, "p.csv", philly);
+	exp_with("ok.json", "[ { \"name\": \"d\", \"projects\": [ "
+		 "{ \"name\": \"aa\", \"quota\": { \"p100\": 4 } }, { \"name\": "
+		 "\"bb\", \"quota\": { \"v100\": 4 } } ] } ]");
+	cr_assert_eq(tl_sh(tmp, "'%s' run ok.json -q", bin), 0);
+	char *p = tl_slurp(tmp, "out/quota-s1/projects.csv");
+	cr_assert(p);
+	cr_expect(strstr(p, ",reclaim_lost_gpu_h,quota_gpus_p100,"
+			    "gpu_h_guaranteed_p100,gpu_h_borrowed_p100,"
+			    "reclaims_p100,quota_gpus_v100,gpu_h_guaranteed_v100,"
+			    "gpu_h_borrowed_v100,reclaims_v100\n"), "%s", p);
+	cr_expect(strstr(p, "\naa,d,4,1,1,0,0,0,60,0.016667,0.016667,0,"
+			    "0.004167,0,0,0,4,0.016667,0,0,0,0,0,0\n"),
+		  "%s", p);
+	cr_expect(strstr(p, "\nbb,d,4,1,1,0,0,0,60,0.016667,0.016667,0,"
+			    "0.004167,0,0,0,0,0,0,0,4,0.016667,0,0\n"),
+		  "%s", p);
+	free(p);
+	char *s = tl_slurp(tmp, "out/quota-s1/summary.json");
+	cr_assert(s);
+	cr_expect(strstr(s, "\"gpu_types\":\t{\n\t\t\t\"p100\":\t{\n"
+			    "\t\t\t\t\"quota_gpus\":\t4,\n\t\t\t\t"
+			    "\"gpu_h_guaranteed\":\t0.016667,\n"), "%s", s);
+	free(s);
+}
