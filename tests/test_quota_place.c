@@ -407,3 +407,50 @@ Test(quota_types_cli, projects_csv_per_type)
 			    "\"gpu_h_guaranteed\":\t0.016667,\n"), "%s", s);
 	free(s);
 }
+
+/* An experiment of a CSV trace whose jobs name their project by the
+ * `project` column, on 8 untyped GPUs. */
+static void exp_column(const char *name, const char *trace)
+{
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"count\": 2, \"cpus\": 8, "
+		"\"gpus\": 4 } ],\n \"tenants\": [ { \"name\": \"d\", "
+		"\"projects\": [ { \"name\": \"vision\", \"quota\": 4 }, "
+		"{ \"name\": \"speech\", \"quota\": 4 } ] } ] },\n"
+		"  \"workload\": { \"trace\": \"%s\", \"format\": \"csv\", "
+		"\"project_from\": \"column\" },\n"
+		"  \"policies\": [ \"quota\" ], \"output\": \"out\" }\n", trace);
+	tl_put(tmp, name, text);
+	free(text);
+}
+
+/* project_from "column": jobs 1 and 3 are vision's, 2 speech's (by hand:
+ * vision 2 jobs, speech 1, in projects.csv's jobs column); a name that no
+ * project has is refused at its first line; an empty cell is a job of no
+ * project; a trace without the column is refused. */
+Test(quota_types_cli, project_from_column)
+{
+	tl_put(tmp, "ok.csv", "id,submit,run,cpus,gpus,project\n"
+	       "1,0,60,0,1,vision\n2,0,60,0,1,speech\n3,5,60,0,1,vision\n");
+	exp_column("ok.json", "ok.csv");
+	cr_assert_eq(tl_sh(tmp, "'%s' run ok.json -q", bin), 0);
+	char *p = tl_slurp(tmp, "out/quota-s1/projects.csv");
+	cr_assert(p);
+	cr_expect(strstr(p, "\nvision,d,4,1,2,0,"), "%s", p);
+	cr_expect(strstr(p, "\nspeech,d,4,1,1,0,"), "%s", p);
+	free(p);
+	tl_put(tmp, "bad.csv", "id,submit,run,cpus,gpus,project\n"
+	       "1,0,60,0,1,vision\n2,0,60,0,1,nlp\n3,5,60,0,1,nlp\n");
+	exp_column("bad.json", "bad.csv");
+	expect_exit("bad.json", 2, "bad.csv:3: project 'nlp' is not a "
+		    "project of $.cluster.tenants");
+	tl_put(tmp, "empty.csv", "id,submit,run,cpus,gpus,project\n"
+	       "1,0,60,0,1,vision\n2,0,60,0,1,\n");
+	exp_column("empty.json", "empty.csv");
+	expect_exit("empty.json", 2, "$.workload.project_from: job '2' has no "
+		    "project field, so no project");
+	tl_put(tmp, "none.csv", "id,submit,run,cpus,gpus\n1,0,60,0,1\n");
+	exp_column("none.json", "none.csv");
+	expect_exit("none.json", 2, "$.workload.project_from: 'column' needs "
+		    "a CSV trace with a 'project' column");
+}

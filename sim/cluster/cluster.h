@@ -63,6 +63,7 @@ enum tenant_from {
 	TENANT_FROM_VC = 0, /* its group: Philly's VC (by name) */
 	TENANT_FROM_GROUP,  /* the same field, the trace's group number */
 	TENANT_FROM_USER,   /* its user number */
+	TENANT_FROM_COLUMN, /* a CSV trace's project column, by name */
 	TENANT_FROM_N
 };
 extern const char *const tenant_from_names[TENANT_FROM_N];
@@ -192,17 +193,27 @@ void cluster_tenants_copy(struct cluster_spec *dst,
  */
 int cluster_tenants_check(const struct cluster_spec *s, const char *prefix,
 			  struct sim_error *err);
+/* A CSV trace's project column (the workload's proj, projects, ...). */
+struct tenant_column {
+	const int32_t *of;       /* by job: an index into names, -1: none */
+	char *const *names;
+	size_t n;
+	const uint64_t *line;    /* by name: the line it first appears on */
+	const char *file;        /* the trace, for messages */
+};
 /*
  * The project (tenant index) of every job by `from`, into out[njobs]
  * (out may be NULL: check only).  names/n: the workload's group names
- * (NULL: numbered groups).  A job whose field names no project is an
- * error: "PREFIXjob 'ID' names project 'X' that no tenant has (...)", as
- * is an interactive job larger than its project's quota (it could never
- * run).
+ * (NULL: numbered groups); col: the project column, for `from` COLUMN
+ * (NULL: the trace has none).  A job whose field names no project is an
+ * error: "PREFIXjob 'ID' names project 'X' that no tenant has (...)"
+ * ("FILE:LINE: project 'X' ..." for the column), as is an interactive
+ * job larger than its project's quota (it could never run).
  */
 int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 			 const struct job *jobs, size_t njobs,
-			 char *const *names, size_t n, const char *prefix,
+			 char *const *names, size_t n,
+			 const struct tenant_column *col, const char *prefix,
 			 int32_t *out, struct sim_error *err);
 
 void cluster_spec_release(struct cluster_spec *s);

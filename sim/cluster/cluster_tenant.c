@@ -18,6 +18,7 @@ const char *const tenant_from_names[TENANT_FROM_N] = {
 	[TENANT_FROM_VC] = "vc",
 	[TENANT_FROM_GROUP] = "group",
 	[TENANT_FROM_USER] = "user",
+	[TENANT_FROM_COLUMN] = "column",
 };
 
 void cluster_tenant_types_free(struct tenant_spec *t)
@@ -315,12 +316,40 @@ static int32_t project_named(const struct cluster_spec *s, const char *key)
 	return -1;
 }
 
+/* The column's names checked, each once: an unknown one is an error
+ * naming the trace's line where it first appears; a job of an empty
+ * cell is one of no project. */
+static int column_names(const struct cluster_spec *s,
+			const struct tenant_column *col, const char *p,
+			struct sim_error *err)
+{
+	if (!col)
+		return err_setc(err, -SIM_EINPUT, "%s$.workload.project_from: "
+				"'column' needs a CSV trace with a 'project' "
+				"column", p);
+	for (size_t k = 0; k < col->n; k++)
+		if (project_named(s, col->names[k]) < 0)
+			return err_setc(err, -SIM_EINPUT, "%s:%" PRIu64 ": "
+					"project '%s' is not a project of "
+					"$.cluster.tenants", col->file,
+					col->line[k], col->names[k]);
+	return 0;
+}
+
 int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 			 const struct job *jobs, size_t njobs,
-			 char *const *names, size_t n, const char *prefix,
+			 char *const *names, size_t n,
+			 const struct tenant_column *col, const char *prefix,
 			 int32_t *out, struct sim_error *err)
 {
 	const char *p = prefix ? prefix : "";
+	if (from == TENANT_FROM_COLUMN) {
+		int rc = column_names(s, col, p, err);
+		if (rc)
+			return rc;
+		names = col->names;
+		n = col->n;
+	}
 	bool by_name = from != TENANT_FROM_USER && names;
 	int32_t *byname = NULL;
 	int rc = 0;
@@ -333,7 +362,9 @@ int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 	int32_t last = -1;
 	for (size_t i = 0; i < njobs && !rc; i++) {
 		const struct job *j = &jobs[i];
-		int32_t field = from == TENANT_FROM_USER ? j->user : j->group;
+		int32_t field = from == TENANT_FROM_USER ? j->user
+				: from == TENANT_FROM_COLUMN ? col->of[i]
+							     : j->group;
 		int32_t t;
 		char key[32];
 		if (field >= 0 && by_name && (size_t)field < n) {
@@ -376,7 +407,8 @@ int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 			rc = err_setc(err, -SIM_EINPUT, "%s$.workload.project_from:"
 				      " job '%" PRId64 "' has no %s field, so "
 				      "no project", p, j->id,
-				      tenant_from_names[from]);
+				      from == TENANT_FROM_COLUMN ? "project"
+				      : tenant_from_names[from]);
 	}
 	free(byname);
 	return rc;

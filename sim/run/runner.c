@@ -336,11 +336,15 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 	rc = cluster_spec_check(&r->cluster, prefix, err);
 	if (!rc && r->cluster.ntenants)
 		rc = cluster_tenants_check(&r->cluster, prefix, err);
-	if (!rc && r->have_w && r->cluster.ntenants)
+	if (!rc && r->have_w && r->cluster.ntenants) {
+		struct tenant_column col;
 		rc = cluster_tenants_bind(&r->cluster,
 					  (enum tenant_from)e->workload.project_from,
 					  r->w.jobs, r->w.n, r->w.groups,
-					  r->w.ngroups, prefix, NULL, err);
+					  r->w.ngroups,
+					  workload_tenant_column(&r->w, &col),
+					  prefix, NULL, err);
+	}
 	if (!rc && r->have_w && (r->cluster.nparts || r->cluster.nqos))
 		rc = cluster_slurm_bind(&r->cluster, r->w.jobs, r->w.n,
 					r->w.qp, r->w.groups, r->w.ngroups,
@@ -417,7 +421,7 @@ static int generate(const struct runner *r, uint64_t seed,
 		rc = cluster_tenants_bind(&r->cluster,
 					  (enum tenant_from)e->workload.project_from,
 					  gen->jobs, gen->n, gen->groups,
-					  gen->ngroups, prefix, NULL, err);
+					  gen->ngroups, NULL, prefix, NULL, err);
 	if (!rc && (r->cluster.nparts || r->cluster.nqos))
 		rc = cluster_slurm_bind(&r->cluster, gen->jobs, gen->n, NULL,
 					gen->groups, gen->ngroups, prefix,
