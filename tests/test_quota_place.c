@@ -454,3 +454,94 @@ Test(quota_types_cli, project_from_column)
 	expect_exit("none.json", 2, "$.workload.project_from: 'column' needs "
 		    "a CSV trace with a 'project' column");
 }
+
+/* Three 1-GPU jobs of 60 s on 8 idle GPUs: 1 and 3 vision's, 2 speech's. */
+static const char column_trace[] = "id,submit,run,cpus,gpus,project\n"
+	"1,0,60,0,1,vision\n2,0,60,0,1,speech\n3,5,60,0,1,vision\n";
+
+/*
+ * A sweep of runs with tenants: its merged summary.csv has the tenant
+ * columns (header and rows of the same width), and projects.csv each
+ * run's projects led by the run's cells.  By hand: no job waits on the
+ * idle cluster at either load scale; vision's 2 jobs hold 2 x 60 s =
+ * 0.033333 GPU-h, all within its quota.  The report has a Tenants
+ * section with that table.
+ */
+Test(quota_types_cli, sweep_merge_and_report_with_tenants)
+{
+	tl_put(tmp, "ok.csv", column_trace);
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"count\": 2, \"cpus\": 8, "
+		"\"gpus\": 4 } ],\n \"tenants\": [ { \"name\": \"d\", "
+		"\"projects\": [ { \"name\": \"vision\", \"quota\": 4 }, "
+		"{ \"name\": \"speech\", \"quota\": 4 } ] } ] },\n"
+		"  \"workload\": { \"trace\": \"ok.csv\", \"format\": \"csv\", "
+		"\"project_from\": \"column\" },\n"
+		"  \"policies\": [ \"quota\" ], \"output\": \"sw\",\n"
+		"  \"sweep\": { \"workload.load_scale\": [ 1, 2 ] } }\n");
+	tl_put(tmp, "sw.json", text);
+	free(text);
+	cr_assert_eq(tl_sh(tmp, "'%s' sweep sw.json -q --no-plots", bin), 0);
+	char *s = tl_slurp(tmp, "sw/summary.csv");
+	cr_assert(s);
+	char *nl = strchr(s, '\n');
+	cr_assert(nl);
+	cr_expect(!strncmp(nl - strlen(",jain_quota,reclaims"),
+			   ",jain_quota,reclaims", strlen(",jain_quota,reclaims")),
+		  "%s", s);
+	size_t commas[3] = { 0, 0, 0 }, line = 0;
+	for (const char *c = s; *c && line < 3; c++) {
+		if (*c == ',')
+			commas[line]++;
+		if (*c == '\n')
+			line++;
+	}
+	cr_expect_eq(commas[0], commas[1], "%s", s);
+	cr_expect_eq(commas[0], commas[2], "%s", s);
+	free(s);
+	char *p = tl_slurp(tmp, "sw/projects.csv");
+	cr_assert(p);
+	cr_expect(!strncmp(p, "label,policy,workload,seed,workload.load_scale,"
+			   "project,department,", 66), "%s", p);
+	cr_expect(strstr(p, "\nquota+load_scale=2,quota,ok.csv,1,2,vision,d,4,"
+			    "1,2,0,0,0,60,0.033333,0.033333,0,"), "%s", p);
+	cr_expect(strstr(p, "\nquota+load_scale=1,quota,ok.csv,1,1,speech,d,4,"
+			    "1,1,0,0,0,60,0.016667,"), "%s", p);
+	free(p);
+	char *h = tl_slurp(tmp, "sw/report.html");
+	cr_assert(h);
+	cr_expect(strstr(h, "<section id=\"tenants\"><h2>Tenants</h2>"));
+	cr_expect(strstr(h, "<table data-file=\"projects.csv\">"));
+	free(h);
+}
+
+/* A run's report has each run's projects table; a run without tenants
+ * has no Tenants section, and its sweep no projects.csv. */
+Test(quota_types_cli, report_tenants_section_only_with_tenants)
+{
+	tl_put(tmp, "ok.csv", column_trace);
+	exp_column("ok.json", "ok.csv");
+	cr_assert_eq(tl_sh(tmp, "'%s' run ok.json -q --no-plots", bin), 0);
+	char *h = tl_slurp(tmp, "out/report.html");
+	cr_assert(h);
+	cr_expect(strstr(h, "<h3>Projects of quota-s1 <span class=\"meta\">"
+			    "(quota-s1/projects.csv)</span></h3>"), "%s", h);
+	cr_expect(strstr(h, "<td>vision</td><td>d</td>"), "%s", h);
+	free(h);
+	tl_put(tmp, "plain.json",
+	       "{ \"cluster\": { \"nodes\": [ { \"count\": 2, \"cpus\": 8, "
+	       "\"gpus\": 4 } ] }, \"workload\": { \"trace\": \"ok.csv\", "
+	       "\"format\": \"csv\" }, \"policies\": [ \"fcfs\" ], "
+	       "\"output\": \"pl\", \"sweep\": { \"workload.load_scale\": "
+	       "[ 1, 2 ] } }\n");
+	cr_assert_eq(tl_sh(tmp, "'%s' sweep plain.json -q --no-plots", bin), 0);
+	h = tl_slurp(tmp, "pl/report.html");
+	cr_assert(h);
+	cr_expect(!strstr(h, "id=\"tenants\""));
+	free(h);
+	char *s = tl_slurp(tmp, "pl/summary.csv");
+	cr_assert(s);
+	cr_expect(!strstr(s, "jain_quota"));
+	free(s);
+	cr_expect(tl_sh(tmp, "test -e pl/projects.csv") != 0);
+}
