@@ -39,6 +39,25 @@
  *    and its department's borrow_limit, and only GPUs that no tenant
  *    withholds: of a tenant's unused quota, at most its lend_limit is
  *    lent (Kueue's lendingLimit).  Interactive jobs never borrow.
+ * 4. Rebalancing (`rebalance`, default off).  A borrower whose job still
+ *    waits takes GPUs from another borrower by preemption while its
+ *    share value with the job (its GPUs above quota over its weight)
+ *    stays at most the other's without the victims: Kueue's fair-sharing
+ *    preemption strategy LessThanOrEqualToFinalShare ("only preempt a
+ *    workload if the share of the preemptor ClusterQueue with the
+ *    preemptor workload is less than or equal to the share of the
+ *    preemptee ClusterQueue without the workload to be preempted"), and
+ *    Run:AI's reclaim between over-quota projects (KAI Scheduler's
+ *    fairness documentation: queues below their fair share may evict
+ *    workloads of queues above theirs, and a reclaim may not leave the
+ *    reclaimer above the other).  The shares converge on the max-min fair
+ *    division by weight that step 3 fills.  The borrower of least share
+ *    value after its start goes first; victims go in the victim order,
+ *    and as in a reclaim only as many as let its job be placed.  Off by
+ *    default: Kueue's fair sharing is off unless enabled
+ *    (fairSharing.enable defaults to false), so borrowers keep their GPUs
+ *    until their jobs end, and the runs of earlier versions are
+ *    reproduced.
  *
  * Sources: Run:AI documentation, "The Run:ai Scheduler: concepts and
  * principles" (deserved quota, over-quota fair share by weight,
@@ -46,7 +65,10 @@
  * Kubernetes Kueue documentation, "Cluster Queue" (nominalQuota,
  * borrowingLimit, lendingLimit, cohorts) and "Preemption" (reclaim
  * within a cohort, candidates from ClusterQueues that borrow, ordered by
- * priority then most recently admitted) and "Fair Sharing" (weights).
+ * priority then most recently admitted) and "Fair Sharing" (weights,
+ * the share value, the preemption strategies); KAI Scheduler (Run:AI's
+ * open scheduler), docs/fairness/README.md (fair share, reclaim
+ * strategies).
  *
  * Example (8 GPUs, projects A and B of quota 4 each, 1-GPU jobs): A's 8
  * jobs arrive at 0 and all start, 4 borrowed from B.  B's job arrives at
@@ -63,6 +85,8 @@
  *   borrowing  start jobs above quota on idle GPUs (default true)
  *   reclaim    preempt borrowing jobs for a project under quota
  *              (default true)
+ *   rebalance  preempt a borrower above its weighted share for one below
+ *              it whose job waits (default false)
  *
  * Cost: each project keeps its waiting jobs in a list in the queue order
  * (linked through the engine's per-job slots); a point walks a project's
@@ -103,7 +127,7 @@ struct quota_job {
 struct quota {
 	enum q_order order;
 	enum q_victim victim;
-	bool borrowing, reclaim;
+	bool borrowing, reclaim, rebalance;
 	unsigned nt;                  /* tenants */
 	unsigned ny;                  /* GPU types when the quotas are per
 	                                 type, else 0 */
@@ -175,6 +199,7 @@ static int quota_init(struct sim *sim, void **state, struct sim_error *err)
 	q->victim = (enum q_victim)vi;
 	q->borrowing = sim_param_bool(sim, "borrowing");
 	q->reclaim = sim_param_bool(sim, "reclaim");
+	q->rebalance = sim_param_bool(sim, "rebalance");
 	q->slots = sim_job_states(sim);
 	q->ten = sim_alloc(sim, q->nt, sizeof(*q->ten));
 	for (unsigned t = 0; t < q->nt; t++)
@@ -401,6 +426,9 @@ static size_t eligible(struct quota *q, size_t n, int ty)
  * fits, then any of them whose release the placement does not need is
  * given back, the last in the order first.  If all the eligible victims
  * together would not let j be placed, nobody is preempted. */
+static bool preempt_for(struct sim *sim, struct quota *q, const struct job *j,
+			size_t n, int ty);
+
 static bool reclaim_for(struct sim *sim, struct quota *q, const struct job *j,
 			int p, int ty)
 {
@@ -410,9 +438,21 @@ static bool reclaim_for(struct sim *sim, struct quota *q, const struct job *j,
 		      over_on(q->ten[t], ty) > 0;
 	if (!any)
 		return false; /* nobody borrows */
-	size_t n = eligible(q, candidates(sim, q, p, ty), ty), take = 0;
+	size_t n = eligible(q, candidates(sim, q, p, ty), ty);
+	return preempt_for(sim, q, j, n, ty);
+}
+
+/* Job j (on type ty) with victims among q->vict[0 .. n), in order: the
+ * fewest first ones whose preemption lets j be placed, less those the
+ * placement does not need (the last first); they are preempted and j
+ * started.  Nobody is preempted when all n would not let j be placed.
+ * true when j started. */
+static bool preempt_for(struct sim *sim, struct quota *q, const struct job *j,
+			size_t n, int ty)
+{
 	const struct job **v = q->vict;
-	if (!n || !sim_job_fits_after(sim, j, v, n, ty))
+	size_t take = 0;
+	if (!sim_job_fits_after(sim, j, v, n, ty))
 		return false;
 	uint64_t got = free_on(sim, ty), m = sim_job_milli(sim, j);
 	while (take < n && got < m) /* too few GPUs cannot fit */
@@ -452,20 +492,30 @@ static uint64_t withheld(const struct quota *q, int p, int d, int ty)
 	return w;
 }
 
-/* May a job of demand m (project p) start borrowing now on type ty? */
-static bool may_borrow(struct sim *sim, const struct quota *q, uint64_t m,
-		       int p, int ty)
+/* Would a job of demand m (project p) on type ty take p over its quota
+ * there within p's and its department's borrow_limit? */
+static bool borrow_limits_allow(const struct quota *q, uint64_t m, int p,
+				int ty)
 {
 	const struct sim_tenant *pt = q->ten[p], *dt = q->ten[pt->parent];
 	uint64_t pu = used_of(pt, ty), pk = quota_of(pt, ty);
 	uint64_t du = used_of(dt, ty), dk = quota_of(dt, ty);
 	uint64_t pl = borrow_limit_of(pt, ty), dl = borrow_limit_of(dt, ty);
-	uint64_t above = pu + m - pk, free_m = free_on(sim, ty);
 	if (pu + m <= pk)
 		return false; /* within quota: step 1's */
-	if (pl != SIM_TENANT_NO_LIMIT && above > pl)
+	if (pl != SIM_TENANT_NO_LIMIT && pu + m - pk > pl)
 		return false;
-	if (du + m > dk && dl != SIM_TENANT_NO_LIMIT && du + m - dk > dl)
+	return !(du + m > dk && dl != SIM_TENANT_NO_LIMIT && du + m - dk > dl);
+}
+
+/* May a job of demand m (project p) start borrowing now on type ty? */
+static bool may_borrow(struct sim *sim, const struct quota *q, uint64_t m,
+		       int p, int ty)
+{
+	const struct sim_tenant *pt = q->ten[p];
+	uint64_t pu = used_of(pt, ty), pk = quota_of(pt, ty);
+	uint64_t above = pu + m - pk, free_m = free_on(sim, ty);
+	if (!borrow_limits_allow(q, m, p, ty))
 		return false;
 	uint64_t borrowed = pu >= pk ? m : above;
 	uint64_t hold = withheld(q, p, pt->parent, ty);
@@ -581,6 +631,103 @@ static void borrow(struct sim *sim, struct quota *q)
 	}
 }
 
+/* Project t's share value on type ty with d milli-GPUs more (d may be
+ * negative): its GPUs above its quota over its weight (Kueue's). */
+static double share_of(const struct quota *q, unsigned t, int ty, int64_t d)
+{
+	int64_t u = (int64_t)used_of(q->ten[t], ty) + d;
+	int64_t k = (int64_t)quota_of(q->ten[t], ty);
+	return (double)(u > k ? u - k : 0) / q->ten[t]->weight;
+}
+
+/* The victims for borrowing job s of project p on type ty, in q->vict
+ * in the victim order: running train jobs of other borrowers whose
+ * project keeps a share value at least p's with s, without them and the
+ * victims taken before (Kueue's LessThanOrEqualToFinalShare); their
+ * count. */
+static size_t fair_victims(struct sim *sim, struct quota *q,
+			   const struct quota_job *s, unsigned p, int ty)
+{
+	size_t n = candidates(sim, q, (int)p, ty), k = 0;
+	double mine = share_of(q, p, ty, (int64_t)s->m);
+	if (!clustersim_grow(&q->vict, &q->victcap, n ? n : 1,
+			     sizeof(*q->vict)))
+		return 0;
+	for (unsigned t = 0; t < q->nt; t++)
+		q->over[t] = 0; /* milli-GPUs taken from t so far */
+	for (size_t i = 0; i < n; i++) {
+		const struct job *r = q->cand[i].job;
+		const struct quota_job *rs = &q->slots[r->idx];
+		int64_t less = q->over[rs->t] + (int64_t)rs->m;
+		if (share_of(q, (unsigned)rs->t, ty, -less) < mine)
+			continue;
+		q->over[rs->t] = less;
+		q->vict[k++] = r;
+	}
+	return k;
+}
+
+/* Step 4 for borrowing job s of project p: preempts other borrowers'
+ * jobs by the share rule until s can be placed; true when s started. */
+static bool rebalance_one(struct sim *sim, struct quota *q,
+			  const struct quota_job *s, unsigned p)
+{
+	int lo, hi;
+	type_range(q, s->job, &lo, &hi);
+	for (int ty = lo; ty < hi; ty++) {
+		if (!borrow_limits_allow(q, s->m, (int)p, ty) ||
+		    fits_on(sim, s->job, ty))
+			continue; /* what fits is step 3's to start or not */
+		size_t n = fair_victims(sim, q, s, p, ty);
+		if (n && preempt_for(sim, q, s->job, n, ty))
+			return true;
+	}
+	return false;
+}
+
+/* p's first waiting job that could only borrow (train, over its quota
+ * on every type it may use), NULL when none. */
+static struct quota_job *first_borrower(const struct quota *q, unsigned p)
+{
+	struct quota_job *s = q->wait[p].head;
+	while (s && ((s->job->flags & JOB_INTERACTIVE) || !s->m ||
+		     within_any(q, s, p)))
+		s = s->next;
+	return s;
+}
+
+/* Step 4 (`rebalance`): a borrower whose job waits, and whose share
+ * value with it would still be no more than another borrower's without
+ * some of its jobs, takes GPUs from that one.  The project of least
+ * share value after its start goes first; one whose first such job
+ * cannot start is done for this point (a project is a queue). */
+static void rebalance(struct sim *sim, struct quota *q)
+{
+	size_t guard = sim_running_len(sim) + sim_queue_len(sim);
+	for (unsigned t = 0; t < q->nt; t++)
+		q->cur[t] = q->blocked[t] || q->ten[t]->parent < 0
+				    ? NULL : first_borrower(q, t);
+	while (guard--) {
+		int best = -1;
+		double bkey = 0;
+		for (unsigned t = 0; t < q->nt; t++) {
+			if (!q->cur[t])
+				continue;
+			double key = (double)(over_of(q, q->ten[t]) +
+					      q->cur[t]->m) / q->ten[t]->weight;
+			if (best < 0 || key < bkey) {
+				best = (int)t;
+				bkey = key;
+			}
+		}
+		if (best < 0)
+			return;
+		unsigned b = (unsigned)best;
+		q->cur[b] = rebalance_one(sim, q, q->cur[b], b)
+				    ? first_borrower(q, b) : NULL;
+	}
+}
+
 static void quota_schedule(struct sim *sim, void *state)
 {
 	struct quota *q = state;
@@ -595,6 +742,8 @@ static void quota_schedule(struct sim *sim, void *state)
 			within_quota(sim, q, t);
 	if (q->borrowing)
 		borrow(sim, q);
+	if (q->borrowing && q->rebalance)
+		rebalance(sim, q);
 }
 
 static const struct policy_param quota_params[] = {
@@ -607,6 +756,9 @@ static const struct policy_param quota_params[] = {
 	  "start jobs above their project's quota on idle GPUs" },
 	{ "reclaim", PARAM_BOOL, "true",
 	  "preempt borrowing jobs for a project under its quota" },
+	{ "rebalance", PARAM_BOOL, "false",
+	  "preempt jobs of a borrower above its weighted share of the "
+	  "over-quota GPUs for a borrower below it whose job waits" },
 	{ NULL, PARAM_INT, NULL, NULL },
 };
 

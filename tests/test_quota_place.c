@@ -120,14 +120,23 @@ static void pq_setup(struct pq *q, bool typed, const struct pten *t,
 	free(g);
 }
 
-static void pq_run(struct pq *q)
+static void pq_run_rebalance(struct pq *q, bool rebalance)
 {
+	struct param_value pv = {
+		.key = (char *)"rebalance", .json_path = (char *)"$.r",
+		.type = PV_BOOL, .b = rebalance,
+	};
 	struct sim_config base = {
 		.workload = &q->w,
 		.cluster = &q->c,
 		.project_from = TENANT_FROM_VC,
 	};
-	q->s = tl_run_cfg("quota", NULL, 0, &base);
+	q->s = tl_run_cfg("quota", &pv, 1, &base);
+}
+
+static void pq_run(struct pq *q)
+{
+	pq_run_rebalance(q, false);
 }
 
 static void pq_free(struct pq *q)
@@ -288,6 +297,61 @@ Test(quota_types, reclaim_the_victims_that_place)
 			     (long long)id);
 	const struct tenant_books *b = sim_tenant_books(q.s);
 	cr_expect_eq(b->reclaims[1], 4);
+	pq_free(&q);
+}
+
+/*
+ * Rebalancing among borrowers.  Two nodes of 4 GPUs; projects A (weight
+ * 1) and B (weight 3), both of quota 0: every GPU is lendable.  A's
+ * eight 1-GPU jobs of 1000 s at 0 take all 8 GPUs.  B's eight 1-GPU jobs
+ * of 100 s come at 10.  The weighted fair shares of the 8 GPUs are
+ * 8 x 1/4 = 2 for A and 8 x 3/4 = 6 for B.
+ * With rebalance, B's k-th job starts by preempting one of A's while B's
+ * share value with it, k / 3, is at most A's without it, (8 - k) / 1:
+ * 4k <= 24, k <= 6.  So B's jobs 9-14 start at 10, preempting A's newest
+ * (all started at 0: the highest ids, 8 down to 3); A keeps 2, B holds
+ * 6, both share values 2.  B's 15 and 16 wait; A's 1 and 2 are never
+ * preempted.  At 110 B's six end: 6 GPUs idle, by progressive filling B
+ * (share (0 + 1) / 3, 2 / 3) starts 15 and 16 before A (3 / 1, ...),
+ * then A's 4 of its 6 preempted jobs restart.
+ * Without rebalance B waits for A's jobs: nothing of B starts before
+ * 1000 and nobody is preempted.
+ */
+Test(quota_types, rebalance_weights_1_and_3)
+{
+	struct pten t[3] = {
+		{ "D", -1, 0, -1, -1, 1 },
+		{ "A", 0, 0, -1, -1, 1 },
+		{ "B", 0, 0, -1, -1, 3 },
+	};
+	struct pjob j[16];
+	for (int i = 0; i < 8; i++) {
+		j[i] = (struct pjob){ i + 1, 0, 1000, 1, 1, 0 };
+		j[i + 8] = (struct pjob){ i + 9, 10, 100, 1, 2, 0 };
+	}
+	struct pq q;
+	pq_setup(&q, false, t, 3, j, 16);
+	pq_run_rebalance(&q, true);
+	for (int64_t id = 9; id <= 14; id++)
+		cr_expect_eq(tl_start(q.s, id), 10, "job %lld", (long long)id);
+	cr_expect_eq(tl_start(q.s, 15), 110);
+	cr_expect_eq(tl_start(q.s, 16), 110);
+	for (int64_t id = 1; id <= 2; id++)
+		cr_expect_eq(job_of(&q, id)->preemptions, 0);
+	for (int64_t id = 3; id <= 8; id++)
+		cr_expect_eq(job_of(&q, id)->preemptions, 1, "job %lld",
+			     (long long)id);
+	const struct tenant_books *b = sim_tenant_books(q.s);
+	cr_expect_eq(b->reclaims[1], 6);
+	pq_free(&q);
+
+	pq_setup(&q, false, t, 3, j, 16);
+	pq_run_rebalance(&q, false);
+	for (int64_t id = 9; id <= 16; id++)
+		cr_expect_geq(tl_start(q.s, id), 1000, "job %lld",
+			      (long long)id);
+	for (int64_t id = 1; id <= 8; id++)
+		cr_expect_eq(job_of(&q, id)->preemptions, 0);
 	pq_free(&q);
 }
 
