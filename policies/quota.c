@@ -228,17 +228,7 @@ static void enlist(struct quota *q, struct quota_job *s)
 	struct quota_job *o = ls->tail;
 	while (o && before(q, s->job, o->job))
 		o = o->prev;
-	struct quota_job *after = o ? o->next : ls->head;
-	s->prev = o;
-	s->next = after;
-	if (o)
-		o->next = s;
-	else
-		ls->head = s;
-	if (after)
-		after->prev = s;
-	else
-		ls->tail = s;
+	CLUSTERSIM_LIST_INSERT_AFTER(ls, o, s);
 	q->zero[s->t] += !s->m;
 }
 

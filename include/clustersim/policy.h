@@ -203,7 +203,9 @@ static inline bool clustersim_grow(void *pp, size_t *cap, size_t want,
  * Intrusive doubly linked lists of a policy's job slots, for the queues a
  * policy keeps itself (las, gittins): ls is any struct with `head` and
  * `tail`, s a slot with `prev` and `next` of the slot's own type.  Push
- * appends at the tail; remove unlinks s and clears its links.
+ * appends at the tail; remove unlinks s and clears its links; insert
+ * after links s in just after o, a slot of ls (NULL: at the head), as a
+ * sorted insert found from the back does (las, quota).
  */
 #define CLUSTERSIM_LIST_PUSH(ls, s)                                           \
 	do {                                                                 \
@@ -226,6 +228,19 @@ static inline bool clustersim_grow(void *pp, size_t *cap, size_t want,
 		else                                                         \
 			(ls)->tail = (s)->prev;                              \
 		(s)->prev = (s)->next = NULL;                                \
+	} while (0)
+#define CLUSTERSIM_LIST_INSERT_AFTER(ls, o, s)                                \
+	do {                                                                 \
+		(s)->prev = (o);                                             \
+		(s)->next = (o) ? (o)->next : (ls)->head;                    \
+		if ((o))                                                     \
+			(o)->next = (s);                                     \
+		else                                                         \
+			(ls)->head = (s);                                    \
+		if ((s)->next)                                               \
+			(s)->next->prev = (s);                               \
+		else                                                         \
+			(ls)->tail = (s);                                    \
 	} while (0)
 
 /* ---- Engine calls a policy may make ------------------------------------ */
