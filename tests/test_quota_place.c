@@ -464,6 +464,15 @@ Test(quota_types_cli, projects_csv_per_type)
 			    "0.004167,0,0,0,0,0,0,0,4,0.016667,0,0\n"),
 		  "%s", p);
 	free(p);
+	/* projects_gpus.csv: a column per project and type after the
+	 * projects', with its quota of the type; in the first bin (0 to
+	 * 120 s / 400 = 0.3 s) aa holds its p100 GPU. */
+	char *g = tl_slurp(tmp, "out/quota-s1/projects_gpus.csv");
+	cr_assert(g);
+	cr_expect(!strncmp(g, "time_h,aa,bb,aa.p100,aa.v100,bb.p100,bb.v100\n"
+			   "quota,4,4,4,0,0,4\n0.000042,1,0,1,0,0,0\n", 84),
+		  "%s", g);
+	free(g);
 	char *s = tl_slurp(tmp, "out/quota-s1/summary.json");
 	cr_assert(s);
 	cr_expect(strstr(s, "\"gpu_types\":\t{\n\t\t\t\"p100\":\t{\n"

@@ -160,7 +160,9 @@ struct sim_config {
 /* A change of what a tenant's running jobs hold (for its plot). */
 struct tenant_step {
 	sim_time_t t;     /* when */
-	uint32_t tenant;  /* which (index in the cluster spec's list) */
+	uint32_t tenant;  /* which (index in the cluster spec's list); with
+	                     quotas per GPU type, n + tenant * ntypes + type
+	                     for its holding of one type */
 	uint64_t used;    /* milli-GPUs it holds from then on */
 };
 

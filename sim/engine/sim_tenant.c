@@ -178,6 +178,24 @@ static uint64_t type_integrals(struct tenant_books *b, uint32_t t, double dt)
 	return g;
 }
 
+/* Series t (a tenant, or past n a tenant's type: n + tenant * ntypes +
+ * type) holds used from now on: logged, or the last step of the same
+ * series at the same time overwritten. */
+static void log_step(const struct sim *s, struct tenant_books *b, uint32_t t,
+		     uint64_t used)
+{
+	for (size_t i = b->nlog; i-- > 0 && b->log[i].t == s->now;)
+		if (b->log[i].tenant == t) {
+			b->log[i].used = used;
+			return;
+		}
+	if (b->nlog == b->logcap) {
+		b->logcap = b->logcap ? 2 * b->logcap : 1024;
+		b->log = xrealloc(b->log, b->logcap * sizeof(*b->log));
+	}
+	b->log[b->nlog++] = (struct tenant_step){ s->now, t, used };
+}
+
 /* Tenant t's integrals brought up to now, then its holding moved by
  * delta (signed), on GPU type ty (-1: none, or not per type), logged. */
 static void move(struct sim *s, struct tenant_books *b, uint32_t t,
@@ -192,20 +210,12 @@ static void move(struct sim *s, struct tenant_books *b, uint32_t t,
 	b->gpu_s_borrowed[t] += (double)(p->used - g) / 1000 * dt;
 	b->last[t] = s->now;
 	p->used = (uint64_t)((int64_t)p->used + delta);
+	log_step(s, b, t, p->used);
 	if (ty >= 0) {
-		uint64_t *u = &b->type_used[t * b->ntypes + (size_t)ty];
-		*u = (uint64_t)((int64_t)*u + delta);
+		size_t k = t * b->ntypes + (size_t)ty;
+		b->type_used[k] = (uint64_t)((int64_t)b->type_used[k] + delta);
+		log_step(s, b, (uint32_t)(b->n + k), b->type_used[k]);
 	}
-	if (b->nlog && b->log[b->nlog - 1].t == s->now &&
-	    b->log[b->nlog - 1].tenant == t) {
-		b->log[b->nlog - 1].used = p->used;
-		return;
-	}
-	if (b->nlog == b->logcap) {
-		b->logcap = b->logcap ? 2 * b->logcap : 1024;
-		b->log = xrealloc(b->log, b->logcap * sizeof(*b->log));
-	}
-	b->log[b->nlog++] = (struct tenant_step){ s->now, t, p->used };
 }
 
 /* The GPU type of a starting job's placement (its first node), -1 when

@@ -198,11 +198,18 @@ static void log_span(const struct tenant_books *b, sim_time_t *t0,
 	*t1 = b->nlog ? b->log[b->nlog - 1].t : 0;
 }
 
-/* Mean GPUs each project held in each of the bins: area[bin * n + t]. */
+/* The log's series: the tenants, then with quotas per GPU type each
+ * tenant's holding of each type. */
+static size_t series(const struct tenant_books *b)
+{
+	return b->n + b->n * b->ntypes;
+}
+
+/* Mean GPUs each series held in each of the bins: area[bin * n + t]. */
 static double *bin_means(const struct tenant_books *b, sim_time_t t0,
 			 sim_time_t width)
 {
-	size_t n = b->n;
+	size_t n = series(b);
 	double *area = xcalloc(OUT_TENANT_BINS * n, sizeof(*area));
 	uint64_t *used = xcalloc(n, sizeof(*used));
 	sim_time_t *since = xcalloc(n, sizeof(*since));
@@ -246,6 +253,7 @@ int out_write_projects_gpus(const char *path, const struct run_result *r,
 	if (width < 1)
 		width = 1;
 	double *area = bin_means(b, t0, width);
+	size_t ns = series(b), ny = b->ntypes;
 	struct afile af;
 	int rc = afile_open(&af, path, err);
 	if (rc)
@@ -253,15 +261,26 @@ int out_write_projects_gpus(const char *path, const struct run_result *r,
 	/* The first rows name each project's column and quota, for the
 	 * plot; then one row per bin: its middle (hours) and the mean
 	 * GPUs each project held. */
+	/* With quotas per GPU type, a column "project.type" per project
+	 * and type follows the projects'. */
 	fputs("time_h", af.f);
 	for (size_t t = 0; t < b->n; t++)
 		if (b->spec[t].parent >= 0)
 			fprintf(af.f, ",%s", b->spec[t].name);
+	for (size_t t = 0; t < b->n; t++)
+		for (size_t y = 0; y < ny && b->spec[t].parent >= 0; y++)
+			fprintf(af.f, ",%s.%s", b->spec[t].name,
+				b->type_name[y]);
 	fputs("\nquota", af.f);
 	for (size_t t = 0; t < b->n; t++)
 		if (b->spec[t].parent >= 0) {
 			fputc(',', af.f);
 			put_num(af.f, (double)b->spec[t].quota / 1000);
+		}
+	for (size_t t = 0; t < b->n; t++)
+		for (size_t y = 0; y < ny && b->spec[t].parent >= 0; y++) {
+			fputc(',', af.f);
+			put_num(af.f, (double)b->type_quota[t * ny + y] / 1000);
 		}
 	fputc('\n', af.f);
 	for (size_t k = 0; k < OUT_TENANT_BINS; k++) {
@@ -270,7 +289,13 @@ int out_write_projects_gpus(const char *path, const struct run_result *r,
 		for (size_t t = 0; t < b->n; t++)
 			if (b->spec[t].parent >= 0) {
 				fputc(',', af.f);
-				put_num(af.f, area[k * b->n + t]);
+				put_num(af.f, area[k * ns + t]);
+			}
+		for (size_t t = 0; t < b->n; t++)
+			for (size_t y = 0; y < ny && b->spec[t].parent >= 0;
+			     y++) {
+				fputc(',', af.f);
+				put_num(af.f, area[k * ns + b->n + t * ny + y]);
 			}
 		fputc('\n', af.f);
 	}
