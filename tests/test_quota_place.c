@@ -355,6 +355,77 @@ Test(quota_types, rebalance_weights_1_and_3)
 	pq_free(&q);
 }
 
+/*
+ * Conservation with per-type quotas, reclaims and rebalancing, on a
+ * random workload: nodes a and b of 4 GPUs, projects P {a: 2, b: 2}, R
+ * {a: 2} (weight 2) and S {b: 2}, 200 jobs of 1-4 GPUs.  Every job ends;
+ * the books' GPU-seconds (guaranteed + borrowed) equal the jobs'
+ * attained service (a second method), and per project the per-type
+ * integrals add up to its totals; what the projects hold of each type,
+ * from the per-type log, never exceeds the type's 4 GPUs.
+ */
+Test(quota_types, per_type_conservation_with_rebalance)
+{
+	static const struct pten t[] = {
+		{ "D", -1, 8, 4, 4, 1 },
+		{ "P", 0, 4, 2, 2, 1 },
+		{ "R", 0, 2, 2, 0, 2 },
+		{ "S", 0, 2, 0, 2, 1 },
+	};
+	enum { N = 200 };
+	struct pjob *j = xcalloc(N, sizeof(*j));
+	uint64_t x = 777;
+	for (int i = 0; i < N; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		j[i] = (struct pjob){ i + 1, i * 5.0, 20 + (double)(x >> 56),
+				      1 + (uint32_t)((x >> 20) % 4),
+				      1 + (int32_t)((x >> 40) % 3), 0 };
+	}
+	struct pq q;
+	pq_setup(&q, true, t, 4, j, N);
+	pq_run_rebalance(&q, true);
+	size_t n;
+	const struct job *js = sim_jobs(q.s, &n);
+	double attained = 0;
+	uint64_t pre = 0;
+	for (size_t i = 0; i < n; i++) {
+		cr_expect_eq(js[i].state, JOB_FINISHED);
+		attained += js[i].attained;
+		pre += js[i].preemptions;
+	}
+	const struct tenant_books *b = sim_tenant_books(q.s);
+	double books = 0;
+	for (size_t k = 1; k < 4; k++) {
+		double g = b->gpu_s_guaranteed[k], o = b->gpu_s_borrowed[k];
+		double ty = 0;
+		for (size_t y = 0; y < 2; y++)
+			ty += b->type_gpu_s_guaranteed[k * 2 + y] +
+			      b->type_gpu_s_borrowed[k * 2 + y];
+		cr_expect_float_eq(ty, g + o, 1e-6 * (g + o + 1));
+		books += g + o;
+	}
+	cr_expect_float_eq(books, attained, 1e-6 * attained);
+	cr_expect_gt(pre, 0);
+	/* series n + tenant * 2 + type, n = 4 tenants */
+	uint64_t used[4][2] = { { 0 } }, most[2] = { 0, 0 };
+	for (size_t i = 0; i < b->nlog; i++) {
+		uint32_t s = b->log[i].tenant;
+		if (s >= 4)
+			used[(s - 4) / 2][(s - 4) % 2] = b->log[i].used;
+		if (i + 1 < b->nlog && b->log[i + 1].t == b->log[i].t)
+			continue;
+		for (size_t y = 0; y < 2; y++) {
+			uint64_t all = used[1][y] + used[2][y] + used[3][y];
+			most[y] = all > most[y] ? all : most[y];
+		}
+	}
+	cr_expect_leq(most[0], 4000);
+	cr_expect_leq(most[1], 4000);
+	cr_expect_gt(most[0], 0);
+	pq_free(&q);
+	free(j);
+}
+
 /* ---- The experiment file, through the command line ---- */
 
 static char tmp[256], bin[512];

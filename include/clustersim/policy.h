@@ -601,7 +601,9 @@ int sim_job_start_on(struct sim *sim, const struct job *job, unsigned t);
  * cluster as it was.  Where a victim's placement cannot be taken back
  * exactly (it shares GPUs, or holds whole nodes), the answer counts
  * GPUs: the free GPUs (of type t) and the victims' are at least the
- * job's.  false for a bad call (not a pending job, a victim not running).
+ * job's.  A fractional job is not narrowed to t (it has no type until
+ * placed); t then picks the victims the count takes.  false for a bad
+ * call (not a pending job, a victim not running).
  */
 bool sim_job_fits_after(struct sim *sim, const struct job *job,
 			const struct job *const *vict, size_t n, int t);

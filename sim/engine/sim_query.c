@@ -298,8 +298,8 @@ bool sim_job_fits_after(struct sim *s, const struct job *j,
 			const struct job *const *vict, size_t n, int t)
 {
 	if (!check_job(s, j, "sim_job_fits_after") ||
-	    j->state != JOB_PENDING || (t >= 0 && (!j->gpus ||
-	    (unsigned)t >= sim_gpu_types(s) ||
+	    j->state != JOB_PENDING || (t >= 0 &&
+	    ((unsigned)t >= sim_gpu_types(s) ||
 	    (j->gpu_type && j->gpu_type != t + 1))))
 		return false;
 	bool exact = true;
@@ -315,8 +315,8 @@ bool sim_job_fits_after(struct sim *s, const struct job *j,
 		return fits_by_count(s, j, vict, n, t);
 	for (size_t i = 0; i < n; i++)
 		cluster_release(s->cluster, &s->plc[vict[i]->idx]);
-	struct job only = *j;
-	if (t >= 0)
+	struct job only = *j; /* a fractional job has no type to narrow */
+	if (t >= 0 && j->gpus)
 		only.gpu_type = (uint16_t)(t + 1);
 	bool fits = cluster_fits(s->cluster, &only);
 	for (size_t i = n; i-- > 0;)

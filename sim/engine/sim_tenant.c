@@ -104,11 +104,8 @@ void sim_tenant_init(struct sim *s)
 		b->job_tenant[i] = -1;
 	struct sim_error e;
 	const struct workload *w = s->cfg.workload;
-	struct tenant_column col;
-	(void)cluster_tenants_bind(cs, (enum tenant_from)s->cfg.project_from,
-				   s->jobs, s->njobs, w->groups, w->ngroups,
-				   workload_tenant_column(w, &col), "",
-				   b->job_tenant, &e);
+	(void)workload_bind_tenants(w, cs, s->cfg.project_from, "",
+				    b->job_tenant, &e);
 	b->gpu_s_guaranteed = xcalloc(n, sizeof(double));
 	b->gpu_s_borrowed = xcalloc(n, sizeof(double));
 	b->reclaims = xcalloc(n, sizeof(uint64_t));

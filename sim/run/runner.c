@@ -336,15 +336,10 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 	rc = cluster_spec_check(&r->cluster, prefix, err);
 	if (!rc && r->cluster.ntenants)
 		rc = cluster_tenants_check(&r->cluster, prefix, err);
-	if (!rc && r->have_w && r->cluster.ntenants) {
-		struct tenant_column col;
-		rc = cluster_tenants_bind(&r->cluster,
-					  (enum tenant_from)e->workload.project_from,
-					  r->w.jobs, r->w.n, r->w.groups,
-					  r->w.ngroups,
-					  workload_tenant_column(&r->w, &col),
-					  prefix, NULL, err);
-	}
+	if (!rc && r->have_w && r->cluster.ntenants)
+		rc = workload_bind_tenants(&r->w, &r->cluster,
+					   e->workload.project_from, prefix,
+					   NULL, err);
 	if (!rc && r->have_w && (r->cluster.nparts || r->cluster.nqos))
 		rc = cluster_slurm_bind(&r->cluster, r->w.jobs, r->w.n,
 					r->w.qp, r->w.groups, r->w.ngroups,

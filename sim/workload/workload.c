@@ -482,14 +482,16 @@ void trace_report_format(const struct trace_report *r, char *buf, size_t n)
 	}
 }
 
-const struct tenant_column *workload_tenant_column(const struct workload *w,
-						   struct tenant_column *col)
+int workload_bind_tenants(const struct workload *w,
+			  const struct cluster_spec *s, int from,
+			  const char *prefix, int32_t *out,
+			  struct sim_error *err)
 {
-	if (!w || !w->proj)
-		return NULL;
-	*col = (struct tenant_column){
+	struct tenant_column col = {
 		.of = w->proj, .names = w->projects, .n = w->nprojects,
 		.line = w->project_line, .file = w->project_file,
 	};
-	return col;
+	return cluster_tenants_bind(s, (enum tenant_from)from, w->jobs, w->n,
+				    w->groups, w->ngroups,
+				    w->proj ? &col : NULL, prefix, out, err);
 }

@@ -481,10 +481,12 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 		 const struct trace_opts *o, struct workload *w,
 		 struct sim_error *err);
 
-struct tenant_column; /* cluster/cluster.h */
-/* The workload's project column as the tenants' binding reads it, in
- * *col; NULL when the trace has none. */
-const struct tenant_column *workload_tenant_column(const struct workload *w,
-						   struct tenant_column *col);
+struct cluster_spec; /* cluster/cluster.h */
+/* cluster_tenants_bind() of the workload's jobs, with its group names
+ * and its project column (workload.project_from, an enum tenant_from). */
+int workload_bind_tenants(const struct workload *w,
+			  const struct cluster_spec *s, int from,
+			  const char *prefix, int32_t *out,
+			  struct sim_error *err);
 
 #endif
