@@ -80,6 +80,7 @@ static void pq_setup(struct pq *q, bool typed, const struct pten *t,
 		tl_gpu_cluster(&b, 1, 4, "b", 0);
 		q->c.groups = xrealloc(q->c.groups, 2 * sizeof(*q->c.groups));
 		q->c.groups[1] = b.groups[0];
+		free(q->c.groups[1].name);
 		q->c.groups[1].name = xstrdup("gb");
 		free(q->c.groups[0].name);
 		q->c.groups[0].name = xstrdup("ga");
