@@ -231,17 +231,7 @@ static void list_insert_by_key(struct las_list *ls, struct las_job *s)
 	while (o && !(o->key < s->key ||
 		      (o->key == s->key && o->job->idx < s->job->idx)))
 		o = o->prev;
-	struct las_job *after = o ? o->next : ls->head;
-	s->prev = o;
-	s->next = after;
-	if (o)
-		o->next = s;
-	else
-		ls->head = s;
-	if (after)
-		after->prev = s;
-	else
-		ls->tail = s;
+	CLUSTERSIM_LIST_INSERT_AFTER(ls, o, s);
 }
 
 static int las_init(struct sim *sim, void **state, struct sim_error *err)

@@ -537,7 +537,7 @@ Test(quota_cli, bad_input_exits_2_with_the_path)
 	exp_with("type.json", "[ { \"name\": \"d\", \"projects\": [ "
 		 "{ \"name\": \"aa\", \"quota\": { \"p100\": 2 } } ] } ]");
 	expect_exit("type.json", 2, "$.cluster.tenants[0].projects[0].quota: "
-		    "quotas per GPU type are not supported yet");
+		    "no node group has GPU type 'p100'");
 }
 
 /* A run with tenants writes projects.csv (rows by hand: each VC's one

@@ -203,7 +203,9 @@ static inline bool clustersim_grow(void *pp, size_t *cap, size_t want,
  * Intrusive doubly linked lists of a policy's job slots, for the queues a
  * policy keeps itself (las, gittins): ls is any struct with `head` and
  * `tail`, s a slot with `prev` and `next` of the slot's own type.  Push
- * appends at the tail; remove unlinks s and clears its links.
+ * appends at the tail; remove unlinks s and clears its links; insert
+ * after links s in just after o, a slot of ls (NULL: at the head), as a
+ * sorted insert found from the back does (las, quota).
  */
 #define CLUSTERSIM_LIST_PUSH(ls, s)                                           \
 	do {                                                                 \
@@ -226,6 +228,19 @@ static inline bool clustersim_grow(void *pp, size_t *cap, size_t want,
 		else                                                         \
 			(ls)->tail = (s)->prev;                              \
 		(s)->prev = (s)->next = NULL;                                \
+	} while (0)
+#define CLUSTERSIM_LIST_INSERT_AFTER(ls, o, s)                                \
+	do {                                                                 \
+		(s)->prev = (o);                                             \
+		(s)->next = (o) ? (o)->next : (ls)->head;                    \
+		if ((o))                                                     \
+			(o)->next = (s);                                     \
+		else                                                         \
+			(ls)->head = (s);                                    \
+		if ((s)->next)                                               \
+			(s)->next->prev = (s);                               \
+		else                                                         \
+			(ls)->tail = (s);                                    \
 	} while (0)
 
 /* ---- Engine calls a policy may make ------------------------------------ */
@@ -578,6 +593,20 @@ bool sim_job_fits_on(const struct sim *sim, const struct job *job,
  * job's own gpu_type constraint names another type, or it does not fit.
  */
 int sim_job_start_on(struct sim *sim, const struct job *job, unsigned t);
+/*
+ * Would the pending job fit (on GPU type t; t < 0: on any) if the running
+ * jobs vict[0 .. n) were preempted now?  The cluster's own placement
+ * rules answer (shape, CPUs beside the GPUs, GPU type): the victims'
+ * GPUs are released for the question and taken back, leaving the
+ * cluster as it was.  Where a victim's placement cannot be taken back
+ * exactly (it shares GPUs, or holds whole nodes), the answer counts
+ * GPUs: the free GPUs (of type t) and the victims' are at least the
+ * job's.  A fractional job is not narrowed to t (it has no type until
+ * placed); t then picks the victims the count takes.  false for a bad
+ * call (not a pending job, a victim not running).
+ */
+bool sim_job_fits_after(struct sim *sim, const struct job *job,
+			const struct job *const *vict, size_t n, int t);
 
 /* ---- Tenants: quotas, borrowing and reclaim (docs/tenants.md) ---------
  *
@@ -606,6 +635,13 @@ struct sim_tenant {
 	double weight;         /* its share of the over-quota GPUs */
 	uint64_t used;         /* milli-GPUs its running jobs hold now (a
 	                          department: its projects' together) */
+	/* Quotas per GPU type (the experiment's {gpu_type: N}): arrays by
+	 * GPU type index (sim_gpu_types()), NULL when the quotas are one
+	 * number.  Then quota is their quotas' sum, borrow_limit and
+	 * lend_limit are SIM_TENANT_NO_LIMIT, and a job counts against the
+	 * type it runs on (its gpu_type constraint's, or its placement's). */
+	const uint64_t *type_quota, *type_borrow_limit, *type_lend_limit;
+	const uint64_t *type_used;
 };
 
 /* The run's tenants (0: none), departments and projects in the order
@@ -620,6 +656,10 @@ int sim_job_tenant(const struct sim *sim, const struct job *job);
 /* A job's demand against its quota: 1000 per whole GPU, its gpu_milli
  * for a fractional job, 0 for a CPU job. */
 uint64_t sim_job_milli(const struct sim *sim, const struct job *job);
+/* The GPU type a running job counts against in per-type quotas (the
+ * type of its placement's first node), -1 when it holds no typed GPU
+ * or the run's quotas are not per type. */
+int sim_job_quota_type(const struct sim *sim, const struct job *job);
 /* Work a running job would lose if preempted now: microseconds of work
  * (at reference speed) since its last checkpoint, by the experiment's
  * checkpoint_interval (0 for a job that is not running). */

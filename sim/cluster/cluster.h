@@ -39,6 +39,23 @@ struct tenant_spec {
 	uint64_t lend_limit;   /* most of its unused quota lent to others;
 	                          TENANT_NO_LIMIT */
 	double weight;         /* over-quota share weight, > 0 */
+	/* Quotas per GPU type: when the experiment gives quota,
+	 * borrow_limit or lend_limit as {gpu_type: GPUs} objects (then
+	 * every tenant does), one entry per type named; quota above is
+	 * then their quotas' sum and the limits above are no limit. */
+	bool per_type;         /* the amounts are per GPU type */
+	struct tenant_type *types; /* owned, the types named; NULL = none */
+	size_t ntypes;
+};
+
+/* A tenant's amounts on one GPU type (docs/tenants.md). */
+struct tenant_type {
+	char *type;            /* the GPU type's name, owned */
+	uint64_t quota;        /* guaranteed milli-GPUs of it (0: none) */
+	uint64_t borrow_limit; /* TENANT_NO_LIMIT when not given */
+	uint64_t lend_limit;   /* TENANT_NO_LIMIT when not given */
+	unsigned given;        /* which objects named it: bit 0 quota, 1
+	                          borrow_limit, 2 lend_limit (for messages) */
 };
 
 /* Where a job's project comes from (workload.project_from). */
@@ -46,6 +63,7 @@ enum tenant_from {
 	TENANT_FROM_VC = 0, /* its group: Philly's VC (by name) */
 	TENANT_FROM_GROUP,  /* the same field, the trace's group number */
 	TENANT_FROM_USER,   /* its user number */
+	TENANT_FROM_COLUMN, /* a CSV trace's project column, by name */
 	TENANT_FROM_N
 };
 extern const char *const tenant_from_names[TENANT_FROM_N];
@@ -156,27 +174,46 @@ uint64_t cluster_spec_part_units(const struct cluster_spec *s, size_t p);
 
 /* cluster_tenant.c: the tenants of a spec, copied and freed with it. */
 void cluster_tenants_release(struct cluster_spec *s);
+/* Frees a tenant's per-type entries (a spec being parsed). */
+void cluster_tenant_types_free(struct tenant_spec *t);
+/* Tenant t's entry for the GPU type named name; NULL when it names none
+ * (its quota of that type is 0, its limits none). */
+const struct tenant_type *cluster_tenant_type(const struct tenant_spec *t,
+					      const char *name);
 void cluster_tenants_copy(struct cluster_spec *dst,
 			  const struct cluster_spec *src);
 /*
  * The quotas against the cluster and each other: a department's quota
  * (and a project's) at most the cluster's GPUs, its projects' quotas
  * together at most its own, a borrowing or lending limit of a project
- * at most its department's.  "PREFIX$.cluster.tenants[i]...: ..." .
+ * at most its department's.  With quotas per GPU type, the same for
+ * each type against the cluster's GPUs of that type, and every type
+ * named must be a node group's gpu_type.
+ * "PREFIX$.cluster.tenants[i]...: ..." .
  */
 int cluster_tenants_check(const struct cluster_spec *s, const char *prefix,
 			  struct sim_error *err);
+/* A CSV trace's project column (the workload's proj, projects, ...). */
+struct tenant_column {
+	const int32_t *of;       /* by job: an index into names, -1: none */
+	char *const *names;
+	size_t n;
+	const uint64_t *line;    /* by name: the line it first appears on */
+	const char *file;        /* the trace, for messages */
+};
 /*
  * The project (tenant index) of every job by `from`, into out[njobs]
  * (out may be NULL: check only).  names/n: the workload's group names
- * (NULL: numbered groups).  A job whose field names no project is an
- * error: "PREFIXjob 'ID' names project 'X' that no tenant has (...)", as
- * is an interactive job larger than its project's quota (it could never
- * run).
+ * (NULL: numbered groups); col: the project column, for `from` COLUMN
+ * (NULL: the trace has none).  A job whose field names no project is an
+ * error: "PREFIXjob 'ID' names project 'X' that no tenant has (...)"
+ * ("FILE:LINE: project 'X' ..." for the column), as is an interactive
+ * job larger than its project's quota (it could never run).
  */
 int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 			 const struct job *jobs, size_t njobs,
-			 char *const *names, size_t n, const char *prefix,
+			 char *const *names, size_t n,
+			 const struct tenant_column *col, const char *prefix,
 			 int32_t *out, struct sim_error *err);
 
 void cluster_spec_release(struct cluster_spec *s);
@@ -262,6 +299,15 @@ int cluster_alloc(struct cluster *c, const struct job *j,
 		  struct placement *out);
 /* Gives a placement's resources back. */
 void cluster_release(struct cluster *c, const struct placement *p);
+/*
+ * cluster_gpu.c: can cluster_retake() take exactly this placement back
+ * after cluster_release() (every slot one node's GPUs with their mask)?
+ * Then cluster_retake() takes the same GPUs and CPUs again, leaving the
+ * cluster as it was before the release (for what-if questions:
+ * sim_job_fits_after).
+ */
+bool cluster_retakable(const struct placement *p);
+void cluster_retake(struct cluster *c, const struct placement *p);
 
 /* Invariant check: masks, totals and the summary agree with the nodes,
  * nothing over- or under-committed; the same for the GPU index (masks,

@@ -533,6 +533,31 @@ void gp_give(struct cluster *c, uint32_t v, uint32_t gpus, uint64_t mask)
 	gx_set(c, c->gx, v, c->gx->nf[v] + gpus);
 }
 
+bool cluster_retakable(const struct placement *p)
+{
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct place_slot *s = &p->slots[i];
+		if (s->count && (s->count != 1 || !s->gpus || !s->gpu_mask))
+			return false;
+	}
+	return true;
+}
+
+void cluster_retake(struct cluster *c, const struct placement *p)
+{
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct place_slot *s = &p->slots[i];
+		uint32_t v = s->node;
+
+		if (!s->count)
+			continue;
+		SIM_ASSERT((c->gmask[v] & s->gpu_mask) == s->gpu_mask);
+		c->gmask[v] &= ~s->gpu_mask;
+		gx_set(c, c->gx, v, c->gx->nf[v] - s->gpus);
+		cl_take_cpus(c, v, s->cpus);
+	}
+}
+
 /* ---- whole GPUs: the API ---------------------------------------------- */
 
 static const char *const place_names[] = {

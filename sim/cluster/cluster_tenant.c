@@ -18,12 +18,33 @@ const char *const tenant_from_names[TENANT_FROM_N] = {
 	[TENANT_FROM_VC] = "vc",
 	[TENANT_FROM_GROUP] = "group",
 	[TENANT_FROM_USER] = "user",
+	[TENANT_FROM_COLUMN] = "column",
 };
+
+void cluster_tenant_types_free(struct tenant_spec *t)
+{
+	for (size_t i = 0; i < t->ntypes; i++)
+		free(t->types[i].type);
+	free(t->types);
+	t->types = NULL;
+	t->ntypes = 0;
+}
+
+const struct tenant_type *cluster_tenant_type(const struct tenant_spec *t,
+					      const char *name)
+{
+	for (size_t i = 0; i < t->ntypes; i++)
+		if (!strcmp(t->types[i].type, name))
+			return &t->types[i];
+	return NULL;
+}
 
 void cluster_tenants_release(struct cluster_spec *s)
 {
-	for (size_t i = 0; i < s->ntenants && s->tenants; i++)
+	for (size_t i = 0; i < s->ntenants && s->tenants; i++) {
 		free(s->tenants[i].name);
+		cluster_tenant_types_free(&s->tenants[i]);
+	}
 	free(s->tenants);
 	s->tenants = NULL;
 	s->ntenants = 0;
@@ -40,6 +61,15 @@ void cluster_tenants_copy(struct cluster_spec *dst,
 	for (size_t i = 0; i < src->ntenants; i++) {
 		dst->tenants[i] = src->tenants[i];
 		dst->tenants[i].name = xstrdup(src->tenants[i].name);
+		size_t ny = src->tenants[i].ntypes;
+		dst->tenants[i].types = ny ? xmalloc(ny * sizeof(struct
+							   tenant_type))
+					   : NULL;
+		for (size_t y = 0; y < ny; y++) {
+			dst->tenants[i].types[y] = src->tenants[i].types[y];
+			dst->tenants[i].types[y].type =
+				xstrdup(src->tenants[i].types[y].type);
+		}
 	}
 	dst->ntenants = src->ntenants;
 }
@@ -101,10 +131,136 @@ static int check_one(const struct cluster_spec *s, size_t i, uint64_t total,
 	return 0;
 }
 
+/* Milli-GPUs of the groups of GPU type name (0: no group has it). */
+static uint64_t type_capacity(const struct cluster_spec *s, const char *name)
+{
+	uint64_t n = 0;
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (s->groups[g].gpu_type && !strcmp(s->groups[g].gpu_type, name))
+			n += (uint64_t)s->groups[g].count * s->groups[g].gpus *
+			     1000;
+	return n;
+}
+
+/* The first of quota, borrow_limit, lend_limit that named y. */
+static const char *type_key(const struct tenant_type *y)
+{
+	return y->given & 1 ? "quota" : y->given & 2 ? "borrow_limit"
+						      : "lend_limit";
+}
+
+/* Tenant i's entry y against the cluster's GPUs of its type and its
+ * department's entry of that type. */
+static int check_type(const struct cluster_spec *s, size_t i,
+		      const struct tenant_type *y, const char *p,
+		      struct sim_error *err)
+{
+	const struct tenant_spec *t = &s->tenants[i];
+	uint64_t cap = type_capacity(s, y->type);
+	char path[96], a[32], b[32];
+	tenant_path(s, i, path, sizeof(path));
+	if (!y->given) /* a department's sum of its projects' */
+		return 0;
+	if (!cap)
+		return err_setc(err, -SIM_EINPUT, "%s%s.%s: no node group has "
+				"GPU type '%s'", p, path, type_key(y), y->type);
+	if ((y->given & 1) && y->quota > cap)
+		return err_setc(err, -SIM_EINPUT, "%s%s.quota.%s: larger than "
+				"the cluster's '%s' GPUs of that type, got '%s'",
+				p, path, y->type, gpus_text(cap, a),
+				gpus_text(y->quota, b));
+	if (y->lend_limit != TENANT_NO_LIMIT && y->lend_limit > y->quota)
+		return err_setc(err, -SIM_EINPUT, "%s%s.lend_limit.%s: larger "
+				"than its quota of that type '%s', got '%s'", p,
+				path, y->type, gpus_text(y->quota, a),
+				gpus_text(y->lend_limit, b));
+	if (t->parent < 0 || y->borrow_limit == TENANT_NO_LIMIT)
+		return 0;
+	const struct tenant_type *dy =
+		cluster_tenant_type(&s->tenants[t->parent], y->type);
+	if (dy && dy->borrow_limit != TENANT_NO_LIMIT &&
+	    y->borrow_limit > dy->borrow_limit)
+		return err_setc(err, -SIM_EINPUT, "%s%s.borrow_limit.%s: larger "
+				"than its department's '%s', got '%s'", p, path,
+				y->type, gpus_text(dy->borrow_limit, a),
+				gpus_text(y->borrow_limit, b));
+	return 0;
+}
+
+/* Quotas of one GPU type (the one of tenant i's entry y) added up:
+ * each department's projects within it, the departments within the
+ * cluster's GPUs of the type. */
+static int check_type_sums(const struct cluster_spec *s, const char *type,
+			   const char *p, struct sim_error *err)
+{
+	uint64_t cap = type_capacity(s, type), depts = 0;
+	char path[96], a[32], b[32];
+	for (size_t i = 0; i < s->ntenants; i++) {
+		if (s->tenants[i].parent >= 0)
+			continue;
+		const struct tenant_type *dy =
+			cluster_tenant_type(&s->tenants[i], type);
+		uint64_t dq = dy ? dy->quota : 0, sum = 0;
+		depts += dq;
+		for (size_t k = i + 1; k < s->ntenants &&
+				       s->tenants[k].parent == (int32_t)i; k++) {
+			const struct tenant_type *ky =
+				cluster_tenant_type(&s->tenants[k], type);
+			sum += ky ? ky->quota : 0;
+		}
+		tenant_path(s, i, path, sizeof(path));
+		if (sum > dq)
+			return err_setc(err, -SIM_EINPUT, "%s%s.projects: their "
+					"quotas of GPU type '%s' add up to '%s' "
+					"GPUs, more than the department's '%s'",
+					p, path, type, gpus_text(sum, a),
+					gpus_text(dq, b));
+	}
+	if (depts > cap)
+		return err_setc(err, -SIM_EINPUT, "%s$.cluster.tenants: the "
+				"departments' quotas of GPU type '%s' add up to "
+				"'%s' GPUs, more than the cluster's '%s'", p,
+				type, gpus_text(depts, a), gpus_text(cap, b));
+	return 0;
+}
+
+/* Every per-type entry, then each type's sums. */
+static int check_types(const struct cluster_spec *s, const char *p,
+		       struct sim_error *err)
+{
+	for (int dept = 0; dept < 2; dept++) /* projects first */
+		for (size_t i = 0; i < s->ntenants; i++) {
+			if ((s->tenants[i].parent < 0) != dept)
+				continue;
+			for (size_t y = 0; y < s->tenants[i].ntypes; y++) {
+				int rc = check_type(s, i, &s->tenants[i].types[y],
+						    p, err);
+				if (rc)
+					return rc;
+			}
+		}
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const char *type = s->groups[g].gpu_type;
+		bool seen = !type;
+		for (size_t h = 0; h < g && !seen; h++)
+			seen = s->groups[h].gpu_type &&
+			       !strcmp(s->groups[h].gpu_type, type);
+		int rc = seen ? 0 : check_type_sums(s, type, p, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int cluster_tenants_check(const struct cluster_spec *s, const char *prefix,
 			  struct sim_error *err)
 {
 	const char *p = prefix ? prefix : "";
+	if (s->ntenants && s->tenants[0].per_type) {
+		int rc = check_types(s, p, err);
+		if (rc)
+			return rc;
+	}
 	uint64_t total = 0, depts = 0;
 	for (size_t g = 0; g < s->ngroups; g++)
 		total += (uint64_t)s->groups[g].count * s->groups[g].gpus * 1000;
@@ -160,12 +316,40 @@ static int32_t project_named(const struct cluster_spec *s, const char *key)
 	return -1;
 }
 
+/* The column's names checked, each once: an unknown one is an error
+ * naming the trace's line where it first appears; a job of an empty
+ * cell is one of no project. */
+static int column_names(const struct cluster_spec *s,
+			const struct tenant_column *col, const char *p,
+			struct sim_error *err)
+{
+	if (!col)
+		return err_setc(err, -SIM_EINPUT, "%s$.workload.project_from: "
+				"'column' needs a CSV trace with a 'project' "
+				"column", p);
+	for (size_t k = 0; k < col->n; k++)
+		if (project_named(s, col->names[k]) < 0)
+			return err_setc(err, -SIM_EINPUT, "%s:%" PRIu64 ": "
+					"project '%s' is not a project of "
+					"$.cluster.tenants", col->file,
+					col->line[k], col->names[k]);
+	return 0;
+}
+
 int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 			 const struct job *jobs, size_t njobs,
-			 char *const *names, size_t n, const char *prefix,
+			 char *const *names, size_t n,
+			 const struct tenant_column *col, const char *prefix,
 			 int32_t *out, struct sim_error *err)
 {
 	const char *p = prefix ? prefix : "";
+	if (from == TENANT_FROM_COLUMN) {
+		int rc = column_names(s, col, p, err);
+		if (rc)
+			return rc;
+		names = col->names;
+		n = col->n;
+	}
 	bool by_name = from != TENANT_FROM_USER && names;
 	int32_t *byname = NULL;
 	int rc = 0;
@@ -178,7 +362,9 @@ int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 	int32_t last = -1;
 	for (size_t i = 0; i < njobs && !rc; i++) {
 		const struct job *j = &jobs[i];
-		int32_t field = from == TENANT_FROM_USER ? j->user : j->group;
+		int32_t field = from == TENANT_FROM_USER ? j->user
+				: from == TENANT_FROM_COLUMN ? col->of[i]
+							     : j->group;
 		int32_t t;
 		char key[32];
 		if (field >= 0 && by_name && (size_t)field < n) {
@@ -221,7 +407,8 @@ int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 			rc = err_setc(err, -SIM_EINPUT, "%s$.workload.project_from:"
 				      " job '%" PRId64 "' has no %s field, so "
 				      "no project", p, j->id,
-				      tenant_from_names[from]);
+				      from == TENANT_FROM_COLUMN ? "project"
+				      : tenant_from_names[from]);
 	}
 	free(byname);
 	return rc;

@@ -160,7 +160,9 @@ struct sim_config {
 /* A change of what a tenant's running jobs hold (for its plot). */
 struct tenant_step {
 	sim_time_t t;     /* when */
-	uint32_t tenant;  /* which (index in the cluster spec's list) */
+	uint32_t tenant;  /* which (index in the cluster spec's list); with
+	                     quotas per GPU type, n + tenant * ntypes + type
+	                     for its holding of one type */
 	uint64_t used;    /* milli-GPUs it holds from then on */
 };
 
@@ -178,6 +180,17 @@ struct tenant_books {
 	                                 their last checkpoint) */
 	struct tenant_step *log;      /* every change, in time order */
 	size_t nlog, logcap;
+	/* Quotas per GPU type (docs/tenants.md): ntypes = the cluster's
+	 * GPU types when the tenants' amounts are per type, else 0 and
+	 * these NULL.  Arrays [tenant * ntypes + type]. */
+	size_t ntypes;
+	const char *const *type_name; /* by type: its name (the cluster's) */
+	uint64_t *type_quota, *type_borrow, *type_lend; /* milli-GPUs */
+	uint64_t *type_used;          /* what its jobs on the type hold */
+	double *type_gpu_s_guaranteed, *type_gpu_s_borrowed;
+	uint64_t *type_reclaims;
+	int16_t *job_type;            /* by job idx: the type its running
+	                                 placement counts on, -1: none */
 	/* The engine's own: */
 	struct sim_tenant *pub;       /* the policies' view (policy.h) */
 	sim_time_t *last;             /* when each integral last moved */

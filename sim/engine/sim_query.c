@@ -280,3 +280,46 @@ int sim_job_start_on(struct sim *s, const struct job *cj, unsigned t)
 	j->gpu_type = own;
 	return rc;
 }
+
+/* The GPU count answer of sim_job_fits_after (victims of type t, or
+ * all when t < 0). */
+static bool fits_by_count(const struct sim *s, const struct job *j,
+			  const struct job *const *vict, size_t n, int t)
+{
+	uint64_t got = t < 0 ? cluster_free_gpus(s->cluster) * 1000
+			     : sim_gpu_type_free(s, (unsigned)t) * 1000;
+	for (size_t i = 0; i < n; i++)
+		if (t < 0 || vict[i]->gpu_type_used == (uint16_t)(t + 1))
+			got += sim_job_milli(s, vict[i]);
+	return got >= sim_job_milli(s, j);
+}
+
+bool sim_job_fits_after(struct sim *s, const struct job *j,
+			const struct job *const *vict, size_t n, int t)
+{
+	if (!check_job(s, j, "sim_job_fits_after") ||
+	    j->state != JOB_PENDING || (t >= 0 &&
+	    ((unsigned)t >= sim_gpu_types(s) ||
+	    (j->gpu_type && j->gpu_type != t + 1))))
+		return false;
+	bool exact = true;
+	for (size_t i = 0; i < n; i++) {
+		if (!own_job(s, vict[i]) || vict[i]->state != JOB_RUNNING) {
+			s->counters.bad_calls++;
+			return false;
+		}
+		exact = exact && !partner_of(s, vict[i]) &&
+			cluster_retakable(&s->plc[vict[i]->idx]);
+	}
+	if (!exact)
+		return fits_by_count(s, j, vict, n, t);
+	for (size_t i = 0; i < n; i++)
+		cluster_release(s->cluster, &s->plc[vict[i]->idx]);
+	struct job only = *j; /* a fractional job has no type to narrow */
+	if (t >= 0 && j->gpus)
+		only.gpu_type = (uint16_t)(t + 1);
+	bool fits = cluster_fits(s->cluster, &only);
+	for (size_t i = n; i-- > 0;)
+		cluster_retake(s->cluster, &s->plc[vict[i]->idx]);
+	return fits;
+}

@@ -70,10 +70,8 @@ static int check_jobs(const struct exp_inputs *in, const struct experiment *e,
 	const struct cluster_spec *c = &in->cluster;
 	int rc = 0;
 	if (c->ntenants)
-		rc = cluster_tenants_bind(c, (enum tenant_from)
-					  e->workload.project_from, w->jobs,
-					  w->n, w->groups, w->ngroups, prefix,
-					  NULL, err);
+		rc = workload_bind_tenants(w, c, e->workload.project_from,
+					   prefix, NULL, err);
 	if (!rc && (c->nparts || c->nqos))
 		rc = cluster_slurm_bind(c, w->jobs, w->n, qp, w->groups,
 					w->ngroups, prefix, NULL, NULL, err);

@@ -99,6 +99,21 @@ static cJSON *jmilli(uint64_t m)
 	return m == TENANT_NO_LIMIT ? jstr("none") : jnum((double)m / 1000);
 }
 
+/* A per-type amount (0 quota, 1 borrow_limit, 2 lend_limit) of t as a
+ * {gpu_type: GPUs} object; a type without a limit is left out. */
+static cJSON *jtypes(const struct tenant_spec *t, int which)
+{
+	cJSON *o = jobj();
+	for (size_t i = 0; i < t->ntypes; i++) {
+		const struct tenant_type *y = &t->types[i];
+		uint64_t v = which == 0 ? y->quota
+			     : which == 1 ? y->borrow_limit : y->lend_limit;
+		if (v != TENANT_NO_LIMIT)
+			jadd(o, y->type, jnum((double)v / 1000));
+	}
+	return o;
+}
+
 /* "tenants": each department with its projects, every field filled. */
 static cJSON *tenants_json(const struct cluster_spec *s)
 {
@@ -107,9 +122,11 @@ static cJSON *tenants_json(const struct cluster_spec *s)
 		const struct tenant_spec *t = &s->tenants[i];
 		cJSON *o = jobj();
 		jadd(o, "name", jstr(t->name));
-		jadd(o, "quota", jmilli(t->quota));
-		jadd(o, "borrow_limit", jmilli(t->borrow_limit));
-		jadd(o, "lend_limit", jmilli(t->lend_limit));
+		jadd(o, "quota", t->per_type ? jtypes(t, 0) : jmilli(t->quota));
+		jadd(o, "borrow_limit", t->per_type ? jtypes(t, 1)
+						    : jmilli(t->borrow_limit));
+		jadd(o, "lend_limit", t->per_type ? jtypes(t, 2)
+						  : jmilli(t->lend_limit));
 		jadd(o, "weight", jnum(t->weight));
 		if (t->parent < 0) {
 			projects = jarr();

@@ -19,19 +19,86 @@ static int get_milli(struct exp_ctx *c, const char *key, const cJSON *v,
 		     uint64_t *out)
 {
 	double g = 0;
-	if (v && cJSON_IsObject(v))
-		return exp_fail(c, key, "quotas per GPU type are not supported "
-				"yet: give one number of GPUs");
 	int rc = exp_get_number_in(c, key, v, 0, false, 1e12, &g);
 	if (!rc && v)
 		*out = (uint64_t)llround(g * 1000);
 	return rc;
 }
 
+/* Which amount of a tenant_type: 0 quota, 1 borrow_limit, 2 lend_limit. */
+static uint64_t *type_field(struct tenant_type *y, int which)
+{
+	return which == 0 ? &y->quota
+	       : which == 1 ? &y->borrow_limit : &y->lend_limit;
+}
+
+/* t's entry for GPU type name, added (quota 0, no limits) if new. */
+static struct tenant_type *type_entry(struct tenant_spec *t, const char *name)
+{
+	for (size_t i = 0; i < t->ntypes; i++)
+		if (!strcmp(t->types[i].type, name))
+			return &t->types[i];
+	t->types = xrealloc(t->types, (t->ntypes + 1) * sizeof(*t->types));
+	t->types[t->ntypes] = (struct tenant_type){
+		.type = xstrdup(name), .quota = 0,
+		.borrow_limit = TENANT_NO_LIMIT, .lend_limit = TENANT_NO_LIMIT,
+	};
+	return &t->types[t->ntypes++];
+}
+
+/* An amount at key: one number of GPUs (*scalar), or with per_type a
+ * {gpu_type: GPUs} object into t's types; each form only in its mode. */
+static int get_amount(struct exp_ctx *c, const char *key, const cJSON *v,
+		      bool per_type, int which, struct tenant_spec *t,
+		      uint64_t *scalar)
+{
+	if (!v)
+		return 0;
+	if (!per_type) /* a number; an object is caught by the pre-pass */
+		return get_milli(c, key, v, scalar);
+	if (!cJSON_IsObject(v))
+		return exp_fail(c, key, "a number where the tenants' quotas are "
+				"per GPU type: give {\"gpu_type\": GPUs}, got "
+				"'%s'", cJSON_IsNumber(v) ? "a number"
+							  : "another type");
+	size_t m = exp_jp_key(c, key);
+	int rc = 0;
+	for (const cJSON *it = v->child; it && !rc; it = it->next) {
+		uint64_t a = 0;
+		rc = get_milli(c, it->string, it, &a);
+		if (!rc) {
+			struct tenant_type *y = type_entry(t, it->string);
+			*type_field(y, which) = a;
+			y->given |= 1u << which;
+		}
+	}
+	exp_jp_pop(c, m);
+	return rc;
+}
+
+/* Does any tenant give an amount as a per-type object? */
+static bool any_per_type(const cJSON *v)
+{
+	static const char *const keys[] = { "quota", "borrow_limit",
+					    "lend_limit" };
+	for (const cJSON *d = v ? v->child : NULL; d; d = d->next) {
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
+			if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
+				    d, keys[k])))
+				return true;
+		const cJSON *ps = cJSON_GetObjectItemCaseSensitive(d,
+								   "projects");
+		if (cJSON_IsArray(ps) && any_per_type(ps))
+			return true;
+	}
+	return false;
+}
+
 /* One tenant's own fields into t; its "projects" (a department's) in
  * *projects, NULL for a project (where the key is refused). */
 static int parse_tenant(struct exp_ctx *c, const cJSON *v, bool dept,
-			struct tenant_spec *t, const cJSON **projects)
+			bool per_type, struct tenant_spec *t,
+			const cJSON **projects)
 {
 	static const char *const keys[] = { "name", "quota", "borrow_limit",
 					    "lend_limit", "weight",
@@ -48,11 +115,15 @@ static int parse_tenant(struct exp_ctx *c, const cJSON *v, bool dept,
 	t->quota = 0;
 	t->borrow_limit = t->lend_limit = TENANT_NO_LIMIT;
 	t->weight = 1;
-	rc = get_milli(c, "quota", f[1], &t->quota);
+	rc = get_amount(c, "quota", f[1], per_type, 0, t, &t->quota);
 	if (!rc)
-		rc = get_milli(c, "borrow_limit", f[2], &t->borrow_limit);
+		rc = get_amount(c, "borrow_limit", f[2], per_type, 1, t,
+				&t->borrow_limit);
 	if (!rc)
-		rc = get_milli(c, "lend_limit", f[3], &t->lend_limit);
+		rc = get_amount(c, "lend_limit", f[3], per_type, 2, t,
+				&t->lend_limit);
+	for (size_t i = 0; i < t->ntypes; i++)
+		t->quota += t->types[i].quota;
 	if (!rc)
 		rc = exp_get_number_in(c, "weight", f[4], 0, true, 1e9,
 				       &t->weight);
@@ -61,13 +132,16 @@ static int parse_tenant(struct exp_ctx *c, const cJSON *v, bool dept,
 			      "levels: department, project)");
 	if (!rc && dept)
 		rc = exp_require(c, f[5], "projects");
-	if (rc)
+	if (rc) {
+		cluster_tenant_types_free(t);
 		return rc;
+	}
 	t->name = xstrdup(name);
 	if (projects)
 		*projects = f[5];
 	if (dept && !f[1])
 		t->quota = TENANT_NO_LIMIT; /* the sum of its projects' */
+	t->per_type = per_type;
 	return 0;
 }
 
@@ -85,7 +159,7 @@ static int check_unique(struct exp_ctx *c, const struct cluster_spec *s)
 
 /* A department's projects, appended after it (index d). */
 static int parse_projects(struct exp_ctx *c, const cJSON *pv, size_t d,
-			  struct cluster_spec *s, size_t *cap)
+			  bool per_type, struct cluster_spec *s, size_t *cap)
 {
 	size_t np = 0, m = exp_jp_key(c, "projects");
 	uint64_t sum = 0;
@@ -101,7 +175,7 @@ static int parse_projects(struct exp_ctx *c, const cJSON *pv, size_t d,
 		struct tenant_spec *t = &s->tenants[s->ntenants];
 		memset(t, 0, sizeof(*t));
 		size_t mi = exp_jp_index(c, k);
-		rc = parse_tenant(c, it, false, t, NULL);
+		rc = parse_tenant(c, it, false, per_type, t, NULL);
 		exp_jp_pop(c, mi);
 		if (rc)
 			break;
@@ -110,8 +184,14 @@ static int parse_projects(struct exp_ctx *c, const cJSON *pv, size_t d,
 		s->ntenants++;
 	}
 	exp_jp_pop(c, m);
-	if (!rc && s->tenants[d].quota == TENANT_NO_LIMIT)
+	if (!rc && s->tenants[d].quota == TENANT_NO_LIMIT) {
 		s->tenants[d].quota = sum;
+		for (size_t i = d + 1; i < s->ntenants; i++) /* per type too */
+			for (size_t y = 0; y < s->tenants[i].ntypes; y++)
+				type_entry(&s->tenants[d],
+					   s->tenants[i].types[y].type)->quota +=
+					s->tenants[i].types[y].quota;
+	}
 	return rc;
 }
 
@@ -120,6 +200,7 @@ int exp_parse_tenants(struct exp_ctx *c, const cJSON *v,
 {
 	size_t n = 0, m = exp_jp_key(c, "tenants"), i = 0, cap = 16;
 	int rc = exp_array(c, v, "an array", true, &n);
+	bool per_type = !rc && any_per_type(v);
 	if (rc)
 		goto out;
 	s->tenants = xcalloc(cap, sizeof(*s->tenants));
@@ -132,11 +213,12 @@ int exp_parse_tenants(struct exp_ctx *c, const cJSON *v,
 		size_t d = s->ntenants, mi = exp_jp_index(c, i);
 		const cJSON *pv = NULL;
 		memset(&s->tenants[d], 0, sizeof(s->tenants[d]));
-		rc = parse_tenant(c, it, true, &s->tenants[d], &pv);
+		rc = parse_tenant(c, it, true, per_type, &s->tenants[d],
+				  &pv);
 		if (!rc) {
 			s->tenants[d].parent = -1;
 			s->ntenants++;
-			rc = parse_projects(c, pv, d, s, &cap);
+			rc = parse_projects(c, pv, d, per_type, s, &cap);
 		}
 		exp_jp_pop(c, mi);
 	}

@@ -13,7 +13,11 @@
  * never runs code from a file.  Tables and plots scale or scroll inside
  * their own box, so a 390 px phone screen has no horizontal scroll.
  * The page holds no time or absolute path: equal folders give equal
- * bytes.
+ * bytes.  A folder of runs with tenants (docs/tenants.md) gets a
+ * "Tenants" section after the summary: each run's projects.csv (a
+ * sweep's merged OUT/projects.csv), whose waits, GPU-hours within and
+ * above the quota, reclaims and lost work are per project, beside the
+ * summary's jain_quota and reclaims; other folders' pages are unchanged.
  */
 #include "report/report.h"
 
@@ -101,7 +105,9 @@ static void put_table(FILE *f, const char *dir, const char *name,
 	struct sim_error err;
 	fprintf(f, "<h3>");
 	put_esc(f, heading);
-	fprintf(f, " <span class=\"meta\">(%s)</span></h3>\n", name);
+	fputs(" <span class=\"meta\">(", f);
+	put_esc(f, name);
+	fputs(")</span></h3>\n", f);
 	if (report_table_read(path, HTML_MAX_ROWS + 1, &t, &err)) {
 		fputs("<p class=\"note\">", f);
 		put_esc(f, err.msg);
@@ -110,7 +116,9 @@ static void put_table(FILE *f, const char *dir, const char *name,
 		return;
 	}
 	free(path);
-	fprintf(f, "<div class=\"scroll\"><table data-file=\"%s\">\n", name);
+	fputs("<div class=\"scroll\"><table data-file=\"", f);
+	put_esc(f, name);
+	fputs("\">\n", f);
 	for (size_t r = 0; r < t.nrows; r++) {
 		if (r == 0)
 			fputs("<thead>", f);
@@ -152,6 +160,60 @@ static void section_summary(FILE *f, const char *dir, enum report_kind k)
 		put_table(f, dir, "failed.csv", "Failed runs");
 	}
 	fputs("</section>\n", f);
+}
+
+static int cmp_str(const void *a, const void *b);
+
+/* The run folders of dir that hold a projects.csv, sorted by name. */
+static char **tenant_runs(const char *dir, size_t *n)
+{
+	char **v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return NULL;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *rel = xasprintf("%s/projects.csv", de->d_name);
+		if (de->d_name[0] != '.' && report_has(dir, rel)) {
+			xgrow(&v, &cap, *n + 1, sizeof(*v));
+			v[(*n)++] = xstrdup(de->d_name);
+		}
+		free(rel);
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_str);
+	return v;
+}
+
+/* The Tenants section: nothing for a folder without tenants. */
+static void section_tenants(FILE *f, const char *dir, enum report_kind k)
+{
+	if (k == REPORT_SWEEP) {
+		if (!report_has(dir, "projects.csv"))
+			return;
+		fputs("<section id=\"tenants\"><h2>Tenants</h2>\n", f);
+		put_table(f, dir, "projects.csv", "Projects of every run");
+		fputs("</section>\n", f);
+		return;
+	}
+	size_t n = 0;
+	char **runs = k == REPORT_RUN ? tenant_runs(dir, &n) : NULL;
+	if (n)
+		fputs("<section id=\"tenants\"><h2>Tenants</h2>\n", f);
+	for (size_t i = 0; i < n; i++) {
+		char *rel = xasprintf("%s/projects.csv", runs[i]);
+		char *head = xasprintf("Projects of %s", runs[i]);
+		put_table(f, dir, rel, head);
+		free(head);
+		free(rel);
+		free(runs[i]);
+	}
+	if (n)
+		fputs("</section>\n", f);
+	free(runs);
 }
 
 /* ---- plots --------------------------------------------------------------- */
@@ -504,6 +566,7 @@ int report_html(const char *dir, enum report_kind k, bool plots,
 	}
 	put_head(af.f, name, k, man);
 	section_summary(af.f, dir, k);
+	section_tenants(af.f, dir, k);
 	section_plots(af.f, dir, k, plots, note);
 	section_experiment(af.f, dir, k, man);
 	section_manifest(af.f, dir, man);

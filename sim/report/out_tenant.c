@@ -111,6 +111,30 @@ double out_tenant_jain(const struct tenant_books *b)
 	return n && sxx > 0 ? sx * sx / ((double)n * sxx) : NAN;
 }
 
+/* With quotas per GPU type: each type's columns of projects.csv. */
+static void type_header(FILE *f, const struct tenant_books *b)
+{
+	for (size_t y = 0; y < b->ntypes; y++) {
+		const char *n = b->type_name[y];
+		fprintf(f, ",quota_gpus_%s,gpu_h_guaranteed_%s,gpu_h_borrowed_%s,"
+			"reclaims_%s", n, n, n, n);
+	}
+}
+
+static void type_cells(FILE *f, const struct tenant_books *b, size_t t)
+{
+	for (size_t y = 0; y < b->ntypes; y++) {
+		size_t k = t * b->ntypes + y;
+		fputc(',', f);
+		put_num(f, (double)b->type_quota[k] / 1000);
+		fputc(',', f);
+		put_num(f, b->type_gpu_s_guaranteed[k] / 3600);
+		fputc(',', f);
+		put_num(f, b->type_gpu_s_borrowed[k] / 3600);
+		fprintf(f, ",%" PRIu64, b->type_reclaims[k]);
+	}
+}
+
 int out_write_projects(const char *path, const struct run_result *r,
 		       struct sim_error *err)
 {
@@ -123,7 +147,9 @@ int out_write_projects(const char *path, const struct run_result *r,
 	fputs("project,department,quota_gpus,weight,jobs,interactive_jobs,"
 	      "wait_mean_s,wait_p99_s,jct_mean_s,gpu_h,gpu_h_guaranteed,"
 	      "gpu_h_borrowed,quota_share,preemptions,reclaims,"
-	      "reclaim_lost_gpu_h\n", af.f);
+	      "reclaim_lost_gpu_h", af.f);
+	type_header(af.f, b);
+	fputc('\n', af.f);
 	for (size_t t = 0; t < b->n; t++) {
 		const struct tenant_spec *s = &b->spec[t];
 		if (s->parent < 0)
@@ -155,6 +181,7 @@ int out_write_projects(const char *path, const struct run_result *r,
 		fprintf(af.f, ",%" PRIu64 ",%" PRIu64 ",", f[t].preemptions,
 			b->reclaims[t]);
 		put_num(af.f, b->reclaim_lost_gpu_s[t] / 3600);
+		type_cells(af.f, b, t);
 		fputc('\n', af.f);
 	}
 	rc = afile_commit(&af, err);
@@ -171,11 +198,18 @@ static void log_span(const struct tenant_books *b, sim_time_t *t0,
 	*t1 = b->nlog ? b->log[b->nlog - 1].t : 0;
 }
 
-/* Mean GPUs each project held in each of the bins: area[bin * n + t]. */
+/* The log's series: the tenants, then with quotas per GPU type each
+ * tenant's holding of each type. */
+static size_t series(const struct tenant_books *b)
+{
+	return b->n + b->n * b->ntypes;
+}
+
+/* Mean GPUs each series held in each of the bins: area[bin * n + t]. */
 static double *bin_means(const struct tenant_books *b, sim_time_t t0,
 			 sim_time_t width)
 {
-	size_t n = b->n;
+	size_t n = series(b);
 	double *area = xcalloc(OUT_TENANT_BINS * n, sizeof(*area));
 	uint64_t *used = xcalloc(n, sizeof(*used));
 	sim_time_t *since = xcalloc(n, sizeof(*since));
@@ -219,6 +253,7 @@ int out_write_projects_gpus(const char *path, const struct run_result *r,
 	if (width < 1)
 		width = 1;
 	double *area = bin_means(b, t0, width);
+	size_t ns = series(b), ny = b->ntypes;
 	struct afile af;
 	int rc = afile_open(&af, path, err);
 	if (rc)
@@ -226,15 +261,26 @@ int out_write_projects_gpus(const char *path, const struct run_result *r,
 	/* The first rows name each project's column and quota, for the
 	 * plot; then one row per bin: its middle (hours) and the mean
 	 * GPUs each project held. */
+	/* With quotas per GPU type, a column "project.type" per project
+	 * and type follows the projects'. */
 	fputs("time_h", af.f);
 	for (size_t t = 0; t < b->n; t++)
 		if (b->spec[t].parent >= 0)
 			fprintf(af.f, ",%s", b->spec[t].name);
+	for (size_t t = 0; t < b->n; t++)
+		for (size_t y = 0; y < ny && b->spec[t].parent >= 0; y++)
+			fprintf(af.f, ",%s.%s", b->spec[t].name,
+				b->type_name[y]);
 	fputs("\nquota", af.f);
 	for (size_t t = 0; t < b->n; t++)
 		if (b->spec[t].parent >= 0) {
 			fputc(',', af.f);
 			put_num(af.f, (double)b->spec[t].quota / 1000);
+		}
+	for (size_t t = 0; t < b->n; t++)
+		for (size_t y = 0; y < ny && b->spec[t].parent >= 0; y++) {
+			fputc(',', af.f);
+			put_num(af.f, (double)b->type_quota[t * ny + y] / 1000);
 		}
 	fputc('\n', af.f);
 	for (size_t k = 0; k < OUT_TENANT_BINS; k++) {
@@ -243,7 +289,13 @@ int out_write_projects_gpus(const char *path, const struct run_result *r,
 		for (size_t t = 0; t < b->n; t++)
 			if (b->spec[t].parent >= 0) {
 				fputc(',', af.f);
-				put_num(af.f, area[k * b->n + t]);
+				put_num(af.f, area[k * ns + t]);
+			}
+		for (size_t t = 0; t < b->n; t++)
+			for (size_t y = 0; y < ny && b->spec[t].parent >= 0;
+			     y++) {
+				fputc(',', af.f);
+				put_num(af.f, area[k * ns + b->n + t * ny + y]);
 			}
 		fputc('\n', af.f);
 	}
@@ -251,6 +303,35 @@ int out_write_projects_gpus(const char *path, const struct run_result *r,
 out:
 	free(area);
 	return rc;
+}
+
+/* With quotas per GPU type: "gpu_types", each type's projects' quotas,
+ * GPU-hours within and above them and reclaims, added up. */
+static void type_summary(cJSON *o, const struct tenant_books *b)
+{
+	cJSON *types = cJSON_AddObjectToObject(o, "gpu_types");
+	char buf[64];
+	for (size_t y = 0; y < b->ntypes; y++) {
+		double q = 0, g = 0, bo = 0;
+		uint64_t n = 0;
+		for (size_t t = 0; t < b->n; t++) {
+			if (b->spec[t].parent < 0)
+				continue;
+			size_t k = t * b->ntypes + y;
+			q += (double)b->type_quota[k] / 1000;
+			g += b->type_gpu_s_guaranteed[k] / 3600;
+			bo += b->type_gpu_s_borrowed[k] / 3600;
+			n += b->type_reclaims[k];
+		}
+		cJSON *e = cJSON_AddObjectToObject(types, b->type_name[y]);
+		*put_ratio(buf, q) = '\0';
+		cJSON_AddRawToObject(e, "quota_gpus", buf);
+		*put_ratio(buf, g) = '\0';
+		cJSON_AddRawToObject(e, "gpu_h_guaranteed", buf);
+		*put_ratio(buf, bo) = '\0';
+		cJSON_AddRawToObject(e, "gpu_h_borrowed", buf);
+		add_u64(e, "reclaims", n);
+	}
 }
 
 void out_tenant_summary(cJSON *root, const struct run_result *r)
@@ -281,6 +362,8 @@ void out_tenant_summary(cJSON *root, const struct run_result *r)
 	cJSON_AddRawToObject(o, "reclaim_lost_gpu_h", buf);
 	*put_ratio(buf, borrowed) = '\0';
 	cJSON_AddRawToObject(o, "gpu_h_borrowed", buf);
+	if (b->ntypes)
+		type_summary(o, b);
 }
 
 uint64_t out_tenant_reclaims(const struct tenant_books *b)

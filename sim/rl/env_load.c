@@ -78,13 +78,19 @@ int rl_load(struct env *v, struct sim_error *err)
 }
 
 /* Copies n jobs from src's job first into the episode's array,
- * renumbered from 0; their queue and partition fields are src's. */
+ * renumbered from 0; their queue, partition and project fields are
+ * src's (borrowed). */
 static void take_jobs(struct env *v, const struct workload *src,
 		      size_t first, size_t n)
 {
 	xgrow(&v->ew.jobs, &v->jobcap, n ? n : 1, sizeof(*v->ew.jobs));
 	memcpy(v->ew.jobs, src->jobs + first, n * sizeof(*src->jobs));
 	v->ew.qp = src->qp ? src->qp + 2 * first : NULL;
+	v->ew.proj = src->proj ? src->proj + first : NULL;
+	v->ew.projects = src->projects;
+	v->ew.nprojects = src->nprojects;
+	v->ew.project_line = src->project_line;
+	v->ew.project_file = src->project_file;
 	for (size_t i = 0; i < n; i++)
 		v->ew.jobs[i].idx = (uint32_t)i;
 	v->ew.n = n;

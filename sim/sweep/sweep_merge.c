@@ -20,6 +20,13 @@
  * and no part in the series' titles (every run has that value): it is
  * named in the plot's title instead ("fixed"), unless every axis has one
  * value, when the first is drawn so that the plot has a row.
+ *
+ * Runs with tenants (docs/tenants.md) end their summary row with
+ * OUT_TENANT_TAIL's cells: when some run has them the merged summary.csv
+ * has those columns too (empty for the other runs), and OUT/projects.csv
+ * gathers every run's projects.csv, each row led by its run's label,
+ * policy, workload, seed and axis values.  Without tenants neither
+ * changes.
  */
 #include "sweep/sweep.h"
 
@@ -50,6 +57,7 @@ struct mrun {
 	char *seed;            /* as text */
 	size_t *point;         /* value index per axis */
 	char *cells;           /* its metric cells (",..."), or NULL */
+	bool tenants;          /* they end with OUT_TENANT_TAIL's */
 	double m[NPM];         /* plotted metrics (NAN: none) */
 };
 
@@ -108,8 +116,10 @@ static bool read_cells(const char *outdir, struct mrun *r, int gpu_col)
 	const char *row = text ? strchr(text, '\n') : NULL;
 	const char *p = row ? skip_fields(row + 1, 4) : NULL;
 	if (p) {
-		size_t n = strcspn(p, "\r\n");
+		size_t n = strcspn(p, "\r\n"), t = strlen(OUT_TENANT_TAIL);
+		size_t h = (size_t)(row - text) - (row > text && row[-1] == '\r');
 		r->cells = xasprintf("%.*s", (int)n, p);
+		r->tenants = h >= t && !strncmp(text + h - t, OUT_TENANT_TAIL, t);
 	}
 	free(text);
 	free(s);
@@ -202,6 +212,47 @@ out:
 	return rc;
 }
 
+/* The first columns' names: label,policy,workload,seed and the axes. */
+static void put_lead_header(FILE *f, const cJSON *axes)
+{
+	fputs("label,policy,workload,seed", f);
+	for (const cJSON *a = axes->child; a; a = a->next) {
+		fputc(',', f);
+		put_field(f, cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(a, "axis")));
+	}
+}
+
+/* A run's first cells: its label, policy, workload, seed, axis values. */
+static void put_lead(FILE *f, const cJSON *axes, const struct mrun *r)
+{
+	put_field(f, r->label);
+	fputc(',', f);
+	put_field(f, r->policy);
+	fputc(',', f);
+	put_field(f, r->workload);
+	fprintf(f, ",%s", r->seed);
+	size_t a = 0;
+	for (const cJSON *ax = axes->child; ax; ax = ax->next, a++) {
+		const cJSON *vals = cJSON_GetObjectItemCaseSensitive(ax,
+								     "values");
+		char *t = sweep_value_text(cJSON_GetArrayItem(vals,
+							      (int)r->point[a]));
+		fputc(',', f);
+		put_field(f, t);
+		free(t);
+	}
+}
+
+/* Does some complete run have tenants? */
+static bool any_tenants(const struct mrun *runs, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (runs[k].cells && runs[k].tenants)
+			return true;
+	return false;
+}
+
 static int write_summary(const char *outdir, const cJSON *axes,
 			 const struct mrun *runs, size_t n,
 			 struct sim_error *err)
@@ -210,39 +261,69 @@ static int write_summary(const char *outdir, const cJSON *axes,
 	int rc = afile_open_in(&af, outdir, "summary.csv", err);
 	if (rc)
 		return rc;
-	fputs("label,policy,workload,seed", af.f);
-	for (const cJSON *a = axes->child; a; a = a->next) {
-		fputc(',', af.f);
-		put_field(af.f, cJSON_GetStringValue(
-			cJSON_GetObjectItemCaseSensitive(a, "axis")));
-	}
+	bool tenants = any_tenants(runs, n);
+	put_lead_header(af.f, axes);
 	for (int i = 0; i < M_NMETRICS; i++)
 		fprintf(af.f, ",%s", metric_defs[i].name);
-	fputs(OUT_SUMMARY_TAIL "\n", af.f);
+	fputs(tenants ? OUT_SUMMARY_TAIL OUT_TENANT_TAIL "\n"
+		      : OUT_SUMMARY_TAIL "\n", af.f);
 	for (size_t k = 0; k < n; k++) {
 		const struct mrun *r = &runs[k];
 		if (!r->cells)
 			continue;
-		put_field(af.f, r->label);
-		fputc(',', af.f);
-		put_field(af.f, r->policy);
-		fputc(',', af.f);
-		put_field(af.f, r->workload);
-		fprintf(af.f, ",%s", r->seed);
-		size_t a = 0;
-		for (const cJSON *ax = axes->child; ax; ax = ax->next, a++) {
-			const cJSON *vals = cJSON_GetObjectItemCaseSensitive(
-				ax, "values");
-			char *t = sweep_value_text(
-				cJSON_GetArrayItem(vals, (int)r->point[a]));
-			fputc(',', af.f);
-			put_field(af.f, t);
-			free(t);
-		}
+		put_lead(af.f, axes, r);
 		fputs(r->cells, af.f);
+		if (tenants && !r->tenants)
+			fputs(",,", af.f); /* OUT_TENANT_TAIL's, empty */
 		fputc('\n', af.f);
 	}
 	return afile_commit(&af, err);
+}
+
+/* OUT/projects.csv: every run's projects.csv rows, each led by its run's
+ * first cells; the columns are the first run's (removed when no run has
+ * tenants). */
+static int write_projects(const char *outdir, const cJSON *axes,
+			  const struct mrun *runs, size_t n,
+			  struct sim_error *err)
+{
+	char *path = path_join(outdir, "projects.csv");
+	struct afile af;
+	int rc = 0;
+	if (!any_tenants(runs, n)) {
+		unlink(path);
+		goto out;
+	}
+	rc = afile_open(&af, path, err);
+	if (rc)
+		goto out;
+	bool header = false;
+	for (size_t k = 0; k < n; k++) {
+		if (!runs[k].cells || !runs[k].tenants)
+			continue;
+		char *pp = xasprintf("%s/%s/projects.csv", outdir, runs[k].dir);
+		char *text = read_text(pp);
+		free(pp);
+		char *line = text, *next;
+		for (bool first = true; line && *line; line = next, first = false) {
+			size_t len = strcspn(line, "\r\n");
+			next = line + len + strspn(line + len, "\r\n");
+			if (first && !header) {
+				put_lead_header(af.f, axes);
+				fprintf(af.f, ",%.*s\n", (int)len, line);
+				header = true;
+			}
+			if (first)
+				continue;
+			put_lead(af.f, axes, &runs[k]);
+			fprintf(af.f, ",%.*s\n", (int)len, line);
+		}
+		free(text);
+	}
+	rc = afile_commit(&af, err);
+out:
+	free(path);
+	return rc;
 }
 
 /* failed.csv: label,seed,dir,error for runs with an error.txt (removed
@@ -648,6 +729,8 @@ int sweep_merge(const char *outdir, bool no_plots, size_t *nfailed,
 		}
 	}
 	rc = write_summary(outdir, axes, runs, n, err);
+	if (!rc)
+		rc = write_projects(outdir, axes, runs, n, err);
 	if (!rc)
 		rc = write_failed(outdir, runs, n, nfailed, nmissing, err);
 	char *dat = xasprintf("%s/plots/sweep.dat", outdir);

@@ -46,6 +46,7 @@ enum csv_col {
 	C_INTERLEAVE,
 	C_QUEUE,
 	C_PARTITION,
+	C_PROJECT,
 	C_NCOLS
 };
 
@@ -58,6 +59,7 @@ static const char *const csv_col_name[C_NCOLS] = {
 	[C_MICROBATCHES] = "microbatches", [C_KIND] = "kind",
 	[C_INTERLEAVE] = "interleave",
 	[C_QUEUE] = "queue",   [C_PARTITION] = "partition",
+	[C_PROJECT] = "project",
 };
 _Static_assert(sizeof(csv_col_name) / sizeof(csv_col_name[0]) == C_NCOLS,
 	       "one name per column");
@@ -69,6 +71,7 @@ struct csv_reader {
 	struct workload *w;         /* the output */
 	size_t cap;                 /* allocated length of w->jobs */
 	size_t qcap;                /* ... of w->qp (keep_qp) */
+	size_t pcap, ncap;          /* ... of w->proj, w->projects */
 	uint64_t line;              /* line being fed, from 1 */
 	uint64_t rec_line;          /* line where the current record began */
 	bool header_done;           /* the header row has been read */
@@ -322,6 +325,32 @@ static int csv_qp(struct csv_reader *r)
 	return 1;
 }
 
+/* The project column of a kept job: its name's index (a new name added
+ * with its line), -1 for an empty cell (workload.proj). */
+static void csv_project(struct csv_reader *r)
+{
+	struct workload *w = r->w;
+	const char *name = csv_cell(r, (size_t)r->pos_of[C_PROJECT]);
+	int32_t k = -1;
+	for (size_t i = 0; *name && i < w->nprojects && k < 0; i++)
+		if (!strcmp(w->projects[i], name))
+			k = (int32_t)i;
+	if (*name && k < 0) {
+		size_t c = r->ncap;
+		xgrow(&w->projects, &r->ncap, w->nprojects + 1,
+		      sizeof(*w->projects));
+		xgrow(&w->project_line, &c, w->nprojects + 1,
+		      sizeof(*w->project_line));
+		w->projects[w->nprojects] = xstrdup(name);
+		w->project_line[w->nprojects] = r->rec_line;
+		k = (int32_t)w->nprojects++;
+	}
+	if (!w->project_file)
+		w->project_file = xstrdup(r->path);
+	xgrow(&w->proj, &r->pcap, w->n + 1, sizeof(*w->proj));
+	w->proj[w->n] = k;
+}
+
 static int csv_job(struct csv_reader *r)
 {
 	struct trace_report *rep = &r->w->report;
@@ -382,6 +411,8 @@ static int csv_job(struct csv_reader *r)
 			      r->err);
 	if (rc > 0 && r->o->keep_qp)
 		rc = csv_qp(r);
+	if (rc > 0 && r->pos_of[C_PROJECT] >= 0)
+		csv_project(r);
 	if (rc < 0)
 		return rc;
 	if (rc > 0)

@@ -11,6 +11,8 @@
  */
 #include "workload/workload.h"
 
+#include "cluster/cluster.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -264,6 +266,13 @@ static bool wl_sort(struct workload *w, int64_t *dup)
 			free(w->qp);
 			w->qp = q;
 		}
+		if (w->proj) {
+			int32_t *q = xmalloc(n * sizeof(*q));
+			for (i = 0; i < n; i++)
+				q[i] = w->proj[k[i].pos];
+			free(w->proj);
+			w->proj = q;
+		}
 	}
 	free(k);
 	free(tmp);
@@ -278,7 +287,7 @@ static void wl_resort_nearly(struct workload *w)
 		if (!wl_before(&w->jobs[i], &w->jobs[i - 1]))
 			continue;
 		struct job t = w->jobs[i];
-		int32_t tq[2] = { 0, 0 };
+		int32_t tq[2] = { 0, 0 }, tp = w->proj ? w->proj[i] : -1;
 		size_t k = i;
 		if (w->qp)
 			memcpy(tq, w->qp + 2 * i, sizeof(tq));
@@ -287,11 +296,15 @@ static void wl_resort_nearly(struct workload *w)
 			if (w->qp)
 				memcpy(w->qp + 2 * k, w->qp + 2 * (k - 1),
 				       sizeof(tq));
+			if (w->proj)
+				w->proj[k] = w->proj[k - 1];
 			k--;
 		}
 		w->jobs[k] = t;
 		if (w->qp)
 			memcpy(w->qp + 2 * k, tq, sizeof(tq));
+		if (w->proj)
+			w->proj[k] = tp;
 	}
 }
 
@@ -337,12 +350,21 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 	if (first > 0 && w->qp)
 		memmove(w->qp, w->qp + 2 * first,
 			2 * (last - first) * sizeof(*w->qp));
+	if (first > 0 && w->proj)
+		memmove(w->proj, w->proj + first,
+			(last - first) * sizeof(*w->proj));
 	w->n = last - first;
 
 	if (o->skip) {
 		size_t k = o->skip < w->n ? (size_t)o->skip : w->n;
 		w->report.skipped += k;
 		memmove(w->jobs, w->jobs + k, (w->n - k) * sizeof(*w->jobs));
+		if (w->qp) /* the per-job fields move with their jobs */
+			memmove(w->qp, w->qp + 2 * k,
+				2 * (w->n - k) * sizeof(*w->qp));
+		if (w->proj)
+			memmove(w->proj, w->proj + k,
+				(w->n - k) * sizeof(*w->proj));
 		w->n -= k;
 	}
 	if (o->limit && w->n > o->limit) {
@@ -386,6 +408,12 @@ void workload_release(struct workload *w)
 		return;
 	free(w->jobs);
 	free(w->qp);
+	free(w->proj);
+	for (size_t i = 0; i < w->nprojects; i++)
+		free(w->projects[i]);
+	free(w->projects);
+	free(w->project_line);
+	free(w->project_file);
 	for (size_t i = 0; i < w->ngroups; i++)
 		free(w->groups[i]);
 	free(w->groups);
@@ -452,4 +480,18 @@ void trace_report_format(const struct trace_report *r, char *buf, size_t n)
 		}
 		len += (size_t)k;
 	}
+}
+
+int workload_bind_tenants(const struct workload *w,
+			  const struct cluster_spec *s, int from,
+			  const char *prefix, int32_t *out,
+			  struct sim_error *err)
+{
+	struct tenant_column col = {
+		.of = w->proj, .names = w->projects, .n = w->nprojects,
+		.line = w->project_line, .file = w->project_file,
+	};
+	return cluster_tenants_bind(s, (enum tenant_from)from, w->jobs, w->n,
+				    w->groups, w->ngroups,
+				    w->proj ? &col : NULL, prefix, out, err);
 }

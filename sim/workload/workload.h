@@ -138,6 +138,16 @@ struct workload {
 	                        partition (field 16) of job idx at 2 idx and
 	                        2 idx + 1, -1 unknown; owned; NULL = not
 	                        read */
+	/* A CSV trace's `project` column (workload.project_from "column",
+	 * docs/tenants.md): each job's project name as an index into
+	 * projects (-1: empty), aligned with jobs like qp; the names in the
+	 * order they first appear, each with that line of the file.  All
+	 * owned; NULL (0) when the trace has no such column. */
+	int32_t *proj;
+	char **projects;
+	uint64_t *project_line;
+	size_t nprojects;
+	char *project_file;  /* the trace's path, for messages */
 };
 
 /*
@@ -470,5 +480,13 @@ int gen_large_jobs(const struct gen_spec *g, uint64_t seed,
 int gen_workload(const struct gen_spec *g, uint64_t seed,
 		 const struct trace_opts *o, struct workload *w,
 		 struct sim_error *err);
+
+struct cluster_spec; /* cluster/cluster.h */
+/* cluster_tenants_bind() of the workload's jobs, with its group names
+ * and its project column (workload.project_from, an enum tenant_from). */
+int workload_bind_tenants(const struct workload *w,
+			  const struct cluster_spec *s, int from,
+			  const char *prefix, int32_t *out,
+			  struct sim_error *err);
 
 #endif
