@@ -5,7 +5,9 @@
  * queue (eval_decode.h), of which the best the CPU runs is used (they
  * give the same scores), for the pool and for eval_one.  A pooled batch
  * is scored two candidates to a loop (eval_pooled.h), whose chains of
- * dependent steps the core then overlaps.
+ * dependent steps the core then overlaps; with AVX-512 and a problem of
+ * one type whose ends fit in 32 bits, with narrow events (avx512-32,
+ * chosen once a problem by eval_isa_for).
  *
  * Determinism: a task's result for candidate i depends only on i (its
  * Philox counter) and on read-only inputs, so which thread takes which

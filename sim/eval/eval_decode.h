@@ -27,7 +27,8 @@
  * is a step of the cursor, and a new end is inserted by moving events -
  * cheaper than a binary heap, whose every take costs log n unpredictable
  * branches.  Each event is one int64 key, the end above a small payload,
- * so an insertion moves 8 bytes an event.  The insertion comes in a
+ * so an insertion moves 8 bytes an event (4 for a problem of one type
+ * whose ends fit in 32 bits: narrow events, below).  The insertion comes in a
  * portable form (move the shorter side by one slot) and, for x86-64
  * hosts, in AVX2 and AVX-512 forms that rewrite every event in flight
  * with no branch on where the new one goes; eval.c runs the best the CPU
