@@ -152,10 +152,13 @@ alternate "las-philly|$here/philly-las.json|$philly" \
 # The same pooled fcfs in plain Python, run in the same rounds.
 py_peer() {
 	local jobs wait sim
-	read -r jobs wait sim < <(python3 "$here/py-fcfs.py" "$philly" 512)
+	read -r jobs wait sim < <("$py" "$here/py-fcfs.py" "$philly" 512)
 	printf 'jobs %s\nwait %s\nsim %s\n' "$jobs" "$wait" "$sim" >>"$out/py.fig"
 }
-if [ -f "$philly" ] && command -v python3 >/dev/null; then
+# Debian's python3 (another may come first on PATH), else the first one.
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(command -v python3 || true)
+if [ -f "$philly" ] && [ -n "$py" ]; then
 	alternate "fcfs-philly-pooled|$here/philly-fcfs-pooled.json|$philly" -- py_peer
 	pysim=$(printf '%.3f' "$(fig py sim)")
 	pyjobs=$(awk '$1 == "jobs" { print $2; exit }' "$out/py.fig")
@@ -200,8 +203,9 @@ fi
 # fork, loading the point, writing its folder, manifest and the merge.
 # Each figure is the least of $reps rounds, each round running -j 1, -j 2
 # and mpirun once.  The simulation time is summed from every run's sim_s
-# (printed to the microsecond) of the same -j 1 round whose wall time is
-# kept, so that the overhead subtracts like from like.
+# (printed to the nanosecond of the clock, so that the sum is exact, not
+# a sum of rounded parts) of the same -j 1 round whose wall time is kept,
+# so that the overhead subtracts like from like.
 echo
 sweep_row() { printf '%-16s %6s %9s %8s\n' "$@"; }
 # sweep_once TAG "SWEEP OPTIONS" [LAUNCHER...]: one sweep; appends
@@ -215,7 +219,7 @@ sweep_once() {
 		--quiet --no-plots --stats >/dev/null 2>"$out/sweep.log"
 	t1=$(now)
 	total=$(sed -n 's/.*stats: run .*sim_s=\([0-9.]*\).*/\1/p' "$out/sweep.log" |
-		awk '{s += $1} END {printf "%.6f", s}')
+		awk '{s += $1; n++} END {printf "%.9f %d", s, n}')
 	echo "$(echo "$t1 - $t0" | bc -l) $total" >>"$out/sweep.$tag"
 }
 mpi=""
@@ -240,10 +244,10 @@ for tag in j1 j2 mpi; do
 	sweep_row "$label" 200 "$(printf '%.3f' "$wall")" \
 		"$(printf '%.1f' "$(echo "200 / $wall" | bc -l)")"
 done
-read -r j1_wall sim_total < <(least_round j1)
+read -r j1_wall sim_total sim_runs < <(least_round j1)
 echo
 echo "sweep: 200 runs of 500 jobs (bench/sweep-200.json), the simulations"
-echo "alone $(printf '%.3f' "$sim_total") s; overhead per run beyond the simulation (-j 1):"
+echo "alone $(printf '%.6f' "$sim_total") s (sim_s of its $sim_runs runs, summed); overhead per run beyond the simulation (-j 1):"
 echo "$(printf '%.2f' "$(echo "($j1_wall - $sim_total) * 1000 / 200" | bc -l)") ms (fork, loading the point, writing its folder and"
 echo "manifest, and the run's share of the merge).  mpirun -np 3: rank 0"
 echo "hands out runs, 2 workers run them."

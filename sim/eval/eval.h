@@ -58,6 +58,11 @@ int64_t eval_one(const struct eval_problem *p, bool nodes,
 bool eval_isa_usable(enum eval_isa isa);
 enum eval_isa eval_isa_best(void);
 const char *eval_isa_name(enum eval_isa isa);
+/* The form a decode of p with isa runs: avx512-32 (narrow events) only
+ * where p's ends fit (eval_narrow_fits) and not at node level, else
+ * avx512; any other isa unchanged. */
+enum eval_isa eval_isa_for(const struct eval_problem *p, bool nodes,
+			   enum eval_isa isa);
 int64_t eval_one_isa(const struct eval_problem *p, bool nodes,
 		     enum eval_isa isa, const uint32_t *perm,
 		     const uint8_t *genes, int64_t *start, uint8_t *type);

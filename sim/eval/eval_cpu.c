@@ -5,7 +5,9 @@
  * queue (eval_decode.h), of which the best the CPU runs is used (they
  * give the same scores), for the pool and for eval_one.  A pooled batch
  * is scored two candidates to a loop (eval_pooled.h), whose chains of
- * dependent steps the core then overlaps.
+ * dependent steps the core then overlaps; with AVX-512 and a problem of
+ * one type whose ends fit in 32 bits, with narrow events (avx512-32,
+ * chosen once a problem by eval_isa_for).
  *
  * Determinism: a task's result for candidate i depends only on i (its
  * Philox counter) and on read-only inputs, so which thread takes which
@@ -139,6 +141,19 @@ static int64_t decode_avx512(const struct eval_problem *p, bool nodes,
 		       eval_decode_isa(p, perm, genes, s, start, type,
 				       EVAL_ISA_AVX512);
 }
+
+/* Narrow events: only for problems that eval_narrow_fits (eval_isa_for
+ * picks avx512 for the others and for node level, which it never gets). */
+__attribute__((target("avx512f"), flatten))
+static int64_t decode_avx512_32(const struct eval_problem *p, bool nodes,
+				const uint32_t *perm, const uint8_t *genes,
+				struct eval_scratch *s, int64_t *start,
+				uint8_t *type)
+{
+	(void)nodes;
+	(void)genes;
+	return eval_decode_narrow(p, perm, s, start, type);
+}
 #endif
 
 static void decode2_plain(const struct eval_problem *p, const uint32_t *pa,
@@ -167,6 +182,18 @@ static void decode2_avx512(const struct eval_problem *p, const uint32_t *pa,
 {
 	eval_decode2_isa(p, pa, ga, sa, pb, gb, sb, sc, EVAL_ISA_AVX512);
 }
+
+__attribute__((target("avx512f"), flatten))
+static void decode2_avx512_32(const struct eval_problem *p,
+			      const uint32_t *pa, const uint8_t *ga,
+			      struct eval_scratch *sa, const uint32_t *pb,
+			      const uint8_t *gb, struct eval_scratch *sb,
+			      int64_t *sc)
+{
+	(void)ga;
+	(void)gb;
+	eval_decode2_narrow(p, pa, sa, pb, sb, sc);
+}
 #endif
 
 static const struct {
@@ -178,9 +205,12 @@ static const struct {
 #ifdef EVAL_X86
 	[EVAL_ISA_AVX2] = { "avx2", decode_avx2, decode2_avx2 },
 	[EVAL_ISA_AVX512] = { "avx512", decode_avx512, decode2_avx512 },
+	[EVAL_ISA_AVX512_32] = { "avx512-32", decode_avx512_32,
+				 decode2_avx512_32 },
 #else
 	[EVAL_ISA_AVX2] = { "avx2", NULL, NULL },
 	[EVAL_ISA_AVX512] = { "avx512", NULL, NULL },
+	[EVAL_ISA_AVX512_32] = { "avx512-32", NULL, NULL },
 #endif
 };
 static_assert(ARRAY_SIZE(isa_table) == EVAL_NISAS,
@@ -194,7 +224,7 @@ bool eval_isa_usable(enum eval_isa isa)
 	/* These also check that the OS saves the vector registers. */
 	if (isa == EVAL_ISA_AVX2)
 		return __builtin_cpu_supports("avx2");
-	if (isa == EVAL_ISA_AVX512)
+	if (isa == EVAL_ISA_AVX512 || isa == EVAL_ISA_AVX512_32)
 		return __builtin_cpu_supports("avx512f");
 #endif
 	return true;
@@ -213,6 +243,14 @@ const char *eval_isa_name(enum eval_isa isa)
 	return (unsigned)isa < EVAL_NISAS ? isa_table[isa].name : "?";
 }
 
+enum eval_isa eval_isa_for(const struct eval_problem *p, bool nodes,
+			   enum eval_isa isa)
+{
+	if (isa == EVAL_ISA_AVX512_32 && (nodes || !eval_narrow_fits(p)))
+		return EVAL_ISA_AVX512;
+	return isa;
+}
+
 int64_t eval_one_isa(const struct eval_problem *p, bool nodes,
 		     enum eval_isa isa, const uint32_t *perm,
 		     const uint8_t *genes, int64_t *start, uint8_t *type)
@@ -220,6 +258,7 @@ int64_t eval_one_isa(const struct eval_problem *p, bool nodes,
 	if (!eval_isa_usable(isa))
 		SIM_BUG("decoder '%s' cannot run here", eval_isa_name(isa));
 	struct eval_scratch s = eval_scratch_new(p);
+	isa = eval_isa_for(p, nodes, isa);
 	int64_t sc = isa_table[isa].fn(p, nodes, perm, genes, &s, start,
 				       type);
 	if (nodes && type)
@@ -386,8 +425,9 @@ static void *cpu_open(const struct eval_problem *p, int nodes,
 	struct eval_cpu *c = xcalloc(1, sizeof(*c));
 	c->p = p;
 	c->nodes = nodes;
-	c->decode = isa_table[eval_isa_best()].fn;
-	c->decode2 = isa_table[eval_isa_best()].fn2;
+	enum eval_isa isa = eval_isa_for(p, nodes, eval_isa_best());
+	c->decode = isa_table[isa].fn;
+	c->decode2 = isa_table[isa].fn2;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	c->nthreads = threads ? threads : (cores > 0 ? (unsigned)cores : 1);
 	c->w = xcalloc(c->nthreads, sizeof(*c->w));

@@ -27,7 +27,8 @@
  * is a step of the cursor, and a new end is inserted by moving events -
  * cheaper than a binary heap, whose every take costs log n unpredictable
  * branches.  Each event is one int64 key, the end above a small payload,
- * so an insertion moves 8 bytes an event.  The insertion comes in a
+ * so an insertion moves 8 bytes an event (4 for a problem of one type
+ * whose ends fit in 32 bits: narrow events, below).  The insertion comes in a
  * portable form (move the shorter side by one slot) and, for x86-64
  * hosts, in AVX2 and AVX-512 forms that rewrite every event in flight
  * with no branch on where the new one goes; eval.c runs the best the CPU
@@ -117,6 +118,8 @@ enum eval_isa {
 	EVAL_ISA_PLAIN = 0, /* portable C, the CUDA build's */
 	EVAL_ISA_AVX2,      /* 4 events a vector */
 	EVAL_ISA_AVX512,    /* 8 events a vector (AVX-512F) */
+	EVAL_ISA_AVX512_32, /* 16 narrow events a vector where they fit
+	                       (eval_narrow_fits), else as EVAL_ISA_AVX512 */
 	EVAL_NISAS
 };
 
@@ -326,6 +329,74 @@ static inline void eval_queue_put_avx512(int64_t *q, uint32_t lo,
 				   _mm512_min_epi64(b, _mm512_max_epi64(bs, k)));
 	}
 	*hi = top + 1;
+}
+#endif
+
+/*
+ * Narrow events: a pooled problem of one type whose every end fits in 32
+ * bits beside the units (eval_narrow_fits) keeps each event as one
+ * uint32, end << shift | units (its only type needs no bits), so that a
+ * vector holds 16 and an insertion touches half the vectors: a 100-job
+ * batch's 40 to 60 events in flight are then the two vectors the
+ * insertion rewrites before its loop, which rarely runs.  The key that
+ * sorts after every event is UINT32_MAX, whose end is past every end the
+ * problem reaches.  AVX-512 only; other hosts and larger problems keep
+ * the int64 events.
+ */
+EVAL_HD uint32_t eval_narrow_shift(const struct eval_problem *p)
+{
+	return eval_bits(p->cap[0] > 0 && p->cap[0] < UINT32_MAX ?
+				 (uint64_t)p->cap[0] : UINT32_MAX);
+}
+
+/* Can p's pooled events be narrow?  O(n): callers check once a problem. */
+EVAL_HD int eval_narrow_fits(const struct eval_problem *p)
+{
+	uint32_t sh = eval_narrow_shift(p);
+	return p->ntypes == 1 && sh < 32 &&
+	       eval_latest_end(p) < ((int64_t)1 << (32 - sh)) - 1;
+}
+
+#ifdef EVAL_X86
+/* eval_queue_put_avx512 for narrow events: the same rule, 16 a vector,
+ * the first 32 (whose first vector holds the cursor) peeled off. */
+__attribute__((target("avx512f")))
+static inline void eval_queue32_put_avx512(uint32_t *q, uint32_t lo,
+					   uint32_t *hi, uint32_t key)
+{
+	const __m512i k = _mm512_set1_epi32((int)key);
+	const __mmask16 ok = (__mmask16)(0xfffe << (lo & 15));
+	uint32_t top = *hi, i = lo & ~15u;
+	__m512i a = _mm512_load_si512(q + i);
+	__m512i b = _mm512_load_si512(q + i + 16);
+	__m512i as = _mm512_alignr_epi32(a, a, 15);
+	__m512i bs = _mm512_alignr_epi32(b, a, 15);
+	_mm512_store_si512(q + i, _mm512_min_epu32(
+		a, _mm512_mask_max_epu32(k, ok, as, k)));
+	_mm512_store_si512(q + i + 16,
+			   _mm512_min_epu32(b, _mm512_max_epu32(bs, k)));
+	for (i += 32; i <= top; i += 32) {
+		__m512i prev = b;
+		a = _mm512_load_si512(q + i);
+		b = _mm512_load_si512(q + i + 16);
+		as = _mm512_alignr_epi32(a, prev, 15);
+		bs = _mm512_alignr_epi32(b, a, 15);
+		_mm512_store_si512(q + i,
+				   _mm512_min_epu32(a, _mm512_max_epu32(as, k)));
+		_mm512_store_si512(q + i + 16,
+				   _mm512_min_epu32(b, _mm512_max_epu32(bs, k)));
+	}
+	*hi = top + 1;
+}
+
+/* The narrow queue in s: aligned, UINT32_MAX up to past the last vector
+ * an insertion reaches (within the int64 slots eval_queue_slots counts). */
+static inline uint32_t *eval_queue32_start(const struct eval_problem *p,
+					   struct eval_scratch *s)
+{
+	uint32_t *q = (uint32_t *)(((uintptr_t)s->ev + 63) & ~(uintptr_t)63);
+	memset(q, 0xff, ((size_t)p->n + p->nrun + 32) * sizeof(*q));
+	return q;
 }
 #endif
 

@@ -396,7 +396,7 @@ static int run_one(struct runner *r, const struct entry *en, uint64_t seed,
 			double dt = t1 - t0;
 			fprintf(r->o->msg,
 				"stats: run label=%s seed=%" PRIu64 " jobs=%zu "
-				"events=%" PRIu64 " sim_s=%.6f jobs_per_s=%.0f "
+				"events=%" PRIu64 " sim_s=%.9f jobs_per_s=%.0f "
 				"events_per_s=%.0f write_s=%.3f\n",
 				label, seed, nj, res->counters.events, dt,
 				dt > 0 ? (double)nj / dt : 0,
