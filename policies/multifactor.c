@@ -21,7 +21,8 @@
  *    newest first, as few as make room; they wait again (requeued).
  * 2. Backfill: the jobs are walked again in order, at most bf_max_job_test
  *    of them and at most bf_max_job_user per user (0: no limit).  Each
- *    gets the earliest time its partition's free-unit profile (the running
+ *    gets the earliest time its partition's free-unit profile (the
+ *    engine's, sim_partition_profiles; the running
  *    jobs until their expected ends, rounded up to bf_resolution_s) has
  *    room for it for its estimate.  At now: it starts.  Otherwise, within
  *    bf_window_s of now: a reservation, for the first such job of each
@@ -71,17 +72,6 @@
 #include "clustersim/multifactor.h"
 #include "clustersim/policy.h"
 
-/* One step of a partition's free-unit profile: units free from t on. */
-struct mf_step {
-	sim_time_t t;
-	int64_t free;
-};
-
-struct mf_profile {
-	struct mf_step *s;
-	size_t n, cap;
-};
-
 /* A pending job and its sort key. */
 struct mf_cand {
 	const struct job *j;
@@ -122,7 +112,6 @@ struct mf {
 	struct mf_cand *cand;
 	size_t ccap;
 	bool *blocked, *reserved;
-	struct mf_profile *prof;
 };
 
 static const struct policy_param mf_params[] = {
@@ -384,56 +373,7 @@ static size_t mf_rank(struct sim *sim, struct mf *m)
 	return n;
 }
 
-/* ---- a partition's free-unit profile ---------------------------------- */
-
-/* Index of the step holding time t (the last with s[i].t <= t), split
- * there when t falls inside a step. */
-static size_t prof_split(struct mf_profile *pf, sim_time_t t)
-{
-	size_t i = 0;
-	while (i + 1 < pf->n && pf->s[i + 1].t <= t)
-		i++;
-	if (pf->s[i].t == t)
-		return i;
-	if (pf->n == pf->cap) {
-		pf->cap = 2 * pf->cap + 8;
-		pf->s = mf_grow(pf->s, pf->cap, sizeof(*pf->s));
-	}
-	memmove(&pf->s[i + 2], &pf->s[i + 1],
-		(pf->n - i - 1) * sizeof(*pf->s));
-	pf->s[i + 1] = (struct mf_step){ t, pf->s[i].free };
-	pf->n++;
-	return i + 1;
-}
-
-/* Takes d units during [t, t + dur). */
-static void prof_take(struct mf_profile *pf, int64_t d, sim_time_t t,
-		      sim_time_t dur)
-{
-	size_t a = prof_split(pf, t);
-	/* A split at t + dur inserts after a: a stays where it is. */
-	size_t b = dur < SIM_TIME_MAX - t ? prof_split(pf, t + dur) : pf->n;
-	for (size_t i = a; i < b; i++)
-		pf->s[i].free -= d;
-}
-
-/* The earliest t >= now with d units free during [t, t + dur). */
-static sim_time_t prof_earliest(const struct mf_profile *pf, int64_t d,
-				sim_time_t dur)
-{
-	for (size_t i = 0; i < pf->n; i++) {
-		if (pf->s[i].free < d)
-			continue;
-		sim_time_t t = pf->s[i].t, end = t + dur;
-		size_t k = i + 1;
-		while (k < pf->n && pf->s[k].t < end && pf->s[k].free >= d)
-			k++;
-		if (k == pf->n || pf->s[k].t >= end)
-			return t;
-		i = k; /* the step that lacked room; the loop moves past it */
-	}
-	return SIM_TIME_MAX;
-}
+/* ---- the passes ------------------------------------------------------- */
 
 /* Rounds a time after now up to the resolution. */
 static sim_time_t mf_round(const struct mf *m, sim_time_t now, sim_time_t t)
@@ -443,32 +383,6 @@ static sim_time_t mf_round(const struct mf *m, sim_time_t now, sim_time_t t)
 		return t;
 	return now + (t - now + r - 1) / r * r;
 }
-
-/* Every partition's profile from the running jobs. */
-static void mf_profiles(struct sim *sim, struct mf *m)
-{
-	sim_time_t now = sim_now(sim);
-	for (unsigned p = 0; p < m->nparts; p++) {
-		struct mf_profile *pf = &m->prof[p];
-		pf->n = 0;
-		if (!pf->cap) {
-			pf->cap = 16;
-			pf->s = mf_grow(NULL, pf->cap, sizeof(*pf->s));
-		}
-		pf->s[pf->n++] = (struct mf_step){
-			now, (int64_t)m->units[p] - (int64_t)m->used[p] };
-	}
-	for (size_t i = 0; i < sim_running_len(sim); i++) {
-		const struct job *j = sim_running_at(sim, i);
-		sim_time_t end = mf_round(m, now, sim_expected_end(sim, j));
-		struct mf_profile *pf = &m->prof[mf_part(sim, j)];
-		/* Its units come back at its end: given back from then on. */
-		prof_take(pf, -(int64_t)sim_demand(sim, j), end,
-			  SIM_TIME_MAX - end);
-	}
-}
-
-/* ---- the passes ------------------------------------------------------- */
 
 static bool mf_fits_part(struct sim *sim, const struct mf *m,
 			 const struct job *j)
@@ -548,7 +462,7 @@ static void mf_backfill(struct sim *sim, struct mf *m, size_t n)
 {
 	sim_time_t now = sim_now(sim);
 	int64_t tested = 0;
-	mf_profiles(sim, m);
+	sim_partition_profiles(sim, m->bf_resolution);
 	memset(m->reserved, 0, m->nparts * sizeof(bool));
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = m->cand[i].j;
@@ -564,12 +478,11 @@ static void mf_backfill(struct sim *sim, struct mf *m, size_t n)
 		}
 		tested++;
 		unsigned p = mf_part(sim, j);
-		struct mf_profile *pf = &m->prof[p];
-		int64_t d = (int64_t)sim_demand(sim, j);
+		struct profile *pf = sim_partition_profile(sim, p);
 		sim_time_t dur = mf_round(m, now, now + j->estimate) - now;
-		sim_time_t t = prof_earliest(pf, d, dur);
+		sim_time_t t = profile_earliest(pf, j, dur);
 		if (t == now && sim_job_fits(sim, j) && !sim_job_start(sim, j)) {
-			prof_take(pf, d, now, dur);
+			profile_reserve(pf, j, now, dur);
 			continue;
 		}
 		if (t == SIM_TIME_MAX || t - now > m->bf_window ||
@@ -577,7 +490,7 @@ static void mf_backfill(struct sim *sim, struct mf *m, size_t n)
 			continue;
 		if (t == now) /* room in units, not in placement: wait */
 			t = now + (m->bf_resolution > 0 ? m->bf_resolution : 1);
-		prof_take(pf, d, t, dur);
+		profile_reserve(pf, j, t, dur);
 		m->reserved[p] = true;
 	}
 	/* The per-pass user counts start again next pass. */
@@ -672,8 +585,7 @@ static int mf_init(struct sim *sim, void **state, struct sim_error *err)
 	m->used = calloc(m->nparts, sizeof(uint64_t));
 	m->blocked = calloc(m->nparts, sizeof(bool));
 	m->reserved = calloc(m->nparts, sizeof(bool));
-	m->prof = calloc(m->nparts, sizeof(*m->prof));
-	if (!m->units || !m->used || !m->blocked || !m->reserved || !m->prof)
+	if (!m->units || !m->used || !m->blocked || !m->reserved)
 		abort();
 	m->units[0] = sim_free_units(sim); /* nothing runs yet */
 	for (unsigned p = 0; p < np; p++) {
@@ -693,9 +605,6 @@ static void mf_fini(struct sim *sim, void *state)
 {
 	struct mf *m = state;
 	(void)sim;
-	for (unsigned p = 0; p < m->nparts && m->prof; p++)
-		free(m->prof[p].s);
-	free(m->prof);
 	free(m->units);
 	free(m->used);
 	free(m->blocked);

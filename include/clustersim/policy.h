@@ -669,6 +669,21 @@ unsigned sim_qos_count(const struct sim *sim);
 const struct sim_qos *sim_qos(const struct sim *sim, unsigned q);
 int sim_job_qos(const struct sim *sim, const struct job *job);
 
+/*
+ * One free-resource profile per partition, for a policy that backfills
+ * each partition alone (Slurm's backfill; multifactor).  Builds them and
+ * returns how many: the run's partitions, or 1 (the whole cluster) when
+ * it has none.  Partition p's profile starts with its units less those
+ * its running jobs hold, and each of them gives its demand back at its
+ * expected end (sim_expected_end) rounded up to a multiple of resolution
+ * after now (0: exact; Slurm's bf_resolution).  sim_partition_profile()
+ * gives partition p's (NULL and a bad call out of range); they answer
+ * the profile_* calls below as sim_profile()'s does and stay valid until
+ * the next sim_partition_profiles(); sim_profile() leaves them alone.
+ */
+unsigned sim_partition_profiles(struct sim *sim, sim_time_t resolution);
+struct profile *sim_partition_profile(struct sim *sim, unsigned p);
+
 /* ---- Virtual clusters (docs/philly.md) ---------------------------------- */
 
 /* The cluster's virtual clusters (0: none, one shared pool). */

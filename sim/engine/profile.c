@@ -72,6 +72,15 @@ void profile_build(struct profile *p, const struct cluster *c,
 		   sim_time_t now, const struct job *jobs,
 		   const struct run_entry *running, size_t n)
 {
+	profile_build_units(p, c, now, jobs, running, n,
+			    (int64_t)units_free(c), units_capacity(c));
+}
+
+void profile_build_units(struct profile *p, const struct cluster *c,
+			 sim_time_t now, const struct job *jobs,
+			 const struct run_entry *running, size_t n,
+			 int64_t free_now, uint64_t capacity)
+{
 	xgrow(&p->src, &p->srccap, n, sizeof(*p->src));
 	if (n)
 		memcpy(p->src, running, n * sizeof(*p->src));
@@ -79,9 +88,9 @@ void profile_build(struct profile *p, const struct cluster *c,
 	p->next = 0;
 	p->nsrc = n;
 	p->cluster = c;
-	p->capacity = units_capacity(c);
+	p->capacity = capacity;
 	p->now = now;
-	psteps_reset(&p->steps, now, (int64_t)units_free(c), p->tree_at);
+	psteps_reset(&p->steps, now, free_now, p->tree_at);
 	p->monotone = true;
 	p->parted = false;
 }

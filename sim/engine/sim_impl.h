@@ -184,6 +184,10 @@ struct sim {
 	                                 no tenants */
 	struct slurm_books *slurm;    /* partitions and QOS (sim_slurm.c);
 	                                 NULL = none */
+	struct profile **pprof;       /* sim_partition_profiles' profiles */
+	unsigned npprof;
+	struct run_entry *ppsrc;      /* their running sets, scratch */
+	size_t ppcap;
 };
 
 /* A job and its key in sim_rank_by. */

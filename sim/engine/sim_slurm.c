@@ -75,6 +75,13 @@ void sim_slurm_init(struct sim *s)
 void sim_slurm_release(struct sim *s)
 {
 	struct slurm_books *b = s->slurm;
+	for (unsigned p = 0; p < s->npprof; p++)
+		profile_free(s->pprof[p]);
+	free(s->pprof);
+	free(s->ppsrc);
+	s->pprof = NULL;
+	s->ppsrc = NULL;
+	s->npprof = 0;
 	if (!b)
 		return;
 	free(b->job_part);
@@ -138,4 +145,71 @@ int sim_job_qos(const struct sim *sim, const struct job *job)
 	if (!sim->slurm || !job || job->idx >= sim->njobs)
 		return -1;
 	return sim->slurm->job_qos[job->idx];
+}
+
+/* ---- one free-resource profile per partition -------------------------- */
+
+/* t rounded up to a multiple of r after now (t itself when r <= 0 or
+ * t <= now). */
+static sim_time_t round_after(sim_time_t now, sim_time_t t, sim_time_t r)
+{
+	if (r <= 0 || t <= now)
+		return t;
+	sim_time_t k = (t - now + r - 1) / r;
+	return k > (SIM_TIME_MAX - now) / r ? SIM_TIME_MAX : now + k * r;
+}
+
+/* Partition p's units (the whole cluster's when the run has none). */
+static uint64_t part_units(const struct sim *s, unsigned p)
+{
+	return s->slurm && s->slurm->spec->nparts
+		       ? s->slurm->parts[p].units
+		       : units_capacity(s->cluster);
+}
+
+static unsigned part_of(const struct sim *s, const struct job *j)
+{
+	int p = sim_job_partition(s, j);
+	return p >= 0 ? (unsigned)p : 0;
+}
+
+unsigned sim_partition_profiles(struct sim *s, sim_time_t resolution)
+{
+	unsigned np = sim_partition_count(s), n = np ? np : 1;
+	if (s->npprof < n) {
+		s->pprof = xrealloc(s->pprof, n * sizeof(*s->pprof));
+		while (s->npprof < n)
+			s->pprof[s->npprof++] = profile_new();
+	}
+	xgrow(&s->ppsrc, &s->ppcap, s->nrun ? s->nrun : 1, sizeof(*s->ppsrc));
+	for (unsigned p = 0; p < n; p++) {
+		/* The running set is sorted by its planned ends, so the
+		 * rounded expected ends keep its order. */
+		size_t k = 0;
+		uint64_t held = 0;
+		for (size_t i = 0; i < s->nrun; i++) {
+			const struct job *j = &s->jobs[s->running[i].idx];
+			if (part_of(s, j) != p)
+				continue;
+			held += units_demand(s->cluster, j);
+			s->ppsrc[k++] = (struct run_entry){
+				round_after(s->now, sim_expected_end(s, j),
+					    resolution),
+				j->idx };
+		}
+		uint64_t cap = part_units(s, p);
+		profile_build_units(s->pprof[p], s->cluster, s->now, s->jobs,
+				    s->ppsrc, k, (int64_t)cap - (int64_t)held,
+				    cap);
+	}
+	return n;
+}
+
+struct profile *sim_partition_profile(struct sim *s, unsigned p)
+{
+	if (p >= s->npprof) {
+		s->counters.bad_calls++;
+		return NULL;
+	}
+	return s->pprof[p];
 }
