@@ -600,6 +600,48 @@ Test(multifactor_cli, a_csv_partition_column_names_the_partition)
 	free(csv);
 }
 
+Test(multifactor_cli, an_unknown_partition_names_its_trace_line)
+{
+	/* The jobs out of submit order, so that sorting moves them: job 9
+	 * (line 2, submit 9, partition 1), job 8 (line 3, submit 1,
+	 * partition 7: no such partition), job 7 (line 4, submit 0,
+	 * partition 1).  Sorted: 7, 8, 9; the error names job 8 at line 3.
+	 * With "skip": 1 job 7 is dropped first and job 8 is the first job
+	 * left: still line 3.  The same rows as CSV (a header line, then
+	 * lines 2-4): line 3 again.  And by QOS: job 8's queue 5 names no
+	 * QOS (none default): line 3. */
+	tl_put(tmp, "t.swf",
+	       "; MaxProcs: 8\n"
+	       "9 9 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 1 -1 -1\n"
+	       "8 1 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 5 7 -1 -1\n"
+	       "7 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 1 -1 -1\n");
+	static const char parts[] =
+		"[ { \"name\": \"batch\", \"nodes\": [\"a\"], "
+		"\"trace_id\": 1 } ]";
+	exp_with("u.json", parts, NULL, NULL);
+	expect_exit("u.json", 2, "t.swf:3: job '8' has partition '7', which "
+		    "names no partition of u.json: $.cluster.partitions (and "
+		    "none is the default)");
+	exp_with("s.json", parts, NULL, ", \"skip\": 1");
+	expect_exit("s.json", 2, "t.swf:3: job '8' has partition '7'");
+	exp_with("q.json", "[ { \"name\": \"all\", \"nodes\": [\"a\"], "
+		 "\"default\": true } ]", "[ { \"name\": \"n\", "
+		 "\"trace_id\": 1 } ]", ", \"qos_from\": \"queue\"");
+	expect_exit("q.json", 2, "t.swf:3: job '8' has queue '5', which names "
+		    "no QOS of q.json: $.qos");
+	tl_put(tmp, "t.csv", "id,submit,run,cpus,estimate,partition\n"
+	       "9,9,10,1,10,1\n8,1,10,1,10,7\n7,0,10,1,10,1\n");
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"name\": \"a\", "
+		"\"count\": 1, \"cpus\": 4 } ],\n \"partitions\": %s },\n"
+		"  \"workload\": { \"trace\": \"t.csv\" },\n"
+		"  \"policies\": [ \"multifactor\" ], \"output\": \"out\" }\n",
+		parts);
+	tl_put(tmp, "c.json", text);
+	free(text);
+	expect_exit("c.json", 2, "t.csv:3: job '8' has partition '7'");
+}
+
 Test(multifactor_cli, bad_input_exits_2_with_the_path)
 {
 	tl_put(tmp, "t.swf", swf);
@@ -609,9 +651,10 @@ Test(multifactor_cli, bad_input_exits_2_with_the_path)
 		    " partition 'x' names no nodes");
 	exp_with("unknown.json", "[ { \"name\": \"batch\", \"nodes\": [\"a\"], "
 		 "\"trace_id\": 1 } ]", NULL, NULL);
-	expect_exit("unknown.json", 2, "unknown.json: $.workload."
-		    "partition_from: job '3' has partition '2', which names "
-		    "no partition of $.cluster.partitions");
+	/* Job 3 is the trace's line 4 (the header is line 1). */
+	expect_exit("unknown.json", 2, "t.swf:4: job '3' has partition '2', "
+		    "which names no partition of unknown.json: "
+		    "$.cluster.partitions");
 	exp_with("group.json", "[ { \"name\": \"x\", \"nodes\": [\"c\"] } ]",
 		 NULL, NULL);
 	expect_exit("group.json", 2, "$.cluster.partitions[0].nodes[0]: no "

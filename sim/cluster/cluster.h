@@ -140,16 +140,19 @@ int cluster_slurm_check(const struct cluster_spec *s, const char *prefix,
 /*
  * The partition and QOS index of every job into part[] and qos[] (either
  * may be NULL: check only).  qp: the trace's queue and partition fields,
- * two per job (NULL: none read).  names/n: the workload's group names.
- * The spec is checked first (cluster_slurm_check).  A job whose field
- * names no partition (QOS) and no default exists is an error
- * "PREFIX$.workload.partition_from: job 'ID' has partition 'X', which
- * names no partition of $.cluster.partitions ...".
+ * two per job (NULL: none read); lines: the trace line of each job
+ * (NULL: not known), in the file trace.  names/n: the workload's group
+ * names.  The spec is checked first (cluster_slurm_check).  A job whose
+ * field names no partition (QOS) and no default exists is an error
+ * "TRACE:LINE: job 'ID' has partition 'X', which names no partition of
+ * PREFIX$.cluster.partitions ..." (without lines: "PREFIX$.workload.
+ * partition_from: job 'ID' has ...").
  */
 int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
-		       size_t njobs, const int32_t *qp, char *const *names,
-		       size_t n, const char *prefix, int32_t *part,
-		       int32_t *qos, struct sim_error *err);
+		       size_t njobs, const int32_t *qp, const uint64_t *lines,
+		       const char *trace, char *const *names, size_t n,
+		       const char *prefix, int32_t *part, int32_t *qos,
+		       struct sim_error *err);
 /* The allocation units (CPUs, idle nodes when exclusive, GPUs on a
  * cluster with GPUs) of partition p's groups. */
 uint64_t cluster_spec_part_units(const struct cluster_spec *s, size_t p);

@@ -227,9 +227,10 @@ static int match(const char *text, int64_t num, const void *base, size_t n,
 }
 
 int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
-		       size_t njobs, const int32_t *qp, char *const *names,
-		       size_t n, const char *prefix, int32_t *part,
-		       int32_t *qos, struct sim_error *err)
+		       size_t njobs, const int32_t *qp, const uint64_t *lines,
+		       const char *trace, char *const *names, size_t n,
+		       const char *prefix, int32_t *part, int32_t *qos,
+		       struct sim_error *err)
 {
 	char buf[256];
 	int64_t num;
@@ -249,6 +250,15 @@ int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 				for (size_t k = 0; k < s->nparts; k++)
 					if (s->parts[k].is_default)
 						p = (int)k;
+			if (p < 0 && lines && trace)
+				return err_set(err, "%s:%" PRIu64 ": job '%"
+					       PRId64 "' has %s '%s', which "
+					       "names no partition of "
+					       "%s$.cluster.partitions (and "
+					       "none is the default)", trace,
+					       lines[j->idx], j->id,
+					       slurm_from_names[s->part_from],
+					       buf, prefix);
 			if (p < 0)
 				return err_set(err, "%s$.workload.partition_from:"
 					       " job '%" PRId64 "' has %s '%s', "
@@ -267,6 +277,14 @@ int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 				  offsetof(struct qos_spec, is_default));
 			if (s->qos_from == SLURM_FROM_NONE && q < 0)
 				q = 0; /* the first, as Slurm's "normal" */
+			if (q < 0 && lines && trace)
+				return err_set(err, "%s:%" PRIu64 ": job '%"
+					       PRId64 "' has %s '%s', which "
+					       "names no QOS of %s$.qos (and "
+					       "none is the default)", trace,
+					       lines[j->idx], j->id,
+					       slurm_from_names[s->qos_from],
+					       buf, prefix);
 			if (q < 0)
 				return err_set(err, "%s$.workload.qos_from: job "
 					       "'%" PRId64 "' has %s '%s', which "

@@ -40,6 +40,7 @@ void sim_slurm_init(struct sim *s)
 	for (size_t i = 0; i < n; i++)
 		b->job_part[i] = b->job_qos[i] = -1;
 	if (cluster_slurm_bind(cs, s->jobs, s->njobs, w ? w->qp : NULL,
+			       NULL, NULL,
 			       w ? w->groups : NULL, w ? w->ngroups : 0, "",
 			       b->job_part, b->job_qos, &e))
 		for (size_t i = 0; i < n; i++) /* the runner refused it */

@@ -343,7 +343,9 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 					  r->w.ngroups, prefix, NULL, err);
 	if (!rc && r->have_w && (r->cluster.nparts || r->cluster.nqos))
 		rc = cluster_slurm_bind(&r->cluster, r->w.jobs, r->w.n,
-					r->w.qp, r->w.groups, r->w.ngroups,
+					r->w.qp, r->w.qline,
+					e->workload.trace, r->w.groups,
+					r->w.ngroups,
 					prefix, NULL, NULL, err);
 	if (!rc && r->have_w)
 		rc = cluster_spec_check_vcs(&r->cluster, prefix, r->w.jobs,
@@ -420,7 +422,7 @@ static int generate(const struct runner *r, uint64_t seed,
 					  gen->ngroups, prefix, NULL, err);
 	if (!rc && (r->cluster.nparts || r->cluster.nqos))
 		rc = cluster_slurm_bind(&r->cluster, gen->jobs, gen->n, NULL,
-					gen->groups, gen->ngroups, prefix,
+					NULL, NULL, gen->groups, gen->ngroups, prefix,
 					NULL, NULL, err);
 	if (!rc)
 		rc = cluster_spec_check_shapes(&r->cluster, prefix, gen->jobs,

@@ -257,17 +257,29 @@ static bool wl_sort(struct workload *w, int64_t *dup)
 		w->jobs = out;
 		if (w->qp) {
 			int32_t *q = xmalloc(2 * n * sizeof(*q));
+			uint64_t *l = xmalloc(n * sizeof(*l));
 			for (i = 0; i < n; i++) {
 				q[2 * i] = w->qp[2 * k[i].pos];
 				q[2 * i + 1] = w->qp[2 * k[i].pos + 1];
+				l[i] = w->qline[k[i].pos];
 			}
 			free(w->qp);
+			free(w->qline);
 			w->qp = q;
+			w->qline = l;
 		}
 	}
 	free(k);
 	free(tmp);
 	return found;
+}
+
+/* Drops the queue and partition fields (and lines) of the first `first`
+ * jobs, keeping the n after them. */
+static void wl_drop_qp(struct workload *w, size_t first, size_t n)
+{
+	memmove(w->qp, w->qp + 2 * first, 2 * n * sizeof(*w->qp));
+	memmove(w->qline, w->qline + first, n * sizeof(*w->qline));
 }
 
 /* Insertion sort for an array that is in order but for local swaps (after
@@ -279,19 +291,26 @@ static void wl_resort_nearly(struct workload *w)
 			continue;
 		struct job t = w->jobs[i];
 		int32_t tq[2] = { 0, 0 };
+		uint64_t tl = 0;
 		size_t k = i;
-		if (w->qp)
+		if (w->qp) {
 			memcpy(tq, w->qp + 2 * i, sizeof(tq));
+			tl = w->qline[i];
+		}
 		while (k > 0 && wl_before(&t, &w->jobs[k - 1])) {
 			w->jobs[k] = w->jobs[k - 1];
-			if (w->qp)
+			if (w->qp) {
 				memcpy(w->qp + 2 * k, w->qp + 2 * (k - 1),
 				       sizeof(tq));
+				w->qline[k] = w->qline[k - 1];
+			}
 			k--;
 		}
 		w->jobs[k] = t;
-		if (w->qp)
+		if (w->qp) {
 			memcpy(w->qp + 2 * k, tq, sizeof(tq));
+			w->qline[k] = tl;
+		}
 	}
 }
 
@@ -335,14 +354,15 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 		memmove(w->jobs, w->jobs + first,
 			(last - first) * sizeof(*w->jobs));
 	if (first > 0 && w->qp)
-		memmove(w->qp, w->qp + 2 * first,
-			2 * (last - first) * sizeof(*w->qp));
+		wl_drop_qp(w, first, last - first);
 	w->n = last - first;
 
 	if (o->skip) {
 		size_t k = o->skip < w->n ? (size_t)o->skip : w->n;
 		w->report.skipped += k;
 		memmove(w->jobs, w->jobs + k, (w->n - k) * sizeof(*w->jobs));
+		if (k && w->qp) /* the fields follow their jobs */
+			wl_drop_qp(w, k, w->n - k);
 		w->n -= k;
 	}
 	if (o->limit && w->n > o->limit) {
@@ -386,6 +406,7 @@ void workload_release(struct workload *w)
 		return;
 	free(w->jobs);
 	free(w->qp);
+	free(w->qline);
 	for (size_t i = 0; i < w->ngroups; i++)
 		free(w->groups[i]);
 	free(w->groups);

@@ -138,6 +138,8 @@ struct workload {
 	                        partition (field 16) of job idx at 2 idx and
 	                        2 idx + 1, -1 unknown; owned; NULL = not
 	                        read */
+	uint64_t *qline;     /* with qp: the trace line of job idx (for
+	                        the messages about its partition or QOS) */
 };
 
 /*
