@@ -322,6 +322,45 @@ Test(multifactor, a_qos_preempts_the_qos_it_names_and_requeues_them)
 	}
 }
 
+Test(multifactor, max_units_per_user_holds_a_job_past_the_users_units)
+{
+	/* 8 CPUs; QOS by user: user 1's "capped" (max_units_per_user 4),
+	 * user 2's "free".  A (user 1, 3 CPUs, 0-100) runs.  B (user 1, 2
+	 * CPUs, t=1, 50 s): 3 + 2 = 5 > 4, held although 5 CPUs are free.
+	 * C (user 2, 2 CPUs, t=2, 10 s) is not blocked by the held B: 2-12.
+	 * D (user 1, 1 CPU, t=3, 50 s): 3 + 1 = 4 <= 4, starts at 3 (3-53).
+	 * At 53 D ends: user 1 holds 3, B still 5 > 4.  At 100 A ends: B
+	 * (2 <= 4) starts at 100.  With the limit lifted B starts at 1. */
+	static const struct tjob t[] = {
+		{ 1, 0, 100, 100, 3 }, { 2, 1, 50, 50, 2 },
+		{ 3, 2, 10, 10, 2 }, { 4, 3, 50, 50, 1 },
+	};
+	static const int user[] = { 1, 1, 2, 1 };
+	for (int lim = 1; lim >= 0; lim--) {
+		struct mt m;
+		mt_setup(&m, 8, t, 4);
+		for (int i = 0; i < 4; i++)
+			m.w.jobs[i].user = user[i];
+		m.c.qos = xcalloc(2, sizeof(*m.c.qos));
+		for (int q = 0; q < 2; q++)
+			m.c.qos[q] = (struct qos_spec){
+				.name = xstrdup(q ? "free" : "capped"),
+				.trace_id = q + 1, .usage_factor = 1,
+				.max_jobs_per_user = QOS_NO_LIMIT,
+				.max_jobs_per_group = QOS_NO_LIMIT,
+				.max_units_per_user = !q && lim ? 4
+							       : QOS_NO_LIMIT,
+			};
+		m.c.nqos = 2;
+		m.c.qos_from = SLURM_FROM_USER;
+		mt_run(&m, NULL, NULL, 0, NULL);
+		cr_expect_float_eq(tl_start(m.s, 2), lim ? 100 : 1, 1e-9);
+		cr_expect_float_eq(tl_start(m.s, 3), 2, 1e-9);
+		cr_expect_float_eq(tl_start(m.s, 4), 3, 1e-9);
+		mt_free(&m);
+	}
+}
+
 /* The backfill cases: 4 CPUs; A (2 CPUs, 0-100); B (4 CPUs, t=1, run
  * 100) is blocked and reserved at 100; C (2 CPUs, t=2) is a candidate. */
 static void bf_case(struct mt *m, double c_run, const char *const *k,
