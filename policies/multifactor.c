@@ -97,7 +97,6 @@ struct mf {
 	/* The cluster. */
 	uint64_t nodes, cpus, gpus, cpn; /* cpn: CPUs per node, rounded */
 	unsigned nparts;                 /* at least 1 */
-	uint64_t *units, *used;          /* by partition */
 	uint32_t max_pjf, max_qprio;
 	bool tenants;
 	/* Keyed counters: usage (accounts), running jobs and units (QOS
@@ -270,7 +269,6 @@ static void mf_hold(struct sim *sim, struct mf *m, const struct job *j,
 	m->rate[a] += sign * (double)d * mf_usage_factor(sim, j);
 	if (sign < 0 && m->rate[a] < 1e-9)
 		m->rate[a] = 0;
-	m->used[mf_part(sim, j)] += sign > 0 ? d : -d;
 	int q = sim_job_qos(sim, j);
 	if (q < 0)
 		return;
@@ -384,12 +382,12 @@ static sim_time_t mf_round(const struct mf *m, sim_time_t now, sim_time_t t)
 	return now + (t - now + r - 1) / r * r;
 }
 
+/* Placed on free nodes of its partition (the engine's rule). */
 static bool mf_fits_part(struct sim *sim, const struct mf *m,
 			 const struct job *j)
 {
-	unsigned p = mf_part(sim, j);
-	return m->used[p] + sim_demand(sim, j) <= m->units[p] &&
-	       sim_job_fits(sim, j);
+	(void)m;
+	return sim_job_fits(sim, j);
 }
 
 /* Newest start first, then the larger id. */
@@ -428,11 +426,13 @@ static bool mf_preempt_for(struct sim *sim, struct mf *m, const struct job *j)
 			v[nv++] = r;
 	}
 	qsort(v, nv, sizeof(*v), mf_cmp_newest);
-	uint64_t need = m->used[p] + sim_demand(sim, j), freed = 0;
+	uint64_t need = sim_demand(sim, j);
+	uint64_t freed = sim_partition_count(sim) ? sim_partition_free(sim, p)
+						  : sim_free_units(sim);
 	size_t k = 0;
-	while (k < nv && need - freed > m->units[p])
+	while (k < nv && freed < need)
 		freed += sim_demand(sim, v[k++]);
-	bool ok = need - freed <= m->units[p];
+	bool ok = freed >= need;
 	for (size_t i = 0; ok && i < k; i++)
 		sim_job_preempt(sim, v[i]);
 	free(v);
@@ -581,16 +581,12 @@ static int mf_init(struct sim *sim, void **state, struct sim_error *err)
 	m->tenants = sim_tenant_count(sim) > 0;
 	unsigned np = sim_partition_count(sim);
 	m->nparts = np ? np : 1;
-	m->units = calloc(m->nparts, sizeof(uint64_t));
-	m->used = calloc(m->nparts, sizeof(uint64_t));
 	m->blocked = calloc(m->nparts, sizeof(bool));
 	m->reserved = calloc(m->nparts, sizeof(bool));
-	if (!m->units || !m->used || !m->blocked || !m->reserved)
+	if (!m->blocked || !m->reserved)
 		abort();
-	m->units[0] = sim_free_units(sim); /* nothing runs yet */
 	for (unsigned p = 0; p < np; p++) {
 		const struct sim_partition *sp = sim_partition(sim, p);
-		m->units[p] = sp->units;
 		if (sp->priority_job_factor > m->max_pjf)
 			m->max_pjf = sp->priority_job_factor;
 	}
@@ -605,8 +601,6 @@ static void mf_fini(struct sim *sim, void *state)
 {
 	struct mf *m = state;
 	(void)sim;
-	free(m->units);
-	free(m->used);
 	free(m->blocked);
 	free(m->reserved);
 	free(m->cand);

@@ -681,6 +681,109 @@ Test(multifactor_cli, an_unknown_partition_names_its_trace_line)
 	expect_exit("c.json", 2, "t.csv:3: job '8' has partition '7'");
 }
 
+/* The overlap cases: one group "n" of 4 nodes x 2 CPUs; "low" is nodes
+ * 0-2, "high" nodes 1-3 (both 6 CPUs; nodes 1 and 2 shared). */
+static void overlap_exp(const char *name, const char *low, const char *high)
+{
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"name\": \"n\", "
+		"\"count\": 4, \"cpus\": 2 } ],\n \"partitions\": [\n"
+		"  { \"name\": \"low\", \"nodes\": %s, \"trace_id\": 1 },\n"
+		"  { \"name\": \"high\", \"nodes\": %s, \"trace_id\": 2 } ] },\n"
+		"  \"workload\": { \"trace\": \"o.swf\" },\n"
+		"  \"check\": true, \"allocations\": true,\n"
+		"  \"policies\": [ \"multifactor\" ], \"output\": \"out\" }\n",
+		low, high);
+	tl_put(tmp, name, text);
+	free(text);
+}
+
+Test(multifactor_cli, overlapping_partitions_share_their_nodes)
+{
+	/* J1 (low, 4 CPUs, 0-100) goes first fit on low's nodes: 0-1.  J2
+	 * (high, 4 CPUs, t=1, 50 s): high's free nodes are 2-3 (node 1 is
+	 * J1's): 1-51 there.  Now low's nodes 0-2 are all busy, node 2 by
+	 * a job of high: J3 (low, 2 CPUs, t=2, 10 s) waits for J2's end,
+	 * and so does J4 (high, 2 CPUs, t=3, 10 s; node 1 is J1's).  At 51
+	 * J3 (first by submit) takes node 2, J4 node 3: both 51-61.  With
+	 * "low" as "n[0]" and "n[1-2]" and high as "n[1-3]" written
+	 * "n[1,2-3]": the same sets, the same schedule.  Disjoint ("n[0-1]"
+	 * and "n[2-3]"): J3 no longer waits for J2, only for J1 (low is
+	 * nodes 0-1, both J1's): it starts at 100; J4 on node 2 or 3 once
+	 * J2 ends: 51. */
+	tl_put(tmp, "o.swf",
+	       "1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 1 -1 -1\n"
+	       "2 1 -1 50 4 -1 -1 4 50 -1 1 2 1 -1 2 2 -1 -1\n"
+	       "3 2 -1 10 2 -1 -1 2 10 -1 1 3 1 -1 1 1 -1 -1\n"
+	       "4 3 -1 10 2 -1 -1 2 10 -1 1 4 1 -1 2 2 -1 -1\n");
+	static const char *const low[] = { "[\"n[0-2]\"]",
+					   "[\"n[0]\", \"n[1-2]\"]",
+					   "[\"n[0-1]\"]" };
+	static const char *const high[] = { "[\"n[1-3]\"]",
+					    "[\"n[1,2-3]\"]",
+					    "[\"n[2-3]\"]" };
+	for (int k = 0; k < 3; k++) {
+		overlap_exp("o.json", low[k], high[k]);
+		cr_assert_eq(tl_sh(tmp, "rm -rf out; '%s' run o.json -q", bin),
+			     0, "%s", tl_slurp(tmp, "err.txt"));
+		char *csv = tl_slurp(tmp, "out/multifactor-s1/jobs.csv");
+		cr_expect(has_row(csv, "1,0,0,"), "%d: %s", k, csv);
+		cr_expect(has_row(csv, "2,1,1,"), "%d: %s", k, csv);
+		cr_expect(has_row(csv, k < 2 ? "3,2,51," : "3,2,100,"),
+			  "%d: %s", k, csv);
+		cr_expect(has_row(csv, "4,3,51,"), "%d: %s", k, csv);
+		free(csv);
+		char *al = tl_slurp(tmp, "out/multifactor-s1/allocations.csv");
+		cr_expect(al && strstr(al, "\n1,0,100,0-1,"), "%d: %s", k, al);
+		cr_expect(al && strstr(al, "\n2,1,51,2-3,"), "%d: %s", k, al);
+		if (k < 2) {
+			cr_expect(al && strstr(al, "\n3,51,61,2,"), "%s", al);
+			cr_expect(al && strstr(al, "\n4,51,61,3,"), "%s", al);
+		} else {
+			cr_expect(al && strstr(al, "\n3,100,110,0,"), "%s", al);
+		}
+		free(al);
+		/* partitions.csv: 6 CPUs each overlapping, 4 disjoint. */
+		char *parts = tl_slurp(tmp, "out/multifactor-s1/partitions.csv");
+		cr_expect(parts && strstr(parts, k < 2 ? "\nlow,6," : "\nlow,4,"),
+			  "%s", parts);
+		cr_expect(parts && strstr(parts, k < 2 ? "\nhigh,6," : "\nhigh,4,"),
+			  "%s", parts);
+		free(parts);
+	}
+}
+
+Test(multifactor_cli, a_gpu_job_runs_on_its_partitions_nodes)
+{
+	/* Group "g": 2 nodes x 4 GPUs; "one" is g[0], "two" g[1].  J1 (one,
+	 * 2 GPUs, 0-100).  J2 (one, 4 GPUs, t=1): node 1 has 4 free GPUs,
+	 * but it is two's: J2 waits for J1, 100-110 on node 0.  J3 (two, 4
+	 * GPUs, t=2): node 1, 2-12.  Without partitions J2 would start at 1
+	 * on node 1 (first fit). */
+	tl_put(tmp, "g.csv", "id,submit,run,cpus,gpus,estimate,user,"
+	       "partition\n1,0,100,0,2,100,1,1\n2,1,10,0,4,10,2,1\n"
+	       "3,2,10,0,4,10,3,2\n");
+	tl_put(tmp, "g.json",
+	       "{ \"cluster\": { \"nodes\": [ { \"name\": \"g\", "
+	       "\"count\": 2, \"cpus\": 8, \"gpus\": 4 } ],\n"
+	       " \"partitions\": [ { \"name\": \"one\", \"nodes\": [\"g[0]\"], "
+	       "\"trace_id\": 1 }, { \"name\": \"two\", \"nodes\": [\"g[1]\"],"
+	       " \"trace_id\": 2 } ] },\n"
+	       "  \"workload\": { \"trace\": \"g.csv\" }, \"check\": true,\n"
+	       "  \"allocations\": true,\n"
+	       "  \"policies\": [ \"multifactor\" ], \"output\": \"out\" }\n");
+	cr_assert_eq(tl_sh(tmp, "'%s' run g.json -q", bin), 0, "%s",
+		     tl_slurp(tmp, "err.txt"));
+	char *csv = tl_slurp(tmp, "out/multifactor-s1/jobs.csv");
+	cr_expect(has_row(csv, "2,1,100,"), "%s", csv);
+	cr_expect(has_row(csv, "3,2,2,"), "%s", csv);
+	free(csv);
+	char *al = tl_slurp(tmp, "out/multifactor-s1/allocations.csv");
+	cr_expect(al && strstr(al, "\n2,100,110,0,"), "%s", al);
+	cr_expect(al && strstr(al, "\n3,2,12,1,"), "%s", al);
+	free(al);
+}
+
 Test(multifactor_cli, bad_input_exits_2_with_the_path)
 {
 	tl_put(tmp, "t.swf", swf);
@@ -698,10 +801,14 @@ Test(multifactor_cli, bad_input_exits_2_with_the_path)
 		 NULL, NULL);
 	expect_exit("group.json", 2, "$.cluster.partitions[0].nodes[0]: no "
 		    "node group 'c'");
-	exp_with("overlap.json", "[ { \"name\": \"x\", \"nodes\": [\"a\"] }, "
-		 "{ \"name\": \"y\", \"nodes\": [\"a\", \"b\"] } ]", NULL, NULL);
-	expect_exit("overlap.json", 2, "$.cluster.partitions[1].nodes[0]: node "
-		    "group 'a' is already in partition 'x'");
+	exp_with("range.json", "[ { \"name\": \"x\", \"nodes\": [\"a[0-1]\"],"
+		 " \"default\": true } ]", NULL, NULL);
+	expect_exit("range.json", 2, "range.json: $.cluster.partitions[0]."
+		    "nodes[0]: 'a[0-1]': node '1' is past group 'a''s 1 nodes");
+	exp_with("form.json", "[ { \"name\": \"x\", \"nodes\": [\"a[0-]\"],"
+		 " \"default\": true } ]", NULL, NULL);
+	expect_exit("form.json", 2, "form.json: $.cluster.partitions[0]."
+		    "nodes[0]: 'a[0-]' is not GROUP[a-b,c,...]");
 	exp_with("limits.json", two_parts, "[ { \"name\": \"n\", "
 		 "\"max_jobs_per_user\": 4, \"max_jobs_per_group\": 2 } ]", NULL);
 	expect_exit("limits.json", 2, "limits.json: $.qos[0].max_jobs_per_group:"

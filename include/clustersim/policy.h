@@ -627,14 +627,15 @@ double sim_job_unsaved(const struct sim *sim, const struct job *job);
 
 /* ---- Slurm-style partitions and QOS (docs/tenants.md) ------------------
  *
- * A cluster may have partitions (cluster.partitions: disjoint sets of
- * node groups with a time limit and Slurm's PriorityTier and
+ * A cluster may have partitions (cluster.partitions: node sets, which
+ * may overlap, with a time limit and Slurm's PriorityTier and
  * PriorityJobFactor) and the experiment QOS (its root "qos": a priority,
  * a usage factor and limits).  Every job of such a run belongs to one
- * partition (and one QOS where QOS are given).  The engine refuses at
- * submit a job whose estimate exceeds its partition's max_time (counted,
- * state rejected); the multifactor policy (policies/multifactor.c) keeps
- * each partition's jobs on its units.
+ * partition (and one QOS where QOS are given).  The engine places a job
+ * on its partition's nodes alone (sim_job_fits and sim_job_start say so
+ * for every policy), and refuses at submit a job whose estimate exceeds
+ * its partition's max_time (counted, state rejected); the multifactor
+ * policy (policies/multifactor.c) plans each partition on its own.
  */
 
 /* "No limit" for the QOS limits. */
@@ -642,7 +643,8 @@ double sim_job_unsaved(const struct sim *sim, const struct job *job);
 
 struct sim_partition {
 	const char *name;
-	uint64_t units;          /* its allocation units (sim_demand's) */
+	uint64_t units;          /* its allocation units (sim_demand's), on
+	                            its nodes, each node once */
 	sim_time_t max_time;     /* 0 = none */
 	uint32_t priority_tier;
 	uint32_t priority_job_factor;
@@ -664,6 +666,8 @@ unsigned sim_partition_count(const struct sim *sim);
 const struct sim_partition *sim_partition(const struct sim *sim, unsigned p);
 /* A job's partition, or -1 when the run has none. */
 int sim_job_partition(const struct sim *sim, const struct job *job);
+/* Partition p's free units now, on its nodes (0 out of range). */
+uint64_t sim_partition_free(const struct sim *sim, unsigned p);
 /* The run's QOS (0: none); QOS q (NULL out of range); a job's, or -1. */
 unsigned sim_qos_count(const struct sim *sim);
 const struct sim_qos *sim_qos(const struct sim *sim, unsigned q);

@@ -154,8 +154,32 @@ int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 		       const char *prefix, int32_t *part, int32_t *qos,
 		       struct sim_error *err);
 /* The allocation units (CPUs, idle nodes when exclusive, GPUs on a
- * cluster with GPUs) of partition p's groups. */
+ * cluster with GPUs) of partition p's nodes (each node once). */
 uint64_t cluster_spec_part_units(const struct cluster_spec *s, size_t p);
+struct placement;
+struct cluster;
+/*
+ * cluster_part.c.  Partition p's nodes: its entries, node groups
+ * ("batch") and ranges of a group's nodes ("batch[0-63]", "gpu[0-3,8]":
+ * indexes within the group, from 0), as ascending disjoint node ranges
+ * [first, end), two numbers each in *out (malloc'd), *n ranges.  0, or
+ * an error "PREFIX$.cluster.partitions[p].nodes[k]: ...".
+ */
+int cluster_spec_part_nodes(const struct cluster_spec *s, size_t p,
+			    const char *prefix, uint32_t **out, size_t *n,
+			    struct sim_error *err);
+/* Binds the partitions of s (checked, at most 64) to c: job idx i is
+ * placed on the nodes of partition part[i] alone (-1: anywhere), first
+ * fit (docs/tenants.md).  Each partition's free units are kept from
+ * then on, whoever's jobs hold its nodes. */
+void cluster_bind_parts(struct cluster *c, const struct cluster_spec *s,
+			const int32_t *part, size_t njobs);
+/* Partition p's free units now and in all (0 when none is bound). */
+uint64_t cluster_part_free(const struct cluster *c, uint32_t p);
+uint64_t cluster_part_total(const struct cluster *c, uint32_t p);
+/* The units a placement holds on partition p's nodes. */
+uint64_t cluster_placement_units_in(const struct cluster *c,
+				    const struct placement *plc, uint32_t p);
 
 /* cluster_tenant.c: the tenants of a spec, copied and freed with it. */
 void cluster_tenants_release(struct cluster_spec *s);

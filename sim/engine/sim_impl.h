@@ -187,7 +187,8 @@ struct sim {
 	struct profile **pprof;       /* sim_partition_profiles' profiles */
 	unsigned npprof;
 	struct run_entry *ppsrc;      /* their running sets, scratch */
-	size_t ppcap;
+	uint64_t *ppheld;             /* and the units each holds there */
+	size_t ppcap, pphcap;
 };
 
 /* A job and its key in sim_rank_by. */

@@ -47,6 +47,8 @@ void sim_slurm_init(struct sim *s)
 			b->job_part[i] = b->job_qos[i] = -1;
 	b->rejected_max_time = xcalloc(cs->nparts + 1, sizeof(uint64_t));
 	b->parts = xcalloc(cs->nparts + 1, sizeof(*b->parts));
+	/* A job is placed on its partition's nodes alone. */
+	cluster_bind_parts(s->cluster, cs, b->job_part, s->njobs);
 	for (size_t p = 0; p < cs->nparts; p++) {
 		const struct part_spec *ps = &cs->parts[p];
 		b->parts[p] = (struct sim_partition){
@@ -80,8 +82,10 @@ void sim_slurm_release(struct sim *s)
 		profile_free(s->pprof[p]);
 	free(s->pprof);
 	free(s->ppsrc);
+	free(s->ppheld);
 	s->pprof = NULL;
 	s->ppsrc = NULL;
+	s->ppheld = NULL;
 	s->npprof = 0;
 	if (!b)
 		return;
@@ -160,18 +164,20 @@ static sim_time_t round_after(sim_time_t now, sim_time_t t, sim_time_t r)
 	return k > (SIM_TIME_MAX - now) / r ? SIM_TIME_MAX : now + k * r;
 }
 
-/* Partition p's units (the whole cluster's when the run has none). */
-static uint64_t part_units(const struct sim *s, unsigned p)
+uint64_t sim_partition_free(const struct sim *s, unsigned p)
 {
-	return s->slurm && s->slurm->spec->nparts
-		       ? s->slurm->parts[p].units
-		       : units_capacity(s->cluster);
+	return p < sim_partition_count(s) ? cluster_part_free(s->cluster, p)
+					  : 0;
 }
 
-static unsigned part_of(const struct sim *s, const struct job *j)
+/* The units running job j holds in partition p (all of its demand when
+ * the run has no partitions). */
+static uint64_t held_in(const struct sim *s, const struct job *j,
+			unsigned p)
 {
-	int p = sim_job_partition(s, j);
-	return p >= 0 ? (unsigned)p : 0;
+	if (!sim_partition_count(s))
+		return units_demand(s->cluster, j);
+	return cluster_placement_units_in(s->cluster, &s->plc[j->idx], p);
 }
 
 unsigned sim_partition_profiles(struct sim *s, sim_time_t resolution)
@@ -183,25 +189,32 @@ unsigned sim_partition_profiles(struct sim *s, sim_time_t resolution)
 			s->pprof[s->npprof++] = profile_new();
 	}
 	xgrow(&s->ppsrc, &s->ppcap, s->nrun ? s->nrun : 1, sizeof(*s->ppsrc));
+	xgrow(&s->ppheld, &s->pphcap, s->nrun ? s->nrun : 1,
+	      sizeof(*s->ppheld));
 	for (unsigned p = 0; p < n; p++) {
 		/* The running set is sorted by its planned ends, so the
-		 * rounded expected ends keep its order. */
+		 * rounded expected ends keep its order.  A job on nodes
+		 * that partitions share counts in each of them. */
 		size_t k = 0;
 		uint64_t held = 0;
 		for (size_t i = 0; i < s->nrun; i++) {
 			const struct job *j = &s->jobs[s->running[i].idx];
-			if (part_of(s, j) != p)
+			uint64_t u = held_in(s, j, p);
+			if (!u)
 				continue;
-			held += units_demand(s->cluster, j);
+			held += u;
+			s->ppheld[k] = u;
 			s->ppsrc[k++] = (struct run_entry){
 				round_after(s->now, sim_expected_end(s, j),
 					    resolution),
 				j->idx };
 		}
-		uint64_t cap = part_units(s, p);
+		uint64_t cap = np ? cluster_part_total(s->cluster, p)
+				  : units_capacity(s->cluster);
+		int64_t fr = np ? (int64_t)cluster_part_free(s->cluster, p)
+				: (int64_t)cap - (int64_t)held;
 		profile_build_units(s->pprof[p], s->cluster, s->now, s->jobs,
-				    s->ppsrc, k, (int64_t)cap - (int64_t)held,
-				    cap);
+				    s->ppsrc, s->ppheld, k, fr, cap);
 	}
 	return n;
 }
