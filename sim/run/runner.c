@@ -343,10 +343,9 @@ static int load_inputs(struct runner *r, struct sim_error *err)
 					  r->w.ngroups, prefix, NULL, err);
 	if (!rc && r->have_w && (r->cluster.nparts || r->cluster.nqos))
 		rc = cluster_slurm_bind(&r->cluster, r->w.jobs, r->w.n,
-					r->w.qp, r->w.qline,
-					e->workload.trace, r->w.groups,
-					r->w.ngroups,
-					prefix, NULL, NULL, err);
+					r->w.qp, r->w.qline, e->workload.trace,
+					r->w.groups, r->w.ngroups, prefix,
+					NULL, NULL, err);
 	if (!rc && r->have_w)
 		rc = cluster_spec_check_vcs(&r->cluster, prefix, r->w.jobs,
 					    r->w.n, r->w.groups, r->w.ngroups,
