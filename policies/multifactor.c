@@ -9,8 +9,8 @@
  * partition's priority_tier, then priority, then submit time and id.
  * Then, as Slurm's two schedulers:
  *
- * 1. Main: jobs start in that order while they fit their partition's
- *    units (and the cluster); the first job of a partition that does not
+ * 1. Main: jobs start in that order while they can be placed on free
+ *    nodes of their partition (sim_job_fits); the first job of a partition that does not
  *    fit blocks the later jobs of that partition (Slurm's main scheduler
  *    stops looking at a partition once a job there cannot start).  A job
  *    held back by a QOS limit (max_jobs_per_user, max_jobs_per_group,
@@ -40,9 +40,10 @@
  * Priorities are recomputed at every scheduling point, where Slurm
  * recomputes every PriorityCalcPeriod.
  *
- * Partitions are disjoint node groups (docs/tenants.md): a partition is
- * a count of units here, exact on CPU clusters.  Without partitions the
- * cluster is one partition.  All weights 0 (the defaults, as Slurm's)
+ * Partitions are node sets, which may overlap (docs/tenants.md): the
+ * engine places a job on its partition's nodes alone, and a partition's
+ * profile holds what running jobs hold on its nodes, whoever's they are.
+ * Without partitions the cluster is one partition.  All weights 0 (the defaults, as Slurm's)
  * order by submit time alone: FCFS with Slurm's backfill.
  *
  * Parameters (defaults as Slurm's): weight_age, weight_size,

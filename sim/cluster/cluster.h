@@ -129,9 +129,9 @@ void cluster_slurm_release(struct cluster_spec *s);
 void cluster_slurm_copy(struct cluster_spec *dst,
 			const struct cluster_spec *src);
 /*
- * Partitions against the node groups and each other: each names groups
- * that exist, a group in one partition at most (partitions are disjoint),
- * at most one default; QOS limits that agree (a group may run at least
+ * Partitions against the node groups and each other: each names nodes
+ * that exist (groups and GROUP[a-b] ranges; partitions may overlap), at
+ * most 64 partitions, at most one default; QOS limits that agree (a group may run at least
  * what one user may).  "PREFIX$.cluster.partitions[i]...: ..." or
  * "PREFIX$.qos[i]...: ...".
  */
