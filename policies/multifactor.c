@@ -401,38 +401,62 @@ static int mf_cmp_newest(const void *pa, const void *pb)
 	return a->id > b->id ? -1 : a->id < b->id;
 }
 
+/* May running job r be preempted for waiting job j of partition p:
+ * by j's QOS (its preempt list names r's, both of partition p), or
+ * by tier (r's partition has preempt "requeue" and a lower tier than
+ * p, and r holds units on p's nodes)? */
+static bool mf_victim(struct sim *sim, const struct job *j, unsigned p,
+		      const struct job *r, bool by_tier)
+{
+	if (r->start >= sim_now(sim)) /* not one started at this time */
+		return false;
+	if (by_tier) {
+		int rp = sim_job_partition(sim, r);
+		const struct sim_partition *sp =
+			rp >= 0 ? sim_partition(sim, (unsigned)rp) : NULL;
+		return sp && sp->preempt_requeue &&
+		       sp->priority_tier <
+			       sim_partition(sim, p)->priority_tier &&
+		       sim_job_units_in(sim, r, p) > 0;
+	}
+	int q = sim_job_qos(sim, j), rq = sim_job_qos(sim, r);
+	return mf_part(sim, r) == p && rq >= 0 &&
+	       (sim_qos(sim, (unsigned)q)->preempt >> rq & 1);
+}
+
 /*
- * QOS preemption (Slurm's QOS Preempt with PreemptMode=REQUEUE): frees
- * room in j's partition by preempting running jobs of the QOS that j's
- * QOS may preempt, the newest first (not one started at this time), as
- * few as make j's units fit.  None when they would not be enough.
- * Returns whether it preempted.
+ * Preemption, PreemptMode=REQUEUE: frees room on j's partition's nodes
+ * by preempting running jobs, the newest first, as few as make j's units
+ * fit; none when they would not be enough.  Either by QOS (Slurm's QOS
+ * Preempt: jobs of the QOS that j's QOS may preempt, in its partition)
+ * or by tier (Slurm's preempt/partition_prio: jobs of lower-tier
+ * partitions with preempt "requeue" on nodes j's partition shares,
+ * each freeing the units it holds there).  They wait again.  Returns
+ * whether it preempted.
  */
-static bool mf_preempt_for(struct sim *sim, struct mf *m, const struct job *j)
+static bool mf_preempt_for(struct sim *sim, const struct job *j, bool by_tier)
 {
 	int q = sim_job_qos(sim, j);
-	uint64_t mask = q >= 0 ? sim_qos(sim, (unsigned)q)->preempt : 0;
-	if (!mask)
+	unsigned np = sim_partition_count(sim), p = mf_part(sim, j);
+	if (by_tier ? !np : q < 0 || !sim_qos(sim, (unsigned)q)->preempt)
 		return false;
-	unsigned p = mf_part(sim, j);
 	size_t nr = sim_running_len(sim), nv = 0;
 	const struct job **v = malloc((nr ? nr : 1) * sizeof(*v));
 	if (!v)
 		abort();
 	for (size_t i = 0; i < nr; i++) {
 		const struct job *r = sim_running_at(sim, i);
-		int rq = sim_job_qos(sim, r);
-		if (mf_part(sim, r) == p && rq >= 0 && (mask >> rq & 1) &&
-		    r->start < sim_now(sim))
+		if (mf_victim(sim, j, p, r, by_tier))
 			v[nv++] = r;
 	}
 	qsort(v, nv, sizeof(*v), mf_cmp_newest);
 	uint64_t need = sim_demand(sim, j);
-	uint64_t freed = sim_partition_count(sim) ? sim_partition_free(sim, p)
-						  : sim_free_units(sim);
+	uint64_t freed = np ? sim_partition_free(sim, p) : sim_free_units(sim);
 	size_t k = 0;
-	while (k < nv && freed < need)
-		freed += sim_demand(sim, v[k++]);
+	while (k < nv && freed < need) {
+		const struct job *r = v[k++];
+		freed += np ? sim_job_units_in(sim, r, p) : sim_demand(sim, r);
+	}
 	bool ok = freed >= need;
 	for (size_t i = 0; ok && i < k; i++)
 		sim_job_preempt(sim, v[i]);
@@ -450,7 +474,10 @@ static void mf_main(struct sim *sim, struct mf *m, size_t n)
 		if (m->blocked[p] || !mf_qos_ok(sim, m, j))
 			continue;
 		if ((mf_fits_part(sim, m, j) ||
-		     (mf_preempt_for(sim, m, j) && mf_fits_part(sim, m, j))) &&
+		     (mf_preempt_for(sim, j, false) &&
+		      mf_fits_part(sim, m, j)) ||
+		     (mf_preempt_for(sim, j, true) &&
+		      mf_fits_part(sim, m, j))) &&
 		    !sim_job_start(sim, j))
 			m->cand[i].j = NULL;
 		else

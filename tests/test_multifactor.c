@@ -753,6 +753,71 @@ Test(multifactor_cli, overlapping_partitions_share_their_nodes)
 	}
 }
 
+/* Partitions "low" (n[0-2]) and "high" (n[1-3]) of the overlap cases
+ * with their extra keys, and the root's extra keys. */
+static void tier_exp(const char *low, const char *high, const char *root)
+{
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"name\": \"n\", "
+		"\"count\": 4, \"cpus\": 2 } ],\n \"partitions\": [\n"
+		"  { \"name\": \"low\", \"nodes\": [\"n[0-2]\"], "
+		"\"trace_id\": 1 %s },\n"
+		"  { \"name\": \"high\", \"nodes\": [\"n[1-3]\"], "
+		"\"trace_id\": 2 %s } ] },\n"
+		"  \"workload\": { \"trace\": \"t.swf\" },\n"
+		"  \"check\": true, \"allocations\": true %s,\n"
+		"  \"policies\": [ \"multifactor\" ], \"output\": \"out\" }\n",
+		low, high, root);
+	tl_put(tmp, "t.json", text);
+	free(text);
+}
+
+Test(multifactor_cli, a_higher_tier_partition_preempts_a_lower_one)
+{
+	/* J1 (low, 6 CPUs, 0-100) takes nodes 0-2.  J2 (high, 4 CPUs, 50 s)
+	 * comes at 10: high's free nodes hold 2 CPUs (node 3).  low has
+	 * tier 1 and preempt "requeue", high tier 2: J1 holds 4 CPUs on
+	 * high's nodes (1-2), 2 + 4 >= 4, so J1 is requeued at 10 (a
+	 * checkpoint then: 10 s of work kept) and J2 runs 10-60 on nodes
+	 * 1-2.  J1 needs all of low's 6 CPUs again: it restarts at 60 with
+	 * 90 s left, ending at 150; with a restore_overhead of 5 s, at 155.
+	 * With preempt "off", or both partitions of tier 1, J1 runs 0-100
+	 * and J2 waits for it: 100-150 (first fit: nodes 1-2). */
+	tl_put(tmp, "t.swf",
+	       "1 0 -1 100 6 -1 -1 6 100 -1 1 1 1 -1 1 1 -1 -1\n"
+	       "2 10 -1 50 4 -1 -1 4 50 -1 1 2 1 -1 2 2 -1 -1\n");
+	static const char *const low[] = {
+		", \"priority_tier\": 1, \"preempt\": \"requeue\"",
+		", \"priority_tier\": 1, \"preempt\": \"requeue\"",
+		", \"priority_tier\": 1, \"preempt\": \"off\"",
+		", \"priority_tier\": 1, \"preempt\": \"requeue\"" };
+	static const char *const high[] = {
+		", \"priority_tier\": 2", ", \"priority_tier\": 2",
+		", \"priority_tier\": 2", ", \"priority_tier\": 1" };
+	static const char *const root[] = {
+		"", ", \"preemption\": { \"restore_overhead\": 5 }", "", "" };
+	for (int k = 0; k < 4; k++) {
+		tier_exp(low[k], high[k], root[k]);
+		cr_assert_eq(tl_sh(tmp, "rm -rf out; '%s' run t.json -q", bin),
+			     0, "%s", tl_slurp(tmp, "err.txt"));
+		char *al = tl_slurp(tmp, "out/multifactor-s1/allocations.csv");
+		if (k < 2) {
+			cr_expect(al && strstr(al, "\n1,0,10,0-2,"), "%s", al);
+			cr_expect(al && strstr(al, "\n2,10,60,1-2,"), "%s", al);
+			cr_expect(al && strstr(al, k ? "\n1,60,155,0-2,"
+						    : "\n1,60,150,0-2,"),
+				  "%d: %s", k, al);
+		} else {
+			cr_expect(al && strstr(al, "\n1,0,100,0-2,"), "%s", al);
+			cr_expect(al && strstr(al, "\n2,100,150,1-2,"), "%s",
+				  al);
+		}
+		free(al);
+	}
+	tier_exp(", \"preempt\": \"suspend\"", "", "");
+	expect_exit("t.json", 2, "t.json: $.cluster.partitions[0].preempt:");
+}
+
 Test(multifactor_cli, a_gpu_job_runs_on_its_partitions_nodes)
 {
 	/* Group "g": 2 nodes x 4 GPUs; "one" is g[0], "two" g[1].  J1 (one,

@@ -648,6 +648,9 @@ struct sim_partition {
 	sim_time_t max_time;     /* 0 = none */
 	uint32_t priority_tier;
 	uint32_t priority_job_factor;
+	bool preempt_requeue;    /* its running jobs may be preempted by
+	                            higher-tier partitions' waiting jobs
+	                            (Slurm's PreemptMode=REQUEUE) */
 };
 
 struct sim_qos {
@@ -668,6 +671,10 @@ const struct sim_partition *sim_partition(const struct sim *sim, unsigned p);
 int sim_job_partition(const struct sim *sim, const struct job *job);
 /* Partition p's free units now, on its nodes (0 out of range). */
 uint64_t sim_partition_free(const struct sim *sim, unsigned p);
+/* The units a running job holds on partition p's nodes (0 when it is
+ * not running, or out of range). */
+uint64_t sim_job_units_in(const struct sim *sim, const struct job *job,
+			  unsigned p);
 /* The run's QOS (0: none); QOS q (NULL out of range); a job's, or -1. */
 unsigned sim_qos_count(const struct sim *sim);
 const struct sim_qos *sim_qos(const struct sim *sim, unsigned q);

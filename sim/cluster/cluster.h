@@ -70,6 +70,9 @@ struct part_spec {
 	                            factor over the largest */
 	bool is_default;         /* jobs whose field names no other partition
 	                            (or is -1) go here */
+	bool preempt_requeue;    /* PreemptMode=REQUEUE: its running jobs may
+	                            be preempted (requeued) by waiting jobs
+	                            of higher-tier partitions; false: OFF */
 };
 
 /* "No limit" for the QOS limits. */

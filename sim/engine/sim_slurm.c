@@ -57,6 +57,7 @@ void sim_slurm_init(struct sim *s)
 			.max_time = ps->max_time,
 			.priority_tier = ps->priority_tier,
 			.priority_job_factor = ps->priority_job_factor,
+			.preempt_requeue = ps->preempt_requeue,
 		};
 	}
 	b->qos = xcalloc(cs->nqos + 1, sizeof(*b->qos));
@@ -168,6 +169,15 @@ uint64_t sim_partition_free(const struct sim *s, unsigned p)
 {
 	return p < sim_partition_count(s) ? cluster_part_free(s->cluster, p)
 					  : 0;
+}
+
+uint64_t sim_job_units_in(const struct sim *s, const struct job *j,
+			  unsigned p)
+{
+	if (!j || j->idx >= s->njobs || j != &s->jobs[j->idx] ||
+	    j->state != JOB_RUNNING || p >= sim_partition_count(s))
+		return 0;
+	return cluster_placement_units_in(s->cluster, &s->plc[j->idx], p);
 }
 
 /* The units running job j holds in partition p (all of its demand when
