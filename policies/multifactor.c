@@ -19,6 +19,9 @@
  *    A job whose QOS may preempt others (its `preempt` list) that does
  *    not fit first preempts running jobs of those QOS in its partition,
  *    newest first, as few as make room; they wait again (requeued).
+ *    Failing that, by partition tier (Slurm's preempt/partition_prio):
+ *    running jobs of lower-tier partitions whose `preempt` is "requeue"
+ *    that hold nodes of its partition, the same way.
  * 2. Backfill: the jobs are walked again in order, at most bf_max_job_test
  *    of them and at most bf_max_job_user per user (0: no limit).  Each
  *    gets the earliest time its partition's free-unit profile (the
