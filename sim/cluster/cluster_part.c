@@ -250,12 +250,20 @@ uint64_t cluster_placement_units_in(const struct cluster *c,
 				    const struct placement *plc, uint32_t p)
 {
 	uint64_t u = 0;
-	for (uint32_t i = 0; p < c->npset && i < plc->n; i++) {
+	if (p >= c->npset)
+		return 0;
+	const struct cl_pset *ps = &c->pset[p];
+	/* Each slot's nodes against the partition's ranges (few). */
+	for (uint32_t i = 0; i < plc->n; i++) {
 		const struct place_slot *s = &plc->slots[i];
 		uint64_t per = cp_slot_units(c, s);
-		for (uint32_t k = 0; per && k < s->count; k++)
-			if (c->node_pset[s->node + k] >> p & 1)
-				u += per;
+		uint32_t lo = s->node, hi = s->node + s->count;
+		for (uint32_t r = 0; per && r < ps->nrg; r++) {
+			uint32_t a = ps->rg[r].first > lo ? ps->rg[r].first : lo;
+			uint32_t b = ps->rg[r].end < hi ? ps->rg[r].end : hi;
+			if (a < b)
+				u += per * (b - a);
+		}
 	}
 	return u;
 }
@@ -379,22 +387,27 @@ int cp_alloc(struct cluster *c, const struct job *j, struct placement *out)
 		return -SIM_ESTATE;
 	out->n = 0;
 	for (uint32_t i = 0; need && i < ps->nrg; i++)
-		for (uint32_t v = ps->rg[i].first; need && v < ps->rg[i].end;
-		     v++) {
-			if (!(c->blk[v / CL_BITS].free >> (v % CL_BITS) & 1))
-				continue; /* no free CPU: skipped at once */
-			uint32_t f = cl_node_free(c, v), take;
-			if (c->exclusive) {
-				if (f != c->node[v].cap)
-					continue;
-				take = f;
-				need--;
-			} else {
-				take = f < need ? f : (uint32_t)need;
-				need -= take;
+		for (uint32_t v = ps->rg[i].first; need && v < ps->rg[i].end;) {
+			/* The nodes of v's block from v on, in the range, with
+			 * free CPUs (idle ones when exclusive). */
+			const struct cl_block *k = &c->blk[v / CL_BITS];
+			unsigned lo = v % CL_BITS;
+			uint32_t left = ps->rg[i].end - v;
+			unsigned cnt = CL_BITS - lo < left ? CL_BITS - lo
+							   : (unsigned)left;
+			uint64_t m = (c->exclusive ? k->idle : k->free) &
+				     cl_mask(lo, cnt);
+			while (need && m) {
+				uint32_t w = v - lo + (uint32_t)__builtin_ctzll(m);
+				uint32_t f = cl_node_free(c, w), take;
+				m &= m - 1;
+				take = c->exclusive || f < need ? f
+								: (uint32_t)need;
+				need -= c->exclusive ? 1 : take;
+				cl_take_cpus(c, w, take);
+				cp_emit(out, w, take);
 			}
-			cl_take_cpus(c, v, take);
-			cp_emit(out, v, take);
+			v += cnt;
 		}
 	SIM_ASSERT(!need);
 	cp_account(c, out, -1);
