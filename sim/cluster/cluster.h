@@ -180,6 +180,8 @@ void cluster_bind_parts(struct cluster *c, const struct cluster_spec *s,
 /* Partition p's free units now and in all (0 when none is bound). */
 uint64_t cluster_part_free(const struct cluster *c, uint32_t p);
 uint64_t cluster_part_total(const struct cluster *c, uint32_t p);
+/* Do partitions p and q share a node (p == q: it has nodes)? */
+bool cluster_parts_overlap(const struct cluster *c, uint32_t p, uint32_t q);
 /* The units a placement holds on partition p's nodes. */
 uint64_t cluster_placement_units_in(const struct cluster *c,
 				    const struct placement *plc, uint32_t p);

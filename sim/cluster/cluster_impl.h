@@ -109,6 +109,8 @@ struct cl_pset {
 	struct cl_range *rg;
 	uint32_t nrg;
 	uint64_t total, free;   /* allocation units (units_capacity's) */
+	uint64_t overlap;       /* bit q: it shares a node with partition q
+	                           (its own bit set) */
 };
 
 /* Bits lo .. lo + k - 1 (lo + k <= 64; none when k is 0). */

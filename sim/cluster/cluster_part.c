@@ -186,6 +186,9 @@ void cluster_bind_parts(struct cluster *c, const struct cluster_spec *s,
 		ps->nrg = (uint32_t)n;
 		free(r);
 	}
+	for (uint32_t v = 0; v < c->n; v++)
+		for (uint64_t m = c->node_pset[v]; m; m &= m - 1)
+			c->pset[__builtin_ctzll(m)].overlap |= c->node_pset[v];
 	c->job_pset = xmalloc((njobs ? njobs : 1) * sizeof(*c->job_pset));
 	for (size_t i = 0; i < njobs; i++)
 		c->job_pset[i] = part && part[i] < (int32_t)c->npset
@@ -235,6 +238,11 @@ uint64_t cluster_part_free(const struct cluster *c, uint32_t p)
 uint64_t cluster_part_total(const struct cluster *c, uint32_t p)
 {
 	return p < c->npset ? c->pset[p].total : 0;
+}
+
+bool cluster_parts_overlap(const struct cluster *c, uint32_t p, uint32_t q)
+{
+	return p < c->npset && q < c->npset && (c->pset[p].overlap >> q & 1);
 }
 
 /* The units one slot takes on each of its nodes. */

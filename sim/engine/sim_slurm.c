@@ -171,15 +171,6 @@ uint64_t sim_partition_free(const struct sim *s, unsigned p)
 					  : 0;
 }
 
-uint64_t sim_job_units_in(const struct sim *s, const struct job *j,
-			  unsigned p)
-{
-	if (!j || j->idx >= s->njobs || j != &s->jobs[j->idx] ||
-	    j->state != JOB_RUNNING || p >= sim_partition_count(s))
-		return 0;
-	return cluster_placement_units_in(s->cluster, &s->plc[j->idx], p);
-}
-
 /* The units running job j holds in partition p (all of its demand when
  * the run has no partitions). */
 static uint64_t held_in(const struct sim *s, const struct job *j,
@@ -187,7 +178,23 @@ static uint64_t held_in(const struct sim *s, const struct job *j,
 {
 	if (!sim_partition_count(s))
 		return units_demand(s->cluster, j);
+	/* A job of a partition is placed on its nodes alone: all of its
+	 * units there, none in a partition that shares no node with it. */
+	int jp = s->slurm->job_part[j->idx];
+	if (jp >= 0 && (unsigned)jp == p)
+		return units_demand(s->cluster, j);
+	if (jp >= 0 && !cluster_parts_overlap(s->cluster, (uint32_t)jp, p))
+		return 0;
 	return cluster_placement_units_in(s->cluster, &s->plc[j->idx], p);
+}
+
+uint64_t sim_job_units_in(const struct sim *s, const struct job *j,
+			  unsigned p)
+{
+	if (!j || j->idx >= s->njobs || j != &s->jobs[j->idx] ||
+	    j->state != JOB_RUNNING || p >= sim_partition_count(s))
+		return 0;
+	return held_in(s, j, p);
 }
 
 unsigned sim_partition_profiles(struct sim *s, sim_time_t resolution)
