@@ -488,6 +488,19 @@ static void mf_main(struct sim *sim, struct mf *m, size_t n)
 	}
 }
 
+/* A job just started in partition p also takes the units it holds on
+ * the nodes of the partitions that share them, in their profiles. */
+static void mf_taken_elsewhere(struct sim *sim, const struct job *j,
+			       unsigned p, sim_time_t dur)
+{
+	for (unsigned q = 0; q < sim_partition_count(sim); q++) {
+		uint64_t u = q != p ? sim_job_units_in(sim, j, q) : 0;
+		if (u)
+			profile_reserve_units(sim_partition_profile(sim, q), u,
+					      sim_now(sim), dur);
+	}
+}
+
 /* Slurm's backfill pass over the jobs the main pass left. */
 static void mf_backfill(struct sim *sim, struct mf *m, size_t n)
 {
@@ -514,6 +527,7 @@ static void mf_backfill(struct sim *sim, struct mf *m, size_t n)
 		sim_time_t t = profile_earliest(pf, j, dur);
 		if (t == now && sim_job_fits(sim, j) && !sim_job_start(sim, j)) {
 			profile_reserve(pf, j, now, dur);
+			mf_taken_elsewhere(sim, j, p, dur);
 			continue;
 		}
 		if (t == SIM_TIME_MAX || t - now > m->bf_window ||

@@ -772,6 +772,48 @@ static void tier_exp(const char *low, const char *high, const char *root)
 	free(text);
 }
 
+Test(multifactor_cli, a_backfilled_job_counts_at_once_in_the_sharing_partition)
+{
+	/* low n[0-2], high n[1-3], 2 CPUs a node; bf_reserve all, 1 s
+	 * resolution.  At 0 R0 (low, 2 CPUs, 0-100) takes node 0, R (high,
+	 * 2 CPUs, 0-100) node 1.  At 1: L1 (low, 6) and H1 (high, 6) are
+	 * blocked and reserved at 100.  L2 (low, 2 CPUs, 50 s) backfills
+	 * on node 2, which high shares: high now has 2 CPUs free until 51.
+	 * H2 (high, 4, 30 s) is reserved at 51 ([51, 81), before H1 at
+	 * 100).  H3 (high, 2, 40 s) fits the 2 free CPUs in [1, 41): it
+	 * starts at 1, on node 3.  Had high's profile not seen L2, it
+	 * would have had 4 CPUs free at 1, reserved H2 at 2 (L2 holds node
+	 * 2, so not placeable at 1) and left H3 no room at 1 (it then
+	 * starts at 100).  H2 starts at 51 once L2 is gone (nodes 2-3). */
+	tl_put(tmp, "b.swf",
+	       "1 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 1 -1 -1\n"
+	       "2 0 -1 100 2 -1 -1 2 100 -1 1 2 1 -1 2 2 -1 -1\n"
+	       "3 1 -1 100 6 -1 -1 6 100 -1 1 3 1 -1 1 1 -1 -1\n"
+	       "4 1 -1 100 6 -1 -1 6 100 -1 1 4 1 -1 2 2 -1 -1\n"
+	       "5 1 -1 50 2 -1 -1 2 50 -1 1 5 1 -1 1 1 -1 -1\n"
+	       "6 1 -1 30 4 -1 -1 4 30 -1 1 6 1 -1 2 2 -1 -1\n"
+	       "7 1 -1 40 2 -1 -1 2 40 -1 1 7 1 -1 2 2 -1 -1\n");
+	tl_put(tmp, "b.json",
+	       "{ \"cluster\": { \"nodes\": [ { \"name\": \"n\", "
+	       "\"count\": 4, \"cpus\": 2 } ],\n \"partitions\": [\n"
+	       "  { \"name\": \"low\", \"nodes\": [\"n[0-2]\"], "
+	       "\"trace_id\": 1 },\n"
+	       "  { \"name\": \"high\", \"nodes\": [\"n[1-3]\"], "
+	       "\"trace_id\": 2 } ] },\n"
+	       "  \"workload\": { \"trace\": \"b.swf\" },\n"
+	       "  \"check\": true, \"allocations\": true,\n"
+	       "  \"policies\": [ { \"name\": \"multifactor\", \"params\": "
+	       "{ \"bf_reserve\": \"all\", \"bf_resolution_s\": 1 } } ],"
+	       " \"output\": \"out\" }\n");
+	cr_assert_eq(tl_sh(tmp, "'%s' run b.json -q", bin), 0, "%s",
+		     tl_slurp(tmp, "err.txt"));
+	char *al = tl_slurp(tmp, "out/multifactor-s1/allocations.csv");
+	cr_expect(al && strstr(al, "\n5,1,51,2,"), "%s", al);
+	cr_expect(al && strstr(al, "\n7,1,41,3,"), "%s", al);
+	cr_expect(al && strstr(al, "\n6,51,81,2-3,"), "%s", al);
+	free(al);
+}
+
 Test(multifactor_cli, a_higher_tier_partition_preempts_a_lower_one)
 {
 	/* J1 (low, 6 CPUs, 0-100) takes nodes 0-2.  J2 (high, 4 CPUs, 50 s)

@@ -756,6 +756,11 @@ bool profile_fits(struct profile *p, const struct job *job,
 /* Takes the job's demand during [t, t + duration). */
 void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 		     sim_time_t duration);
+/* Takes units during [t, t + duration): a job started in a pass holding
+ * units on the nodes of another partition's profile
+ * (sim_job_units_in).  Nothing on a cluster with VCs. */
+void profile_reserve_units(struct profile *p, uint64_t units, sim_time_t t,
+			   sim_time_t duration);
 /*
  * EASY's reservation for a shaped head job (tp x pp x dp, placed in
  * whole tp slots inside nodes: docs/placement.md, "Reservations of shaped

@@ -322,6 +322,18 @@ void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 	psteps_take(&p->steps, t, end, -d);
 }
 
+void profile_reserve_units(struct profile *p, uint64_t units, sim_time_t t,
+			   sim_time_t duration)
+{
+	if (p->parted || duration <= 0 || !units)
+		return;
+	SIM_ASSERT(t >= p->now);
+	sim_time_t end = end_of(t, duration);
+	p->monotone = false;
+	fold(p, end);
+	psteps_take(&p->steps, t, end, -(int64_t)units);
+}
+
 void profile_reserve_again(struct profile *p, const struct job *job,
 			   sim_time_t t, sim_time_t duration)
 {
