@@ -9,8 +9,8 @@
  * partition's priority_tier, then priority, then submit time and id.
  * Then, as Slurm's two schedulers:
  *
- * 1. Main: jobs start in that order while they fit their partition's
- *    units (and the cluster); the first job of a partition that does not
+ * 1. Main: jobs start in that order while they can be placed on free
+ *    nodes of their partition (sim_job_fits); the first job of a partition that does not
  *    fit blocks the later jobs of that partition (Slurm's main scheduler
  *    stops looking at a partition once a job there cannot start).  A job
  *    held back by a QOS limit (max_jobs_per_user, max_jobs_per_group,
@@ -19,9 +19,13 @@
  *    A job whose QOS may preempt others (its `preempt` list) that does
  *    not fit first preempts running jobs of those QOS in its partition,
  *    newest first, as few as make room; they wait again (requeued).
+ *    Failing that, by partition tier (Slurm's preempt/partition_prio):
+ *    running jobs of lower-tier partitions whose `preempt` is "requeue"
+ *    that hold nodes of its partition, the same way.
  * 2. Backfill: the jobs are walked again in order, at most bf_max_job_test
  *    of them and at most bf_max_job_user per user (0: no limit).  Each
- *    gets the earliest time its partition's free-unit profile (the running
+ *    gets the earliest time its partition's free-unit profile (the
+ *    engine's, sim_partition_profiles; the running
  *    jobs until their expected ends, rounded up to bf_resolution_s) has
  *    room for it for its estimate.  At now: it starts.  Otherwise, within
  *    bf_window_s of now: a reservation, for the first such job of each
@@ -44,9 +48,10 @@
  * Priorities are recomputed at every scheduling point, where Slurm
  * recomputes every PriorityCalcPeriod.
  *
- * Partitions are disjoint node groups (docs/tenants.md): a partition is
- * a count of units here, exact on CPU clusters.  Without partitions the
- * cluster is one partition.  All weights 0 (the defaults, as Slurm's)
+ * Partitions are node sets, which may overlap (docs/tenants.md): the
+ * engine places a job on its partition's nodes alone, and a partition's
+ * profile holds what running jobs hold on its nodes, whoever's they are.
+ * Without partitions the cluster is one partition.  All weights 0 (the defaults, as Slurm's)
  * order by submit time alone: FCFS with Slurm's backfill.
  *
  * Parameters (defaults as Slurm's): weight_age, weight_size,
@@ -77,17 +82,6 @@
 #include "clustersim/multifactor.h"
 #include "clustersim/policy.h"
 
-/* One step of a partition's free-unit profile: units free from t on. */
-struct mf_step {
-	sim_time_t t;
-	int64_t free;
-};
-
-struct mf_profile {
-	struct mf_step *s;
-	size_t n, cap;
-};
-
 /* A pending job and its sort key. */
 struct mf_cand {
 	const struct job *j;
@@ -113,7 +107,6 @@ struct mf {
 	/* The cluster. */
 	uint64_t nodes, cpus, gpus, cpn; /* cpn: CPUs per node, rounded */
 	unsigned nparts;                 /* at least 1 */
-	uint64_t *units, *used;          /* by partition */
 	uint32_t max_pjf, max_qprio;
 	bool tenants;
 	/* Keyed counters: usage (accounts), running jobs and units (QOS
@@ -132,7 +125,6 @@ struct mf {
 	struct mf_cand *cand;
 	size_t ccap;
 	bool *blocked, *reserved;
-	struct mf_profile *prof;
 };
 
 static const struct policy_param mf_params[] = {
@@ -335,7 +327,6 @@ static void mf_hold(struct sim *sim, struct mf *m, const struct job *j,
 	if (m->ft)
 		sim_ftree_add_rate(m->ft, mf_ft_user(sim, m, j),
 				   sign * (double)d * mf_usage_factor(sim, j));
-	m->used[mf_part(sim, j)] += sign > 0 ? d : -d;
 	int q = sim_job_qos(sim, j);
 	if (q < 0)
 		return;
@@ -442,56 +433,7 @@ static size_t mf_rank(struct sim *sim, struct mf *m)
 	return n;
 }
 
-/* ---- a partition's free-unit profile ---------------------------------- */
-
-/* Index of the step holding time t (the last with s[i].t <= t), split
- * there when t falls inside a step. */
-static size_t prof_split(struct mf_profile *pf, sim_time_t t)
-{
-	size_t i = 0;
-	while (i + 1 < pf->n && pf->s[i + 1].t <= t)
-		i++;
-	if (pf->s[i].t == t)
-		return i;
-	if (pf->n == pf->cap) {
-		pf->cap = 2 * pf->cap + 8;
-		pf->s = mf_grow(pf->s, pf->cap, sizeof(*pf->s));
-	}
-	memmove(&pf->s[i + 2], &pf->s[i + 1],
-		(pf->n - i - 1) * sizeof(*pf->s));
-	pf->s[i + 1] = (struct mf_step){ t, pf->s[i].free };
-	pf->n++;
-	return i + 1;
-}
-
-/* Takes d units during [t, t + dur). */
-static void prof_take(struct mf_profile *pf, int64_t d, sim_time_t t,
-		      sim_time_t dur)
-{
-	size_t a = prof_split(pf, t);
-	/* A split at t + dur inserts after a: a stays where it is. */
-	size_t b = dur < SIM_TIME_MAX - t ? prof_split(pf, t + dur) : pf->n;
-	for (size_t i = a; i < b; i++)
-		pf->s[i].free -= d;
-}
-
-/* The earliest t >= now with d units free during [t, t + dur). */
-static sim_time_t prof_earliest(const struct mf_profile *pf, int64_t d,
-				sim_time_t dur)
-{
-	for (size_t i = 0; i < pf->n; i++) {
-		if (pf->s[i].free < d)
-			continue;
-		sim_time_t t = pf->s[i].t, end = t + dur;
-		size_t k = i + 1;
-		while (k < pf->n && pf->s[k].t < end && pf->s[k].free >= d)
-			k++;
-		if (k == pf->n || pf->s[k].t >= end)
-			return t;
-		i = k; /* the step that lacked room; the loop moves past it */
-	}
-	return SIM_TIME_MAX;
-}
+/* ---- the passes ------------------------------------------------------- */
 
 /* Rounds a time after now up to the resolution. */
 static sim_time_t mf_round(const struct mf *m, sim_time_t now, sim_time_t t)
@@ -502,38 +444,12 @@ static sim_time_t mf_round(const struct mf *m, sim_time_t now, sim_time_t t)
 	return now + (t - now + r - 1) / r * r;
 }
 
-/* Every partition's profile from the running jobs. */
-static void mf_profiles(struct sim *sim, struct mf *m)
-{
-	sim_time_t now = sim_now(sim);
-	for (unsigned p = 0; p < m->nparts; p++) {
-		struct mf_profile *pf = &m->prof[p];
-		pf->n = 0;
-		if (!pf->cap) {
-			pf->cap = 16;
-			pf->s = mf_grow(NULL, pf->cap, sizeof(*pf->s));
-		}
-		pf->s[pf->n++] = (struct mf_step){
-			now, (int64_t)m->units[p] - (int64_t)m->used[p] };
-	}
-	for (size_t i = 0; i < sim_running_len(sim); i++) {
-		const struct job *j = sim_running_at(sim, i);
-		sim_time_t end = mf_round(m, now, sim_expected_end(sim, j));
-		struct mf_profile *pf = &m->prof[mf_part(sim, j)];
-		/* Its units come back at its end: given back from then on. */
-		prof_take(pf, -(int64_t)sim_demand(sim, j), end,
-			  SIM_TIME_MAX - end);
-	}
-}
-
-/* ---- the passes ------------------------------------------------------- */
-
+/* Placed on free nodes of its partition (the engine's rule). */
 static bool mf_fits_part(struct sim *sim, const struct mf *m,
 			 const struct job *j)
 {
-	unsigned p = mf_part(sim, j);
-	return m->used[p] + sim_demand(sim, j) <= m->units[p] &&
-	       sim_job_fits(sim, j);
+	(void)m;
+	return sim_job_fits(sim, j);
 }
 
 /* Newest start first, then the larger id. */
@@ -546,37 +462,63 @@ static int mf_cmp_newest(const void *pa, const void *pb)
 	return a->id > b->id ? -1 : a->id < b->id;
 }
 
+/* May running job r be preempted for waiting job j of partition p:
+ * by j's QOS (its preempt list names r's, both of partition p), or
+ * by tier (r's partition has preempt "requeue" and a lower tier than
+ * p, and r holds units on p's nodes)? */
+static bool mf_victim(struct sim *sim, const struct job *j, unsigned p,
+		      const struct job *r, bool by_tier)
+{
+	if (r->start >= sim_now(sim)) /* not one started at this time */
+		return false;
+	if (by_tier) {
+		int rp = sim_job_partition(sim, r);
+		const struct sim_partition *sp =
+			rp >= 0 ? sim_partition(sim, (unsigned)rp) : NULL;
+		return sp && sp->preempt_requeue &&
+		       sp->priority_tier <
+			       sim_partition(sim, p)->priority_tier &&
+		       sim_job_units_in(sim, r, p) > 0;
+	}
+	int q = sim_job_qos(sim, j), rq = sim_job_qos(sim, r);
+	return mf_part(sim, r) == p && rq >= 0 &&
+	       (sim_qos(sim, (unsigned)q)->preempt >> rq & 1);
+}
+
 /*
- * QOS preemption (Slurm's QOS Preempt with PreemptMode=REQUEUE): frees
- * room in j's partition by preempting running jobs of the QOS that j's
- * QOS may preempt, the newest first (not one started at this time), as
- * few as make j's units fit.  None when they would not be enough.
- * Returns whether it preempted.
+ * Preemption, PreemptMode=REQUEUE: frees room on j's partition's nodes
+ * by preempting running jobs, the newest first, as few as make j's units
+ * fit; none when they would not be enough.  Either by QOS (Slurm's QOS
+ * Preempt: jobs of the QOS that j's QOS may preempt, in its partition)
+ * or by tier (Slurm's preempt/partition_prio: jobs of lower-tier
+ * partitions with preempt "requeue" on nodes j's partition shares,
+ * each freeing the units it holds there).  They wait again.  Returns
+ * whether it preempted.
  */
-static bool mf_preempt_for(struct sim *sim, struct mf *m, const struct job *j)
+static bool mf_preempt_for(struct sim *sim, const struct job *j, bool by_tier)
 {
 	int q = sim_job_qos(sim, j);
-	uint64_t mask = q >= 0 ? sim_qos(sim, (unsigned)q)->preempt : 0;
-	if (!mask)
+	unsigned np = sim_partition_count(sim), p = mf_part(sim, j);
+	if (by_tier ? !np : q < 0 || !sim_qos(sim, (unsigned)q)->preempt)
 		return false;
-	unsigned p = mf_part(sim, j);
 	size_t nr = sim_running_len(sim), nv = 0;
 	const struct job **v = malloc((nr ? nr : 1) * sizeof(*v));
 	if (!v)
 		abort();
 	for (size_t i = 0; i < nr; i++) {
 		const struct job *r = sim_running_at(sim, i);
-		int rq = sim_job_qos(sim, r);
-		if (mf_part(sim, r) == p && rq >= 0 && (mask >> rq & 1) &&
-		    r->start < sim_now(sim))
+		if (mf_victim(sim, j, p, r, by_tier))
 			v[nv++] = r;
 	}
 	qsort(v, nv, sizeof(*v), mf_cmp_newest);
-	uint64_t need = m->used[p] + sim_demand(sim, j), freed = 0;
+	uint64_t need = sim_demand(sim, j);
+	uint64_t freed = np ? sim_partition_free(sim, p) : sim_free_units(sim);
 	size_t k = 0;
-	while (k < nv && need - freed > m->units[p])
-		freed += sim_demand(sim, v[k++]);
-	bool ok = need - freed <= m->units[p];
+	while (k < nv && freed < need) {
+		const struct job *r = v[k++];
+		freed += np ? sim_job_units_in(sim, r, p) : sim_demand(sim, r);
+	}
+	bool ok = freed >= need;
 	for (size_t i = 0; ok && i < k; i++)
 		sim_job_preempt(sim, v[i]);
 	free(v);
@@ -593,11 +535,27 @@ static void mf_main(struct sim *sim, struct mf *m, size_t n)
 		if (m->blocked[p] || !mf_qos_ok(sim, m, j))
 			continue;
 		if ((mf_fits_part(sim, m, j) ||
-		     (mf_preempt_for(sim, m, j) && mf_fits_part(sim, m, j))) &&
+		     (mf_preempt_for(sim, j, false) &&
+		      mf_fits_part(sim, m, j)) ||
+		     (mf_preempt_for(sim, j, true) &&
+		      mf_fits_part(sim, m, j))) &&
 		    !sim_job_start(sim, j))
 			m->cand[i].j = NULL;
 		else
 			m->blocked[p] = true;
+	}
+}
+
+/* A job just started in partition p also takes the units it holds on
+ * the nodes of the partitions that share them, in their profiles. */
+static void mf_taken_elsewhere(struct sim *sim, const struct job *j,
+			       unsigned p, sim_time_t dur)
+{
+	for (unsigned q = 0; q < sim_partition_count(sim); q++) {
+		uint64_t u = q != p ? sim_job_units_in(sim, j, q) : 0;
+		if (u)
+			profile_reserve_units(sim_partition_profile(sim, q), u,
+					      sim_now(sim), dur);
 	}
 }
 
@@ -606,7 +564,7 @@ static void mf_backfill(struct sim *sim, struct mf *m, size_t n)
 {
 	sim_time_t now = sim_now(sim);
 	int64_t tested = 0;
-	mf_profiles(sim, m);
+	sim_partition_profiles(sim, m->bf_resolution);
 	memset(m->reserved, 0, m->nparts * sizeof(bool));
 	for (size_t i = 0; i < n; i++) {
 		const struct job *j = m->cand[i].j;
@@ -622,12 +580,12 @@ static void mf_backfill(struct sim *sim, struct mf *m, size_t n)
 		}
 		tested++;
 		unsigned p = mf_part(sim, j);
-		struct mf_profile *pf = &m->prof[p];
-		int64_t d = (int64_t)sim_demand(sim, j);
+		struct profile *pf = sim_partition_profile(sim, p);
 		sim_time_t dur = mf_round(m, now, now + j->estimate) - now;
-		sim_time_t t = prof_earliest(pf, d, dur);
+		sim_time_t t = profile_earliest(pf, j, dur);
 		if (t == now && sim_job_fits(sim, j) && !sim_job_start(sim, j)) {
-			prof_take(pf, d, now, dur);
+			profile_reserve(pf, j, now, dur);
+			mf_taken_elsewhere(sim, j, p, dur);
 			continue;
 		}
 		if (t == SIM_TIME_MAX || t - now > m->bf_window ||
@@ -635,7 +593,7 @@ static void mf_backfill(struct sim *sim, struct mf *m, size_t n)
 			continue;
 		if (t == now) /* room in units, not in placement: wait */
 			t = now + (m->bf_resolution > 0 ? m->bf_resolution : 1);
-		prof_take(pf, d, t, dur);
+		profile_reserve(pf, j, t, dur);
 		m->reserved[p] = true;
 	}
 	/* The per-pass user counts start again next pass. */
@@ -732,17 +690,12 @@ static int mf_init(struct sim *sim, void **state, struct sim_error *err)
 	m->tenants = sim_tenant_count(sim) > 0;
 	unsigned np = sim_partition_count(sim);
 	m->nparts = np ? np : 1;
-	m->units = calloc(m->nparts, sizeof(uint64_t));
-	m->used = calloc(m->nparts, sizeof(uint64_t));
 	m->blocked = calloc(m->nparts, sizeof(bool));
 	m->reserved = calloc(m->nparts, sizeof(bool));
-	m->prof = calloc(m->nparts, sizeof(*m->prof));
-	if (!m->units || !m->used || !m->blocked || !m->reserved || !m->prof)
+	if (!m->blocked || !m->reserved)
 		abort();
-	m->units[0] = sim_free_units(sim); /* nothing runs yet */
 	for (unsigned p = 0; p < np; p++) {
 		const struct sim_partition *sp = sim_partition(sim, p);
-		m->units[p] = sp->units;
 		if (sp->priority_job_factor > m->max_pjf)
 			m->max_pjf = sp->priority_job_factor;
 	}
@@ -759,11 +712,6 @@ static void mf_fini(struct sim *sim, void *state)
 {
 	struct mf *m = state;
 	(void)sim;
-	for (unsigned p = 0; p < m->nparts && m->prof; p++)
-		free(m->prof[p].s);
-	free(m->prof);
-	free(m->units);
-	free(m->used);
 	free(m->blocked);
 	free(m->reserved);
 	free(m->cand);

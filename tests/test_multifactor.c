@@ -322,6 +322,45 @@ Test(multifactor, a_qos_preempts_the_qos_it_names_and_requeues_them)
 	}
 }
 
+Test(multifactor, max_units_per_user_holds_a_job_past_the_users_units)
+{
+	/* 8 CPUs; QOS by user: user 1's "capped" (max_units_per_user 4),
+	 * user 2's "free".  A (user 1, 3 CPUs, 0-100) runs.  B (user 1, 2
+	 * CPUs, t=1, 50 s): 3 + 2 = 5 > 4, held although 5 CPUs are free.
+	 * C (user 2, 2 CPUs, t=2, 10 s) is not blocked by the held B: 2-12.
+	 * D (user 1, 1 CPU, t=3, 50 s): 3 + 1 = 4 <= 4, starts at 3 (3-53).
+	 * At 53 D ends: user 1 holds 3, B still 5 > 4.  At 100 A ends: B
+	 * (2 <= 4) starts at 100.  With the limit lifted B starts at 1. */
+	static const struct tjob t[] = {
+		{ 1, 0, 100, 100, 3 }, { 2, 1, 50, 50, 2 },
+		{ 3, 2, 10, 10, 2 }, { 4, 3, 50, 50, 1 },
+	};
+	static const int user[] = { 1, 1, 2, 1 };
+	for (int lim = 1; lim >= 0; lim--) {
+		struct mt m;
+		mt_setup(&m, 8, t, 4);
+		for (int i = 0; i < 4; i++)
+			m.w.jobs[i].user = user[i];
+		m.c.qos = xcalloc(2, sizeof(*m.c.qos));
+		for (int q = 0; q < 2; q++)
+			m.c.qos[q] = (struct qos_spec){
+				.name = xstrdup(q ? "free" : "capped"),
+				.trace_id = q + 1, .usage_factor = 1,
+				.max_jobs_per_user = QOS_NO_LIMIT,
+				.max_jobs_per_group = QOS_NO_LIMIT,
+				.max_units_per_user = !q && lim ? 4
+							       : QOS_NO_LIMIT,
+			};
+		m.c.nqos = 2;
+		m.c.qos_from = SLURM_FROM_USER;
+		mt_run(&m, NULL, NULL, 0, NULL);
+		cr_expect_float_eq(tl_start(m.s, 2), lim ? 100 : 1, 1e-9);
+		cr_expect_float_eq(tl_start(m.s, 3), 2, 1e-9);
+		cr_expect_float_eq(tl_start(m.s, 4), 3, 1e-9);
+		mt_free(&m);
+	}
+}
+
 /* The backfill cases: 4 CPUs; A (2 CPUs, 0-100); B (4 CPUs, t=1, run
  * 100) is blocked and reserved at 100; C (2 CPUs, t=2) is a candidate. */
 static void bf_case(struct mt *m, double c_run, const char *const *k,
@@ -600,6 +639,258 @@ Test(multifactor_cli, a_csv_partition_column_names_the_partition)
 	free(csv);
 }
 
+Test(multifactor_cli, an_unknown_partition_names_its_trace_line)
+{
+	/* The jobs out of submit order, so that sorting moves them: job 9
+	 * (line 2, submit 9, partition 1), job 8 (line 3, submit 1,
+	 * partition 7: no such partition), job 7 (line 4, submit 0,
+	 * partition 1).  Sorted: 7, 8, 9; the error names job 8 at line 3.
+	 * With "skip": 1 job 7 is dropped first and job 8 is the first job
+	 * left: still line 3.  The same rows as CSV (a header line, then
+	 * lines 2-4): line 3 again.  And by QOS: job 8's queue 5 names no
+	 * QOS (none default): line 3. */
+	tl_put(tmp, "t.swf",
+	       "; MaxProcs: 8\n"
+	       "9 9 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 1 -1 -1\n"
+	       "8 1 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 5 7 -1 -1\n"
+	       "7 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 1 -1 -1\n");
+	static const char parts[] =
+		"[ { \"name\": \"batch\", \"nodes\": [\"a\"], "
+		"\"trace_id\": 1 } ]";
+	exp_with("u.json", parts, NULL, NULL);
+	expect_exit("u.json", 2, "t.swf:3: job '8' has partition '7', which "
+		    "names no partition of u.json: $.cluster.partitions (and "
+		    "none is the default)");
+	exp_with("s.json", parts, NULL, ", \"skip\": 1");
+	expect_exit("s.json", 2, "t.swf:3: job '8' has partition '7'");
+	exp_with("q.json", "[ { \"name\": \"all\", \"nodes\": [\"a\"], "
+		 "\"default\": true } ]", "[ { \"name\": \"n\", "
+		 "\"trace_id\": 1 } ]", ", \"qos_from\": \"queue\"");
+	expect_exit("q.json", 2, "t.swf:3: job '8' has queue '5', which names "
+		    "no QOS of q.json: $.qos");
+	tl_put(tmp, "t.csv", "id,submit,run,cpus,estimate,partition\n"
+	       "9,9,10,1,10,1\n8,1,10,1,10,7\n7,0,10,1,10,1\n");
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"name\": \"a\", "
+		"\"count\": 1, \"cpus\": 4 } ],\n \"partitions\": %s },\n"
+		"  \"workload\": { \"trace\": \"t.csv\" },\n"
+		"  \"policies\": [ \"multifactor\" ], \"output\": \"out\" }\n",
+		parts);
+	tl_put(tmp, "c.json", text);
+	free(text);
+	expect_exit("c.json", 2, "t.csv:3: job '8' has partition '7'");
+}
+
+/* The overlap cases: one group "n" of 4 nodes x 2 CPUs; "low" is nodes
+ * 0-2, "high" nodes 1-3 (both 6 CPUs; nodes 1 and 2 shared). */
+static void overlap_exp(const char *name, const char *low, const char *high)
+{
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"name\": \"n\", "
+		"\"count\": 4, \"cpus\": 2 } ],\n \"partitions\": [\n"
+		"  { \"name\": \"low\", \"nodes\": %s, \"trace_id\": 1 },\n"
+		"  { \"name\": \"high\", \"nodes\": %s, \"trace_id\": 2 } ] },\n"
+		"  \"workload\": { \"trace\": \"o.swf\" },\n"
+		"  \"check\": true, \"allocations\": true,\n"
+		"  \"policies\": [ \"multifactor\" ], \"output\": \"out\" }\n",
+		low, high);
+	tl_put(tmp, name, text);
+	free(text);
+}
+
+Test(multifactor_cli, overlapping_partitions_share_their_nodes)
+{
+	/* J1 (low, 4 CPUs, 0-100) goes first fit on low's nodes: 0-1.  J2
+	 * (high, 4 CPUs, t=1, 50 s): high's free nodes are 2-3 (node 1 is
+	 * J1's): 1-51 there.  Now low's nodes 0-2 are all busy, node 2 by
+	 * a job of high: J3 (low, 2 CPUs, t=2, 10 s) waits for J2's end,
+	 * and so does J4 (high, 2 CPUs, t=3, 10 s; node 1 is J1's).  At 51
+	 * J3 (first by submit) takes node 2, J4 node 3: both 51-61.  With
+	 * "low" as "n[0]" and "n[1-2]" and high as "n[1-3]" written
+	 * "n[1,2-3]": the same sets, the same schedule.  Disjoint ("n[0-1]"
+	 * and "n[2-3]"): J3 no longer waits for J2, only for J1 (low is
+	 * nodes 0-1, both J1's): it starts at 100; J4 on node 2 or 3 once
+	 * J2 ends: 51. */
+	tl_put(tmp, "o.swf",
+	       "1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 1 -1 -1\n"
+	       "2 1 -1 50 4 -1 -1 4 50 -1 1 2 1 -1 2 2 -1 -1\n"
+	       "3 2 -1 10 2 -1 -1 2 10 -1 1 3 1 -1 1 1 -1 -1\n"
+	       "4 3 -1 10 2 -1 -1 2 10 -1 1 4 1 -1 2 2 -1 -1\n");
+	static const char *const low[] = { "[\"n[0-2]\"]",
+					   "[\"n[0]\", \"n[1-2]\"]",
+					   "[\"n[0-1]\"]" };
+	static const char *const high[] = { "[\"n[1-3]\"]",
+					    "[\"n[1,2-3]\"]",
+					    "[\"n[2-3]\"]" };
+	for (int k = 0; k < 3; k++) {
+		overlap_exp("o.json", low[k], high[k]);
+		cr_assert_eq(tl_sh(tmp, "rm -rf out; '%s' run o.json -q", bin),
+			     0, "%s", tl_slurp(tmp, "err.txt"));
+		char *csv = tl_slurp(tmp, "out/multifactor-s1/jobs.csv");
+		cr_expect(has_row(csv, "1,0,0,"), "%d: %s", k, csv);
+		cr_expect(has_row(csv, "2,1,1,"), "%d: %s", k, csv);
+		cr_expect(has_row(csv, k < 2 ? "3,2,51," : "3,2,100,"),
+			  "%d: %s", k, csv);
+		cr_expect(has_row(csv, "4,3,51,"), "%d: %s", k, csv);
+		free(csv);
+		char *al = tl_slurp(tmp, "out/multifactor-s1/allocations.csv");
+		cr_expect(al && strstr(al, "\n1,0,100,0-1,"), "%d: %s", k, al);
+		cr_expect(al && strstr(al, "\n2,1,51,2-3,"), "%d: %s", k, al);
+		if (k < 2) {
+			cr_expect(al && strstr(al, "\n3,51,61,2,"), "%s", al);
+			cr_expect(al && strstr(al, "\n4,51,61,3,"), "%s", al);
+		} else {
+			cr_expect(al && strstr(al, "\n3,100,110,0,"), "%s", al);
+		}
+		free(al);
+		/* partitions.csv: 6 CPUs each overlapping, 4 disjoint. */
+		char *parts = tl_slurp(tmp, "out/multifactor-s1/partitions.csv");
+		cr_expect(parts && strstr(parts, k < 2 ? "\nlow,6," : "\nlow,4,"),
+			  "%s", parts);
+		cr_expect(parts && strstr(parts, k < 2 ? "\nhigh,6," : "\nhigh,4,"),
+			  "%s", parts);
+		free(parts);
+	}
+}
+
+/* Partitions "low" (n[0-2]) and "high" (n[1-3]) of the overlap cases
+ * with their extra keys, and the root's extra keys. */
+static void tier_exp(const char *low, const char *high, const char *root)
+{
+	char *text = xasprintf(
+		"{ \"cluster\": { \"nodes\": [ { \"name\": \"n\", "
+		"\"count\": 4, \"cpus\": 2 } ],\n \"partitions\": [\n"
+		"  { \"name\": \"low\", \"nodes\": [\"n[0-2]\"], "
+		"\"trace_id\": 1 %s },\n"
+		"  { \"name\": \"high\", \"nodes\": [\"n[1-3]\"], "
+		"\"trace_id\": 2 %s } ] },\n"
+		"  \"workload\": { \"trace\": \"t.swf\" },\n"
+		"  \"check\": true, \"allocations\": true %s,\n"
+		"  \"policies\": [ \"multifactor\" ], \"output\": \"out\" }\n",
+		low, high, root);
+	tl_put(tmp, "t.json", text);
+	free(text);
+}
+
+Test(multifactor_cli, a_backfilled_job_counts_at_once_in_the_sharing_partition)
+{
+	/* low n[0-2], high n[1-3], 2 CPUs a node; bf_reserve all, 1 s
+	 * resolution.  At 0 R0 (low, 2 CPUs, 0-100) takes node 0, R (high,
+	 * 2 CPUs, 0-100) node 1.  At 1: L1 (low, 6) and H1 (high, 6) are
+	 * blocked and reserved at 100.  L2 (low, 2 CPUs, 50 s) backfills
+	 * on node 2, which high shares: high now has 2 CPUs free until 51.
+	 * H2 (high, 4, 30 s) is reserved at 51 ([51, 81), before H1 at
+	 * 100).  H3 (high, 2, 40 s) fits the 2 free CPUs in [1, 41): it
+	 * starts at 1, on node 3.  Had high's profile not seen L2, it
+	 * would have had 4 CPUs free at 1, reserved H2 at 2 (L2 holds node
+	 * 2, so not placeable at 1) and left H3 no room at 1 (it then
+	 * starts at 100).  H2 starts at 51 once L2 is gone (nodes 2-3). */
+	tl_put(tmp, "b.swf",
+	       "1 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 1 -1 -1\n"
+	       "2 0 -1 100 2 -1 -1 2 100 -1 1 2 1 -1 2 2 -1 -1\n"
+	       "3 1 -1 100 6 -1 -1 6 100 -1 1 3 1 -1 1 1 -1 -1\n"
+	       "4 1 -1 100 6 -1 -1 6 100 -1 1 4 1 -1 2 2 -1 -1\n"
+	       "5 1 -1 50 2 -1 -1 2 50 -1 1 5 1 -1 1 1 -1 -1\n"
+	       "6 1 -1 30 4 -1 -1 4 30 -1 1 6 1 -1 2 2 -1 -1\n"
+	       "7 1 -1 40 2 -1 -1 2 40 -1 1 7 1 -1 2 2 -1 -1\n");
+	tl_put(tmp, "b.json",
+	       "{ \"cluster\": { \"nodes\": [ { \"name\": \"n\", "
+	       "\"count\": 4, \"cpus\": 2 } ],\n \"partitions\": [\n"
+	       "  { \"name\": \"low\", \"nodes\": [\"n[0-2]\"], "
+	       "\"trace_id\": 1 },\n"
+	       "  { \"name\": \"high\", \"nodes\": [\"n[1-3]\"], "
+	       "\"trace_id\": 2 } ] },\n"
+	       "  \"workload\": { \"trace\": \"b.swf\" },\n"
+	       "  \"check\": true, \"allocations\": true,\n"
+	       "  \"policies\": [ { \"name\": \"multifactor\", \"params\": "
+	       "{ \"bf_reserve\": \"all\", \"bf_resolution_s\": 1 } } ],"
+	       " \"output\": \"out\" }\n");
+	cr_assert_eq(tl_sh(tmp, "'%s' run b.json -q", bin), 0, "%s",
+		     tl_slurp(tmp, "err.txt"));
+	char *al = tl_slurp(tmp, "out/multifactor-s1/allocations.csv");
+	cr_expect(al && strstr(al, "\n5,1,51,2,"), "%s", al);
+	cr_expect(al && strstr(al, "\n7,1,41,3,"), "%s", al);
+	cr_expect(al && strstr(al, "\n6,51,81,2-3,"), "%s", al);
+	free(al);
+}
+
+Test(multifactor_cli, a_higher_tier_partition_preempts_a_lower_one)
+{
+	/* J1 (low, 6 CPUs, 0-100) takes nodes 0-2.  J2 (high, 4 CPUs, 50 s)
+	 * comes at 10: high's free nodes hold 2 CPUs (node 3).  low has
+	 * tier 1 and preempt "requeue", high tier 2: J1 holds 4 CPUs on
+	 * high's nodes (1-2), 2 + 4 >= 4, so J1 is requeued at 10 (a
+	 * checkpoint then: 10 s of work kept) and J2 runs 10-60 on nodes
+	 * 1-2.  J1 needs all of low's 6 CPUs again: it restarts at 60 with
+	 * 90 s left, ending at 150; with a restore_overhead of 5 s, at 155.
+	 * With preempt "off", or both partitions of tier 1, J1 runs 0-100
+	 * and J2 waits for it: 100-150 (first fit: nodes 1-2). */
+	tl_put(tmp, "t.swf",
+	       "1 0 -1 100 6 -1 -1 6 100 -1 1 1 1 -1 1 1 -1 -1\n"
+	       "2 10 -1 50 4 -1 -1 4 50 -1 1 2 1 -1 2 2 -1 -1\n");
+	static const char *const low[] = {
+		", \"priority_tier\": 1, \"preempt\": \"requeue\"",
+		", \"priority_tier\": 1, \"preempt\": \"requeue\"",
+		", \"priority_tier\": 1, \"preempt\": \"off\"",
+		", \"priority_tier\": 1, \"preempt\": \"requeue\"" };
+	static const char *const high[] = {
+		", \"priority_tier\": 2", ", \"priority_tier\": 2",
+		", \"priority_tier\": 2", ", \"priority_tier\": 1" };
+	static const char *const root[] = {
+		"", ", \"preemption\": { \"restore_overhead\": 5 }", "", "" };
+	for (int k = 0; k < 4; k++) {
+		tier_exp(low[k], high[k], root[k]);
+		cr_assert_eq(tl_sh(tmp, "rm -rf out; '%s' run t.json -q", bin),
+			     0, "%s", tl_slurp(tmp, "err.txt"));
+		char *al = tl_slurp(tmp, "out/multifactor-s1/allocations.csv");
+		if (k < 2) {
+			cr_expect(al && strstr(al, "\n1,0,10,0-2,"), "%s", al);
+			cr_expect(al && strstr(al, "\n2,10,60,1-2,"), "%s", al);
+			cr_expect(al && strstr(al, k ? "\n1,60,155,0-2,"
+						    : "\n1,60,150,0-2,"),
+				  "%d: %s", k, al);
+		} else {
+			cr_expect(al && strstr(al, "\n1,0,100,0-2,"), "%s", al);
+			cr_expect(al && strstr(al, "\n2,100,150,1-2,"), "%s",
+				  al);
+		}
+		free(al);
+	}
+	tier_exp(", \"preempt\": \"suspend\"", "", "");
+	expect_exit("t.json", 2, "t.json: $.cluster.partitions[0].preempt:");
+}
+
+Test(multifactor_cli, a_gpu_job_runs_on_its_partitions_nodes)
+{
+	/* Group "g": 2 nodes x 4 GPUs; "one" is g[0], "two" g[1].  J1 (one,
+	 * 2 GPUs, 0-100).  J2 (one, 4 GPUs, t=1): node 1 has 4 free GPUs,
+	 * but it is two's: J2 waits for J1, 100-110 on node 0.  J3 (two, 4
+	 * GPUs, t=2): node 1, 2-12.  Without partitions J2 would start at 1
+	 * on node 1 (first fit). */
+	tl_put(tmp, "g.csv", "id,submit,run,cpus,gpus,estimate,user,"
+	       "partition\n1,0,100,0,2,100,1,1\n2,1,10,0,4,10,2,1\n"
+	       "3,2,10,0,4,10,3,2\n");
+	tl_put(tmp, "g.json",
+	       "{ \"cluster\": { \"nodes\": [ { \"name\": \"g\", "
+	       "\"count\": 2, \"cpus\": 8, \"gpus\": 4 } ],\n"
+	       " \"partitions\": [ { \"name\": \"one\", \"nodes\": [\"g[0]\"], "
+	       "\"trace_id\": 1 }, { \"name\": \"two\", \"nodes\": [\"g[1]\"],"
+	       " \"trace_id\": 2 } ] },\n"
+	       "  \"workload\": { \"trace\": \"g.csv\" }, \"check\": true,\n"
+	       "  \"allocations\": true,\n"
+	       "  \"policies\": [ \"multifactor\" ], \"output\": \"out\" }\n");
+	cr_assert_eq(tl_sh(tmp, "'%s' run g.json -q", bin), 0, "%s",
+		     tl_slurp(tmp, "err.txt"));
+	char *csv = tl_slurp(tmp, "out/multifactor-s1/jobs.csv");
+	cr_expect(has_row(csv, "2,1,100,"), "%s", csv);
+	cr_expect(has_row(csv, "3,2,2,"), "%s", csv);
+	free(csv);
+	char *al = tl_slurp(tmp, "out/multifactor-s1/allocations.csv");
+	cr_expect(al && strstr(al, "\n2,100,110,0,"), "%s", al);
+	cr_expect(al && strstr(al, "\n3,2,12,1,"), "%s", al);
+	free(al);
+}
+
 Test(multifactor_cli, bad_input_exits_2_with_the_path)
 {
 	tl_put(tmp, "t.swf", swf);
@@ -609,17 +900,22 @@ Test(multifactor_cli, bad_input_exits_2_with_the_path)
 		    " partition 'x' names no nodes");
 	exp_with("unknown.json", "[ { \"name\": \"batch\", \"nodes\": [\"a\"], "
 		 "\"trace_id\": 1 } ]", NULL, NULL);
-	expect_exit("unknown.json", 2, "unknown.json: $.workload."
-		    "partition_from: job '3' has partition '2', which names "
-		    "no partition of $.cluster.partitions");
+	/* Job 3 is the trace's line 4 (the header is line 1). */
+	expect_exit("unknown.json", 2, "t.swf:4: job '3' has partition '2', "
+		    "which names no partition of unknown.json: "
+		    "$.cluster.partitions");
 	exp_with("group.json", "[ { \"name\": \"x\", \"nodes\": [\"c\"] } ]",
 		 NULL, NULL);
 	expect_exit("group.json", 2, "$.cluster.partitions[0].nodes[0]: no "
 		    "node group 'c'");
-	exp_with("overlap.json", "[ { \"name\": \"x\", \"nodes\": [\"a\"] }, "
-		 "{ \"name\": \"y\", \"nodes\": [\"a\", \"b\"] } ]", NULL, NULL);
-	expect_exit("overlap.json", 2, "$.cluster.partitions[1].nodes[0]: node "
-		    "group 'a' is already in partition 'x'");
+	exp_with("range.json", "[ { \"name\": \"x\", \"nodes\": [\"a[0-1]\"],"
+		 " \"default\": true } ]", NULL, NULL);
+	expect_exit("range.json", 2, "range.json: $.cluster.partitions[0]."
+		    "nodes[0]: 'a[0-1]': node '1' is past group 'a''s 1 nodes");
+	exp_with("form.json", "[ { \"name\": \"x\", \"nodes\": [\"a[0-]\"],"
+		 " \"default\": true } ]", NULL, NULL);
+	expect_exit("form.json", 2, "form.json: $.cluster.partitions[0]."
+		    "nodes[0]: 'a[0-]' is not GROUP[a-b,c,...]");
 	exp_with("limits.json", two_parts, "[ { \"name\": \"n\", "
 		 "\"max_jobs_per_user\": 4, \"max_jobs_per_group\": 2 } ]", NULL);
 	expect_exit("limits.json", 2, "limits.json: $.qos[0].max_jobs_per_group:"

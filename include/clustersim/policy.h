@@ -667,14 +667,15 @@ double sim_job_unsaved(const struct sim *sim, const struct job *job);
 
 /* ---- Slurm-style partitions and QOS (docs/tenants.md) ------------------
  *
- * A cluster may have partitions (cluster.partitions: disjoint sets of
- * node groups with a time limit and Slurm's PriorityTier and
+ * A cluster may have partitions (cluster.partitions: node sets, which
+ * may overlap, with a time limit and Slurm's PriorityTier and
  * PriorityJobFactor) and the experiment QOS (its root "qos": a priority,
  * a usage factor and limits).  Every job of such a run belongs to one
- * partition (and one QOS where QOS are given).  The engine refuses at
- * submit a job whose estimate exceeds its partition's max_time (counted,
- * state rejected); the multifactor policy (policies/multifactor.c) keeps
- * each partition's jobs on its units.
+ * partition (and one QOS where QOS are given).  The engine places a job
+ * on its partition's nodes alone (sim_job_fits and sim_job_start say so
+ * for every policy), and refuses at submit a job whose estimate exceeds
+ * its partition's max_time (counted, state rejected); the multifactor
+ * policy (policies/multifactor.c) plans each partition on its own.
  */
 
 /* "No limit" for the QOS limits. */
@@ -682,10 +683,14 @@ double sim_job_unsaved(const struct sim *sim, const struct job *job);
 
 struct sim_partition {
 	const char *name;
-	uint64_t units;          /* its allocation units (sim_demand's) */
+	uint64_t units;          /* its allocation units (sim_demand's), on
+	                            its nodes, each node once */
 	sim_time_t max_time;     /* 0 = none */
 	uint32_t priority_tier;
 	uint32_t priority_job_factor;
+	bool preempt_requeue;    /* its running jobs may be preempted by
+	                            higher-tier partitions' waiting jobs
+	                            (Slurm's PreemptMode=REQUEUE) */
 };
 
 struct sim_qos {
@@ -704,10 +709,31 @@ unsigned sim_partition_count(const struct sim *sim);
 const struct sim_partition *sim_partition(const struct sim *sim, unsigned p);
 /* A job's partition, or -1 when the run has none. */
 int sim_job_partition(const struct sim *sim, const struct job *job);
+/* Partition p's free units now, on its nodes (0 out of range). */
+uint64_t sim_partition_free(const struct sim *sim, unsigned p);
+/* The units a running job holds on partition p's nodes (0 when it is
+ * not running, or out of range). */
+uint64_t sim_job_units_in(const struct sim *sim, const struct job *job,
+			  unsigned p);
 /* The run's QOS (0: none); QOS q (NULL out of range); a job's, or -1. */
 unsigned sim_qos_count(const struct sim *sim);
 const struct sim_qos *sim_qos(const struct sim *sim, unsigned q);
 int sim_job_qos(const struct sim *sim, const struct job *job);
+
+/*
+ * One free-resource profile per partition, for a policy that backfills
+ * each partition alone (Slurm's backfill; multifactor).  Builds them and
+ * returns how many: the run's partitions, or 1 (the whole cluster) when
+ * it has none.  Partition p's profile starts with its units less those
+ * its running jobs hold, and each of them gives its demand back at its
+ * expected end (sim_expected_end) rounded up to a multiple of resolution
+ * after now (0: exact; Slurm's bf_resolution).  sim_partition_profile()
+ * gives partition p's (NULL and a bad call out of range); they answer
+ * the profile_* calls below as sim_profile()'s does and stay valid until
+ * the next sim_partition_profiles(); sim_profile() leaves them alone.
+ */
+unsigned sim_partition_profiles(struct sim *sim, sim_time_t resolution);
+struct profile *sim_partition_profile(struct sim *sim, unsigned p);
 
 /* ---- Virtual clusters (docs/philly.md) ---------------------------------- */
 
@@ -770,6 +796,11 @@ bool profile_fits(struct profile *p, const struct job *job,
 /* Takes the job's demand during [t, t + duration). */
 void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 		     sim_time_t duration);
+/* Takes units during [t, t + duration): a job started in a pass holding
+ * units on the nodes of another partition's profile
+ * (sim_job_units_in).  Nothing on a cluster with VCs. */
+void profile_reserve_units(struct profile *p, uint64_t units, sim_time_t t,
+			   sim_time_t duration);
 /*
  * EASY's reservation for a shaped head job (tp x pp x dp, placed in
  * whole tp slots inside nodes: docs/placement.md, "Reservations of shaped

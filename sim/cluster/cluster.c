@@ -631,6 +631,7 @@ void cluster_free(struct cluster *c)
 {
 	if (!c)
 		return;
+	cp_release(c);
 	free(c->blk);
 	free(c->node);
 	bset_release(&c->sum);
@@ -651,6 +652,7 @@ void cluster_reset(struct cluster *c)
 	c->free_cpus = c->total_cpus;
 	c->idle_nodes = c->n;
 	gp_reset(c);
+	cp_reset(c);
 }
 
 uint32_t cluster_nodes(const struct cluster *c)
@@ -716,6 +718,8 @@ bool cluster_can_ever_fit(const struct cluster *c, const struct job *j)
 {
 	struct place_shape s;
 
+	if (cp_job(c, j) >= 0) /* bound to a partition: its nodes alone */
+		return cp_fits(c, j, false);
 	if (j->gpus && !c->shape_blind && job_shape(j, &s))
 		return cluster_fits_shape(c, j, &s, false);
 	if (j->gpus)
@@ -727,6 +731,8 @@ bool cluster_fits(const struct cluster *c, const struct job *j)
 {
 	struct place_shape s;
 
+	if (cp_job(c, j) >= 0)
+		return cp_fits(c, j, true);
 	if (j->gpus && !c->shape_blind && job_shape(j, &s))
 		return cluster_fits_shape(c, j, &s, true);
 	if (j->gpus)
@@ -741,13 +747,15 @@ int cluster_alloc(struct cluster *c, const struct job *j,
 
 	if (j->gpus)
 		return cluster_alloc_gpus(c, j, PLACE_FIRST_FIT, NULL, out);
-
+	if (cp_job(c, j) >= 0)
+		return cp_alloc(c, j, out);
 	if (need > cluster_free_units(c))
 		return -SIM_ESTATE;
 	out->n = 0;
 	/* Below the free units, so below 2^32. */
 	if (need)
 		cl_take(c, (uint32_t)need, out);
+	cp_account(c, out, -1);
 	return 0;
 }
 
@@ -755,6 +763,7 @@ int cluster_alloc(struct cluster *c, const struct job *j,
  * ones are skipped. */
 void cluster_release(struct cluster *c, const struct placement *p)
 {
+	cp_account(c, p, 1);
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct place_slot *s = &p->slots[i];
 		uint32_t v = s->node, left = s->count;
@@ -869,28 +878,4 @@ int cluster_check(const struct cluster *c, struct sim_error *err)
 		return err_setc(err, -SIM_ESTATE, "cluster: summary has no "
 				"single top word");
 	return gp_check(c, err);
-}
-
-/*
- * The unit that backfilling plans in (the free-resource profile's).  On
- * a cluster with GPUs it is the GPU: GPU jobs are what backfilling plans
- * there, and a job that asks for no GPU takes none of the profile (its
- * CPUs are placed, not planned).  Else the cluster's own unit: CPUs, or
- * whole nodes when nodes are exclusive.
- */
-uint64_t units_demand(const struct cluster *c, const struct job *j)
-{
-	return cluster_total_gpus(c) ? j->gpus : cluster_demand(c, j);
-}
-
-uint64_t units_capacity(const struct cluster *c)
-{
-	return cluster_total_gpus(c) ? cluster_total_gpus(c)
-				     : cluster_capacity(c);
-}
-
-uint64_t units_free(const struct cluster *c)
-{
-	return cluster_total_gpus(c) ? cluster_free_gpus(c)
-				     : cluster_free_units(c);
 }

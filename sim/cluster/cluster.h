@@ -88,6 +88,9 @@ struct part_spec {
 	                            factor over the largest */
 	bool is_default;         /* jobs whose field names no other partition
 	                            (or is -1) go here */
+	bool preempt_requeue;    /* PreemptMode=REQUEUE: its running jobs may
+	                            be preempted (requeued) by waiting jobs
+	                            of higher-tier partitions; false: OFF */
 };
 
 /* "No limit" for the QOS limits. */
@@ -147,9 +150,9 @@ void cluster_slurm_release(struct cluster_spec *s);
 void cluster_slurm_copy(struct cluster_spec *dst,
 			const struct cluster_spec *src);
 /*
- * Partitions against the node groups and each other: each names groups
- * that exist, a group in one partition at most (partitions are disjoint),
- * at most one default; QOS limits that agree (a group may run at least
+ * Partitions against the node groups and each other: each names nodes
+ * that exist (groups and GROUP[a-b] ranges; partitions may overlap), at
+ * most 64 partitions, at most one default; QOS limits that agree (a group may run at least
  * what one user may).  "PREFIX$.cluster.partitions[i]...: ..." or
  * "PREFIX$.qos[i]...: ...".
  */
@@ -158,19 +161,48 @@ int cluster_slurm_check(const struct cluster_spec *s, const char *prefix,
 /*
  * The partition and QOS index of every job into part[] and qos[] (either
  * may be NULL: check only).  qp: the trace's queue and partition fields,
- * two per job (NULL: none read).  names/n: the workload's group names.
- * The spec is checked first (cluster_slurm_check).  A job whose field
- * names no partition (QOS) and no default exists is an error
- * "PREFIX$.workload.partition_from: job 'ID' has partition 'X', which
- * names no partition of $.cluster.partitions ...".
+ * two per job (NULL: none read); lines: the trace line of each job
+ * (NULL: not known), in the file trace.  names/n: the workload's group
+ * names.  The spec is checked first (cluster_slurm_check).  A job whose
+ * field names no partition (QOS) and no default exists is an error
+ * "TRACE:LINE: job 'ID' has partition 'X', which names no partition of
+ * PREFIX$.cluster.partitions ..." (without lines: "PREFIX$.workload.
+ * partition_from: job 'ID' has ...").
  */
 int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
-		       size_t njobs, const int32_t *qp, char *const *names,
-		       size_t n, const char *prefix, int32_t *part,
-		       int32_t *qos, struct sim_error *err);
+		       size_t njobs, const int32_t *qp, const uint64_t *lines,
+		       const char *trace, char *const *names, size_t n,
+		       const char *prefix, int32_t *part, int32_t *qos,
+		       struct sim_error *err);
 /* The allocation units (CPUs, idle nodes when exclusive, GPUs on a
- * cluster with GPUs) of partition p's groups. */
+ * cluster with GPUs) of partition p's nodes (each node once). */
 uint64_t cluster_spec_part_units(const struct cluster_spec *s, size_t p);
+struct placement;
+struct cluster;
+/*
+ * cluster_part.c.  Partition p's nodes: its entries, node groups
+ * ("batch") and ranges of a group's nodes ("batch[0-63]", "gpu[0-3,8]":
+ * indexes within the group, from 0), as ascending disjoint node ranges
+ * [first, end), two numbers each in *out (malloc'd), *n ranges.  0, or
+ * an error "PREFIX$.cluster.partitions[p].nodes[k]: ...".
+ */
+int cluster_spec_part_nodes(const struct cluster_spec *s, size_t p,
+			    const char *prefix, uint32_t **out, size_t *n,
+			    struct sim_error *err);
+/* Binds the partitions of s (checked, at most 64) to c: job idx i is
+ * placed on the nodes of partition part[i] alone (-1: anywhere), first
+ * fit (docs/tenants.md).  Each partition's free units are kept from
+ * then on, whoever's jobs hold its nodes. */
+void cluster_bind_parts(struct cluster *c, const struct cluster_spec *s,
+			const int32_t *part, size_t njobs);
+/* Partition p's free units now and in all (0 when none is bound). */
+uint64_t cluster_part_free(const struct cluster *c, uint32_t p);
+uint64_t cluster_part_total(const struct cluster *c, uint32_t p);
+/* Do partitions p and q share a node (p == q: it has nodes)? */
+bool cluster_parts_overlap(const struct cluster *c, uint32_t p, uint32_t q);
+/* The units a placement holds on partition p's nodes. */
+uint64_t cluster_placement_units_in(const struct cluster *c,
+				    const struct placement *plc, uint32_t p);
 
 /* cluster_tenant.c: the tenants of a spec, copied and freed with it. */
 void cluster_tenants_release(struct cluster_spec *s);

@@ -742,13 +742,22 @@ int cluster_alloc_gpus(struct cluster *c, const struct job *j,
 		return -SIM_EINPUT;
 	if (!j->gpus)
 		return cluster_alloc(c, j, out);
-	if (strategy != PLACE_SHAPE_BLIND && !c->shape_blind &&
-	    job_shape(j, &shape))
-		return cluster_alloc_shape(c, j, &shape, out, NULL);
-	if (!(strategy == PLACE_SHAPE_BLIND ? gp_fits(c, j, true) :
+	bool bound = cp_job(c, j) >= 0;
+	if (!bound && strategy != PLACE_SHAPE_BLIND && !c->shape_blind &&
+	    job_shape(j, &shape)) {
+		int rc = cluster_alloc_shape(c, j, &shape, out, NULL);
+		if (!rc)
+			cp_account(c, out, -1);
+		return rc;
+	}
+	if (!(strategy == PLACE_SHAPE_BLIND && !bound ? gp_fits(c, j, true) :
 	      cluster_fits(c, j)))
 		return -SIM_ESTATE;
 	gp_ranges(c, j, &p.rg, &p.nrg, &p.cls, &p.ncls);
+	if (bound) { /* first fit on its partition's nodes */
+		cp_narrow(c, j, &p.rg, &p.nrg);
+		strategy = PLACE_FIRST_FIT;
+	}
 	p.x = c->gx;
 	if (j->cpus) {
 		gp_build_view(c, p.rg, p.nrg, j);
@@ -778,5 +787,6 @@ int cluster_alloc_gpus(struct cluster *c, const struct job *j,
 		SIM_BUG("placement strategy '%d'", (int)strategy);
 	}
 	gp_apply(c, j, p.n, out);
+	cp_account(c, out, -1);
 	return 0;
 }

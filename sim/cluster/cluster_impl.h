@@ -94,6 +94,23 @@ struct cluster {
 	struct gp_pick *picks;  /* scratch: a strategy's plan */
 	size_t pcap;            /* picks allocated */
 	struct gp_rack *rk;     /* scratch: racks in order of preference */
+	/* Partitions as node sets (cluster_part.c); npset 0: none bound. */
+	uint32_t npset;
+	struct cl_pset *pset;   /* each partition's nodes and units */
+	uint64_t *node_pset;    /* per node: bit p, it is in partition p */
+	int32_t *job_pset;      /* per job idx: its partition, -1 none */
+	size_t njob_pset;
+	struct cl_range *psrg;  /* scratch: a GPU job's ranges in its set */
+	size_t psrgcap;
+};
+
+/* A partition's nodes (ascending, disjoint ranges) and its units. */
+struct cl_pset {
+	struct cl_range *rg;
+	uint32_t nrg;
+	uint64_t total, free;   /* allocation units (units_capacity's) */
+	uint64_t overlap;       /* bit q: it shares a node with partition q
+	                           (its own bit set) */
 };
 
 /* Bits lo .. lo + k - 1 (lo + k <= 64; none when k is 0). */
@@ -206,6 +223,24 @@ static inline uint32_t gx_can_give(const struct cluster *c, uint32_t v,
 }
 
 /* ---- from one file to the other --------------------------------------- */
+
+/* cluster_part.c: the partition job j is bound to (-1: none: the
+ * whole cluster); could it be placed in it (now, or when empty); places
+ * a CPU job first fit on its nodes (0, or -SIM_ESTATE); a placement's
+ * units taken (sign -1) or given back (+1) in every partition holding
+ * its nodes; the ranges a GPU job may search, its key's narrowed to its
+ * partition (c->psrg). */
+static inline int cp_job(const struct cluster *c, const struct job *j)
+{
+	return c->npset && j->idx < c->njob_pset ? c->job_pset[j->idx] : -1;
+}
+bool cp_fits(const struct cluster *c, const struct job *j, bool now);
+int cp_alloc(struct cluster *c, const struct job *j, struct placement *out);
+void cp_account(struct cluster *c, const struct placement *p, int sign);
+void cp_narrow(struct cluster *c, const struct job *j,
+	       const struct cl_range **rg, uint32_t *nrg);
+void cp_reset(struct cluster *c);
+void cp_release(struct cluster *c);
 
 /* cluster.c: takes cpus CPUs of node v, which has them (none: nothing). */
 void cl_take_cpus(struct cluster *c, uint32_t v, uint32_t cpus);

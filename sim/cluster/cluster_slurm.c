@@ -9,11 +9,9 @@
  * them is the engine's (sim/engine/sim_slurm.c) and the multifactor
  * policy's (policies/multifactor.c).
  *
- * Partitions are disjoint (a node group is in one at most), unlike
- * Slurm's, which may overlap: then a partition is a count of allocation
- * units that its jobs share, exact for the fungible units of a CPU
- * cluster (every node of a group alike), which is what lets the policy
- * keep one free-resource profile per partition.
+ * A partition's nodes are node groups and ranges of a group's nodes
+ * (cluster_part.c reads them, and places a partition's jobs on them);
+ * partitions may overlap, as Slurm's may.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -78,61 +76,53 @@ void cluster_slurm_copy(struct cluster_spec *dst,
 	}
 }
 
-static int group_index(const struct cluster_spec *s, const char *name)
-{
-	for (size_t g = 0; g < s->ngroups; g++)
-		if (s->groups[g].name && !strcmp(s->groups[g].name, name))
-			return (int)g;
-	return -1;
-}
-
 uint64_t cluster_spec_part_units(const struct cluster_spec *s, size_t p)
 {
 	bool gpus = false;
 	uint64_t u = 0;
+	uint32_t *r;
+	size_t n;
+	struct sim_error err;
 	for (size_t g = 0; g < s->ngroups; g++)
 		gpus |= s->groups[g].gpus > 0;
-	for (size_t k = 0; k < s->parts[p].ngroups; k++) {
-		int g = group_index(s, s->parts[p].groups[k]);
-		if (g < 0)
-			continue;
-		const struct node_group *ng = &s->groups[g];
-		u += (uint64_t)ng->count * (gpus ? ng->gpus
-					   : s->exclusive ? 1 : ng->cpus);
+	if (cluster_spec_part_nodes(s, p, "", &r, &n, &err))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		/* Node v's group: the last that starts at or before it. */
+		uint32_t start = 0;
+		size_t g = 0;
+		for (uint32_t v = r[2 * i]; v < r[2 * i + 1]; v++) {
+			while (g + 1 < s->ngroups &&
+			       v >= start + s->groups[g].count)
+				start += s->groups[g++].count;
+			const struct node_group *ng = &s->groups[g];
+			u += gpus ? ng->gpus : s->exclusive ? 1 : ng->cpus;
+		}
 	}
+	free(r);
 	return u;
 }
 
-/* The partitions: groups that exist, each in one partition, one default
- * at most. */
+/* The partitions: nodes that exist (they may overlap, as Slurm's), at
+ * most 64, one default at most. */
 static int check_parts(const struct cluster_spec *s, const char *prefix,
 		       struct sim_error *err)
 {
 	int def = -1;
+	if (s->nparts > 64)
+		return err_set(err, "%s$.cluster.partitions: '%zu' partitions, "
+			       "more than 64", prefix, s->nparts);
 	for (size_t i = 0; i < s->nparts; i++) {
 		const struct part_spec *p = &s->parts[i];
+		uint32_t *r;
+		size_t n;
 		if (!p->ngroups)
 			return err_set(err, "%s$.cluster.partitions[%zu].nodes: "
 				       "partition '%s' names no nodes", prefix,
 				       i, p->name);
-		for (size_t k = 0; k < p->ngroups; k++) {
-			if (group_index(s, p->groups[k]) < 0)
-				return err_set(err, "%s$.cluster.partitions[%zu]"
-					       ".nodes[%zu]: no node group "
-					       "'%s'", prefix, i, k,
-					       p->groups[k]);
-			for (size_t o = 0; o < i; o++)
-				for (size_t m = 0; m < s->parts[o].ngroups; m++)
-					if (!strcmp(s->parts[o].groups[m],
-						    p->groups[k]))
-						return err_set(err, "%s$.cluster."
-							"partitions[%zu].nodes[%zu]: "
-							"node group '%s' is already "
-							"in partition '%s' (partitions"
-							" are disjoint)", prefix, i, k,
-							p->groups[k],
-							s->parts[o].name);
-		}
+		if (cluster_spec_part_nodes(s, i, prefix, &r, &n, err))
+			return -SIM_EINPUT;
+		free(r);
 		for (size_t o = 0; o < i; o++)
 			if (!strcmp(s->parts[o].name, p->name))
 				return err_set(err, "%s$.cluster.partitions[%zu]"
@@ -227,9 +217,10 @@ static int match(const char *text, int64_t num, const void *base, size_t n,
 }
 
 int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
-		       size_t njobs, const int32_t *qp, char *const *names,
-		       size_t n, const char *prefix, int32_t *part,
-		       int32_t *qos, struct sim_error *err)
+		       size_t njobs, const int32_t *qp, const uint64_t *lines,
+		       const char *trace, char *const *names, size_t n,
+		       const char *prefix, int32_t *part, int32_t *qos,
+		       struct sim_error *err)
 {
 	char buf[256];
 	int64_t num;
@@ -249,6 +240,15 @@ int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 				for (size_t k = 0; k < s->nparts; k++)
 					if (s->parts[k].is_default)
 						p = (int)k;
+			if (p < 0 && lines && trace)
+				return err_set(err, "%s:%" PRIu64 ": job '%"
+					       PRId64 "' has %s '%s', which "
+					       "names no partition of "
+					       "%s$.cluster.partitions (and "
+					       "none is the default)", trace,
+					       lines[j->idx], j->id,
+					       slurm_from_names[s->part_from],
+					       buf, prefix);
 			if (p < 0)
 				return err_set(err, "%s$.workload.partition_from:"
 					       " job '%" PRId64 "' has %s '%s', "
@@ -267,6 +267,14 @@ int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 				  offsetof(struct qos_spec, is_default));
 			if (s->qos_from == SLURM_FROM_NONE && q < 0)
 				q = 0; /* the first, as Slurm's "normal" */
+			if (q < 0 && lines && trace)
+				return err_set(err, "%s:%" PRIu64 ": job '%"
+					       PRId64 "' has %s '%s', which "
+					       "names no QOS of %s$.qos (and "
+					       "none is the default)", trace,
+					       lines[j->idx], j->id,
+					       slurm_from_names[s->qos_from],
+					       buf, prefix);
 			if (q < 0)
 				return err_set(err, "%s$.workload.qos_from: job "
 					       "'%" PRId64 "' has %s '%s', which "

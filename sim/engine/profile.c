@@ -46,7 +46,10 @@ struct profile {
 	const struct job *jobs;
 	struct run_entry *src;
 	size_t next, nsrc, srccap;
+	uint64_t *held;    /* units each of src gives back (NULL: demand) */
+	size_t heldcap;
 	bool monotone;     /* no reservation yet: free never decreases */
+	bool held_on;      /* held gives what src's jobs give back */
 	bool parted;       /* the cluster has VCs: vc answers the calls */
 	size_t tree_at;    /* steps beyond which the tree takes over (0:
 	                      PSTEPS_TREE_AT); tests set it */
@@ -64,6 +67,7 @@ void profile_free(struct profile *p)
 		return;
 	psteps_free(&p->steps);
 	free(p->src);
+	free(p->held);
 	pprof_free(p->vc);
 	free(p);
 }
@@ -72,16 +76,32 @@ void profile_build(struct profile *p, const struct cluster *c,
 		   sim_time_t now, const struct job *jobs,
 		   const struct run_entry *running, size_t n)
 {
+	profile_build_units(p, c, now, jobs, running, NULL, n,
+			    (int64_t)units_free(c), units_capacity(c));
+}
+
+void profile_build_units(struct profile *p, const struct cluster *c,
+			 sim_time_t now, const struct job *jobs,
+			 const struct run_entry *running,
+			 const uint64_t *held, size_t n, int64_t free_now,
+			 uint64_t capacity)
+{
 	xgrow(&p->src, &p->srccap, n, sizeof(*p->src));
 	if (n)
 		memcpy(p->src, running, n * sizeof(*p->src));
+	if (held) {
+		xgrow(&p->held, &p->heldcap, n ? n : 1, sizeof(*p->held));
+		if (n)
+			memcpy(p->held, held, n * sizeof(*p->held));
+	}
+	p->held_on = held != NULL;
 	p->jobs = jobs;
 	p->next = 0;
 	p->nsrc = n;
 	p->cluster = c;
-	p->capacity = units_capacity(c);
+	p->capacity = capacity;
 	p->now = now;
-	psteps_reset(&p->steps, now, (int64_t)units_free(c), p->tree_at);
+	psteps_reset(&p->steps, now, free_now, p->tree_at);
 	p->monotone = true;
 	p->parted = false;
 }
@@ -155,8 +175,10 @@ static void fold(struct profile *p, sim_time_t h)
 		SIM_ASSERT(e >= tr->last_t);
 		int64_t d = 0;
 		do { /* the ends at e, as one step */
-			const struct job *j = &p->jobs[p->src[p->next++].idx];
-			d += (int64_t)units_demand(p->cluster, j);
+			size_t k = p->next++;
+			const struct job *j = &p->jobs[p->src[k].idx];
+			d += (int64_t)(p->held_on ? p->held[k]
+					 : units_demand(p->cluster, j));
 		} while (p->next < p->nsrc && src_end(p, p->next) == e);
 		if (e > tr->last_t) {
 			psteps_append(tr, e, tr->last_f + d);
@@ -298,6 +320,18 @@ void profile_reserve(struct profile *p, const struct job *job, sim_time_t t,
 	p->monotone = false;
 	fold(p, end);
 	psteps_take(&p->steps, t, end, -d);
+}
+
+void profile_reserve_units(struct profile *p, uint64_t units, sim_time_t t,
+			   sim_time_t duration)
+{
+	if (p->parted || duration <= 0 || !units)
+		return;
+	SIM_ASSERT(t >= p->now);
+	sim_time_t end = end_of(t, duration);
+	p->monotone = false;
+	fold(p, end);
+	psteps_take(&p->steps, t, end, -(int64_t)units);
 }
 
 void profile_reserve_again(struct profile *p, const struct job *job,

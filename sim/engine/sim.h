@@ -325,6 +325,15 @@ struct run_entry {
 void profile_build(struct profile *p, const struct cluster *c,
 		   sim_time_t now, const struct job *jobs,
 		   const struct run_entry *running, size_t n);
+/* The same over a part of the cluster (a partition): free_now units
+ * free now of capacity, and running the jobs holding units of that part
+ * (their ends as given, sorted, each after now), each giving back
+ * held[i] units at its end (held NULL: its whole demand). */
+void profile_build_units(struct profile *p, const struct cluster *c,
+			 sim_time_t now, const struct job *jobs,
+			 const struct run_entry *running,
+			 const uint64_t *held, size_t n, int64_t free_now,
+			 uint64_t capacity);
 /* From the next build on, the steps move from an array into a balanced
  * tree past this many (0: the default, PSTEPS_TREE_AT; 1: always the
  * tree); the answers are the same either way (tests compare them). */

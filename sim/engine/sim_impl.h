@@ -184,6 +184,11 @@ struct sim {
 	                                 no tenants */
 	struct slurm_books *slurm;    /* partitions and QOS (sim_slurm.c);
 	                                 NULL = none */
+	struct profile **pprof;       /* sim_partition_profiles' profiles */
+	unsigned npprof;
+	struct run_entry *ppsrc;      /* their running sets, scratch */
+	uint64_t *ppheld;             /* and the units each holds there */
+	size_t ppcap, pphcap;
 };
 
 /* A job and its key in sim_rank_by. */

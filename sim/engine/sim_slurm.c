@@ -40,12 +40,15 @@ void sim_slurm_init(struct sim *s)
 	for (size_t i = 0; i < n; i++)
 		b->job_part[i] = b->job_qos[i] = -1;
 	if (cluster_slurm_bind(cs, s->jobs, s->njobs, w ? w->qp : NULL,
+			       NULL, NULL,
 			       w ? w->groups : NULL, w ? w->ngroups : 0, "",
 			       b->job_part, b->job_qos, &e))
 		for (size_t i = 0; i < n; i++) /* the runner refused it */
 			b->job_part[i] = b->job_qos[i] = -1;
 	b->rejected_max_time = xcalloc(cs->nparts + 1, sizeof(uint64_t));
 	b->parts = xcalloc(cs->nparts + 1, sizeof(*b->parts));
+	/* A job is placed on its partition's nodes alone. */
+	cluster_bind_parts(s->cluster, cs, b->job_part, s->njobs);
 	for (size_t p = 0; p < cs->nparts; p++) {
 		const struct part_spec *ps = &cs->parts[p];
 		b->parts[p] = (struct sim_partition){
@@ -54,6 +57,7 @@ void sim_slurm_init(struct sim *s)
 			.max_time = ps->max_time,
 			.priority_tier = ps->priority_tier,
 			.priority_job_factor = ps->priority_job_factor,
+			.preempt_requeue = ps->preempt_requeue,
 		};
 	}
 	b->qos = xcalloc(cs->nqos + 1, sizeof(*b->qos));
@@ -75,6 +79,15 @@ void sim_slurm_init(struct sim *s)
 void sim_slurm_release(struct sim *s)
 {
 	struct slurm_books *b = s->slurm;
+	for (unsigned p = 0; p < s->npprof; p++)
+		profile_free(s->pprof[p]);
+	free(s->pprof);
+	free(s->ppsrc);
+	free(s->ppheld);
+	s->pprof = NULL;
+	s->ppsrc = NULL;
+	s->ppheld = NULL;
+	s->npprof = 0;
 	if (!b)
 		return;
 	free(b->job_part);
@@ -138,4 +151,96 @@ int sim_job_qos(const struct sim *sim, const struct job *job)
 	if (!sim->slurm || !job || job->idx >= sim->njobs)
 		return -1;
 	return sim->slurm->job_qos[job->idx];
+}
+
+/* ---- one free-resource profile per partition -------------------------- */
+
+/* t rounded up to a multiple of r after now (t itself when r <= 0 or
+ * t <= now). */
+static sim_time_t round_after(sim_time_t now, sim_time_t t, sim_time_t r)
+{
+	if (r <= 0 || t <= now)
+		return t;
+	sim_time_t k = (t - now + r - 1) / r;
+	return k > (SIM_TIME_MAX - now) / r ? SIM_TIME_MAX : now + k * r;
+}
+
+uint64_t sim_partition_free(const struct sim *s, unsigned p)
+{
+	return p < sim_partition_count(s) ? cluster_part_free(s->cluster, p)
+					  : 0;
+}
+
+/* The units running job j holds in partition p (all of its demand when
+ * the run has no partitions). */
+static uint64_t held_in(const struct sim *s, const struct job *j,
+			unsigned p)
+{
+	if (!sim_partition_count(s))
+		return units_demand(s->cluster, j);
+	/* A job of a partition is placed on its nodes alone: all of its
+	 * units there, none in a partition that shares no node with it. */
+	int jp = s->slurm->job_part[j->idx];
+	if (jp >= 0 && (unsigned)jp == p)
+		return units_demand(s->cluster, j);
+	if (jp >= 0 && !cluster_parts_overlap(s->cluster, (uint32_t)jp, p))
+		return 0;
+	return cluster_placement_units_in(s->cluster, &s->plc[j->idx], p);
+}
+
+uint64_t sim_job_units_in(const struct sim *s, const struct job *j,
+			  unsigned p)
+{
+	if (!j || j->idx >= s->njobs || j != &s->jobs[j->idx] ||
+	    j->state != JOB_RUNNING || p >= sim_partition_count(s))
+		return 0;
+	return held_in(s, j, p);
+}
+
+unsigned sim_partition_profiles(struct sim *s, sim_time_t resolution)
+{
+	unsigned np = sim_partition_count(s), n = np ? np : 1;
+	if (s->npprof < n) {
+		s->pprof = xrealloc(s->pprof, n * sizeof(*s->pprof));
+		while (s->npprof < n)
+			s->pprof[s->npprof++] = profile_new();
+	}
+	xgrow(&s->ppsrc, &s->ppcap, s->nrun ? s->nrun : 1, sizeof(*s->ppsrc));
+	xgrow(&s->ppheld, &s->pphcap, s->nrun ? s->nrun : 1,
+	      sizeof(*s->ppheld));
+	for (unsigned p = 0; p < n; p++) {
+		/* The running set is sorted by its planned ends, so the
+		 * rounded expected ends keep its order.  A job on nodes
+		 * that partitions share counts in each of them. */
+		size_t k = 0;
+		uint64_t held = 0;
+		for (size_t i = 0; i < s->nrun; i++) {
+			const struct job *j = &s->jobs[s->running[i].idx];
+			uint64_t u = held_in(s, j, p);
+			if (!u)
+				continue;
+			held += u;
+			s->ppheld[k] = u;
+			s->ppsrc[k++] = (struct run_entry){
+				round_after(s->now, sim_expected_end(s, j),
+					    resolution),
+				j->idx };
+		}
+		uint64_t cap = np ? cluster_part_total(s->cluster, p)
+				  : units_capacity(s->cluster);
+		int64_t fr = np ? (int64_t)cluster_part_free(s->cluster, p)
+				: (int64_t)cap - (int64_t)held;
+		profile_build_units(s->pprof[p], s->cluster, s->now, s->jobs,
+				    s->ppsrc, s->ppheld, k, fr, cap);
+	}
+	return n;
+}
+
+struct profile *sim_partition_profile(struct sim *s, unsigned p)
+{
+	if (p >= s->npprof) {
+		s->counters.bad_calls++;
+		return NULL;
+	}
+	return s->pprof[p];
 }

@@ -485,11 +485,9 @@ static int parse_slurm(struct exp_ctx *c, const cJSON *wv, const cJSON *v,
 		rc = cluster_slurm_check(s, prefix, c->err);
 		free(prefix);
 	}
-	bool fields = s->part_from == SLURM_FROM_PARTITION ||
-		      s->part_from == SLURM_FROM_QUEUE ||
-		      s->qos_from == SLURM_FROM_PARTITION ||
-		      s->qos_from == SLURM_FROM_QUEUE;
-	e->workload.opts.keep_qp = (s->nparts || s->nqos) && fields;
+	/* Kept whenever jobs are bound (their lines name the job in the
+	 * messages), also when the fields themselves are not read. */
+	e->workload.opts.keep_qp = s->nparts || s->nqos;
 	return rc;
 }
 

@@ -73,8 +73,11 @@ static int check_jobs(const struct exp_inputs *in, const struct experiment *e,
 		rc = workload_bind_tenants(w, c, e->workload.project_from,
 					   prefix, NULL, err);
 	if (!rc && (c->nparts || c->nqos))
-		rc = cluster_slurm_bind(c, w->jobs, w->n, qp, w->groups,
-					w->ngroups, prefix, NULL, NULL, err);
+		rc = cluster_slurm_bind(c, w->jobs, w->n, qp,
+					qp ? w->qline : NULL,
+					qp ? e->workload.trace : NULL,
+					w->groups, w->ngroups, prefix, NULL,
+					NULL, err);
 	if (!rc)
 		rc = cluster_spec_check_vcs(c, prefix, w->jobs, w->n,
 					    w->groups, w->ngroups, err);

@@ -49,7 +49,8 @@ static int parse_part(struct exp_ctx *c, const cJSON *v, struct part_spec *p)
 	static const char *const keys[] = { "name", "nodes", "max_time_s",
 					    "priority_tier",
 					    "priority_job_factor", "default",
-					    "trace_id" };
+					    "trace_id", "preempt" };
+	static const char *const modes[] = { "off", "requeue" };
 	const cJSON *f[ARRAY_SIZE(keys)];
 	const char *name = NULL;
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
@@ -77,6 +78,10 @@ static int parse_part(struct exp_ctx *c, const cJSON *v, struct part_spec *p)
 		rc = exp_get_bool(c, "default", f[5], &p->is_default);
 	if (!rc)
 		rc = get_trace_id(c, f[6], &p->trace_id);
+	int mode = 0;
+	if (!rc)
+		rc = exp_get_enum(c, "preempt", f[7], modes, 2, &mode);
+	p->preempt_requeue = mode == 1;
 	return rc;
 }
 
@@ -223,6 +228,8 @@ cJSON *exp_partitions_json(const struct cluster_spec *s)
 		cJSON_AddNumberToObject(o, "priority_job_factor",
 					p->priority_job_factor);
 		cJSON_AddBoolToObject(o, "default", p->is_default);
+		cJSON_AddStringToObject(o, "preempt",
+					p->preempt_requeue ? "requeue" : "off");
 		if (p->trace_id >= 0)
 			cJSON_AddNumberToObject(o, "trace_id",
 						(double)p->trace_id);

@@ -86,6 +86,7 @@ static void take_jobs(struct env *v, const struct workload *src,
 	xgrow(&v->ew.jobs, &v->jobcap, n ? n : 1, sizeof(*v->ew.jobs));
 	memcpy(v->ew.jobs, src->jobs + first, n * sizeof(*src->jobs));
 	v->ew.qp = src->qp ? src->qp + 2 * first : NULL;
+	v->ew.qline = src->qline ? src->qline + first : NULL;
 	v->ew.proj = src->proj ? src->proj + first : NULL;
 	v->ew.projects = src->projects;
 	v->ew.nprojects = src->nprojects;

@@ -70,7 +70,7 @@ struct csv_reader {
 	const struct trace_opts *o; /* loader options */
 	struct workload *w;         /* the output */
 	size_t cap;                 /* allocated length of w->jobs */
-	size_t qcap;                /* ... of w->qp (keep_qp) */
+	size_t qcap, lcap;          /* ... of w->qp, w->qline (keep_qp) */
 	size_t pcap, ncap;          /* ... of w->proj, w->projects */
 	uint64_t line;              /* line being fed, from 1 */
 	uint64_t rec_line;          /* line where the current record began */
@@ -320,6 +320,8 @@ static int csv_qp(struct csv_reader *r)
 	    (rc = csv_get_int(r, C_PARTITION, false, -1, INT32_MAX, &p)))
 		return rc;
 	xgrow(&r->w->qp, &r->qcap, 2 * (r->w->n + 1), sizeof(*r->w->qp));
+	xgrow(&r->w->qline, &r->lcap, r->w->n + 1, sizeof(*r->w->qline));
+	r->w->qline[r->w->n] = r->rec_line;
 	r->w->qp[2 * r->w->n] = q >= 0 ? (int32_t)q : -1;
 	r->w->qp[2 * r->w->n + 1] = p >= 0 ? (int32_t)p : -1;
 	return 1;

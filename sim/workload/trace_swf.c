@@ -56,7 +56,7 @@ struct swf_reader {
 	const struct trace_opts *o;  /* loader options */
 	struct workload *w;          /* the output */
 	size_t cap;                  /* allocated length of w->jobs */
-	size_t qcap;                 /* ... of w->qp (keep_qp) */
+	size_t qcap, lcap;           /* ... of w->qp, w->qline (keep_qp) */
 	uint64_t line;               /* current line number, from 1 */
 	struct sim_error *err;       /* where a message goes */
 };
@@ -430,6 +430,9 @@ static int swf_job(struct swf_reader *r, const char *p, const char *e)
 	if (rc > 0 && o->keep_qp) {
 		xgrow(&r->w->qp, &r->qcap, 2 * (r->w->n + 1),
 		      sizeof(*r->w->qp));
+		xgrow(&r->w->qline, &r->lcap, r->w->n + 1,
+		      sizeof(*r->w->qline));
+		r->w->qline[r->w->n] = r->line;
 		/* Beyond int32 is no queue or partition number: unknown. */
 		r->w->qp[2 * r->w->n] = v[F_QUEUE] >= 0 && v[F_QUEUE] <=
 					INT32_MAX ? (int32_t)v[F_QUEUE] : -1;

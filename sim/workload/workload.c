@@ -259,12 +259,16 @@ static bool wl_sort(struct workload *w, int64_t *dup)
 		w->jobs = out;
 		if (w->qp) {
 			int32_t *q = xmalloc(2 * n * sizeof(*q));
+			uint64_t *l = xmalloc(n * sizeof(*l));
 			for (i = 0; i < n; i++) {
 				q[2 * i] = w->qp[2 * k[i].pos];
 				q[2 * i + 1] = w->qp[2 * k[i].pos + 1];
+				l[i] = w->qline[k[i].pos];
 			}
 			free(w->qp);
+			free(w->qline);
 			w->qp = q;
+			w->qline = l;
 		}
 		if (w->proj) {
 			int32_t *q = xmalloc(n * sizeof(*q));
@@ -279,6 +283,14 @@ static bool wl_sort(struct workload *w, int64_t *dup)
 	return found;
 }
 
+/* Drops the queue and partition fields (and lines) of the first `first`
+ * jobs, keeping the n after them. */
+static void wl_drop_qp(struct workload *w, size_t first, size_t n)
+{
+	memmove(w->qp, w->qp + 2 * first, 2 * n * sizeof(*w->qp));
+	memmove(w->qline, w->qline + first, n * sizeof(*w->qline));
+}
+
 /* Insertion sort for an array that is in order but for local swaps (after
  * load scaling has made some submit times equal). */
 static void wl_resort_nearly(struct workload *w)
@@ -288,21 +300,28 @@ static void wl_resort_nearly(struct workload *w)
 			continue;
 		struct job t = w->jobs[i];
 		int32_t tq[2] = { 0, 0 }, tp = w->proj ? w->proj[i] : -1;
+		uint64_t tl = 0;
 		size_t k = i;
-		if (w->qp)
+		if (w->qp) {
 			memcpy(tq, w->qp + 2 * i, sizeof(tq));
+			tl = w->qline[i];
+		}
 		while (k > 0 && wl_before(&t, &w->jobs[k - 1])) {
 			w->jobs[k] = w->jobs[k - 1];
-			if (w->qp)
+			if (w->qp) {
 				memcpy(w->qp + 2 * k, w->qp + 2 * (k - 1),
 				       sizeof(tq));
+				w->qline[k] = w->qline[k - 1];
+			}
 			if (w->proj)
 				w->proj[k] = w->proj[k - 1];
 			k--;
 		}
 		w->jobs[k] = t;
-		if (w->qp)
+		if (w->qp) {
 			memcpy(w->qp + 2 * k, tq, sizeof(tq));
+			w->qline[k] = tl;
+		}
 		if (w->proj)
 			w->proj[k] = tp;
 	}
@@ -348,8 +367,7 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 		memmove(w->jobs, w->jobs + first,
 			(last - first) * sizeof(*w->jobs));
 	if (first > 0 && w->qp)
-		memmove(w->qp, w->qp + 2 * first,
-			2 * (last - first) * sizeof(*w->qp));
+		wl_drop_qp(w, first, last - first);
 	if (first > 0 && w->proj)
 		memmove(w->proj, w->proj + first,
 			(last - first) * sizeof(*w->proj));
@@ -359,10 +377,9 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 		size_t k = o->skip < w->n ? (size_t)o->skip : w->n;
 		w->report.skipped += k;
 		memmove(w->jobs, w->jobs + k, (w->n - k) * sizeof(*w->jobs));
-		if (w->qp) /* the per-job fields move with their jobs */
-			memmove(w->qp, w->qp + 2 * k,
-				2 * (w->n - k) * sizeof(*w->qp));
-		if (w->proj)
+		if (k && w->qp) /* the per-job fields follow their jobs */
+			wl_drop_qp(w, k, w->n - k);
+		if (k && w->proj)
 			memmove(w->proj, w->proj + k,
 				(w->n - k) * sizeof(*w->proj));
 		w->n -= k;
@@ -414,6 +431,7 @@ void workload_release(struct workload *w)
 	free(w->projects);
 	free(w->project_line);
 	free(w->project_file);
+	free(w->qline);
 	for (size_t i = 0; i < w->ngroups; i++)
 		free(w->groups[i]);
 	free(w->groups);

@@ -148,6 +148,8 @@ struct workload {
 	uint64_t *project_line;
 	size_t nprojects;
 	char *project_file;  /* the trace's path, for messages */
+	uint64_t *qline;     /* with qp: the trace line of job idx (for
+	                        the messages about its partition or QOS) */
 };
 
 /*
