@@ -12,7 +12,8 @@
  * Progressive filling: all unfrozen jobs of a component grow together;
  * the link whose remaining capacity divided by its unfrozen jobs is the
  * smallest (the "level") saturates first, and its jobs freeze at that
- * level.  Links are kept in a min-heap on (level, link); every link whose
+ * level.  Each step scans the links still in play for the least level;
+ * every link whose
  * level equals the minimum exactly is saturated in the same step, and a
  * link's remaining capacity drops by level x (jobs frozen on it in the
  * step), so the result depends on no iteration order: it is the same
@@ -46,10 +47,10 @@ struct net_link {
 	uint32_t njobs, cap;  /* used and allocated entries of jobs[] */
 	/* Progressive-filling state, valid during a recomputation. */
 	double rem_Bps;       /* capacity not taken by frozen jobs */
-	double level_Bps;     /* rem / unfrozen, the heap key */
+	double level_Bps;     /* rem / unfrozen */
 	uint32_t unfrozen;    /* jobs not frozen yet */
 	uint32_t m;           /* jobs frozen in the current step */
-	uint32_t heap;        /* index in the heap, NONE when out */
+	bool live;            /* in play: not saturated, jobs unfrozen */
 	uint32_t stamp;       /* component search mark */
 	bool dirty;           /* a job came or went since the last update */
 };
@@ -100,8 +101,8 @@ struct net {
 	uint32_t stamp;         /* current component search mark */
 	uint32_t *clinks, *cjobs; /* the links and jobs of the components */
 	size_t nclinks, clinks_cap, ncjobs, cjobs_cap;
-	uint32_t *heap;         /* links ordered by (level, link) */
-	uint32_t nheap;
+	uint32_t *live;         /* the links in play, in no order */
+	uint32_t nlive;
 	uint32_t *touched;      /* links whose m went above 0 in a step */
 	size_t ntouched, touched_cap;
 	uint32_t *newly;        /* jobs frozen in a step */
@@ -257,13 +258,12 @@ struct net *net_new(const struct net_spec *s, uint32_t nnodes)
 	for (uint32_t i = 0; i < net->nlinks; i++) {
 		net->links[i].cap_Bps = i < nnodes ? s->nic_gbps * GBPS_TO_BPS
 						   : up_Bps;
-		net->links[i].heap = NONE;
 	}
 	net->nvlink_Bps = s->nvlink_gBps * GBYTES_TO_BPS;
 	net->free_head = NONE;
 	hash_grow(net);
-	net->heap = xmalloc((net->nlinks ? net->nlinks : 1) *
-			    sizeof(*net->heap));
+	net->live = xmalloc((net->nlinks ? net->nlinks : 1) *
+			    sizeof(*net->live));
 	return net;
 }
 
@@ -283,7 +283,7 @@ void net_free(struct net *net)
 	free(net->changed);
 	free(net->clinks);
 	free(net->cjobs);
-	free(net->heap);
+	free(net->live);
 	free(net->touched);
 	free(net->newly);
 	free(net);
@@ -514,66 +514,52 @@ int net_job_remove(struct net *net, int64_t job_id, struct sim_error *err)
 
 /* ---- progressive filling ---- */
 
-static bool heap_less(const struct net *net, uint32_t a, uint32_t b)
+/*
+ * The least level of the links in play, dropping those whose jobs are all
+ * frozen.  A scan, not a heap: a component has a few dozen links, and the
+ * links at the least level are taken in one step whatever their order.
+ */
+static double least_level(struct net *net)
 {
-	double x = net->links[a].level_Bps, y = net->links[b].level_Bps;
-	return x < y || (x == y && a < b);
-}
-
-static void heap_set(struct net *net, uint32_t i, uint32_t l)
-{
-	net->heap[i] = l;
-	net->links[l].heap = i;
-}
-
-static void heap_up(struct net *net, uint32_t i)
-{
-	uint32_t l = net->heap[i];
-	while (i > 0) {
-		uint32_t p = (i - 1) / 2;
-		if (!heap_less(net, l, net->heap[p]))
-			break;
-		heap_set(net, i, net->heap[p]);
-		i = p;
+	double x = INFINITY;
+	uint32_t w = 0;
+	for (uint32_t i = 0; i < net->nlive; i++) {
+		struct net_link *l = &net->links[net->live[i]];
+		if (l->unfrozen == 0) {
+			l->live = false;
+			continue;
+		}
+		net->live[w++] = net->live[i];
+		if (l->level_Bps < x)
+			x = l->level_Bps;
 	}
-	heap_set(net, i, l);
+	net->nlive = w;
+	return x;
 }
 
-static void heap_down(struct net *net, uint32_t i)
+/* Saturates every link in play at level x: its unfrozen jobs freeze at
+ * x (listed in net->newly) and it leaves play. */
+static void saturate(struct net *net, double x)
 {
-	uint32_t l = net->heap[i];
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= net->nheap)
-			break;
-		if (c + 1 < net->nheap &&
-		    heap_less(net, net->heap[c + 1], net->heap[c]))
-			c++;
-		if (!heap_less(net, net->heap[c], l))
-			break;
-		heap_set(net, i, net->heap[c]);
-		i = c;
+	uint32_t w = 0;
+	net->nnewly = 0;
+	for (uint32_t i = 0; i < net->nlive; i++) {
+		struct net_link *l = &net->links[net->live[i]];
+		if (l->level_Bps != x) {
+			net->live[w++] = net->live[i];
+			continue;
+		}
+		l->live = false;
+		for (uint32_t k = 0; k < l->njobs; k++) {
+			struct net_job *j = &net->jobs[l->jobs[k].job];
+			if (j->frozen)
+				continue;
+			j->frozen = true;
+			j->share_Bps = x;
+			net->newly[net->nnewly++] = l->jobs[k].job;
+		}
 	}
-	heap_set(net, i, l);
-}
-
-static void heap_push(struct net *net, uint32_t l)
-{
-	net->heap[net->nheap] = l;
-	net->links[l].heap = net->nheap;
-	heap_up(net, net->nheap++);
-}
-
-static void heap_remove(struct net *net, uint32_t l)
-{
-	uint32_t i = net->links[l].heap;
-	uint32_t last = net->heap[--net->nheap];
-	net->links[l].heap = NONE;
-	if (i == net->nheap)
-		return;
-	heap_set(net, i, last);
-	heap_up(net, i);
-	heap_down(net, net->links[last].heap);
+	net->nlive = w;
 }
 
 /*
@@ -589,38 +575,27 @@ static void fill(struct net *net)
 	      sizeof(*net->newly));
 	xgrow(&net->touched, &net->touched_cap, net->nclinks + 1,
 	      sizeof(*net->touched));
-	net->nheap = 0;
+	net->nlive = 0;
 	for (size_t i = 0; i < net->nclinks; i++) {
 		uint32_t li = net->clinks[i];
 		struct net_link *l = &net->links[li];
 		l->rem_Bps = l->cap_Bps;
 		l->unfrozen = l->njobs;
 		l->m = 0;
-		l->heap = NONE;
+		l->live = l->njobs > 0;
 		if (l->njobs) {
 			l->level_Bps = l->cap_Bps / l->njobs;
-			heap_push(net, li);
+			net->live[net->nlive++] = li;
 		}
 	}
 	for (size_t i = 0; i < net->ncjobs; i++)
 		net->jobs[net->cjobs[i]].frozen = false;
 
-	while (net->nheap) {
-		double x = net->links[net->heap[0]].level_Bps;
-		/* Saturate every link at the minimum level. */
-		net->nnewly = 0;
-		while (net->nheap && net->links[net->heap[0]].level_Bps == x) {
-			struct net_link *l = &net->links[net->heap[0]];
-			heap_remove(net, net->heap[0]);
-			for (uint32_t k = 0; k < l->njobs; k++) {
-				struct net_job *j = &net->jobs[l->jobs[k].job];
-				if (j->frozen)
-					continue;
-				j->frozen = true;
-				j->share_Bps = x;
-				net->newly[net->nnewly++] = l->jobs[k].job;
-			}
-		}
+	for (;;) {
+		double x = least_level(net);
+		if (net->nlive == 0)
+			break;
+		saturate(net, x);
 		/* Take the frozen streams off every link they cross. */
 		net->ntouched = 0;
 		for (size_t i = 0; i < net->nnewly; i++) {
@@ -639,17 +614,16 @@ static void fill(struct net *net)
 			l->unfrozen -= l->m;
 			l->rem_Bps -= x * l->m;
 			l->m = 0;
-			if (l->heap == NONE) {
+			if (!l->live) {
 				SIM_ASSERT(l->unfrozen == 0);
 				continue;
 			}
-			if (l->unfrozen == 0) {
-				heap_remove(net, li);
+			/* Out of play at the next scan when none is left;
+			 * else fmax, inline: both are finite and positive. */
+			if (l->unfrozen == 0)
 				continue;
-			}
-			l->level_Bps = fmax(l->rem_Bps / l->unfrozen, x);
-			heap_up(net, l->heap);
-			heap_down(net, l->heap);
+			double lv = l->rem_Bps / l->unfrozen;
+			l->level_Bps = lv > x ? lv : x;
 		}
 	}
 }

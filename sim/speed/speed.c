@@ -307,6 +307,19 @@ double speed_rate_ideal(struct speed *sp, const struct job *j,
 	return (t_ref + a_ref) / (t_gpu + a_ref);
 }
 
+double speed_rate_pair(struct speed *sp, const struct job *j,
+		       const struct placement *p, double *ideal)
+{
+	double t_ref, t_gpu, a, a_ref;
+	if (j->goodput_app || (j->llm && sp->llm) ||
+	    !rate_parts(sp, j, p, false, &t_ref, &t_gpu, &a, &a_ref)) {
+		*ideal = speed_rate_ideal(sp, j, p);
+		return speed_rate(sp, j, p);
+	}
+	*ideal = (t_ref + a_ref) / (t_gpu + a_ref);
+	return (t_ref + a_ref) / (t_gpu + a);
+}
+
 double speed_class_rate(unsigned cls, int gpu, int ref,
 			const struct jobclass_overrides *thr)
 {
