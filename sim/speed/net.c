@@ -12,16 +12,17 @@
  * Progressive filling: all unfrozen jobs of a component grow together;
  * the link whose remaining capacity divided by its unfrozen jobs is the
  * smallest (the "level") saturates first, and its jobs freeze at that
- * level.  Each step scans the links still in play for the least level;
- * every link whose
- * level equals the minimum exactly is saturated in the same step, and a
- * link's remaining capacity drops by level x (jobs frozen on it in the
- * step), so the result depends on no iteration order: it is the same
- * bits whether one component or the whole fabric is recomputed, and
- * whatever order jobs were added in.  A level never falls below the
- * current water level (progressive filling is monotone; rounding could
- * otherwise make it dip).  Cost: O(I log L) for a component of I job-link
- * incidences on L links.
+ * level.  Every link whose level equals the minimum exactly is saturated
+ * in the same step, and a link's remaining capacity drops by level x
+ * (jobs frozen on it in the step), so the result depends on no iteration
+ * order: it is the same bits whether one component or the whole fabric
+ * is recomputed, and whatever order jobs were added in.  A level never
+ * falls below the current water level (progressive filling is monotone;
+ * rounding could otherwise make it dip).  Each step scans the links
+ * still in play for the least level (a heap did it before; the scan is
+ * cheaper on the few dozen links of a rack-scale component and does the
+ * same steps).  Cost: O(I + S L) for a component of I job-link
+ * incidences on L links, filled in S steps.
  */
 #include "speed/net.h"
 
@@ -514,11 +515,8 @@ int net_job_remove(struct net *net, int64_t job_id, struct sim_error *err)
 
 /* ---- progressive filling ---- */
 
-/*
- * The least level of the links in play, dropping those whose jobs are all
- * frozen.  A scan, not a heap: a component has a few dozen links, and the
- * links at the least level are taken in one step whatever their order.
- */
+/* The least level of the links in play, dropping those whose jobs are
+ * all frozen. */
 static double least_level(struct net *net)
 {
 	double x = INFINITY;
