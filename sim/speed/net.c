@@ -18,11 +18,12 @@
  * order: it is the same bits whether one component or the whole fabric
  * is recomputed, and whatever order jobs were added in.  A level never
  * falls below the current water level (progressive filling is monotone;
- * rounding could otherwise make it dip).  Each step scans the links
- * still in play for the least level (a heap did it before; the scan is
- * cheaper on the few dozen links of a rack-scale component and does the
- * same steps).  Cost: O(I + S L) for a component of I job-link
- * incidences on L links, filled in S steps.
+ * rounding could otherwise make it dip).  A component of up to
+ * SCAN_LINKS links finds each step's least level by a scan of its links
+ * in play, O(I + S L) for I job-link incidences on L links filled in S
+ * steps (cheaper on the few dozen links of a small cluster); a larger one
+ * keeps them in a min-heap on (level, link), O(I log L) (cheaper when
+ * there are hundreds of steps).  Both take the same steps.
  */
 #include "speed/net.h"
 
@@ -34,85 +35,7 @@
 #include "base/splitmix.h"
 #include "base/util.h"
 
-#define NONE UINT32_MAX
-
-/* A job on a link: which job, and where the link sits in its list. */
-struct net_inc {
-	uint32_t job; /* job slot */
-	uint32_t at;  /* index in the job's links[] */
-};
-
-struct net_link {
-	double cap_Bps;       /* capacity, bytes/s per direction */
-	struct net_inc *jobs; /* jobs crossing it, one stream each; owned */
-	uint32_t njobs, cap;  /* used and allocated entries of jobs[] */
-	/* Progressive-filling state, valid during a recomputation. */
-	double rem_Bps;       /* capacity not taken by frozen jobs */
-	double level_Bps;     /* rem / unfrozen */
-	uint32_t unfrozen;    /* jobs not frozen yet */
-	uint32_t m;           /* jobs frozen in the current step */
-	bool live;            /* in play: not saturated, jobs unfrozen */
-	uint32_t stamp;       /* component search mark */
-	bool dirty;           /* a job came or went since the last update */
-};
-
-struct net_job {
-	int64_t id;           /* the engine's job id */
-	uint32_t *links;      /* links crossed (NICs, then leaves); owned */
-	uint32_t *at;         /* index of this job in each link's jobs[] */
-	uint32_t nlinks;      /* entries in links[] and at[] */
-	uint32_t gpus;        /* p: GPUs in all */
-	uint32_t nnodes;      /* nodes spanned */
-	uint32_t nracks;      /* racks spanned */
-	bool nvlink;          /* some node has several of its GPUs */
-	bool used;            /* the slot holds a job */
-	bool fresh;           /* added since the last net_rates() */
-	bool in_cand;         /* listed in net->cand */
-	bool frozen;          /* progressive filling: rate fixed */
-	uint32_t stamp;       /* component search mark */
-	double share_Bps;     /* fair share of its links (INFINITY: none) */
-	double bw_Bps;        /* bottleneck bandwidth now */
-	double reported_Bps;  /* bw_Bps at the last net_rates() */
-	uint32_t next_free;   /* free-list link when !used */
-};
-
-struct net {
-	struct net_spec spec;   /* copy of the spec */
-	uint32_t nnodes;        /* nodes */
-	uint32_t nracks;        /* racks = ceil(nnodes / rack_nodes) */
-	struct net_link *links; /* nnodes NICs then nracks uplinks */
-	uint32_t nlinks;        /* nnodes + nracks */
-	double nvlink_Bps;      /* NVLink bandwidth, bytes/s */
-	/* Jobs: slots, a free list, and an id -> slot hash table. */
-	struct net_job *jobs;   /* slots; owned */
-	size_t njobs_cap;       /* allocated slots */
-	uint32_t nslots;        /* slots ever used */
-	uint32_t free_head;     /* first free slot, NONE when none */
-	size_t njobs;           /* jobs present */
-	uint32_t *hash;         /* open addressing, slot or NONE; owned */
-	size_t hash_cap;        /* a power of two */
-	/* Pending work. */
-	uint32_t *dirty;        /* links with dirty set; owned */
-	size_t ndirty, dirty_cap;
-	uint32_t *cand;         /* slots whose rate may have changed */
-	size_t ncand, cand_cap;
-	int64_t *changed;       /* net_rates() result; owned */
-	size_t changed_cap;
-	/* Scratch for a recomputation. */
-	uint32_t stamp;         /* current component search mark */
-	uint32_t *clinks, *cjobs; /* the links and jobs of the components */
-	size_t nclinks, clinks_cap, ncjobs, cjobs_cap;
-	uint32_t *live;         /* the links in play, in no order */
-	uint32_t nlive;
-	uint32_t *touched;      /* links whose m went above 0 in a step */
-	size_t ntouched, touched_cap;
-	uint32_t *newly;        /* jobs frozen in a step */
-	size_t nnewly, newly_cap;
-};
-
-/* Gb/s and GB/s to bytes/s. */
-#define GBPS_TO_BPS 125000000.0
-#define GBYTES_TO_BPS 1e9
+#include "speed/net_impl.h"
 
 void net_spec_default(struct net_spec *s)
 {
@@ -515,16 +438,78 @@ int net_job_remove(struct net *net, int64_t job_id, struct sim_error *err)
 
 /* ---- progressive filling ---- */
 
-/* The least level of the links in play, dropping those whose jobs are
- * all frozen. */
+/* Components of up to this many links scan their links in play for the
+ * least level; larger ones keep them in a heap (the same steps). */
+#define SCAN_LINKS 128
+
+static bool heap_less(const struct net *net, uint32_t a, uint32_t b)
+{
+	double x = net->links[a].level_Bps, y = net->links[b].level_Bps;
+	return x < y || (x == y && a < b);
+}
+
+static void heap_set(struct net *net, uint32_t i, uint32_t l)
+{
+	net->live[i] = l;
+	net->links[l].heap = i;
+}
+
+static void heap_up(struct net *net, uint32_t i)
+{
+	uint32_t l = net->live[i];
+	while (i > 0) {
+		uint32_t p = (i - 1) / 2;
+		if (!heap_less(net, l, net->live[p]))
+			break;
+		heap_set(net, i, net->live[p]);
+		i = p;
+	}
+	heap_set(net, i, l);
+}
+
+static void heap_down(struct net *net, uint32_t i)
+{
+	uint32_t l = net->live[i];
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= net->nlive)
+			break;
+		if (c + 1 < net->nlive &&
+		    heap_less(net, net->live[c + 1], net->live[c]))
+			c++;
+		if (!heap_less(net, net->live[c], l))
+			break;
+		heap_set(net, i, net->live[c]);
+		i = c;
+	}
+	heap_set(net, i, l);
+}
+
+static void heap_remove(struct net *net, uint32_t l)
+{
+	uint32_t i = net->links[l].heap;
+	uint32_t last = net->live[--net->nlive];
+	net->links[l].heap = NONE;
+	if (i == net->nlive)
+		return;
+	heap_set(net, i, last);
+	heap_up(net, i);
+	heap_down(net, net->links[last].heap);
+}
+
+/* The least level of the links in play; a scan drops those whose jobs
+ * are all frozen (the heap has dropped them already). */
 static double least_level(struct net *net)
 {
+	if (net->use_heap)
+		return net->nlive ? net->links[net->live[0]].level_Bps
+				  : INFINITY;
 	double x = INFINITY;
 	uint32_t w = 0;
 	for (uint32_t i = 0; i < net->nlive; i++) {
 		struct net_link *l = &net->links[net->live[i]];
 		if (l->unfrozen == 0) {
-			l->live = false;
+			l->heap = NONE;
 			continue;
 		}
 		net->live[w++] = net->live[i];
@@ -535,27 +520,41 @@ static double least_level(struct net *net)
 	return x;
 }
 
-/* Saturates every link in play at level x: its unfrozen jobs freeze at
- * x (listed in net->newly) and it leaves play. */
+/* Link l saturates at level x: its unfrozen jobs freeze at x (listed in
+ * net->newly). */
+static void freeze_jobs(struct net *net, const struct net_link *l, double x)
+{
+	for (uint32_t k = 0; k < l->njobs; k++) {
+		struct net_job *j = &net->jobs[l->jobs[k].job];
+		if (j->frozen)
+			continue;
+		j->frozen = true;
+		j->share_Bps = x;
+		net->newly[net->nnewly++] = l->jobs[k].job;
+	}
+}
+
+/* Saturates every link in play at level x; they leave play. */
 static void saturate(struct net *net, double x)
 {
-	uint32_t w = 0;
 	net->nnewly = 0;
+	while (net->use_heap && net->nlive &&
+	       net->links[net->live[0]].level_Bps == x) {
+		struct net_link *l = &net->links[net->live[0]];
+		heap_remove(net, net->live[0]);
+		freeze_jobs(net, l, x);
+	}
+	if (net->use_heap)
+		return;
+	uint32_t w = 0;
 	for (uint32_t i = 0; i < net->nlive; i++) {
 		struct net_link *l = &net->links[net->live[i]];
 		if (l->level_Bps != x) {
 			net->live[w++] = net->live[i];
 			continue;
 		}
-		l->live = false;
-		for (uint32_t k = 0; k < l->njobs; k++) {
-			struct net_job *j = &net->jobs[l->jobs[k].job];
-			if (j->frozen)
-				continue;
-			j->frozen = true;
-			j->share_Bps = x;
-			net->newly[net->nnewly++] = l->jobs[k].job;
-		}
+		l->heap = NONE;
+		freeze_jobs(net, l, x);
 	}
 	net->nlive = w;
 }
@@ -574,17 +573,21 @@ static void fill(struct net *net)
 	xgrow(&net->touched, &net->touched_cap, net->nclinks + 1,
 	      sizeof(*net->touched));
 	net->nlive = 0;
+	net->use_heap = net->nclinks > SCAN_LINKS;
 	for (size_t i = 0; i < net->nclinks; i++) {
 		uint32_t li = net->clinks[i];
 		struct net_link *l = &net->links[li];
 		l->rem_Bps = l->cap_Bps;
 		l->unfrozen = l->njobs;
 		l->m = 0;
-		l->live = l->njobs > 0;
-		if (l->njobs) {
-			l->level_Bps = l->cap_Bps / l->njobs;
-			net->live[net->nlive++] = li;
-		}
+		l->heap = NONE;
+		if (!l->njobs)
+			continue;
+		l->level_Bps = l->cap_Bps / l->njobs;
+		l->heap = net->nlive;
+		net->live[net->nlive++] = li;
+		if (net->use_heap)
+			heap_up(net, l->heap);
 	}
 	for (size_t i = 0; i < net->ncjobs; i++)
 		net->jobs[net->cjobs[i]].frozen = false;
@@ -612,16 +615,23 @@ static void fill(struct net *net)
 			l->unfrozen -= l->m;
 			l->rem_Bps -= x * l->m;
 			l->m = 0;
-			if (!l->live) {
+			if (l->heap == NONE) {
 				SIM_ASSERT(l->unfrozen == 0);
 				continue;
 			}
-			/* Out of play at the next scan when none is left;
-			 * else fmax, inline: both are finite and positive. */
-			if (l->unfrozen == 0)
+			/* None left: out of play (a scan drops it at the
+			 * next).  Else fmax, inline: both are positive. */
+			if (l->unfrozen == 0) {
+				if (net->use_heap)
+					heap_remove(net, li);
 				continue;
+			}
 			double lv = l->rem_Bps / l->unfrozen;
 			l->level_Bps = lv > x ? lv : x;
+			if (net->use_heap) {
+				heap_up(net, l->heap);
+				heap_down(net, l->heap);
+			}
 		}
 	}
 }
