@@ -214,6 +214,10 @@ static size_t walk_begin(struct gandiva *g)
 /* Moves running jobs (those matching `shared`) to better places. */
 static void move_running(struct sim *sim, bool shared)
 {
+	/* A move needs free GPUs (and a move only takes them): none free,
+	 * nothing moves, and the running jobs need no look. */
+	if (!sim_free_units(sim))
+		return;
 	/* A move changes the running order: collect first. */
 	size_t n = sim_running_len(sim), k = 0;
 	const struct job **list = malloc((n ? n : 1) * sizeof(*list));

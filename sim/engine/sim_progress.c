@@ -96,23 +96,22 @@ void sim_set_weight(struct sim *s, struct job *j, double weight)
 	s->prog[j->idx].weight = weight;
 }
 
-/* The rate a running job should have: its speed on its placement (speed
- * model) times its share when it shares its GPUs. */
-static double job_rate(struct sim *s, const struct job *j)
-{
-	double r = s->speed && j->gpus
-		? speed_rate(s->speed, j, &s->plc[j->idx]) : 1.0;
-	return s->prog ? r * s->prog[j->idx].factor : r;
-}
-
+/* Gives a running job the rate it should have: its speed on its
+ * placement (speed model) times its share when it shares its GPUs; and
+ * notes its speed on an ideal placement. */
 void sim_apply_rate(struct sim *s, const struct job *j)
 {
-	double r = job_rate(s, j);
+	bool model = s->speed && j->gpus;
+	double ideal = 1.0;
+	double r = model ? speed_rate_pair(s->speed, j, &s->plc[j->idx],
+					   &ideal)
+			 : 1.0;
+	if (s->prog)
+		r *= s->prog[j->idx].factor;
 	if (sim_set_job_rate(s, j, r) != 0)
 		SIM_BUG("rate %g refused for job %lld", r, (long long)j->id);
-	if (s->speed && j->gpus)
-		s->prog[j->idx].ideal = speed_rate_ideal(s->speed, j,
-							 &s->plc[j->idx]);
+	if (model)
+		s->prog[j->idx].ideal = ideal;
 }
 
 void sim_speed_started(struct sim *s, const struct job *j)

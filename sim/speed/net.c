@@ -12,15 +12,18 @@
  * Progressive filling: all unfrozen jobs of a component grow together;
  * the link whose remaining capacity divided by its unfrozen jobs is the
  * smallest (the "level") saturates first, and its jobs freeze at that
- * level.  Links are kept in a min-heap on (level, link); every link whose
- * level equals the minimum exactly is saturated in the same step, and a
- * link's remaining capacity drops by level x (jobs frozen on it in the
- * step), so the result depends on no iteration order: it is the same
- * bits whether one component or the whole fabric is recomputed, and
- * whatever order jobs were added in.  A level never falls below the
- * current water level (progressive filling is monotone; rounding could
- * otherwise make it dip).  Cost: O(I log L) for a component of I job-link
- * incidences on L links.
+ * level.  Every link whose level equals the minimum exactly is saturated
+ * in the same step, and a link's remaining capacity drops by level x
+ * (jobs frozen on it in the step), so the result depends on no iteration
+ * order: it is the same bits whether one component or the whole fabric
+ * is recomputed, and whatever order jobs were added in.  A level never
+ * falls below the current water level (progressive filling is monotone;
+ * rounding could otherwise make it dip).  A component of up to
+ * SCAN_LINKS links finds each step's least level by a scan of its links
+ * in play, O(I + S L) for I job-link incidences on L links filled in S
+ * steps (cheaper on the few dozen links of a small cluster); a larger one
+ * keeps them in a min-heap on (level, link), O(I log L) (cheaper when
+ * there are hundreds of steps).  Both take the same steps.
  */
 #include "speed/net.h"
 
@@ -32,85 +35,7 @@
 #include "base/splitmix.h"
 #include "base/util.h"
 
-#define NONE UINT32_MAX
-
-/* A job on a link: which job, and where the link sits in its list. */
-struct net_inc {
-	uint32_t job; /* job slot */
-	uint32_t at;  /* index in the job's links[] */
-};
-
-struct net_link {
-	double cap_Bps;       /* capacity, bytes/s per direction */
-	struct net_inc *jobs; /* jobs crossing it, one stream each; owned */
-	uint32_t njobs, cap;  /* used and allocated entries of jobs[] */
-	/* Progressive-filling state, valid during a recomputation. */
-	double rem_Bps;       /* capacity not taken by frozen jobs */
-	double level_Bps;     /* rem / unfrozen, the heap key */
-	uint32_t unfrozen;    /* jobs not frozen yet */
-	uint32_t m;           /* jobs frozen in the current step */
-	uint32_t heap;        /* index in the heap, NONE when out */
-	uint32_t stamp;       /* component search mark */
-	bool dirty;           /* a job came or went since the last update */
-};
-
-struct net_job {
-	int64_t id;           /* the engine's job id */
-	uint32_t *links;      /* links crossed (NICs, then leaves); owned */
-	uint32_t *at;         /* index of this job in each link's jobs[] */
-	uint32_t nlinks;      /* entries in links[] and at[] */
-	uint32_t gpus;        /* p: GPUs in all */
-	uint32_t nnodes;      /* nodes spanned */
-	uint32_t nracks;      /* racks spanned */
-	bool nvlink;          /* some node has several of its GPUs */
-	bool used;            /* the slot holds a job */
-	bool fresh;           /* added since the last net_rates() */
-	bool in_cand;         /* listed in net->cand */
-	bool frozen;          /* progressive filling: rate fixed */
-	uint32_t stamp;       /* component search mark */
-	double share_Bps;     /* fair share of its links (INFINITY: none) */
-	double bw_Bps;        /* bottleneck bandwidth now */
-	double reported_Bps;  /* bw_Bps at the last net_rates() */
-	uint32_t next_free;   /* free-list link when !used */
-};
-
-struct net {
-	struct net_spec spec;   /* copy of the spec */
-	uint32_t nnodes;        /* nodes */
-	uint32_t nracks;        /* racks = ceil(nnodes / rack_nodes) */
-	struct net_link *links; /* nnodes NICs then nracks uplinks */
-	uint32_t nlinks;        /* nnodes + nracks */
-	double nvlink_Bps;      /* NVLink bandwidth, bytes/s */
-	/* Jobs: slots, a free list, and an id -> slot hash table. */
-	struct net_job *jobs;   /* slots; owned */
-	size_t njobs_cap;       /* allocated slots */
-	uint32_t nslots;        /* slots ever used */
-	uint32_t free_head;     /* first free slot, NONE when none */
-	size_t njobs;           /* jobs present */
-	uint32_t *hash;         /* open addressing, slot or NONE; owned */
-	size_t hash_cap;        /* a power of two */
-	/* Pending work. */
-	uint32_t *dirty;        /* links with dirty set; owned */
-	size_t ndirty, dirty_cap;
-	uint32_t *cand;         /* slots whose rate may have changed */
-	size_t ncand, cand_cap;
-	int64_t *changed;       /* net_rates() result; owned */
-	size_t changed_cap;
-	/* Scratch for a recomputation. */
-	uint32_t stamp;         /* current component search mark */
-	uint32_t *clinks, *cjobs; /* the links and jobs of the components */
-	size_t nclinks, clinks_cap, ncjobs, cjobs_cap;
-	uint32_t *heap;         /* links ordered by (level, link) */
-	uint32_t nheap;
-	uint32_t *touched;      /* links whose m went above 0 in a step */
-	size_t ntouched, touched_cap;
-	uint32_t *newly;        /* jobs frozen in a step */
-	size_t nnewly, newly_cap;
-};
-
-/* Gb/s and GB/s to bytes/s. */
-#define GBPS_TO_BPS 125000000.0
-#define GBYTES_TO_BPS 1e9
+#include "speed/net_impl.h"
 
 void net_spec_default(struct net_spec *s)
 {
@@ -257,13 +182,12 @@ struct net *net_new(const struct net_spec *s, uint32_t nnodes)
 	for (uint32_t i = 0; i < net->nlinks; i++) {
 		net->links[i].cap_Bps = i < nnodes ? s->nic_gbps * GBPS_TO_BPS
 						   : up_Bps;
-		net->links[i].heap = NONE;
 	}
 	net->nvlink_Bps = s->nvlink_gBps * GBYTES_TO_BPS;
 	net->free_head = NONE;
 	hash_grow(net);
-	net->heap = xmalloc((net->nlinks ? net->nlinks : 1) *
-			    sizeof(*net->heap));
+	net->live = xmalloc((net->nlinks ? net->nlinks : 1) *
+			    sizeof(*net->live));
 	return net;
 }
 
@@ -283,7 +207,7 @@ void net_free(struct net *net)
 	free(net->changed);
 	free(net->clinks);
 	free(net->cjobs);
-	free(net->heap);
+	free(net->live);
 	free(net->touched);
 	free(net->newly);
 	free(net);
@@ -514,6 +438,10 @@ int net_job_remove(struct net *net, int64_t job_id, struct sim_error *err)
 
 /* ---- progressive filling ---- */
 
+/* Components of up to this many links scan their links in play for the
+ * least level; larger ones keep them in a heap (the same steps). */
+#define SCAN_LINKS 128
+
 static bool heap_less(const struct net *net, uint32_t a, uint32_t b)
 {
 	double x = net->links[a].level_Bps, y = net->links[b].level_Bps;
@@ -522,18 +450,18 @@ static bool heap_less(const struct net *net, uint32_t a, uint32_t b)
 
 static void heap_set(struct net *net, uint32_t i, uint32_t l)
 {
-	net->heap[i] = l;
+	net->live[i] = l;
 	net->links[l].heap = i;
 }
 
 static void heap_up(struct net *net, uint32_t i)
 {
-	uint32_t l = net->heap[i];
+	uint32_t l = net->live[i];
 	while (i > 0) {
 		uint32_t p = (i - 1) / 2;
-		if (!heap_less(net, l, net->heap[p]))
+		if (!heap_less(net, l, net->live[p]))
 			break;
-		heap_set(net, i, net->heap[p]);
+		heap_set(net, i, net->live[p]);
 		i = p;
 	}
 	heap_set(net, i, l);
@@ -541,39 +469,94 @@ static void heap_up(struct net *net, uint32_t i)
 
 static void heap_down(struct net *net, uint32_t i)
 {
-	uint32_t l = net->heap[i];
+	uint32_t l = net->live[i];
 	for (;;) {
 		uint32_t c = 2 * i + 1;
-		if (c >= net->nheap)
+		if (c >= net->nlive)
 			break;
-		if (c + 1 < net->nheap &&
-		    heap_less(net, net->heap[c + 1], net->heap[c]))
+		if (c + 1 < net->nlive &&
+		    heap_less(net, net->live[c + 1], net->live[c]))
 			c++;
-		if (!heap_less(net, net->heap[c], l))
+		if (!heap_less(net, net->live[c], l))
 			break;
-		heap_set(net, i, net->heap[c]);
+		heap_set(net, i, net->live[c]);
 		i = c;
 	}
 	heap_set(net, i, l);
 }
 
-static void heap_push(struct net *net, uint32_t l)
-{
-	net->heap[net->nheap] = l;
-	net->links[l].heap = net->nheap;
-	heap_up(net, net->nheap++);
-}
-
 static void heap_remove(struct net *net, uint32_t l)
 {
 	uint32_t i = net->links[l].heap;
-	uint32_t last = net->heap[--net->nheap];
+	uint32_t last = net->live[--net->nlive];
 	net->links[l].heap = NONE;
-	if (i == net->nheap)
+	if (i == net->nlive)
 		return;
 	heap_set(net, i, last);
 	heap_up(net, i);
 	heap_down(net, net->links[last].heap);
+}
+
+/* The least level of the links in play; a scan drops those whose jobs
+ * are all frozen (the heap has dropped them already). */
+static double least_level(struct net *net)
+{
+	if (net->use_heap)
+		return net->nlive ? net->links[net->live[0]].level_Bps
+				  : INFINITY;
+	double x = INFINITY;
+	uint32_t w = 0;
+	for (uint32_t i = 0; i < net->nlive; i++) {
+		struct net_link *l = &net->links[net->live[i]];
+		if (l->unfrozen == 0) {
+			l->heap = NONE;
+			continue;
+		}
+		net->live[w++] = net->live[i];
+		if (l->level_Bps < x)
+			x = l->level_Bps;
+	}
+	net->nlive = w;
+	return x;
+}
+
+/* Link l saturates at level x: its unfrozen jobs freeze at x (listed in
+ * net->newly). */
+static void freeze_jobs(struct net *net, const struct net_link *l, double x)
+{
+	for (uint32_t k = 0; k < l->njobs; k++) {
+		struct net_job *j = &net->jobs[l->jobs[k].job];
+		if (j->frozen)
+			continue;
+		j->frozen = true;
+		j->share_Bps = x;
+		net->newly[net->nnewly++] = l->jobs[k].job;
+	}
+}
+
+/* Saturates every link in play at level x; they leave play. */
+static void saturate(struct net *net, double x)
+{
+	net->nnewly = 0;
+	while (net->use_heap && net->nlive &&
+	       net->links[net->live[0]].level_Bps == x) {
+		struct net_link *l = &net->links[net->live[0]];
+		heap_remove(net, net->live[0]);
+		freeze_jobs(net, l, x);
+	}
+	if (net->use_heap)
+		return;
+	uint32_t w = 0;
+	for (uint32_t i = 0; i < net->nlive; i++) {
+		struct net_link *l = &net->links[net->live[i]];
+		if (l->level_Bps != x) {
+			net->live[w++] = net->live[i];
+			continue;
+		}
+		l->heap = NONE;
+		freeze_jobs(net, l, x);
+	}
+	net->nlive = w;
 }
 
 /*
@@ -589,7 +572,8 @@ static void fill(struct net *net)
 	      sizeof(*net->newly));
 	xgrow(&net->touched, &net->touched_cap, net->nclinks + 1,
 	      sizeof(*net->touched));
-	net->nheap = 0;
+	net->nlive = 0;
+	net->use_heap = net->nclinks > SCAN_LINKS;
 	for (size_t i = 0; i < net->nclinks; i++) {
 		uint32_t li = net->clinks[i];
 		struct net_link *l = &net->links[li];
@@ -597,30 +581,22 @@ static void fill(struct net *net)
 		l->unfrozen = l->njobs;
 		l->m = 0;
 		l->heap = NONE;
-		if (l->njobs) {
-			l->level_Bps = l->cap_Bps / l->njobs;
-			heap_push(net, li);
-		}
+		if (!l->njobs)
+			continue;
+		l->level_Bps = l->cap_Bps / l->njobs;
+		l->heap = net->nlive;
+		net->live[net->nlive++] = li;
+		if (net->use_heap)
+			heap_up(net, l->heap);
 	}
 	for (size_t i = 0; i < net->ncjobs; i++)
 		net->jobs[net->cjobs[i]].frozen = false;
 
-	while (net->nheap) {
-		double x = net->links[net->heap[0]].level_Bps;
-		/* Saturate every link at the minimum level. */
-		net->nnewly = 0;
-		while (net->nheap && net->links[net->heap[0]].level_Bps == x) {
-			struct net_link *l = &net->links[net->heap[0]];
-			heap_remove(net, net->heap[0]);
-			for (uint32_t k = 0; k < l->njobs; k++) {
-				struct net_job *j = &net->jobs[l->jobs[k].job];
-				if (j->frozen)
-					continue;
-				j->frozen = true;
-				j->share_Bps = x;
-				net->newly[net->nnewly++] = l->jobs[k].job;
-			}
-		}
+	for (;;) {
+		double x = least_level(net);
+		if (net->nlive == 0)
+			break;
+		saturate(net, x);
 		/* Take the frozen streams off every link they cross. */
 		net->ntouched = 0;
 		for (size_t i = 0; i < net->nnewly; i++) {
@@ -643,13 +619,19 @@ static void fill(struct net *net)
 				SIM_ASSERT(l->unfrozen == 0);
 				continue;
 			}
+			/* None left: out of play (a scan drops it at the
+			 * next).  Else fmax, inline: both are positive. */
 			if (l->unfrozen == 0) {
-				heap_remove(net, li);
+				if (net->use_heap)
+					heap_remove(net, li);
 				continue;
 			}
-			l->level_Bps = fmax(l->rem_Bps / l->unfrozen, x);
-			heap_up(net, l->heap);
-			heap_down(net, l->heap);
+			double lv = l->rem_Bps / l->unfrozen;
+			l->level_Bps = lv > x ? lv : x;
+			if (net->use_heap) {
+				heap_up(net, l->heap);
+				heap_down(net, l->heap);
+			}
 		}
 	}
 }

@@ -202,18 +202,23 @@ static bool rate_parts(struct speed *sp, const struct job *j,
 		return false; /* no reference figure: no model for this class */
 	/* The slowest GPU the job holds sets its pace; a type the table
 	 * has no figure for counts as the reference type. */
-	double t_gpu = 0;
+	double t_gpu = 0, t = 0;
 	uint32_t p_gpus = 0;
+	int type = -2; /* the type t is for: none yet */
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct place_slot *s = &p->slots[i];
 		if (!s->gpus)
 			continue;
 		p_gpus += s->count * s->gpus;
 		for (uint32_t m = 0; m < s->count; m++) {
-			double t = step_seconds(sp, j->job_class,
-						speed_node_type(sp, s->node + m));
-			if (!(t > 0))
-				t = t_ref;
+			/* Nodes of one type in a row: one look-up. */
+			int ty = speed_node_type(sp, s->node + m);
+			if (ty != type) {
+				type = ty;
+				t = step_seconds(sp, j->job_class, ty);
+				if (!(t > 0))
+					t = t_ref;
+			}
 			if (t > t_gpu)
 				t_gpu = t;
 		}
@@ -305,6 +310,19 @@ double speed_rate_ideal(struct speed *sp, const struct job *j,
 	if (!rate_parts(sp, j, p, false, &t_ref, &t_gpu, &a, &a_ref))
 		return 1.0;
 	return (t_ref + a_ref) / (t_gpu + a_ref);
+}
+
+double speed_rate_pair(struct speed *sp, const struct job *j,
+		       const struct placement *p, double *ideal)
+{
+	double t_ref, t_gpu, a, a_ref;
+	if (j->goodput_app || (j->llm && sp->llm) ||
+	    !rate_parts(sp, j, p, false, &t_ref, &t_gpu, &a, &a_ref)) {
+		*ideal = speed_rate_ideal(sp, j, p);
+		return speed_rate(sp, j, p);
+	}
+	*ideal = (t_ref + a_ref) / (t_gpu + a_ref);
+	return (t_ref + a_ref) / (t_gpu + a);
 }
 
 double speed_class_rate(unsigned cls, int gpu, int ref,

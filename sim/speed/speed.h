@@ -117,6 +117,12 @@ double speed_rate_alone(struct speed *sp, const struct job *j,
 double speed_rate_ideal(struct speed *sp, const struct job *j,
 			const struct placement *p);
 
+/* speed_rate() and, in *ideal, speed_rate_ideal(), the same bits, from
+ * one pass over the placement (the engine asks for both at every rate
+ * change). */
+double speed_rate_pair(struct speed *sp, const struct job *j,
+		       const struct placement *p, double *ideal);
+
 /*
  * Large-model jobs (speed_llm.c, docs/parallelism.md "Large-model jobs in
  * a run"): a job whose llm field is set runs at
