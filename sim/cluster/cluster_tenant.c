@@ -102,6 +102,20 @@ static const char *gpus_text(uint64_t milli, char *buf)
 	return buf;
 }
 
+/* The most an interactive job of tenant t can hold within quota: its
+ * quota, or with quotas per GPU type its largest type quota (a job that
+ * requires a type whose quota is smaller is not caught here: the
+ * progress check ends such a run, naming it). */
+static uint64_t interactive_cap(const struct tenant_spec *t)
+{
+	if (!t->per_type)
+		return t->quota;
+	uint64_t most = 0;
+	for (size_t y = 0; y < t->ntypes; y++)
+		most = t->types[y].quota > most ? t->types[y].quota : most;
+	return most;
+}
+
 /* Tenant i against its department and the cluster (total milli-GPUs). */
 static int check_one(const struct cluster_spec *s, size_t i, uint64_t total,
 		     const char *p, struct sim_error *err)
@@ -378,7 +392,7 @@ int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 			last = t;
 		}
 		if (t >= 0 && (j->flags & JOB_INTERACTIVE) &&
-		    job_milli(j) > s->tenants[t].quota) {
+		    job_milli(j) > interactive_cap(&s->tenants[t])) {
 			char a[32], b[32];
 			rc = err_setc(err, -SIM_EINPUT, "%sjob '%" PRId64 "' is "
 				      "interactive and asks for '%s' GPUs, more "
@@ -386,7 +400,8 @@ int cluster_tenants_bind(const struct cluster_spec *s, enum tenant_from from,
 				      "(interactive jobs run within quota "
 				      "only)", p, j->id,
 				      gpus_text(job_milli(j), a),
-				      gpus_text(s->tenants[t].quota, b),
+				      gpus_text(interactive_cap(
+						&s->tenants[t]), b),
 				      s->tenants[t].name);
 			continue;
 		}

@@ -32,9 +32,26 @@ const struct tenant_books *sim_tenant_books(const struct sim *s)
 	return s->tenants;
 }
 
+/* The most an interactive job j of tenant t can hold within quota: its
+ * project's quota or, with quotas per GPU type, that of the type it
+ * requires, else of its project's largest type quota. */
+static uint64_t interactive_cap(const struct tenant_books *b, int32_t t,
+				const struct job *j)
+{
+	if (!b->ntypes)
+		return b->pub[t].quota;
+	const uint64_t *q = b->type_quota + (size_t)t * b->ntypes;
+	if (j->gpu_type)
+		return j->gpu_type <= b->ntypes ? q[j->gpu_type - 1] : 0;
+	uint64_t most = 0;
+	for (size_t y = 0; y < b->ntypes; y++)
+		most = q[y] > most ? q[y] : most;
+	return most;
+}
+
 /* Jobs drawn interactive: a uniform draw per job below the fraction;
- * never a job larger than its project's quota (an interactive job runs
- * within quota only: it could never start). */
+ * never a job larger than it can hold within quota (an interactive job
+ * runs within quota only: it could never start). */
 static void draw_kinds(struct sim *s, const struct tenant_books *b)
 {
 	double f = s->cfg.interactive_fraction;
@@ -42,7 +59,8 @@ static void draw_kinds(struct sim *s, const struct tenant_books *b)
 		return;
 	for (size_t i = 0; i < s->njobs; i++) {
 		int32_t t = b->job_tenant[i];
-		if (t < 0 || sim_job_milli(s, &s->jobs[i]) > b->pub[t].quota)
+		if (t < 0 || sim_job_milli(s, &s->jobs[i]) >
+			     interactive_cap(b, t, &s->jobs[i]))
 			continue;
 		uint64_t z = splitmix64_stream(s->cfg.seed ^ UINT64_C(0x7e4a),
 					       i);
