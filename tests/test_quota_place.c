@@ -223,6 +223,48 @@ Test(quota_types, per_type_books_and_reclaim)
 	pq_free(&q);
 }
 
+/*
+ * Drawn kinds with quotas per GPU type (interactive_fraction 1: every job
+ * that can run within quota is drawn interactive).  P has {a: 1, b: 3}:
+ * job 1 needs 2 GPUs of a (cap 1: drawn train), job 2 2 GPUs of b (cap
+ * 3: interactive), job 3 3 GPUs of any type (cap: P's largest type
+ * quota, 3: interactive), job 4 4 GPUs of any type (above 3: train).
+ * Against the project's total (4) all four would be interactive, and
+ * job 1 could never start.  Every job ends.
+ */
+Test(quota_types, drawn_kinds_use_the_type_quota)
+{
+	static const struct pten t[] = {
+		{ "D", -1, 8, 4, 4, 1 },
+		{ "P", 0, 4, 1, 3, 1 },
+		{ "R", 0, 4, 3, 1, 1 },
+	};
+	static const struct pjob j[] = {
+		{ 1, 0, 100, 2, 1, 0 }, { 2, 0, 100, 2, 1, 0 },
+		{ 3, 0, 100, 3, 1, 0 }, { 4, 0, 100, 4, 1, 0 },
+	};
+	struct pq q;
+	pq_setup(&q, true, t, 3, j, 4);
+	q.w.jobs[0].gpu_type = 1; /* a */
+	q.w.jobs[1].gpu_type = 2; /* b */
+	struct sim_config base = {
+		.workload = &q.w,
+		.cluster = &q.c,
+		.project_from = TENANT_FROM_VC,
+		.interactive_fraction = 1.0,
+	};
+	q.s = tl_run_cfg("quota", NULL, 0, &base);
+	static const bool inter[] = { false, true, true, false };
+	for (int64_t id = 1; id <= 4; id++) {
+		const struct job *jb = job_of(&q, id);
+		cr_expect_eq((jb->flags & JOB_INTERACTIVE) != 0, inter[id - 1],
+			     "job %lld", (long long)id);
+		cr_expect_eq(jb->state, JOB_FINISHED, "job %lld",
+			     (long long)id);
+	}
+	pq_free(&q);
+}
+
 /* Projects A (quota qa) and B (quota 8 - qa) on two untyped nodes. */
 static void ab_quota(struct pten *t, double qa)
 {
