@@ -10,7 +10,7 @@
 #ifndef CLUSTERSIM_VERSION_H
 #define CLUSTERSIM_VERSION_H
 
-#define CLUSTERSIM_VERSION "0.6.0"
+#define CLUSTERSIM_VERSION "0.7.0"
 
 /* The source revision at build time ("git describe --always --dirty"), or
  * "unknown" when the tree was built outside git (a release tarball).  It
