@@ -91,6 +91,11 @@ void profile_set_tree_at(struct profile *p, size_t steps)
 	p->tree_at = steps;
 }
 
+void profile_set_walk_only(struct profile *p, bool on)
+{
+	psteps_walk_only(&p->steps, on);
+}
+
 void profile_advance(struct profile *p, sim_time_t now)
 {
 	SIM_ASSERT(!p->parted && now >= p->now);
@@ -270,12 +275,12 @@ bool profile_earlier(struct profile *p, const struct job *job, sim_time_t t,
 		return false;
 	int64_t d = (int64_t)du;
 	fold(p, t - 1);
+	bool known;
+	bool can = psteps_earlier(&p->steps, p->now, t, d, duration, &known);
+	if (known)
+		return can;
 	if (psteps_value_at(&p->steps, t - 1) >= d)
 		return true;
-	bool known;
-	bool run = psteps_run(&p->steps, p->now, t, d, duration, &known);
-	if (known)
-		return run;
 	sim_time_t s = p->now, at;
 	while (s < t && !fits(p, s, end_of(s, duration), d, &at))
 		if (!next_room(p, at, d, &s))
