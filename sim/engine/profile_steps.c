@@ -255,15 +255,31 @@ static bool walk_earlier(struct psteps *s, sim_time_t from, sim_time_t t,
 	return psteps_run(s, from, t, d, len, &known);
 }
 
-/* The runs of demand d from `from`, made now or kept from an earlier
- * call while the steps are the same (appends aside). */
-static struct pruns *runs_of(struct psteps *s, sim_time_t from, int64_t d)
+/* The kept runs of demand d from `from` (kept while the steps are the
+ * same, appends aside), or else (*exact false) those of the largest
+ * demand below d, or NULL. */
+static struct pruns *runs_find(struct psteps *s, sim_time_t from, int64_t d,
+			       bool *exact)
 {
+	struct pruns *below = NULL;
+	*exact = false;
 	for (size_t k = 0; k < PSTEPS_RUNS; k++) {
 		struct pruns *r = &s->runs[k];
-		if (r->ver == s->ver && r->d == d && r->from == from)
+		if (r->ver != s->ver || r->from != from || r->d > d)
+			continue;
+		if (r->d == d) {
+			*exact = true;
 			return r;
+		}
+		if (!below || r->d > below->d)
+			below = r;
 	}
+	return below;
+}
+
+/* New runs of demand d from `from`, in the next slot. */
+static struct pruns *runs_new(struct psteps *s, sim_time_t from, int64_t d)
+{
 	struct pruns *r = &s->runs[s->runs_next];
 	s->runs_next = (s->runs_next + 1) % PSTEPS_RUNS;
 	r->ver = s->ver;
@@ -310,15 +326,10 @@ static void runs_scan(struct psteps *s, struct pruns *r, sim_time_t t)
 	r->rs = rs;
 }
 
-bool psteps_earlier(struct psteps *s, sim_time_t from, sim_time_t t,
-		    int64_t d, sim_time_t len, bool *known)
+/* psteps_earlier by the runs of r (scanned on as far as t needs). */
+static bool runs_answer(struct psteps *s, struct pruns *r, sim_time_t t,
+			sim_time_t len)
 {
-	*known = !s->big;
-	if (s->big || from >= t)
-		return false;
-	if (s->walk_only)
-		return walk_earlier(s, from, t, d, len);
-	struct pruns *r = runs_of(s, from, d);
 	runs_scan(s, r, t);
 	/* The step that holds t - 1 starts before t, so it is scanned:
 	 * it has room if the open run began before t, or a whole run
@@ -337,6 +348,25 @@ bool psteps_earlier(struct psteps *s, sim_time_t from, sim_time_t t,
 	if (!lo)
 		return false;
 	return r->run[lo - 1].end >= t || r->run[lo - 1].best >= len;
+}
+
+bool psteps_earlier(struct psteps *s, sim_time_t from, sim_time_t t,
+		    int64_t d, sim_time_t len, bool *known)
+{
+	*known = !s->big;
+	if (s->big || from >= t)
+		return false;
+	if (s->walk_only)
+		return walk_earlier(s, from, t, d, len);
+	/* Steps with room for d have room for any less: where the runs
+	 * of a smaller demand hold no window, d's hold none either. */
+	bool exact;
+	struct pruns *r = runs_find(s, from, d, &exact);
+	if (r && !exact && !runs_answer(s, r, t, len))
+		return false;
+	if (!exact)
+		r = runs_new(s, from, d);
+	return runs_answer(s, r, t, len);
 }
 
 void psteps_walk_only(struct psteps *s, bool on)
