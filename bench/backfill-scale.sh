@@ -8,7 +8,8 @@
 # BENCH_REPS (default 3) runs, the runs of a row alternated with those of the row it is
 # compared with.  With a second binary (BASE, e.g. main's before a
 # change) every run is paired with BASE's on the same input, alternated,
-# and the speed-up is shown.
+# and the speed-up is shown.  BENCH_CONS_1M=1 adds conservative on 10^6
+# jobs at load 0.95 (the aim, under 3 s; hours as it stands).
 #   bench/backfill-scale.sh [BIN [BASE]]
 set -euo pipefail
 bin=${1:-build/clustersim}
