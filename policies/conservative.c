@@ -42,7 +42,8 @@
  * when every promise in it is still to come and is this policy's (a
  * hash of them says so): no rebuild that puts every promise back.  A
  * long queue still costs a profile_earlier per promise at each end
- * (docs/design.md).
+ * (docs/design.md), though the promises of one demand share one walk
+ * of the profile's steps (the runs of room it keeps per demand).
  *
  * compress = "movable" (the default) or "all": which promised jobs a
  * compression re-plans.  A job can move only if its request is free at

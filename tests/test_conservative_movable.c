@@ -9,7 +9,10 @@
  * under both compress_on settings and several cluster shapes.  A third
  * run re-plans all with the kept profile refused by the engine, so that
  * every pass rebuilds it and puts every promise back (the behaviour
- * before profiles were kept across job ends, sim_profile_kept).
+ * before profiles were kept across job ends, sim_profile_kept).  A
+ * fourth runs "movable" on a profile that walks its steps at every
+ * profile_earlier (profile_set_walk_only), as before the runs of room
+ * of each demand were kept between calls: the same schedule again.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -31,15 +34,28 @@ static int refusing_init(struct sim *sim, void **state, struct sim_error *err)
 	return clustersim_policy_conservative.init(sim, state, err);
 }
 
+/* Conservative on a profile that walks its steps at every
+ * profile_earlier. */
+static int walking_init(struct sim *sim, void **state, struct sim_error *err)
+{
+	sim_profile_walk_only(sim);
+	return clustersim_policy_conservative.init(sim, state, err);
+}
+
 static struct sim *run_cons(const char *which, const char *on,
 			    const struct workload *w,
 			    const struct cluster_spec *c, bool check)
 {
 	struct policy_ops rebuilt = clustersim_policy_conservative;
 	rebuilt.init = refusing_init;
+	struct policy_ops walked = clustersim_policy_conservative;
+	walked.init = walking_init;
 	bool refuse = strcmp(which, "rebuilt") == 0;
+	bool walk = strcmp(which, "walked") == 0;
 	if (refuse)
 		which = "all";
+	if (walk)
+		which = "movable";
 	struct param_value pv[2] = {
 		{ .key = (char *)"compress", .json_path = (char *)"$.compress",
 		  .type = PV_STRING, .str = (char *)which },
@@ -47,7 +63,7 @@ static struct sim *run_cons(const char *which, const char *on,
 		  .json_path = (char *)"$.compress_on",
 		  .type = PV_STRING, .str = (char *)on },
 	};
-	const struct policy_ops *ops = refuse ? &rebuilt :
+	const struct policy_ops *ops = refuse ? &rebuilt : walk ? &walked :
 				       &clustersim_policy_conservative;
 	struct pval *params;
 	size_t np;
@@ -87,6 +103,7 @@ Test(conservative_movable, same_schedule_as_replanning_all)
 		struct sim *a = run_cons("movable", on, &w, &c, !overrun);
 		struct sim *b = run_cons("all", on, &w, &c, !overrun);
 		struct sim *r = run_cons("rebuilt", on, &w, &c, !overrun);
+		struct sim *wk = run_cons("walked", on, &w, &c, !overrun);
 		for (size_t i = 0; i < w.n; i++) {
 			int64_t id = w.jobs[i].id;
 			cr_assert_eq(tl_start(a, id), tl_start(b, id),
@@ -94,6 +111,11 @@ Test(conservative_movable, same_schedule_as_replanning_all)
 				     (unsigned long long)seed, on,
 				     (long long)id, tl_start(a, id),
 				     tl_start(b, id));
+			cr_assert_eq(tl_start(wk, id), tl_start(a, id),
+				     "seed %llu (%s) job %lld walked: %g vs "
+				     "%g", (unsigned long long)seed, on,
+				     (long long)id, tl_start(wk, id),
+				     tl_start(a, id));
 			cr_assert_eq(tl_start(r, id), tl_start(b, id),
 				     "seed %llu (%s) job %lld rebuilt: %g vs "
 				     "%g", (unsigned long long)seed, on,
@@ -114,6 +136,7 @@ Test(conservative_movable, same_schedule_as_replanning_all)
 		sim_free(a);
 		sim_free(b);
 		sim_free(r);
+		sim_free(wk);
 		workload_release(&w);
 		cluster_spec_release(&c);
 	}

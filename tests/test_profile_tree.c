@@ -330,3 +330,124 @@ Test(profile_tree, earlier_by_hand)
 	cluster_free(c);
 	cluster_spec_release(&spec);
 }
+
+/* Could reservation r start earlier if it gave its room back?  By the
+ * model: its earliest start without it is before its own. */
+static bool m_earlier(struct pt_model *m, struct pt_res *r)
+{
+	r->live = false;
+	bool can = m_earliest(m, r->d, r->dur) < r->t;
+	r->live = true;
+	return can;
+}
+
+/*
+ * profile_earlier asked of every reservation in a row, as a compression
+ * asks of each promise: the array keeps the runs of room of each demand
+ * between calls while its steps stay the same (psteps_earlier), so the
+ * answers of a row after the first come from kept runs.  Against the
+ * model, and against the array that walks its steps at every call (the
+ * way before the runs were kept) and the tree, on thousands of random
+ * sequences where between rows one reservation moves to its earliest
+ * start (as in a compression) or a new one is made.
+ */
+Test(profile_tree, earlier_in_a_row_matches_the_model)
+{
+	struct cluster_spec spec;
+	memset(&spec, 0, sizeof(spec));
+	spec.groups = xcalloc(1, sizeof(*spec.groups));
+	spec.groups[0] = (struct node_group){ .name = xstrdup("n"),
+					      .count = 1, .cpus = PT_CPUS };
+	spec.ngroups = 1;
+	struct cluster *c = cluster_new(&spec);
+	struct job *jobs = xcalloc(PT_JOBS, sizeof(*jobs));
+	struct profile *p[3] = { profile_new(), profile_new(), profile_new() };
+	profile_set_tree_at(p[0], SIZE_MAX);
+	profile_set_tree_at(p[1], SIZE_MAX);
+	profile_set_walk_only(p[1], true);
+	profile_set_tree_at(p[2], 1);
+	pt_rng = 0x9e3779b97f4a7c15ull;
+	size_t asked = 0, yes = 0;
+	for (int s = 0; s < 600; s++) {
+		struct pt_model m = { .jobs = jobs };
+		m.now = (sim_time_t)(pt_next() % 1000);
+		m.nrun = pt_next() % PT_RUN;
+		m.free_now = (int64_t)units_free(c) - 40;
+		for (size_t i = 0; i < PT_JOBS; i++) {
+			jobs[i].idx = (uint32_t)i;
+			/* few demands, so that rows share runs */
+			jobs[i].cpus = 1u << (pt_next() % 5);
+		}
+		jobs[PT_RUN].cpus = 40;
+		for (size_t i = 0; i < m.nrun; i++) {
+			m.run[i].end = m.now + 1 +
+				       (sim_time_t)(pt_next() % 60) * 10;
+			m.run[i].idx = (uint32_t)i;
+		}
+		qsort(m.run, m.nrun, sizeof(*m.run), by_end);
+		for (size_t k = 0; k < 3; k++) {
+			profile_build(p[k], c, m.now, jobs, m.run, m.nrun);
+			/* 40 CPUs busy until the end of time */
+			profile_reserve(p[k], &jobs[PT_RUN], m.now,
+					SIM_TIME_MAX);
+		}
+		for (size_t op = 0; op + 1 < PT_OPS; op++) {
+			uint32_t ji = (uint32_t)(PT_RUN + 1 + op);
+			const struct job *j = &jobs[ji];
+			sim_time_t dur = 1 + (sim_time_t)(pt_next() % 300);
+			uint64_t what = op < 20 || !m.nres ? 0 : pt_next() % 10;
+			struct pt_res *r = m.nres ? &m.res[pt_next() % m.nres] :
+					   NULL;
+			if (what >= 7 && r->live) { /* one gives its room back */
+				r->live = false;
+				for (size_t k = 0; k < 3; k++)
+					profile_release(p[k], &jobs[r->job],
+							r->t, r->dur);
+			} else if (what >= 4 && r->live) {
+				/* one moves to its earliest start */
+				r->live = false;
+				sim_time_t t = m_earliest(&m, r->d, r->dur);
+				for (size_t k = 0; k < 3; k++) {
+					profile_release(p[k], &jobs[r->job],
+							r->t, r->dur);
+					profile_reserve(p[k], &jobs[r->job], t,
+							r->dur);
+				}
+				r->t = t;
+				r->end = pt_end_of(t, r->dur);
+				r->live = true;
+			} else { /* a new one at its earliest start */
+				sim_time_t t = m_earliest(&m, j->cpus, dur);
+				m.res[m.nres++] = (struct pt_res){
+					t, pt_end_of(t, dur), j->cpus, ji, dur,
+					true };
+				for (size_t k = 0; k < 3; k++)
+					profile_reserve(p[k], j, t, dur);
+			}
+			if (op < 20)
+				continue;
+			for (size_t q = 0; q < m.nres; q++) {
+				struct pt_res *rq = &m.res[q];
+				if (!rq->live)
+					continue;
+				bool want = m_earlier(&m, rq);
+				for (size_t k = 0; k < 3; k++)
+					cr_assert_eq(profile_earlier(
+						p[k], &jobs[rq->job], rq->t,
+						rq->dur), want,
+						"seq %d op %zu res %zu profile "
+						"%zu", s, op, q, k);
+				asked++;
+				yes += want;
+			}
+		}
+	}
+	/* both answers are common: the rows test something */
+	cr_expect_gt(yes, asked / 50);
+	cr_expect_lt(yes, asked / 2);
+	for (int k = 0; k < 3; k++)
+		profile_free(p[k]);
+	free(jobs);
+	cluster_free(c);
+	cluster_spec_release(&spec);
+}

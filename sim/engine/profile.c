@@ -111,6 +111,11 @@ void profile_set_tree_at(struct profile *p, size_t steps)
 	p->tree_at = steps;
 }
 
+void profile_set_walk_only(struct profile *p, bool on)
+{
+	psteps_walk_only(&p->steps, on);
+}
+
 void profile_advance(struct profile *p, sim_time_t now)
 {
 	SIM_ASSERT(!p->parted && now >= p->now);
@@ -277,9 +282,14 @@ sim_time_t profile_earliest(struct profile *p, const struct job *job,
  * lies in the job's own room), so it exists exactly when the step that
  * holds t - 1 has room: then s = t - 1 fits.  Otherwise any window that
  * fits ends by t - 1, where the job's own reservation is not: a stretch
- * of steps before t with room, as long as the job (one walk of the
- * array; on the tree, the search of profile_earliest, stopped at t).  On a cluster with
- * VCs the answer is always true (the caller plans the job again).
+ * of steps before t with room, as long as the job.  On the array both
+ * are read from the runs of steps with room for the job's demand, which
+ * the array keeps between calls while its steps stay the same
+ * (psteps_earlier): a compression asks this of every promise in a row,
+ * and the promises of one demand share one walk of the steps, as far as
+ * the latest of them, and a binary search each.  On the tree, the
+ * search of profile_earliest, stopped at t.  On a cluster with VCs the
+ * answer is always true (the caller plans the job again).
  */
 bool profile_earlier(struct profile *p, const struct job *job, sim_time_t t,
 		     sim_time_t duration)
@@ -292,12 +302,12 @@ bool profile_earlier(struct profile *p, const struct job *job, sim_time_t t,
 		return false;
 	int64_t d = (int64_t)du;
 	fold(p, t - 1);
+	bool known;
+	bool can = psteps_earlier(&p->steps, p->now, t, d, duration, &known);
+	if (known)
+		return can;
 	if (psteps_value_at(&p->steps, t - 1) >= d)
 		return true;
-	bool known;
-	bool run = psteps_run(&p->steps, p->now, t, d, duration, &known);
-	if (known)
-		return run;
 	sim_time_t s = p->now, at;
 	while (s < t && !fits(p, s, end_of(s, duration), d, &at))
 		if (!next_room(p, at, d, &s))

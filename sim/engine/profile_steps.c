@@ -25,6 +25,10 @@ void psteps_free(struct psteps *s)
 	s->f = NULL;
 	s->n = s->cap = 0;
 	ptree_free(&s->tree);
+	for (size_t k = 0; k < PSTEPS_RUNS; k++) {
+		free(s->runs[k].run);
+		s->runs[k] = (struct pruns){ 0 };
+	}
 }
 
 static void room(struct psteps *s, size_t want)
@@ -38,6 +42,7 @@ static void room(struct psteps *s, size_t want)
 
 void psteps_reset(struct psteps *s, sim_time_t t, int64_t f, size_t limit)
 {
+	s->ver++; /* the runs kept are stale */
 	room(s, 1);
 	s->t[0] = t;
 	s->f[0] = f;
@@ -79,6 +84,7 @@ static size_t step_at(struct psteps *s, sim_time_t t)
 /* Moves the array's steps into the tree. */
 static void to_tree(struct psteps *s)
 {
+	s->ver++; /* the runs kept are stale */
 	ptree_reset(&s->tree, s->t[0], s->f[0]);
 	for (size_t i = 1; i < s->n; i++)
 		ptree_append(&s->tree, s->t[i], s->f[i]);
@@ -87,6 +93,7 @@ static void to_tree(struct psteps *s)
 
 void psteps_trim(struct psteps *s, sim_time_t now)
 {
+	s->ver++; /* the runs kept are stale */
 	if (s->big)
 		return;
 	size_t k = step_at(s, now), m = 1;
@@ -131,6 +138,7 @@ void psteps_append(struct psteps *s, sim_time_t t, int64_t f)
 
 void psteps_split_at(struct psteps *s, sim_time_t t)
 {
+	s->ver++; /* the runs kept are stale */
 	if (t > s->last_t) {
 		psteps_append(s, t, s->last_f);
 		return;
@@ -155,6 +163,7 @@ void psteps_split_at(struct psteps *s, sim_time_t t)
 
 void psteps_add(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v)
 {
+	s->ver++; /* the runs kept are stale */
 	if (t >= end || t > s->last_t)
 		return;
 	if (s->last_t < end)
@@ -172,6 +181,7 @@ void psteps_add(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v)
 
 void psteps_take(struct psteps *s, sim_time_t t, sim_time_t end, int64_t v)
 {
+	s->ver++; /* the runs kept are stale */
 	psteps_split_at(s, t);
 	if (s->big || end > s->last_t) {
 		if (end != SIM_TIME_MAX)
@@ -233,4 +243,133 @@ bool psteps_run(struct psteps *s, sim_time_t from, sim_time_t until,
 			return true;
 	}
 	return false;
+}
+
+/* The old walk (psteps_walk_only): value at t - 1, then psteps_run. */
+static bool walk_earlier(struct psteps *s, sim_time_t from, sim_time_t t,
+			 int64_t d, sim_time_t len)
+{
+	if (s->f[step_at(s, t - 1)] >= d)
+		return true;
+	bool known;
+	return psteps_run(s, from, t, d, len, &known);
+}
+
+/* The kept runs of demand d from `from` (kept while the steps are the
+ * same, appends aside), or else (*exact false) those of the largest
+ * demand below d, or NULL. */
+static struct pruns *runs_find(struct psteps *s, sim_time_t from, int64_t d,
+			       bool *exact)
+{
+	struct pruns *below = NULL;
+	*exact = false;
+	for (size_t k = 0; k < PSTEPS_RUNS; k++) {
+		struct pruns *r = &s->runs[k];
+		if (r->ver != s->ver || r->from != from || r->d > d)
+			continue;
+		if (r->d == d) {
+			*exact = true;
+			return r;
+		}
+		if (!below || r->d > below->d)
+			below = r;
+	}
+	return below;
+}
+
+/* New runs of demand d from `from`, in the next slot. */
+static struct pruns *runs_new(struct psteps *s, sim_time_t from, int64_t d)
+{
+	struct pruns *r = &s->runs[s->runs_next];
+	s->runs_next = (s->runs_next + 1) % PSTEPS_RUNS;
+	r->ver = s->ver;
+	r->d = d;
+	r->from = from;
+	r->next = step_at(s, from);
+	r->in = false;
+	r->n = 0;
+	return r;
+}
+
+/* Adds the run [rs, end) to r. */
+static void runs_push(struct pruns *r, sim_time_t rs, sim_time_t end)
+{
+	if (r->n == r->cap)
+		xgrow(&r->run, &r->cap, r->n + 1, sizeof(*r->run));
+	sim_time_t len = end - rs;
+	if (r->n && r->run[r->n - 1].best > len)
+		len = r->run[r->n - 1].best;
+	r->run[r->n++] = (struct prun){ .start = rs, .end = end, .best = len };
+}
+
+/* Scans the steps that start before t into r's runs. */
+static void runs_scan(struct psteps *s, struct pruns *r, sim_time_t t)
+{
+	const sim_time_t *st = s->t;
+	const int64_t *sf = s->f;
+	size_t i = r->next, n = s->n;
+	int64_t d = r->d;
+	bool in = r->in;
+	sim_time_t rs = r->rs;
+	for (; i < n && st[i] < t; i++) {
+		if (sf[i] >= d) {
+			if (!in)
+				rs = st[i] > r->from ? st[i] : r->from;
+			in = true;
+		} else if (in) {
+			in = false;
+			runs_push(r, rs, st[i]);
+		}
+	}
+	r->next = i;
+	r->in = in;
+	r->rs = rs;
+}
+
+/* psteps_earlier by the runs of r (scanned on as far as t needs). */
+static bool runs_answer(struct psteps *s, struct pruns *r, sim_time_t t,
+			sim_time_t len)
+{
+	runs_scan(s, r, t);
+	/* The step that holds t - 1 starts before t, so it is scanned:
+	 * it has room if the open run began before t, or a whole run
+	 * does that holds t - 1.  Else every whole run that starts
+	 * before t ends by t - 1, and one long enough is a window. */
+	if (r->in && r->rs < t)
+		return true;
+	size_t lo = 0, hi = r->n; /* the runs that start before t: [0, lo) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->run[mid].start < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return false;
+	return r->run[lo - 1].end >= t || r->run[lo - 1].best >= len;
+}
+
+bool psteps_earlier(struct psteps *s, sim_time_t from, sim_time_t t,
+		    int64_t d, sim_time_t len, bool *known)
+{
+	*known = !s->big;
+	if (s->big || from >= t)
+		return false;
+	if (s->walk_only)
+		return walk_earlier(s, from, t, d, len);
+	/* Steps with room for d have room for any less: where the runs
+	 * of a smaller demand hold no window, d's hold none either. */
+	bool exact;
+	struct pruns *r = runs_find(s, from, d, &exact);
+	if (r && !exact && !runs_answer(s, r, t, len))
+		return false;
+	if (!exact)
+		r = runs_new(s, from, d);
+	return runs_answer(s, r, t, len);
+}
+
+void psteps_walk_only(struct psteps *s, bool on)
+{
+	s->walk_only = on;
 }

@@ -338,6 +338,12 @@ void profile_build_units(struct profile *p, const struct cluster *c,
  * tree past this many (0: the default, PSTEPS_TREE_AT; 1: always the
  * tree); the answers are the same either way (tests compare them). */
 void profile_set_tree_at(struct profile *p, size_t steps);
+/* profile_earlier walks the steps at every call (on = true) instead of
+ * keeping the runs of room of each demand between calls while the
+ * steps stay the same; the answers are the same (tests compare them). */
+void profile_set_walk_only(struct profile *p, bool on);
+/* sim_profile's profile walks so (profile_set_walk_only). */
+void sim_profile_walk_only(struct sim *s);
 /* From now on sim_profile_kept() answers NULL: every pass a policy
  * makes is a full one (tests compare the two). */
 void sim_refuse_kept_profile(struct sim *s);

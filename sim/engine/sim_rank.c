@@ -419,6 +419,11 @@ void sim_refuse_kept_profile(struct sim *s)
 	s->profile_refuse = true;
 }
 
+void sim_profile_walk_only(struct sim *s)
+{
+	profile_set_walk_only(s->profile, true);
+}
+
 struct profile *sim_profile_kept(struct sim *s)
 {
 	/* A build now would differ only by the jobs that left the running
