@@ -162,10 +162,16 @@ static void section_summary(FILE *f, const char *dir, enum report_kind k)
 	fputs("</section>\n", f);
 }
 
-static int cmp_str(const void *a, const void *b);
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
-/* The run folders of dir that hold a projects.csv, sorted by name. */
-static char **tenant_runs(const char *dir, size_t *n)
+/* The names in dir (none starting with '.') that keep(dir, name) takes,
+ * sorted by name (bytes). */
+static char **list_names(const char *dir,
+			 bool (*keep)(const char *dir, const char *name),
+			 size_t *n)
 {
 	char **v = NULL;
 	size_t cap = 0;
@@ -175,17 +181,31 @@ static char **tenant_runs(const char *dir, size_t *n)
 		return NULL;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		char *rel = xasprintf("%s/projects.csv", de->d_name);
-		if (de->d_name[0] != '.' && report_has(dir, rel)) {
-			xgrow(&v, &cap, *n + 1, sizeof(*v));
-			v[(*n)++] = xstrdup(de->d_name);
-		}
-		free(rel);
+		if (de->d_name[0] == '.' || !keep(dir, de->d_name))
+			continue;
+		xgrow(&v, &cap, *n + 1, sizeof(*v));
+		v[(*n)++] = xstrdup(de->d_name);
 	}
 	closedir(d);
 	if (*n)
 		qsort(v, *n, sizeof(*v), cmp_str);
 	return v;
+}
+
+/* A run folder that holds a projects.csv. */
+static bool has_projects(const char *dir, const char *name)
+{
+	char *rel = xasprintf("%s/projects.csv", name);
+	bool has = report_has(dir, rel);
+	free(rel);
+	return has;
+}
+
+/* An .svg file. */
+static bool is_svg(const char *dir, const char *name)
+{
+	(void)dir;
+	return str_ends_with(name, ".svg");
 }
 
 /* The Tenants section: nothing for a folder without tenants. */
@@ -200,7 +220,7 @@ static void section_tenants(FILE *f, const char *dir, enum report_kind k)
 		return;
 	}
 	size_t n = 0;
-	char **runs = k == REPORT_RUN ? tenant_runs(dir, &n) : NULL;
+	char **runs = k == REPORT_RUN ? list_names(dir, has_projects, &n) : NULL;
 	if (n)
 		fputs("<section id=\"tenants\"><h2>Tenants</h2>\n", f);
 	for (size_t i = 0; i < n; i++) {
@@ -293,33 +313,6 @@ static bool put_svg(FILE *f, const char *s, const char *pre,
 	return true;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The *.svg files of dir, sorted by name (bytes). */
-static char **list_svgs(const char *dir, size_t *n)
-{
-	char **v = NULL;
-	size_t cap = 0;
-	*n = 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return NULL;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || !str_ends_with(de->d_name, ".svg"))
-			continue;
-		xgrow(&v, &cap, *n + 1, sizeof(*v));
-		v[(*n)++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_str);
-	return v;
-}
-
 /* One plot: its file inlined in a figure, or a line saying why not. */
 static void put_figure(FILE *f, const char *pdir, const char *rel,
 		       const char *name, size_t idx)
@@ -361,7 +354,7 @@ static void section_plots(FILE *f, const char *dir, enum report_kind k,
 	bool in_plots = k != REPORT_OPTIMIZE;
 	char *pdir = in_plots ? path_join(dir, "plots") : xstrdup(dir);
 	size_t n = 0;
-	char **svgs = plots ? list_svgs(pdir, &n) : NULL;
+	char **svgs = plots ? list_names(pdir, is_svg, &n) : NULL;
 	/* A sweep's own plot, against its axes, first. */
 	for (size_t i = 1; k == REPORT_SWEEP && i < n; i++) {
 		if (strcmp(svgs[i], "sweep.svg") == 0) {
