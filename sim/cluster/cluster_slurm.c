@@ -216,6 +216,26 @@ static int match(const char *text, int64_t num, const void *base, size_t n,
 	return def; /* the default takes the rest (-1 when none) */
 }
 
+/* A job whose field names no partition (what = "partition", list its
+ * JSON path) or QOS and no default takes it: the error names the trace's
+ * line where it is known, else the workload key (key) that read it. */
+static int unmatched(const struct job *j, const uint64_t *lines,
+		     const char *trace, const char *prefix, const char *key,
+		     const char *what, const char *list, int from,
+		     const char *value, struct sim_error *err)
+{
+	if (lines && trace)
+		return err_set(err, "%s:%" PRIu64 ": job '%" PRId64 "' has "
+			       "%s '%s', which names no %s of %s%s (and none "
+			       "is the default)", trace, lines[j->idx], j->id,
+			       slurm_from_names[from], value, what, prefix,
+			       list);
+	return err_set(err, "%s$.workload.%s: job '%" PRId64 "' has %s '%s', "
+		       "which names no %s of %s (and none is the default)",
+		       prefix, key, j->id, slurm_from_names[from], value,
+		       what, list);
+}
+
 int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 		       size_t njobs, const int32_t *qp, const uint64_t *lines,
 		       const char *trace, char *const *names, size_t n,
@@ -240,23 +260,11 @@ int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 				for (size_t k = 0; k < s->nparts; k++)
 					if (s->parts[k].is_default)
 						p = (int)k;
-			if (p < 0 && lines && trace)
-				return err_set(err, "%s:%" PRIu64 ": job '%"
-					       PRId64 "' has %s '%s', which "
-					       "names no partition of "
-					       "%s$.cluster.partitions (and "
-					       "none is the default)", trace,
-					       lines[j->idx], j->id,
-					       slurm_from_names[s->part_from],
-					       buf, prefix);
 			if (p < 0)
-				return err_set(err, "%s$.workload.partition_from:"
-					       " job '%" PRId64 "' has %s '%s', "
-					       "which names no partition of "
-					       "$.cluster.partitions (and none "
-					       "is the default)", prefix, j->id,
-					       slurm_from_names[s->part_from],
-					       buf);
+				return unmatched(j, lines, trace, prefix,
+						 "partition_from", "partition",
+						 "$.cluster.partitions",
+						 s->part_from, buf, err);
 		}
 		if (s->nqos) {
 			field_of(s->qos_from, j, qp, names, n, buf,
@@ -267,21 +275,10 @@ int cluster_slurm_bind(const struct cluster_spec *s, const struct job *jobs,
 				  offsetof(struct qos_spec, is_default));
 			if (s->qos_from == SLURM_FROM_NONE && q < 0)
 				q = 0; /* the first, as Slurm's "normal" */
-			if (q < 0 && lines && trace)
-				return err_set(err, "%s:%" PRIu64 ": job '%"
-					       PRId64 "' has %s '%s', which "
-					       "names no QOS of %s$.qos (and "
-					       "none is the default)", trace,
-					       lines[j->idx], j->id,
-					       slurm_from_names[s->qos_from],
-					       buf, prefix);
 			if (q < 0)
-				return err_set(err, "%s$.workload.qos_from: job "
-					       "'%" PRId64 "' has %s '%s', which "
-					       "names no QOS of $.qos (and none "
-					       "is the default)", prefix, j->id,
-					       slurm_from_names[s->qos_from],
-					       buf);
+				return unmatched(j, lines, trace, prefix,
+						 "qos_from", "QOS", "$.qos",
+						 s->qos_from, buf, err);
 		}
 		if (part)
 			part[i] = p;
