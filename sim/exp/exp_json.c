@@ -231,6 +231,17 @@ int exp_require(struct exp_ctx *c, const cJSON *v, const char *key)
 	return v ? 0 : exp_fail(c, NULL, "missing key '%s'", key);
 }
 
+int exp_get_name(struct exp_ctx *c, const cJSON *v, char **out)
+{
+	const char *name = NULL;
+	int rc = exp_require(c, v, "name");
+	if (!rc)
+		rc = exp_get_string(c, "name", v, &name);
+	if (!rc)
+		*out = xstrdup(name);
+	return rc;
+}
+
 int exp_array(struct exp_ctx *c, const cJSON *v, const char *want,
 	      bool nonempty, size_t *n)
 {

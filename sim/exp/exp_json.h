@@ -81,6 +81,9 @@ int exp_obj_fields(struct exp_ctx *c, const cJSON *v,
 size_t exp_edit_distance(const char *a, const char *b);
 /* "missing key 'KEY'" when v is NULL. */
 int exp_require(struct exp_ctx *c, const cJSON *v, const char *key);
+/* The required key "name" (v its value): a non-empty string, copied
+ * into *out (owned by the caller). */
+int exp_get_name(struct exp_ctx *c, const cJSON *v, char **out);
 /* Checks that v (at the current path) is an array, non-empty when asked;
  * *n is its length.  want names it in a type error ("an array"). */
 int exp_array(struct exp_ctx *c, const cJSON *v, const char *want,

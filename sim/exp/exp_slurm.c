@@ -52,14 +52,9 @@ static int parse_part(struct exp_ctx *c, const cJSON *v, struct part_spec *p)
 					    "trace_id", "preempt" };
 	static const char *const modes[] = { "off", "requeue" };
 	const cJSON *f[ARRAY_SIZE(keys)];
-	const char *name = NULL;
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
 	if (!rc)
-		rc = exp_require(c, f[0], "name");
-	if (!rc)
-		rc = exp_get_string(c, "name", f[0], &name);
-	if (!rc)
-		p->name = xstrdup(name);
+		rc = exp_get_name(c, f[0], &p->name);
 	if (!rc)
 		rc = exp_require(c, f[1], "nodes");
 	if (!rc)
@@ -119,14 +114,9 @@ static int parse_qos(struct exp_ctx *c, const cJSON *v, struct qos_spec *q)
 					    "max_units_per_user", "default",
 					    "trace_id", "preempt" };
 	const cJSON *f[ARRAY_SIZE(keys)];
-	const char *name = NULL;
 	int rc = exp_obj_fields(c, v, keys, ARRAY_SIZE(keys), f);
 	if (!rc)
-		rc = exp_require(c, f[0], "name");
-	if (!rc)
-		rc = exp_get_string(c, "name", f[0], &name);
-	if (!rc)
-		q->name = xstrdup(name);
+		rc = exp_get_name(c, f[0], &q->name);
 	if (!rc)
 		rc = exp_get_u32(c, "priority", f[1], 0, &q->priority);
 	q->usage_factor = 1;
