@@ -78,29 +78,17 @@ int rl_load(struct env *v, struct sim_error *err)
 }
 
 /* Copies n jobs from src's job first into the episode's array,
- * renumbered from 0; their queue, partition and project fields are
- * src's (borrowed). */
+ * renumbered from 0; the rest of the window is src's, borrowed
+ * (workload_borrow). */
 static void take_jobs(struct env *v, const struct workload *src,
 		      size_t first, size_t n)
 {
 	xgrow(&v->ew.jobs, &v->jobcap, n ? n : 1, sizeof(*v->ew.jobs));
 	memcpy(v->ew.jobs, src->jobs + first, n * sizeof(*src->jobs));
-	v->ew.qp = src->qp ? src->qp + 2 * first : NULL;
-	v->ew.qline = src->qline ? src->qline + first : NULL;
-	v->ew.proj = src->proj ? src->proj + first : NULL;
-	v->ew.projects = src->projects;
-	v->ew.nprojects = src->nprojects;
-	v->ew.project_line = src->project_line;
-	v->ew.project_file = src->project_file;
 	for (size_t i = 0; i < n; i++)
 		v->ew.jobs[i].idx = (uint32_t)i;
 	v->ew.n = n;
-	v->ew.groups = src->groups;
-	v->ew.ngroups = src->ngroups;
-	v->ew.llm = src->llm;
-	v->ew.nllm = src->nllm;
-	v->ew.max_procs = src->max_procs;
-	v->ew.max_nodes = src->max_nodes;
+	workload_borrow(&v->ew, src, first);
 }
 
 int rl_window(struct env *v, size_t w, struct sim_error *err)

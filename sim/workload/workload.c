@@ -419,6 +419,25 @@ int workload_finish(struct workload *w, const struct trace_opts *o,
 	return 0;
 }
 
+void workload_borrow(struct workload *dst, const struct workload *src,
+		     size_t first)
+{
+	dst->qp = src->qp ? src->qp + 2 * first : NULL;
+	dst->qline = src->qline ? src->qline + first : NULL;
+	dst->proj = src->proj ? src->proj + first : NULL;
+	dst->projects = src->projects;
+	dst->nprojects = src->nprojects;
+	dst->project_line = src->project_line;
+	dst->project_file = src->project_file;
+	dst->groups = src->groups;
+	dst->ngroups = src->ngroups;
+	dst->llm = src->llm;
+	dst->llm_names = src->llm_names;
+	dst->nllm = src->nllm;
+	dst->max_procs = src->max_procs;
+	dst->max_nodes = src->max_nodes;
+}
+
 void workload_release(struct workload *w)
 {
 	if (!w)

@@ -483,6 +483,15 @@ int gen_workload(const struct gen_spec *g, uint64_t seed,
 		 const struct trace_opts *o, struct workload *w,
 		 struct sim_error *err);
 
+/* dst's tables and per-job fields borrowed from src, from src's job
+ * first on (a window of src's jobs that dst holds its own copies of,
+ * renumbered from 0): the queue, partition, line and project fields,
+ * the group names, the large-model table, the header's sizes.  dst is
+ * never given to workload_release().  A new per-job field of struct
+ * workload is added here too. */
+void workload_borrow(struct workload *dst, const struct workload *src,
+		     size_t first);
+
 struct cluster_spec; /* cluster/cluster.h */
 /* cluster_tenants_bind() of the workload's jobs, with its group names
  * and its project column (workload.project_from, an enum tenant_from). */
